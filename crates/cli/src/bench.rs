@@ -1,0 +1,279 @@
+//! `pencilbox bench`: solve every instance under some paths in-process, compare with answer
+//! files, and report per-instance time and nodes plus a summary.
+//!
+//! Times are measured around the puzzle's `solve` call (parse included). With `--repeat N` each
+//! instance is solved N times and the fastest run is reported, which is what the benchmark
+//! tables in BENCHMARKS.md use on this shared, noisy machine.
+
+use crate::commands::{fail, parse_settings, resolve_kind};
+use crate::input::{describe, display_name, read_text, InputError};
+use crate::output::emit;
+use crate::registry;
+use crate::Format;
+use pencilbox_core::{Limits, PuzzleKind, RunOptions, Status};
+use serde_json::json;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Flags of `pencilbox bench`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Puzzle family; detected per file when omitted.
+    #[arg(long, short = 'p')]
+    puzzle: Option<String>,
+    /// Algorithm; the family's default when omitted.
+    #[arg(long, short = 'a')]
+    algorithm: Option<String>,
+    /// Output format (text or json).
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Time limit per instance in seconds.
+    #[arg(long, value_name = "SECS")]
+    timeout: Option<f64>,
+    /// Solve each instance this many times and report the fastest.
+    #[arg(long, default_value_t = 1)]
+    repeat: u32,
+    /// Puzzle-specific setting KEY=VALUE; repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    settings: Vec<String>,
+    /// Print only the summary.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+    /// Files or folders (searched recursively) of instances.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+}
+
+struct Row {
+    file: String,
+    status: Status,
+    matches: Option<bool>,
+    elapsed: Duration,
+    nodes: u64,
+}
+
+/// Collects instance files under `paths`, sorted, skipping answer files of known families.
+fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
+    let answer_exts: Vec<&str> = registry::PUZZLES.iter().filter_map(|k| k.answer_extension()).collect();
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut stack = vec![p.clone()];
+            while let Some(d) = stack.pop() {
+                let entries =
+                    std::fs::read_dir(&d).map_err(|e| InputError(format!("{}: cannot list: {e}", d.display())))?;
+                for e in entries.flatten() {
+                    let path = e.path();
+                    if path.is_dir() {
+                        stack.push(path);
+                    } else {
+                        let ext = path.extension().and_then(|x| x.to_str()).unwrap_or("");
+                        let hidden = path
+                            .file_name()
+                            .and_then(|n| n.to_str())
+                            .is_some_and(|n| n.starts_with('.'));
+                        if !answer_exts.contains(&ext) && !hidden && ext != "md" && ext != "json" {
+                            out.push(path);
+                        }
+                    }
+                }
+            }
+        } else if p.exists() || p.as_os_str() == "-" {
+            out.push(p.clone());
+        } else {
+            return Err(InputError(format!("{}: no such file or folder", p.display())));
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The answer file next to an instance (`x.in` ↔ `x.ans`), if the family has one and it exists.
+fn answer_for(kind: &dyn PuzzleKind, path: &Path) -> Option<PathBuf> {
+    let ext = kind.answer_extension()?;
+    let candidate = path.with_extension(ext);
+    (candidate != path && candidate.is_file()).then_some(candidate)
+}
+
+/// Runs the benchmark; returns the exit code.
+pub fn run(args: &BenchArgs) -> u8 {
+    let files = match collect(&args.paths) {
+        Ok(f) => f,
+        Err(e) => return fail(e),
+    };
+    let settings = match parse_settings(&args.settings, None) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    if let Some(t) = args.timeout {
+        if !(t.is_finite() && t >= 0.0) {
+            return fail(InputError(format!(
+                "--timeout must be a number of seconds ≥ 0, found {t}"
+            )));
+        }
+    }
+    let repeat = args.repeat.max(1);
+    // Read and classify everything first, so bad input fails before any timing starts.
+    let mut jobs = Vec::new();
+    for f in &files {
+        let name = display_name(f);
+        let text = match read_text(f) {
+            Ok(t) => t,
+            Err(e) => return fail(e),
+        };
+        let kind = match resolve_kind(args.puzzle.as_deref(), &text, &name) {
+            Ok(k) => k,
+            Err(e) => return fail(e),
+        };
+        if let Err(e) = kind.algorithm(args.algorithm.as_deref()) {
+            return fail(InputError(e.to_string()));
+        }
+        let answer = match answer_for(kind, f) {
+            Some(a) => match read_text(&a) {
+                Ok(t) => Some(t),
+                Err(e) => return fail(e),
+            },
+            None => None,
+        };
+        jobs.push((name, kind, text, answer));
+    }
+    let total_instances: usize = jobs.iter().map(|(_, k, t, _)| k.instances(t).len()).sum();
+    let bar = (std::io::stderr().is_terminal() && !matches!(args.format, Format::Json)).then(|| {
+        let b = indicatif::ProgressBar::new(total_instances as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        b
+    });
+    let mut rows = Vec::new();
+    for (name, kind, text, answer) in &jobs {
+        let instances = kind.instances(text);
+        let many = instances.len() > 1;
+        for inst in instances {
+            let label = if many {
+                format!("{name}:{}", inst.first_line)
+            } else {
+                name.clone()
+            };
+            let mut best: Option<(Duration, pencilbox_core::SolveReport)> = None;
+            for _ in 0..repeat {
+                let limits = Limits {
+                    deadline: args
+                        .timeout
+                        .map(|t| Instant::now() + Duration::from_secs_f64(t.min(1e9))),
+                    ..Limits::default()
+                };
+                let opts = RunOptions {
+                    algorithm: args.algorithm.clone(),
+                    limits,
+                    settings: settings.clone(),
+                };
+                let t0 = Instant::now();
+                let report = match kind.solve(inst.text, &opts) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        if let Some(b) = &bar {
+                            b.finish_and_clear();
+                        }
+                        return fail(describe(name, inst.first_line, &e));
+                    }
+                };
+                let dt = t0.elapsed();
+                if best.as_ref().is_none_or(|(b, _)| dt < *b) {
+                    best = Some((dt, report));
+                }
+            }
+            let Some((elapsed, report)) = best else { continue };
+            let matches = match (&report.solution, answer) {
+                (Some(sol), Some(ans)) if !many => match kind.matches_answer(sol, ans) {
+                    Ok(m) => Some(m),
+                    Err(e) => return fail(describe(name, 1, &e)),
+                },
+                (None, Some(_)) if !many => Some(false),
+                _ => None,
+            };
+            rows.push(Row {
+                file: label,
+                status: report.status,
+                matches,
+                elapsed,
+                nodes: report.stats.nodes,
+            });
+            if let Some(b) = &bar {
+                b.inc(1);
+            }
+        }
+    }
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    report(args, &rows)
+}
+
+fn report(args: &BenchArgs, rows: &[Row]) -> u8 {
+    let solved = rows.iter().filter(|r| r.status == Status::Solved).count();
+    let mismatches = rows.iter().filter(|r| r.matches == Some(false)).count();
+    let timeouts = rows.iter().filter(|r| r.status == Status::Timeout).count();
+    let total: Duration = rows.iter().map(|r| r.elapsed).sum();
+    let nodes: u64 = rows.iter().map(|r| r.nodes).sum();
+    if args.format == Format::Json {
+        let instances: Vec<_> = rows
+            .iter()
+            .map(|r| {
+                json!({"file": r.file, "status": r.status, "matches_answer": r.matches,
+                       "elapsed_us": r.elapsed.as_micros() as u64, "nodes": r.nodes})
+            })
+            .collect();
+        emit(
+            &json!({"instances": instances, "summary": {"instances": rows.len(), "solved": solved,
+                "mismatches": mismatches, "timeouts": timeouts, "nodes": nodes,
+                "elapsed_us": total.as_micros() as u64}})
+            .to_string(),
+        );
+    } else {
+        if !args.quiet {
+            emit(&format!(
+                "{:<40} {:>10} {:>8} {:>12} {:>12}",
+                "file", "status", "answer", "time (ms)", "nodes"
+            ));
+            for r in rows {
+                let status = match r.status {
+                    Status::Solved => "solved",
+                    Status::Unsolvable => "unsolvable",
+                    Status::Timeout => "timeout",
+                };
+                let m = match r.matches {
+                    Some(true) => "match",
+                    Some(false) => "MISMATCH",
+                    None => "-",
+                };
+                emit(&format!(
+                    "{:<40} {:>10} {:>8} {:>12.3} {:>12}",
+                    r.file,
+                    status,
+                    m,
+                    r.elapsed.as_secs_f64() * 1000.0,
+                    r.nodes
+                ));
+            }
+        }
+        emit(&format!(
+            "{} instances, {} solved, {} mismatches, {} timeouts, {} nodes, {:.3} ms total",
+            rows.len(),
+            solved,
+            mismatches,
+            timeouts,
+            nodes,
+            total.as_secs_f64() * 1000.0
+        ));
+    }
+    if mismatches > 0 {
+        1
+    } else if timeouts > 0 {
+        3
+    } else {
+        0
+    }
+}

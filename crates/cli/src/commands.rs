@@ -1,0 +1,241 @@
+//! `solve`, `verify`, `count` and `list`: resolve flags into options, run, print.
+
+use crate::input::{describe, display_name, read_text, InputError};
+use crate::output::{self, emit};
+use crate::registry;
+use crate::{Format, PuzzleArgs};
+use pencilbox_core::{Limits, PuzzleKind, RunOptions, Status};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Reports an input error and returns exit code 2.
+pub fn fail(e: InputError) -> u8 {
+    eprintln!("pencilbox: {e}");
+    2
+}
+
+/// Picks the puzzle family: by name, or by detecting the text.
+pub fn resolve_kind(name: Option<&str>, text: &str, file: &str) -> Result<&'static dyn PuzzleKind, InputError> {
+    match name {
+        Some(n) => registry::by_name(n).ok_or_else(|| {
+            let names: Vec<_> = registry::PUZZLES.iter().map(|k| k.name()).collect();
+            InputError(format!("unknown puzzle `{n}`; choose one of: {}", names.join(", ")))
+        }),
+        None => {
+            let found = registry::detect(text);
+            match found.as_slice() {
+                [k] => Ok(*k),
+                [] => Err(InputError(format!(
+                    "{file}: cannot tell which puzzle this is; name it with --puzzle (see `pencilbox list`)"
+                ))),
+                many => {
+                    let names: Vec<_> = many.iter().map(|k| k.name()).collect();
+                    Err(InputError(format!(
+                        "{file}: this could be {}; name it with --puzzle",
+                        names.join(" or ")
+                    )))
+                }
+            }
+        }
+    }
+}
+
+/// Builds run options from the shared flags.
+pub fn run_options(args: &PuzzleArgs) -> Result<RunOptions, InputError> {
+    let mut limits = Limits::default();
+    if let Some(t) = args.timeout {
+        if !(t.is_finite() && t >= 0.0) {
+            return Err(InputError(format!(
+                "--timeout must be a number of seconds ≥ 0, found {t}"
+            )));
+        }
+        limits.deadline = Some(Instant::now() + Duration::from_secs_f64(t.min(1e9)));
+    }
+    limits.node_limit = args.node_limit;
+    let settings = parse_settings(&args.settings, args.block.as_deref())?;
+    Ok(RunOptions {
+        algorithm: args.algorithm.clone(),
+        limits,
+        settings,
+    })
+}
+
+/// Parses `KEY=VALUE` settings, plus `--block`.
+pub fn parse_settings(raw: &[String], block: Option<&str>) -> Result<Vec<(String, String)>, InputError> {
+    let mut out = Vec::new();
+    for s in raw {
+        let Some((k, v)) = s.split_once('=') else {
+            return Err(InputError(format!("--set takes KEY=VALUE, found `{s}`")));
+        };
+        out.push((k.trim().to_string(), v.trim().to_string()));
+    }
+    if let Some(b) = block {
+        out.push(("block".to_string(), b.to_string()));
+    }
+    Ok(out)
+}
+
+/// `pencilbox solve`.
+pub fn solve(args: &PuzzleArgs, format: Format, show_stats: bool, file: &Path) -> u8 {
+    let name = display_name(file);
+    let text = match read_text(file) {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    let kind = match resolve_kind(args.puzzle.as_deref(), &text, &name) {
+        Ok(k) => k,
+        Err(e) => return fail(e),
+    };
+    let opts = match run_options(args) {
+        Ok(o) => o,
+        Err(e) => return fail(e),
+    };
+    let instances = kind.instances(&text);
+    if instances.is_empty() {
+        return fail(InputError(format!("{name}: no puzzle in the file")));
+    }
+    let mut worst = 0u8;
+    for inst in instances {
+        let report = match kind.solve(inst.text, &opts) {
+            Ok(r) => r,
+            Err(e) => return fail(describe(&name, inst.first_line, &e)),
+        };
+        let code = output::status_code(report.status);
+        worst = worst.max(code);
+        match format {
+            Format::Json => emit(&output::solve_json(kind.name(), &report).to_string()),
+            Format::Text | Format::Pretty => match (&report.solution, report.status) {
+                (Some(s), _) => emit(output::solution_text(s, format == Format::Pretty)),
+                (None, Status::Unsolvable) => {
+                    let why = report.reason.as_deref().unwrap_or("the search found none");
+                    emit(&format!("no solution: {why}"));
+                }
+                (None, _) => emit("timeout: the limit was reached before a solution was found"),
+            },
+        }
+        if show_stats && format != Format::Json {
+            eprintln!("{}", output::stats_line(&report.stats, &report.notes));
+        }
+    }
+    worst
+}
+
+/// `pencilbox verify`.
+pub fn verify(puzzle: Option<&str>, block: Option<&str>, format: Format, file: &Path, solution: &Path) -> u8 {
+    let name = display_name(file);
+    let sol_name = display_name(solution);
+    let (text, sol) = match (read_text(file), read_text(solution)) {
+        (Ok(t), Ok(s)) => (t, s),
+        (Err(e), _) | (_, Err(e)) => return fail(e),
+    };
+    let kind = match resolve_kind(puzzle, &text, &name) {
+        Ok(k) => k,
+        Err(e) => return fail(e),
+    };
+    let opts = match parse_settings(&[], block) {
+        Ok(settings) => RunOptions {
+            settings,
+            ..RunOptions::default()
+        },
+        Err(e) => return fail(e),
+    };
+    let report = match kind.verify(&text, &sol, &opts) {
+        Ok(r) => r,
+        Err(e @ pencilbox_core::PuzzleError::Solution(_)) => return fail(describe(&sol_name, 1, &e)),
+        Err(e) => return fail(describe(&name, 1, &e)),
+    };
+    match format {
+        Format::Json => emit(&output::verify_json(kind.name(), &report).to_string()),
+        _ => {
+            if report.is_valid() {
+                emit("valid");
+            } else {
+                for v in &report.violations {
+                    emit(&format!("{}: {} ({})", v.at, v.message, v.rule));
+                }
+                emit(&format!("invalid: {} violation(s)", report.violations.len()));
+            }
+        }
+    }
+    if report.is_valid() {
+        0
+    } else {
+        1
+    }
+}
+
+/// `pencilbox count`.
+pub fn count(args: &PuzzleArgs, limit: Option<u64>, format: Format, show_stats: bool, file: &Path) -> u8 {
+    let name = display_name(file);
+    let text = match read_text(file) {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    let kind = match resolve_kind(args.puzzle.as_deref(), &text, &name) {
+        Ok(k) => k,
+        Err(e) => return fail(e),
+    };
+    let opts = match run_options(args) {
+        Ok(o) => o,
+        Err(e) => return fail(e),
+    };
+    if limit == Some(0) {
+        return fail(InputError("--limit must be at least 1".into()));
+    }
+    let mut worst = 0u8;
+    for inst in kind.instances(&text) {
+        let report = match kind.count(inst.text, limit, &opts) {
+            Ok(r) => r,
+            Err(e) => return fail(describe(&name, inst.first_line, &e)),
+        };
+        let code = if report.interrupted {
+            3
+        } else if report.count == 0u32.into() {
+            1
+        } else {
+            0
+        };
+        worst = worst.max(code);
+        match format {
+            Format::Json => emit(&output::count_json_report(kind.name(), &report).to_string()),
+            _ => {
+                let qualifier = if report.complete { "" } else { "at least " };
+                let what = if report.interrupted {
+                    " (stopped by the time or node limit)"
+                } else if !report.complete {
+                    " (stopped at --limit)"
+                } else {
+                    ""
+                };
+                emit(&format!("{qualifier}{} solution(s){what}", report.count));
+                if let Some(r) = &report.reason {
+                    emit(&format!("no solution: {r}"));
+                }
+                if report.witness.len() >= 2 {
+                    let pretty = format == Format::Pretty;
+                    emit("first solution:");
+                    emit(output::solution_text(&report.witness[0], pretty));
+                    emit("second solution:");
+                    emit(output::solution_text(&report.witness[1], pretty));
+                    emit(&format!("they differ at: {}", report.differences.join(" ")));
+                }
+            }
+        }
+        if show_stats && format != Format::Json {
+            eprintln!("{}", output::stats_line(&report.stats, &report.notes));
+        }
+    }
+    worst
+}
+
+/// `pencilbox list`.
+pub fn list() -> u8 {
+    for k in registry::PUZZLES {
+        emit(&format!("{:<8} {}", k.name(), k.summary()));
+        for (i, a) in k.algorithms().iter().enumerate() {
+            let default = if i == 0 { " (default)" } else { "" };
+            emit(&format!("    {:<10} {}{default}", a.name, a.summary));
+        }
+    }
+    0
+}

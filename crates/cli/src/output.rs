@@ -1,0 +1,108 @@
+//! Writing results: stdout for results, stderr for diagnostics; a closed pipe is not an error.
+
+use pencilbox_core::{BigUint, CountReport, Rendered, SolveReport, Stats, Status, VerifyReport};
+use serde_json::{json, Value};
+use std::io::Write;
+
+/// Prints `text` and a newline to stdout. A broken pipe ends the process quietly with code 0.
+pub fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = writeln!(out, "{text}").and_then(|_| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("pencilbox: cannot write the output: {e}");
+        std::process::exit(2);
+    }
+}
+
+/// A big count as a JSON number when it fits in `u64`, else as a decimal string.
+pub fn count_json(n: &BigUint) -> Value {
+    match u64::try_from(n) {
+        Ok(v) => json!(v),
+        Err(_) => json!(n.to_string()),
+    }
+}
+
+/// `{"nodes":..,"failures":..,"max_depth":..,"elapsed_us":..}` plus any notes.
+pub fn stats_json(stats: &Stats, notes: &[pencilbox_core::Note]) -> Value {
+    let mut v = serde_json::to_value(stats).unwrap_or(Value::Null);
+    if let Value::Object(m) = &mut v {
+        for n in notes {
+            m.insert(n.name.clone(), json!(n.value));
+        }
+    }
+    v
+}
+
+/// The JSON object of a solve.
+pub fn solve_json(puzzle: &str, r: &SolveReport) -> Value {
+    let mut v = json!({
+        "puzzle": puzzle,
+        "status": r.status,
+        "algorithm": r.algorithm,
+        "solution": r.solution.as_ref().map(|s| s.json.clone()),
+        "stats": stats_json(&r.stats, &r.notes),
+    });
+    if let Some(reason) = &r.reason {
+        v["reason"] = json!(reason);
+    }
+    v
+}
+
+/// The JSON object of a count.
+pub fn count_json_report(puzzle: &str, r: &CountReport) -> Value {
+    let mut v = json!({
+        "puzzle": puzzle,
+        "count": count_json(&r.count),
+        "complete": r.complete,
+        "algorithm": r.algorithm,
+        "stats": stats_json(&r.stats, &r.notes),
+    });
+    if r.witness.len() >= 2 {
+        v["witness"] = Value::Array(r.witness.iter().map(|w| w.json.clone()).collect());
+        v["differences"] = json!(r.differences);
+    }
+    if let Some(reason) = &r.reason {
+        v["reason"] = json!(reason);
+    }
+    v
+}
+
+/// The JSON object of a verification.
+pub fn verify_json(puzzle: &str, r: &VerifyReport) -> Value {
+    json!({"puzzle": puzzle, "valid": r.is_valid(), "violations": r.violations})
+}
+
+/// The text of a solution in the chosen format.
+pub fn solution_text(s: &Rendered, pretty: bool) -> &str {
+    if pretty {
+        &s.pretty
+    } else {
+        &s.text
+    }
+}
+
+/// Exit code of a solve status.
+pub fn status_code(s: Status) -> u8 {
+    match s {
+        Status::Solved => 0,
+        Status::Unsolvable => 1,
+        Status::Timeout => 3,
+    }
+}
+
+/// One line of statistics for stderr.
+pub fn stats_line(stats: &Stats, notes: &[pencilbox_core::Note]) -> String {
+    let mut s = format!(
+        "nodes: {}  failures: {}  max depth: {}  time: {:.3} ms",
+        stats.nodes,
+        stats.failures,
+        stats.max_depth,
+        stats.elapsed_us as f64 / 1000.0
+    );
+    for n in notes {
+        s.push_str(&format!("\n{}: {}", n.name, n.value));
+    }
+    s
+}

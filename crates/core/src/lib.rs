@@ -1,0 +1,35 @@
+//! pencilbox-core: the engine every pencilbox puzzle family shares.
+//!
+//! * [`grid`] — `(row, col)` geometry, flat [`Grid`]s, orthogonal and king neighbourhoods,
+//!   connected-component labelling.
+//! * [`domain`] — [`Domain`], a `Copy` bitset of values `1..=64`; [`cellset`] — sets of cells.
+//! * [`trail`] — the undo log with level marks.
+//! * [`search`] — the generic depth-first backtracking driver with run modes (first, count up
+//!   to N, all), node limits, deadlines, cancellation and statistics.
+//! * [`fd`] — finite-domain variables, propagators and smallest-domain-first search.
+//! * [`puzzle`] — the plug-in trait [`PuzzleKind`] and the reports the CLI prints.
+//! * [`scan`] — the line/column tokenizer all parsers use; [`error`] — parse errors.
+//!
+//! Dependencies flow one way: core ← puzzle crates ← cli. Nothing here is about one puzzle.
+#![deny(missing_docs)]
+
+pub mod cellset;
+pub mod domain;
+pub mod error;
+pub mod fd;
+pub mod grid;
+pub mod puzzle;
+pub mod scan;
+pub mod search;
+pub mod trail;
+
+pub use cellset::CellSet;
+pub use domain::Domain;
+pub use error::{ParseError, Pos, PuzzleError};
+pub use grid::{CellId, Grid, Neighbours, Shape};
+pub use num_bigint::BigUint;
+pub use puzzle::{
+    AlgorithmInfo, CountReport, Instance, Note, PuzzleKind, Rendered, RunOptions, SolveReport, Status, VerifyReport,
+    Violation,
+};
+pub use search::{run, Backtrack, Expand, Flow, Limits, SearchResult, Stats, StopReason};

@@ -1,0 +1,307 @@
+//! A whitespace tokenizer that remembers where every token starts, for parse errors with
+//! line and column.
+//!
+//! Every puzzle parser reads its numbers through [`Scanner`], so that all of them report the
+//! same kinds of mistakes the same way: a missing token names the end of the input, a token
+//! that is not a number names its own position, and out-of-range values are refused *before*
+//! anything is allocated from them (see [`Scanner::dims`] and [`MAX_CELLS`]).
+
+use crate::error::{ParseError, Pos};
+
+/// The largest grid (in cells) any parser accepts; larger inputs are refused with a message
+/// instead of being allocated.
+pub const MAX_CELLS: usize = 4_000_000;
+
+/// The largest side length any parser accepts.
+pub const MAX_SIDE: usize = 2_000_000;
+
+/// One whitespace-separated token and where it starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token<'a> {
+    /// The token's text.
+    pub text: &'a str,
+    /// Where it starts.
+    pub pos: Pos,
+}
+
+/// Reads whitespace-separated tokens with their positions.
+///
+/// ```
+/// use pencilbox_core::scan::Scanner;
+/// let mut s = Scanner::new("2 3\n x");
+/// assert_eq!(s.int::<u32>("height").unwrap(), 2);
+/// assert_eq!(s.int::<u32>("width").unwrap(), 3);
+/// let err = s.int::<u32>("a hint").unwrap_err();
+/// assert_eq!(err.to_string(), "2:2: expected a hint (a whole number), found `x`");
+/// ```
+#[derive(Clone, Debug)]
+pub struct Scanner<'a> {
+    text: &'a str,
+    offset: usize,
+    line: u32,
+    col: u32,
+}
+
+impl<'a> Scanner<'a> {
+    /// Starts reading `text` at line 1, column 1. A leading byte-order mark is skipped.
+    pub fn new(text: &'a str) -> Self {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        Scanner {
+            text,
+            offset: 0,
+            line: 1,
+            col: 1,
+        }
+    }
+
+    /// The current position (after skipping nothing).
+    pub fn pos(&self) -> Pos {
+        Pos {
+            line: self.line,
+            col: self.col,
+        }
+    }
+
+    fn bump(&mut self, c: char) {
+        self.offset += c.len_utf8();
+        if c == '\n' {
+            self.line += 1;
+            self.col = 1;
+        } else {
+            self.col += 1;
+        }
+    }
+
+    /// Skips spaces, tabs and carriage returns but not newlines; returns how many newlines
+    /// follow before the next token when `skip_newlines` is set.
+    fn skip_ws(&mut self, skip_newlines: bool) -> u32 {
+        let mut newlines = 0;
+        while let Some(c) = self.text[self.offset..].chars().next() {
+            if c == '\n' {
+                if !skip_newlines {
+                    break;
+                }
+                newlines += 1;
+            } else if !c.is_whitespace() {
+                break;
+            }
+            self.bump(c);
+        }
+        newlines
+    }
+
+    /// Skips blank space, returning the number of line breaks crossed (so a caller can tell
+    /// that a blank line separates two sections).
+    pub fn skip_blank(&mut self) -> u32 {
+        self.skip_ws(true)
+    }
+
+    /// The end-of-input position (after trailing white space).
+    pub fn end_pos(&self) -> Pos {
+        let mut s = self.clone();
+        s.skip_ws(true);
+        s.pos()
+    }
+
+    /// True when only white space is left.
+    pub fn at_end(&self) -> bool {
+        self.text[self.offset..].trim().is_empty()
+    }
+
+    /// The next token, or `None` at the end of the input.
+    pub fn next_token(&mut self) -> Option<Token<'a>> {
+        self.skip_ws(true);
+        let rest = &self.text[self.offset..];
+        if rest.is_empty() {
+            return None;
+        }
+        let pos = self.pos();
+        let len = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let text = &rest[..len];
+        for c in text.chars() {
+            self.bump(c);
+        }
+        Some(Token { text, pos })
+    }
+
+    /// The next token, or an error naming `what` was expected at the end of the input.
+    pub fn expect(&mut self, what: &str) -> Result<Token<'a>, ParseError> {
+        let end = self.end_pos();
+        self.next_token()
+            .ok_or_else(|| ParseError::new(end, format!("expected {what}, found the end of the input")))
+    }
+
+    /// Reads a whole number of type `T` (which may be signed).
+    pub fn int<T: std::str::FromStr + TryFrom<i64>>(&mut self, what: &str) -> Result<T, ParseError> {
+        let tok = self.expect(what)?;
+        parse_int(tok, what)
+    }
+
+    /// Reads a whole number and checks it lies in `lo..=hi`.
+    pub fn int_in(&mut self, what: &str, lo: i64, hi: i64) -> Result<i64, ParseError> {
+        let tok = self.expect(what)?;
+        let v: i64 = parse_int(tok, what)?;
+        if v < lo || v > hi {
+            return Err(ParseError::new(
+                tok.pos,
+                format!("{what} must be between {lo} and {hi}, found {v}"),
+            ));
+        }
+        Ok(v)
+    }
+
+    /// Reads `height width` and checks both are at least 1, at most [`MAX_SIDE`], and that the
+    /// grid has at most [`MAX_CELLS`] cells. Nothing is allocated before this check passes.
+    pub fn dims(&mut self) -> Result<(usize, usize), ParseError> {
+        let h_tok = self.expect("the number of rows")?;
+        let h: i64 = parse_int(h_tok, "the number of rows")?;
+        let w_tok = self.expect("the number of columns")?;
+        let w: i64 = parse_int(w_tok, "the number of columns")?;
+        check_dims(h, w, h_tok.pos, w_tok.pos)
+    }
+
+    /// Fails with "unexpected trailing input" if any token is left.
+    pub fn finish(mut self, what: &str) -> Result<(), ParseError> {
+        match self.next_token() {
+            None => Ok(()),
+            Some(t) => Err(ParseError::new(
+                t.pos,
+                format!("unexpected `{}` after {what}", shorten(t.text)),
+            )),
+        }
+    }
+}
+
+/// Checks a `height × width` pair read at the given positions against the global size limits.
+pub fn check_dims(h: i64, w: i64, h_pos: Pos, w_pos: Pos) -> Result<(usize, usize), ParseError> {
+    for (v, pos, name) in [(h, h_pos, "number of rows"), (w, w_pos, "number of columns")] {
+        if v < 1 {
+            return Err(ParseError::new(
+                pos,
+                format!("the {name} must be at least 1, found {v}"),
+            ));
+        }
+        if v as u64 > MAX_SIDE as u64 {
+            return Err(ParseError::new(
+                pos,
+                format!("the {name} is {v}, more than the supported {MAX_SIDE}"),
+            ));
+        }
+    }
+    let cells = (h as u64) * (w as u64);
+    if cells > MAX_CELLS as u64 {
+        return Err(ParseError::new(
+            h_pos,
+            format!("a {h}×{w} grid has {cells} cells, more than the supported {MAX_CELLS}"),
+        ));
+    }
+    Ok((h as usize, w as usize))
+}
+
+/// Parses a token as a whole number, with messages for non-numbers and overflow.
+pub fn parse_int<T: std::str::FromStr + TryFrom<i64>>(tok: Token<'_>, what: &str) -> Result<T, ParseError> {
+    let t = tok.text;
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ParseError::new(
+            tok.pos,
+            format!("expected {what} (a whole number), found `{}`", shorten(t)),
+        ));
+    }
+    let wide: i64 = t
+        .parse()
+        .map_err(|_| ParseError::new(tok.pos, format!("{what} `{}` is too large", shorten(t))))?;
+    T::try_from(wide).map_err(|_| ParseError::new(tok.pos, format!("{what} {wide} is out of range")))
+}
+
+/// Cuts long or unprintable token text for an error message.
+pub fn shorten(t: &str) -> String {
+    let clean: String = t
+        .chars()
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .take(24)
+        .collect();
+    if t.chars().count() > 24 {
+        format!("{clean}…")
+    } else {
+        clean
+    }
+}
+
+/// Turns raw bytes into text, refusing binary input with a positioned message.
+pub fn text_from_bytes(bytes: &[u8]) -> Result<&str, ParseError> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => {
+            if let Some(i) = s.find('\0') {
+                let before = &s[..i];
+                let line = before.matches('\n').count() as u32 + 1;
+                let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
+                return Err(ParseError::at(
+                    line,
+                    col,
+                    "binary data (a NUL byte) in a text puzzle file",
+                ));
+            }
+            Ok(s)
+        }
+        Err(e) => {
+            let valid = &bytes[..e.valid_up_to()];
+            let s = std::str::from_utf8(valid).unwrap_or("");
+            let line = s.matches('\n').count() as u32 + 1;
+            let col = s.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
+            Err(ParseError::at(line, col, "the input is not UTF-8 text (binary data?)"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_carry_line_and_column() {
+        let mut s = Scanner::new("  1 22\n\n  333");
+        assert_eq!(s.next_token().unwrap().pos, Pos { line: 1, col: 3 });
+        assert_eq!(s.next_token().unwrap().pos, Pos { line: 1, col: 5 });
+        let t = s.next_token().unwrap();
+        assert_eq!((t.text, t.pos), ("333", Pos { line: 3, col: 3 }));
+        assert!(s.next_token().is_none());
+    }
+
+    #[test]
+    fn overflowing_numbers_are_reported_not_wrapped() {
+        let mut s = Scanner::new("99999999999999999999999");
+        let e = s.int::<i64>("a size").unwrap_err();
+        assert!(e.message.contains("too large"), "{e}");
+        let mut s = Scanner::new("5000000000");
+        let e = s.int::<u32>("a size").unwrap_err();
+        assert!(e.message.contains("out of range"), "{e}");
+    }
+
+    #[test]
+    fn huge_dimensions_are_refused_before_allocation() {
+        let e = Scanner::new("100000 100000").dims().unwrap_err();
+        assert!(e.message.contains("more than the supported"), "{e}");
+        let e = Scanner::new("0 0").dims().unwrap_err();
+        assert!(e.message.contains("at least 1"), "{e}");
+        let e = Scanner::new("-3 4").dims().unwrap_err();
+        assert_eq!(e.pos, Pos::START);
+    }
+
+    #[test]
+    fn binary_input_is_refused_with_a_position() {
+        let e = text_from_bytes(b"3 3\n\xff\xfe").unwrap_err();
+        assert_eq!(e.pos, Pos { line: 2, col: 1 });
+        let e = text_from_bytes(b"1\0").unwrap_err();
+        assert_eq!(e.pos, Pos { line: 1, col: 2 });
+    }
+
+    #[test]
+    fn the_end_of_input_is_named_when_a_token_is_missing() {
+        let mut s = Scanner::new("1\n2\n");
+        s.int::<u8>("a").unwrap();
+        s.int::<u8>("b").unwrap();
+        let e = s.int::<u8>("a hint").unwrap_err();
+        assert_eq!(e.to_string(), "3:1: expected a hint, found the end of the input");
+    }
+}
