@@ -1,0 +1,165 @@
+//! The `pencilbox` command line as a library (the binary is a one-line `main`), so that tests
+//! and the server can use the registry and commands in-process.
+//!
+//! `pencilbox`: solve, check, count and benchmark pencil-and-paper logic puzzles.
+//!
+//! A thin shell over the puzzle crates: flags are parsed here ([`Cli`]), resolved into
+//! [`pencilbox_core::RunOptions`], and handed to the [`registry`]'s [`pencilbox_core::PuzzleKind`]s.
+//! Exit codes: 0 solved / valid, 1 no solution / invalid, 2 bad input or usage, 3 timeout or
+//! limit reached.
+
+pub mod bench;
+pub mod commands;
+pub mod generate;
+pub mod input;
+pub mod output;
+pub mod registry;
+pub mod serve;
+pub mod sudoku;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Solve, check, count and benchmark pencil-and-paper logic puzzles (Suguru, Path puzzles, Sudoku).
+#[derive(Parser, Debug)]
+#[command(name = "pencilbox", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Plain text, the answer-file format.
+    Text,
+    /// JSON on one line.
+    Json,
+    /// A drawing for people (Path puzzles draw the path; others fall back to text).
+    Pretty,
+}
+
+/// Options shared by the commands that read one puzzle and search.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PuzzleArgs {
+    /// Puzzle family (see `pencilbox list`); detected from the file when omitted.
+    #[arg(long, short = 'p')]
+    pub puzzle: Option<String>,
+    /// Algorithm (see `pencilbox list`); the family's default when omitted.
+    #[arg(long, short = 'a')]
+    pub algorithm: Option<String>,
+    /// Give up after this many seconds (exit code 3).
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
+    /// Give up after this many search nodes (exit code 3).
+    #[arg(long, value_name = "N")]
+    pub node_limit: Option<u64>,
+    /// Puzzle-specific setting KEY=VALUE (e.g. `--set block=2x3` for Sudoku); repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub settings: Vec<String>,
+    /// Sudoku block shape AxB (same as `--set block=AxB`).
+    #[arg(long, value_name = "AxB")]
+    pub block: Option<String>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve a puzzle and print the solution.
+    Solve {
+        #[command(flatten)]
+        args: PuzzleArgs,
+        /// Output format.
+        #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Show search statistics (nodes, time, the paper's bounds) on stderr (in JSON: in "stats").
+        #[arg(long)]
+        stats: bool,
+        /// The puzzle file, or `-` for standard input.
+        file: PathBuf,
+    },
+    /// Check a proposed solution and list every violated rule.
+    Verify {
+        /// Puzzle family; detected from the puzzle file when omitted.
+        #[arg(long, short = 'p')]
+        puzzle: Option<String>,
+        /// Sudoku block shape AxB.
+        #[arg(long, value_name = "AxB")]
+        block: Option<String>,
+        /// Output format (text or json).
+        #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// The puzzle file (`-` for standard input).
+        file: PathBuf,
+        /// The proposed solution, in the answer-file format.
+        solution: PathBuf,
+    },
+    /// Count solutions (up to a limit); `--limit 2` checks uniqueness.
+    Count {
+        #[command(flatten)]
+        args: PuzzleArgs,
+        /// Stop counting at this many solutions (default: count them all).
+        #[arg(long, short = 'l')]
+        limit: Option<u64>,
+        /// Output format.
+        #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Show search statistics on stderr.
+        #[arg(long)]
+        stats: bool,
+        /// The puzzle file, or `-` for standard input.
+        file: PathBuf,
+    },
+    /// Solve every instance under the given paths in-process and report times and nodes.
+    Bench(bench::BenchArgs),
+    /// List puzzle families and their algorithms.
+    List,
+    /// Sudoku tools: Nishio deduction and the explained deductive solver.
+    #[command(subcommand)]
+    Sudoku(sudoku::SudokuCommand),
+    /// Generate puzzles with a unique solution.
+    #[command(subcommand)]
+    Generate(generate::GenerateCommand),
+    /// Serve the interactive playground and JSON API over HTTP.
+    Serve(serve::ServeArgs),
+}
+
+/// Parses the command line and runs it; returns the process exit code.
+pub fn main_entry() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let code = match cli.command {
+        Command::Solve {
+            args,
+            format,
+            stats,
+            file,
+        } => commands::solve(&args, format, stats, &file),
+        Command::Verify {
+            puzzle,
+            block,
+            format,
+            file,
+            solution,
+        } => commands::verify(puzzle.as_deref(), block.as_deref(), format, &file, &solution),
+        Command::Count {
+            args,
+            limit,
+            format,
+            stats,
+            file,
+        } => commands::count(&args, limit, format, stats, &file),
+        Command::Bench(b) => bench::run(&b),
+        Command::List => commands::list(),
+        Command::Sudoku(c) => sudoku::run(c),
+        Command::Generate(c) => generate::run(c),
+        Command::Serve(a) => serve::run(a),
+    };
+    ExitCode::from(code)
+}
