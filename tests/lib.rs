@@ -1,1 +1,143 @@
-//! Shared helpers for the end-to-end tests.
+//! Helpers for the end-to-end tests: run the built `pencilbox` binary with arguments and
+//! standard input, and check its exit code and output with readable failure messages.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
+}
+
+/// `../shared/data/<rel>` beside the workspace, when it exists; otherwise prints a skip line.
+pub fn shared_data(rel: &str) -> Option<PathBuf> {
+    let p = root().join("../shared/data").join(rel);
+    if p.exists() {
+        Some(p)
+    } else {
+        println!(
+            "skip: {} not found (../shared/data is not part of a clone)",
+            p.display()
+        );
+        None
+    }
+}
+
+/// The path of the `pencilbox` binary of the same profile as this test, built on first use.
+pub fn binary() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        // The test executable lives in target/<profile>/deps/.
+        let exe = std::env::current_exe().expect("test executable path");
+        let profile_dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("target/<profile>")
+            .to_path_buf();
+        let bin = profile_dir.join(format!("pencilbox{}", std::env::consts::EXE_SUFFIX));
+        let release = profile_dir.file_name().is_some_and(|n| n == "release");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let mut cmd = Command::new(cargo);
+        cmd.args(["build", "-q", "-p", "pencilbox-cli", "--bin", "pencilbox"]);
+        if release {
+            cmd.arg("--release");
+        }
+        if let Some(target) = profile_dir.parent() {
+            cmd.env("CARGO_TARGET_DIR", target);
+        }
+        let status = cmd.current_dir(root()).status().expect("run cargo build");
+        assert!(status.success(), "building the pencilbox binary failed");
+        bin
+    })
+}
+
+/// What a run printed and how it ended.
+#[derive(Debug)]
+pub struct Output {
+    /// Exit code (`-1` when killed by a signal).
+    pub code: i32,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+}
+
+impl Output {
+    /// Asserts the exit code, showing both streams on failure.
+    #[track_caller]
+    pub fn code(&self, expected: i32) -> &Self {
+        assert_eq!(
+            self.code, expected,
+            "exit code {} (expected {expected})\n--- stdout\n{}\n--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        );
+        self
+    }
+    /// Asserts that stderr contains `needle`.
+    #[track_caller]
+    pub fn stderr_has(&self, needle: &str) -> &Self {
+        assert!(
+            self.stderr.contains(needle),
+            "stderr lacks {needle:?}:\n{}",
+            self.stderr
+        );
+        self
+    }
+    /// Asserts that stdout contains `needle`.
+    #[track_caller]
+    pub fn stdout_has(&self, needle: &str) -> &Self {
+        assert!(
+            self.stdout.contains(needle),
+            "stdout lacks {needle:?}:\n{}",
+            self.stdout
+        );
+        self
+    }
+    /// Parses stdout as one JSON value.
+    #[track_caller]
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(self.stdout.trim())
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout))
+    }
+}
+
+/// Runs `pencilbox ARGS` in the workspace root with `stdin` as standard input.
+pub fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(binary())
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start pencilbox");
+    if let Some(mut input) = child.stdin.take() {
+        // The program may exit before reading everything; that is not a test failure.
+        let _ = input.write_all(stdin);
+    }
+    let out = child.wait_with_output().expect("wait for pencilbox");
+    Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs `pencilbox ARGS` in the workspace root with empty standard input.
+pub fn run(args: &[&str]) -> Output {
+    run_with_stdin(args, b"")
+}
+
+/// Writes `content` to a fresh temporary file and returns its path.
+pub fn temp_file(name: &str, content: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pencilbox-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create temp dir");
+    let p = dir.join(name);
+    std::fs::write(&p, content).expect("write temp file");
+    p
+}

@@ -228,30 +228,22 @@ pub fn shorten(t: &str) -> String {
     }
 }
 
-/// Turns raw bytes into text, refusing binary input with a positioned message.
+/// Turns raw bytes into text, refusing binary input (invalid UTF-8 or a NUL byte) with the
+/// position of the first offending byte.
 pub fn text_from_bytes(bytes: &[u8]) -> Result<&str, ParseError> {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => {
-            if let Some(i) = s.find('\0') {
-                let before = &s[..i];
-                let line = before.matches('\n').count() as u32 + 1;
-                let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
-                return Err(ParseError::at(
-                    line,
-                    col,
-                    "binary data (a NUL byte) in a text puzzle file",
-                ));
-            }
-            Ok(s)
-        }
-        Err(e) => {
-            let valid = &bytes[..e.valid_up_to()];
-            let s = std::str::from_utf8(valid).unwrap_or("");
-            let line = s.matches('\n').count() as u32 + 1;
-            let col = s.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
-            Err(ParseError::at(line, col, "the input is not UTF-8 text (binary data?)"))
-        }
-    }
+    let (valid, complete) = match std::str::from_utf8(bytes) {
+        Ok(s) => (s, true),
+        Err(e) => (std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or(""), false),
+    };
+    let (bad, message) = match valid.find('\0') {
+        Some(i) => (i, "binary data (a NUL byte) in a text puzzle file"),
+        None if complete => return Ok(valid),
+        None => (valid.len(), "the input is not UTF-8 text (binary data?)"),
+    };
+    let before = &valid[..bad];
+    let line = before.matches('\n').count() as u32 + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
+    Err(ParseError::at(line, col, message))
 }
 
 #[cfg(test)]

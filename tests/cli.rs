@@ -1,0 +1,67 @@
+//! End-to-end tests of the `pencilbox` binary: exit codes, error messages, formats.
+
+use pencilbox_tests::{run, run_with_stdin, temp_file};
+
+#[test]
+fn list_names_every_puzzle_family() {
+    let out = run(&["list"]);
+    out.code(0);
+    for name in ["path", "sudoku", "suguru"] {
+        out.stdout_has(name);
+    }
+}
+
+#[test]
+fn usage_errors_exit_with_code_2() {
+    run(&["solve"]).code(2);
+    run(&["frobnicate"]).code(2);
+    run(&["solve", "--format", "yaml", "x"]).code(2);
+}
+
+#[test]
+fn help_and_version_exit_with_code_0() {
+    run(&["--help"]).code(0).stdout_has("solve");
+    run(&["solve", "--help"]).code(0).stdout_has("--algorithm");
+    run(&["--version"]).code(0).stdout_has("pencilbox");
+}
+
+#[test]
+fn a_missing_file_is_named_in_one_message() {
+    let out = run(&["solve", "no/such/file.in"]);
+    out.code(2).stderr_has("no/such/file.in: cannot open");
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+}
+
+#[test]
+fn an_unknown_puzzle_family_lists_the_known_ones() {
+    let f = temp_file("x.txt", b"1 1\n0\n1\n");
+    run(&["solve", "--puzzle", "kakuro", f.to_str().unwrap_or_default()])
+        .code(2)
+        .stderr_has("unknown puzzle `kakuro`")
+        .stderr_has("suguru");
+}
+
+#[test]
+fn binary_garbage_is_refused_with_a_position() {
+    let f = temp_file("garbage.in", b"3 3\n\x00\x01\x02\xff\xfe");
+    let out = run(&["solve", f.to_str().unwrap_or_default()]);
+    out.code(2).stderr_has("garbage.in:2:1:");
+    let out = run_with_stdin(&["solve", "--puzzle", "suguru", "-"], b"\xff\xd8\xff\xe0 JFIF");
+    out.code(2).stderr_has("<stdin>:1:1:");
+}
+
+#[test]
+fn an_empty_file_is_bad_input_not_a_crash() {
+    let f = temp_file("empty.in", b"");
+    run(&["solve", f.to_str().unwrap_or_default()]).code(2);
+    for p in ["suguru", "path", "sudoku"] {
+        let out = run_with_stdin(&["solve", "--puzzle", p, "-"], b"");
+        out.code(2);
+        assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    }
+}
+
+#[test]
+fn bench_rejects_a_missing_path() {
+    run(&["bench", "does/not/exist"]).code(2).stderr_has("no such file");
+}
