@@ -32,4 +32,4 @@ pub use puzzle::{
     AlgorithmInfo, CountReport, Instance, Note, PuzzleKind, Rendered, RunOptions, SolveReport, Status, VerifyReport,
     Violation,
 };
-pub use search::{run, Backtrack, Expand, Flow, Limits, SearchResult, Stats, StopReason};
+pub use search::{count_keeping, run, Backtrack, Expand, Flow, Limits, SearchResult, Stats, StopReason};

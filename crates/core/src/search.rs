@@ -299,6 +299,41 @@ pub fn run<S: Backtrack>(state: &mut S, limits: &Limits, mut on_solution: impl F
     SearchResult { solutions, stop, stats }
 }
 
+/// Counts solutions under `limits` and keeps the first `keep` of them, decoded by `decode`
+/// (uniqueness checks keep 2 as the witness pair).
+///
+/// ```
+/// use pencilbox_core::search::{count_keeping, Backtrack, Expand, Limits};
+/// struct Coin(Vec<u8>);
+/// impl Backtrack for Coin {
+///     type Branch = u8;
+///     fn expand(&mut self, out: &mut Vec<u8>) -> Expand {
+///         if self.0.len() == 2 { return Expand::Solution; }
+///         out.extend([0, 1]);
+///         Expand::Branches
+///     }
+///     fn apply(&mut self, b: u8) -> bool { self.0.push(b); true }
+///     fn undo(&mut self, _: u8) { self.0.pop(); }
+/// }
+/// let (r, kept) = count_keeping(&mut Coin(vec![]), &Limits::count_up_to(3), 2, |s| s.0.clone());
+/// assert_eq!((r.solutions, kept), (3, vec![vec![0, 0], vec![0, 1]]));
+/// ```
+pub fn count_keeping<S: Backtrack, T>(
+    state: &mut S,
+    limits: &Limits,
+    keep: usize,
+    mut decode: impl FnMut(&mut S) -> T,
+) -> (SearchResult, Vec<T>) {
+    let mut kept = Vec::with_capacity(keep);
+    let r = run(state, limits, |s| {
+        if kept.len() < keep {
+            kept.push(decode(s));
+        }
+        Flow::Continue
+    });
+    (r, kept)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
