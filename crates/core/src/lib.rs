@@ -19,6 +19,7 @@ pub mod error;
 pub mod fd;
 pub mod grid;
 pub mod puzzle;
+pub mod reach;
 pub mod scan;
 pub mod search;
 pub mod trail;

@@ -1,31 +1,69 @@
-//! Temporary registration shim: replaced by the crate's real implementation.
-use pencilbox_core::*;
+//! pencilbox-pathpuzzle: Path puzzles (Roderick Kimball, 2013) after J. E. Sakti, M. Arzaki and
+//! G. S. Wulandari, "A backtracking approach for solving Path puzzles" (the spec:
+//! `shared/papers/path-puzzle-backtracking.txt`).
+//!
+//! A Path puzzle (Definition 1) is an `m × n` grid with two doors on its edge and optional
+//! row and column clues; a solution is one non-intersecting path of orthogonally adjacent cells
+//! from door A to door B that visits, in each clued row and column, exactly the clued number of
+//! cells. Path puzzles are NP-complete even with complete information (Bosboom et al., 2020).
+//!
+//! # Modules
+//! * [`model`] — [`PathPuzzle`], [`Arrow`], configurations; the paper's text format, `.sol`
+//!   files and JSON.
+//! * [`checks`] — instant no-solution checks (Definition 1, Theorems 1 and 2).
+//! * [`verify`] — the O(mn) verifier (Algorithms 1 and 2) listing every violation.
+//! * [`paper`] — Algorithm 3 as published; [`fast`] — the pruned default solver.
+//! * [`solve`] — solve / count / uniqueness for any algorithm on the core driver.
+//! * [`render`] — the box-drawing picture; [`generate`] — random instances and fixtures.
+//! * [`kind`] — the [`PuzzleKind`](pencilbox_core::PuzzleKind) plug-in [`KIND`].
+//!
+//! # API for servers and tools
+//! ```
+//! use pencilbox_pathpuzzle::{configuration_rows, solve_text, verify_text, PathPuzzle};
+//! let text = "3 3\n2 1\n3 2\n\n3 2 2\n2 2 3\n";
+//! let p = PathPuzzle::parse(text).unwrap();          // ParseError with line:col on bad input
+//! assert_eq!(p.to_text(), text);                       // back to the paper's format
+//! let a = solve_text(text).unwrap().expect("solvable"); // the direction grid
+//! assert_eq!(configuration_rows(&a), ["rrd", "u0d", "0ul"]);
+//! assert!(verify_text(text, "r r d\nu 0 d\n0 u l").unwrap().is_empty());
+//! ```
 
-/// The path puzzle family.
-pub struct Kind;
-/// The registry entry.
-pub static KIND: Kind = Kind;
+#![deny(missing_docs)]
 
-impl PuzzleKind for Kind {
-    fn name(&self) -> &'static str {
-        "path"
-    }
-    fn summary(&self) -> &'static str {
-        "Path (in progress)"
-    }
-    fn detect(&self, _: &str) -> bool {
-        false
-    }
-    fn algorithms(&self) -> &'static [AlgorithmInfo] {
-        &[]
-    }
-    fn solve(&self, _: &str, _: &RunOptions) -> Result<SolveReport, PuzzleError> {
-        Err(PuzzleError::unsupported("path is being built"))
-    }
-    fn count(&self, _: &str, _: Option<u64>, _: &RunOptions) -> Result<CountReport, PuzzleError> {
-        Err(PuzzleError::unsupported("path is being built"))
-    }
-    fn verify(&self, _: &str, _: &str, _: &RunOptions) -> Result<VerifyReport, PuzzleError> {
-        Err(PuzzleError::unsupported("path is being built"))
-    }
+pub mod checks;
+pub mod fast;
+pub mod generate;
+pub mod kind;
+pub mod model;
+pub mod paper;
+pub mod render;
+pub mod solve;
+pub mod verify;
+
+pub use generate::{generate, ClueDensity};
+pub use kind::{Kind, KIND};
+pub use model::{
+    configuration_from_path, configuration_rows, configuration_to_text, parse_arrows, parse_configuration, Arrow,
+    Configuration, InvalidInstance, PathPuzzle,
+};
+pub use solve::{Algorithm, Outcome};
+
+use pencilbox_core::{Limits, PuzzleError, Violation};
+
+/// Parses a puzzle and solves it with the default algorithm (no limits): `Ok(None)` when it
+/// has no solution.
+pub fn solve_text(text: &str) -> Result<Option<Configuration>, PuzzleError> {
+    let p = PathPuzzle::parse(text)?;
+    Ok(solve::solve(&p, &Algorithm::default(), &Limits::default())
+        .solutions
+        .into_iter()
+        .next())
+}
+
+/// Parses a puzzle and a configuration (`.sol` text, header optional) and lists every
+/// violation (empty = a solution). A malformed configuration is [`PuzzleError::Solution`].
+pub fn verify_text(text: &str, solution: &str) -> Result<Vec<Violation>, PuzzleError> {
+    let p = PathPuzzle::parse(text)?;
+    let a = parse_configuration(&p, solution).map_err(PuzzleError::Solution)?;
+    Ok(verify::violations(&p, &a))
 }

@@ -1,0 +1,267 @@
+//! Random Path puzzles with a planted answer, optionally unique.
+//!
+//! 1. Choose door A on the edge and grow a random self-avoiding path from it by randomised
+//!    depth-first search (with a node budget) until it stops on another edge cell — door B —
+//!    after at least a target number of cells (40–80 % of the grid).
+//! 2. Read the clues off the path (complete information).
+//! 3. Without `unique`, keep each clue with probability `percent`. With `unique`, discard paths
+//!    whose complete clues admit a second solution (counted by the `fast` solver up to 2), then
+//!    remove clues in random order as long as the puzzle stays unique, down to `percent`.
+//!
+//! The generator is deterministic for a seed on every platform: it uses its own SplitMix64
+//! stream rather than a library RNG whose algorithm may change between versions.
+//!
+//! ```
+//! use pencilbox_pathpuzzle::{generate, ClueDensity, solve::is_unique};
+//! let p = generate(5, 5, ClueDensity::Percent(60), true, 7).unwrap();
+//! assert_eq!(is_unique(&p, &Default::default()), Some(true));
+//! assert_eq!(p, generate(5, 5, ClueDensity::Percent(60), true, 7).unwrap());
+//! ```
+
+use crate::model::{InvalidInstance, PathPuzzle};
+use crate::solve::{count, Algorithm};
+use pencilbox_core::{CellId, Limits, Neighbours, Shape};
+
+/// How many clues a generated puzzle keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClueDensity {
+    /// Every row and column has its clue.
+    Complete,
+    /// About this percentage (0–100) of the `m + n` clues are kept.
+    Percent(u8),
+}
+
+/// A small deterministic random stream (SplitMix64, Steele, Lea & Flood 2014).
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A stream from a seed.
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (((self.next_u64() >> 11) as u128 * n as u128) >> 53) as usize
+    }
+    /// Shuffles a slice (Fisher–Yates).
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = self.below(i + 1);
+            v.swap(i, j);
+        }
+    }
+}
+
+/// The largest grid the generator accepts (uniqueness checks grow exponentially).
+pub const MAX_GENERATED_CELLS: usize = 400;
+
+/// A random self-avoiding path between two distinct edge cells, at least `min_len` cells
+/// long, or `None` if the node budget ran out.
+pub fn random_path(shape: Shape, min_len: usize, rng: &mut SplitMix64) -> Option<Vec<CellId>> {
+    let nb = Neighbours::new(shape);
+    let edge: Vec<CellId> = shape.all().filter(|&c| shape.on_edge(c)).collect();
+    if shape.cells() < 2 {
+        return None;
+    }
+    let start = edge[rng.below(edge.len())];
+    let mut on = vec![false; shape.cells()];
+    let mut path = vec![start];
+    on[start.index()] = true;
+    // Each stack entry holds the untried neighbours of the corresponding path cell.
+    let mut options: Vec<Vec<CellId>> = vec![shuffled(&nb, start, rng)];
+    let mut budget = 40 * shape.cells() + 1000;
+    while let Some(top) = options.last_mut() {
+        let head = *path.last()?;
+        if path.len() >= min_len && head != start && shape.on_edge(head) {
+            return Some(path);
+        }
+        budget = budget.checked_sub(1)?;
+        match top.pop() {
+            Some(n) if !on[n.index()] => {
+                on[n.index()] = true;
+                path.push(n);
+                let next = shuffled(&nb, n, rng);
+                options.push(next);
+            }
+            Some(_) => {}
+            None => {
+                options.pop();
+                if let Some(c) = path.pop() {
+                    on[c.index()] = false;
+                }
+            }
+        }
+    }
+    None
+}
+
+fn shuffled(nb: &Neighbours, c: CellId, rng: &mut SplitMix64) -> Vec<CellId> {
+    let mut v = nb.orth(c).to_vec();
+    rng.shuffle(&mut v);
+    v
+}
+
+/// The puzzle whose doors are the ends of `path` and whose clues are all read off it.
+pub fn puzzle_from_path(shape: Shape, path: &[CellId]) -> Result<PathPuzzle, InvalidInstance> {
+    let (Some(&a), Some(&b)) = (path.first(), path.last()) else {
+        return Err(InvalidInstance("an empty path has no doors".into()));
+    };
+    let mut rows = vec![0u32; shape.height];
+    let mut cols = vec![0u32; shape.width];
+    for &c in path {
+        let (r, col) = shape.coords(c);
+        rows[r] += 1;
+        cols[col] += 1;
+    }
+    PathPuzzle::new(
+        shape.height,
+        shape.width,
+        shape.coords(a),
+        shape.coords(b),
+        rows.into_iter().map(Some).collect(),
+        cols.into_iter().map(Some).collect(),
+    )
+}
+
+/// Node budget for one uniqueness check during generation.
+const CHECK_NODES: u64 = 2_000_000;
+
+/// Unique within the budget? (`None` when the budget ran out.)
+fn unique_within_budget(p: &PathPuzzle) -> Option<bool> {
+    let limits = Limits {
+        node_limit: Some(CHECK_NODES),
+        ..Limits::default()
+    };
+    let o = count(p, &Algorithm::default(), Some(2), &limits);
+    (!o.stop.is_interrupted()).then_some(o.count == 1)
+}
+
+/// A random `height × width` Path puzzle from `seed` (see the module docs). Fails for grids of
+/// fewer than 2 or more than [`MAX_GENERATED_CELLS`] cells, and when no unique puzzle was found
+/// in 200 attempts.
+pub fn generate(
+    height: usize,
+    width: usize,
+    clues: ClueDensity,
+    unique: bool,
+    seed: u64,
+) -> Result<PathPuzzle, InvalidInstance> {
+    let cells = height.saturating_mul(width);
+    if height == 0 || width == 0 || !(2..=MAX_GENERATED_CELLS).contains(&cells) {
+        return Err(InvalidInstance(format!(
+            "the generator makes grids of 2 to {MAX_GENERATED_CELLS} cells, not {height}×{width}"
+        )));
+    }
+    let shape = Shape::new(height, width);
+    let percent = match clues {
+        ClueDensity::Complete => 100,
+        ClueDensity::Percent(p) => p.min(100) as usize,
+    };
+    let mut rng = SplitMix64::new(seed);
+    for _ in 0..200 {
+        let lo = (cells * 2).div_ceil(5).max(2);
+        let min_len = lo + rng.below((cells * 4 / 5).saturating_sub(lo) + 1);
+        let Some(path) = random_path(shape, min_len, &mut rng) else {
+            continue;
+        };
+        let full = puzzle_from_path(shape, &path)?;
+        let n = height + width;
+        let mut order: Vec<usize> = (0..n).collect();
+        rng.shuffle(&mut order);
+        let target_kept = (n * percent).div_ceil(100);
+        let mut rows: Vec<Option<u32>> = full.row_clues().to_vec();
+        let mut cols: Vec<Option<u32>> = full.col_clues().to_vec();
+        if !unique {
+            for &k in order.iter().take(n - target_kept) {
+                if k < height {
+                    rows[k] = None;
+                } else {
+                    cols[k - height] = None;
+                }
+            }
+            return full.with_clues(rows, cols);
+        }
+        if unique_within_budget(&full) != Some(true) {
+            continue;
+        }
+        let mut kept = n;
+        for &k in &order {
+            if kept <= target_kept {
+                break;
+            }
+            let (mut r2, mut c2) = (rows.clone(), cols.clone());
+            if k < height {
+                r2[k] = None;
+            } else {
+                c2[k - height] = None;
+            }
+            let candidate = full.with_clues(r2.clone(), c2.clone())?;
+            if unique_within_budget(&candidate) == Some(true) {
+                rows = r2;
+                cols = c2;
+                kept -= 1;
+            }
+        }
+        return full.with_clues(rows, cols);
+    }
+    Err(InvalidInstance(format!(
+        "no unique {height}×{width} puzzle found in 200 attempts from seed {seed}"
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::configuration_from_path;
+    use crate::verify::is_solution;
+
+    #[test]
+    fn a_random_path_is_self_avoiding_and_joins_two_edge_cells() {
+        let shape = Shape::new(6, 7);
+        let mut rng = SplitMix64::new(3);
+        for _ in 0..20 {
+            let path = random_path(shape, 20, &mut rng).unwrap();
+            let mut seen = std::collections::HashSet::new();
+            assert!(path.iter().all(|c| seen.insert(*c)));
+            assert!(path.len() >= 20);
+            assert!(shape.on_edge(path[0]) && shape.on_edge(*path.last().unwrap()));
+            let p = puzzle_from_path(shape, &path).unwrap();
+            assert!(is_solution(&p, &configuration_from_path(shape, &path)));
+        }
+    }
+
+    #[test]
+    fn partial_clues_keep_about_the_asked_share() {
+        let p = generate(8, 8, ClueDensity::Percent(50), false, 11).unwrap();
+        let kept = p
+            .row_clues()
+            .iter()
+            .chain(p.col_clues())
+            .filter(|c| c.is_some())
+            .count();
+        assert_eq!(kept, 8);
+    }
+
+    #[test]
+    fn unique_generation_gives_a_unique_puzzle() {
+        let p = generate(6, 6, ClueDensity::Complete, true, 5).unwrap();
+        assert!(p.complete_information());
+        assert_eq!(crate::solve::is_unique(&p, &Limits::default()), Some(true));
+    }
+
+    #[test]
+    fn degenerate_sizes_are_refused() {
+        assert!(generate(1, 1, ClueDensity::Complete, false, 0).is_err());
+        assert!(generate(100, 100, ClueDensity::Complete, false, 0).is_err());
+        assert!(generate(1, 2, ClueDensity::Complete, true, 0).is_ok());
+    }
+}

@@ -1,0 +1,278 @@
+//! The plug-in: [`Kind`] implements [`PuzzleKind`] for the CLI registry and the server.
+//!
+//! * Algorithms: `fast` (default, [`crate::fast`]) and `paper` (Algorithm 3, [`crate::paper`]).
+//! * Settings: `prune=RULES` for `fast` (see [`Pruning::parse`]), e.g. `--set prune=-parity`.
+//! * Answer files: `x.txt` ↔ `x.sol`; [`PuzzleKind::matches_answer`] compares the direction
+//!   grids only, so a `.sol` with or without its header matches.
+//! * `--stats` notes: the rules in force and how many nodes each cut (`fast`), Theorem 3's node
+//!   bound (`paper`).
+
+use crate::fast::Pruning;
+use crate::model::{configuration_rows, configuration_to_text, parse_arrows, parse_configuration, Configuration};
+use crate::render::pretty;
+use crate::solve::{count, solve, Algorithm, Outcome};
+use crate::verify::violations;
+use crate::PathPuzzle;
+use pencilbox_core::puzzle::differences;
+use pencilbox_core::{
+    AlgorithmInfo, BigUint, CountReport, Note, PuzzleError, PuzzleKind, Rendered, RunOptions, SolveReport, Status,
+    VerifyReport,
+};
+
+/// The Path puzzle family.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Kind;
+
+/// The registry entry (`pencilbox_pathpuzzle::KIND`).
+pub static KIND: Kind = Kind;
+
+static ALGORITHMS: [AlgorithmInfo; 2] = [
+    AlgorithmInfo {
+        name: "fast",
+        summary: "Algorithm 3's search with reachability, owed-count, length, parity and dead-end pruning (default)",
+    },
+    AlgorithmInfo {
+        name: "paper",
+        summary: "Algorithm 3 of Sakti, Arzaki & Wulandari exactly as published (d, l, r, u backtracking from door A)",
+    },
+];
+
+/// A configuration in the three output forms: `.sol` text, drawing, JSON rows.
+pub fn rendered(p: &PathPuzzle, a: &Configuration) -> Rendered {
+    Rendered {
+        text: configuration_to_text(p, a),
+        pretty: pretty(p, a),
+        json: serde_json::json!(configuration_rows(a)),
+    }
+}
+
+/// The algorithm chosen by `opts` (`--algorithm`, `--set prune=...`).
+pub fn algorithm_from(opts: &RunOptions) -> Result<Algorithm, PuzzleError> {
+    let info = KIND.algorithm(opts.algorithm.as_deref())?;
+    match info.name {
+        "paper" => Ok(Algorithm::Paper),
+        _ => {
+            let rules = match opts.setting("prune") {
+                Some(spec) => Pruning::parse(spec).map_err(PuzzleError::unsupported)?,
+                None => Pruning::ALL,
+            };
+            Ok(Algorithm::Fast(rules))
+        }
+    }
+}
+
+fn notes(p: &PathPuzzle, alg: &Algorithm, o: &Outcome) -> Vec<Note> {
+    let mut notes = Vec::new();
+    match alg {
+        Algorithm::Fast(rules) => {
+            notes.push(Note::new("pruning rules", rules.describe()));
+            for (rule, n) in &o.prunes {
+                notes.push(Note::new(format!("cut by {rule}"), n));
+            }
+        }
+        Algorithm::Paper => {
+            let cells = p.shape().cells();
+            if cells <= 1000 {
+                let bound = (BigUint::from(3u32).pow(cells as u32 + 1) - 1u32) / 2u32;
+                notes.push(Note::new("Theorem 3 node bound (3^(mn+1)-1)/2", bound));
+            }
+        }
+    }
+    notes
+}
+
+fn parse(text: &str) -> Result<PathPuzzle, PuzzleError> {
+    Ok(PathPuzzle::parse(text)?)
+}
+
+/// Does `text` look like the paper's format: three lines of two whole numbers, a blank line,
+/// then `m + n` whole numbers? (A Suguru file has no blank line after its first rows; a Sudoku
+/// file has no pairs.)
+pub fn looks_like_path(text: &str) -> bool {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = text.lines();
+    let mut header = [0u64; 2];
+    for k in 0..3 {
+        let Some(line) = lines.next() else { return false };
+        let nums: Vec<&str> = line.split_whitespace().collect();
+        if nums.len() != 2 || !nums.iter().all(|t| t.parse::<u64>().is_ok()) {
+            return false;
+        }
+        if k == 0 {
+            header = [nums[0].parse().unwrap_or(0), nums[1].parse().unwrap_or(0)];
+        }
+    }
+    match lines.next() {
+        Some(l) if l.trim().is_empty() => {}
+        _ => return false,
+    }
+    let mut clues = 0u64;
+    for line in lines {
+        for t in line.split_whitespace() {
+            if t.parse::<i64>().is_err() {
+                return false;
+            }
+            clues += 1;
+        }
+    }
+    header[0] >= 1 && header[1] >= 1 && clues == header[0].saturating_add(header[1])
+}
+
+impl pencilbox_core::PuzzleKind for Kind {
+    fn name(&self) -> &'static str {
+        "path"
+    }
+
+    fn summary(&self) -> &'static str {
+        "Path puzzles (Kimball): one path between two doors, row and column counts (Sakti, Arzaki & Wulandari)"
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        looks_like_path(text)
+    }
+
+    fn algorithms(&self) -> &'static [AlgorithmInfo] {
+        &ALGORITHMS
+    }
+
+    fn answer_extension(&self) -> Option<&'static str> {
+        Some("sol")
+    }
+
+    fn solve(&self, text: &str, opts: &RunOptions) -> Result<SolveReport, PuzzleError> {
+        let p = parse(text)?;
+        let alg = algorithm_from(opts)?;
+        let o = solve(&p, &alg, &opts.limits);
+        let status = if !o.solutions.is_empty() {
+            Status::Solved
+        } else if o.stop.is_interrupted() {
+            Status::Timeout
+        } else {
+            Status::Unsolvable
+        };
+        Ok(SolveReport {
+            status,
+            solution: o.solutions.first().map(|a| rendered(&p, a)),
+            reason: o.reason.clone(),
+            algorithm: alg.name().into(),
+            stats: o.stats,
+            notes: notes(&p, &alg, &o),
+        })
+    }
+
+    fn count(&self, text: &str, limit: Option<u64>, opts: &RunOptions) -> Result<CountReport, PuzzleError> {
+        let p = parse(text)?;
+        let alg = algorithm_from(opts)?;
+        let o = count(&p, &alg, limit, &opts.limits);
+        let witness: Vec<Rendered> = if o.solutions.len() >= 2 {
+            o.solutions.iter().map(|a| rendered(&p, a)).collect()
+        } else {
+            vec![]
+        };
+        let diffs = if o.solutions.len() >= 2 {
+            let shape = p.shape();
+            differences(o.solutions[0].as_slice(), o.solutions[1].as_slice(), |i| {
+                shape.name(pencilbox_core::CellId::from_index(i))
+            })
+        } else {
+            vec![]
+        };
+        Ok(CountReport {
+            count: BigUint::from(o.count),
+            complete: o.complete(),
+            interrupted: o.stop.is_interrupted(),
+            witness,
+            differences: diffs,
+            reason: o.reason.clone(),
+            algorithm: alg.name().into(),
+            stats: o.stats,
+            notes: notes(&p, &alg, &o),
+        })
+    }
+
+    fn verify(&self, text: &str, solution: &str, _opts: &RunOptions) -> Result<VerifyReport, PuzzleError> {
+        let p = parse(text)?;
+        let a = parse_configuration(&p, solution).map_err(PuzzleError::Solution)?;
+        Ok(VerifyReport {
+            violations: violations(&p, &a),
+        })
+    }
+
+    fn matches_answer(&self, solution: &Rendered, answer: &str) -> Result<bool, PuzzleError> {
+        let ours = parse_arrows(&solution.text).map_err(PuzzleError::Solution)?;
+        let theirs = parse_arrows(answer).map_err(PuzzleError::Solution)?;
+        Ok(ours == theirs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pencilbox_core::PuzzleKind;
+
+    const FIG5: &str = "3 3\n2 1\n3 2\n\n3 2 2\n2 2 3\n";
+
+    #[test]
+    fn detect_accepts_the_paper_format_and_refuses_suguru_and_sudoku() {
+        assert!(KIND.detect(FIG5));
+        assert!(KIND.detect("6 6\n1 1 \n1 6\n\n2 2 4 4 6 4\n-1 -1 4 4 -1 -1 "));
+        // A 2×2 Suguru: size line, then 2m rows of two numbers, no blank line.
+        assert!(!KIND.detect("2 2\n0 0\n1 0\n1 1\n2 2\n"));
+        assert!(!KIND.detect("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n"));
+        assert!(!KIND.detect(""));
+    }
+
+    #[test]
+    fn solve_reports_the_sol_text_and_json_rows() {
+        let r = KIND.solve(FIG5, &RunOptions::default()).unwrap();
+        assert_eq!(r.status, Status::Solved);
+        let s = r.solution.unwrap();
+        assert_eq!(s.json, serde_json::json!(["rrd", "u0d", "0ul"]));
+        assert!(KIND.matches_answer(&s, "r r d\nu 0 d\n0 u l").unwrap());
+        assert!(!KIND.matches_answer(&s, "r r d\nu 0 d\n0 r l").unwrap());
+        assert!(KIND.verify(FIG5, &s.text, &RunOptions::default()).unwrap().is_valid());
+    }
+
+    #[test]
+    fn an_instant_check_gives_the_theorem_as_reason() {
+        let r = KIND
+            .solve("2 2\n1 1\n2 2\n\n2 1\n2 2\n", &RunOptions::default())
+            .unwrap();
+        assert_eq!(r.status, Status::Unsolvable);
+        assert!(r.reason.unwrap().starts_with("Theorem 1"));
+    }
+
+    #[test]
+    fn a_bad_prune_setting_or_algorithm_is_unsupported_not_a_panic() {
+        let opts = RunOptions {
+            settings: vec![("prune".into(), "-speed".into())],
+            ..RunOptions::default()
+        };
+        assert!(matches!(KIND.solve(FIG5, &opts), Err(PuzzleError::Unsupported(_))));
+        let opts = RunOptions {
+            algorithm: Some("sat".into()),
+            ..RunOptions::default()
+        };
+        assert!(matches!(KIND.solve(FIG5, &opts), Err(PuzzleError::Unsupported(_))));
+    }
+
+    #[test]
+    fn a_malformed_solution_is_a_solution_error() {
+        let e = KIND
+            .verify(FIG5, "r r d\nu 0 d\n0 u", &RunOptions::default())
+            .unwrap_err();
+        assert!(matches!(e, PuzzleError::Solution(_)));
+    }
+
+    #[test]
+    fn a_puzzle_with_two_solutions_has_two_witnesses_and_their_differences() {
+        // 2×2, doors (1,1) and (1,2), no clues: the direct step or the U through row 2.
+        let r = KIND
+            .count("2 2\n1 1\n1 2\n\n-1 -1\n-1 -1\n", None, &RunOptions::default())
+            .unwrap();
+        assert_eq!(r.count, BigUint::from(2u32));
+        assert!(r.complete);
+        assert_eq!(r.witness.len(), 2);
+        assert!(r.differences.contains(&"r2c1".to_string()));
+    }
+}

@@ -1,0 +1,136 @@
+//! Solving and counting on the core driver, for every algorithm, behind one API.
+//!
+//! Every run first applies the instant checks of [`crate::checks`] (the paper runs Theorems 1
+//! and 2 before Algorithm 3, Section V); then the chosen algorithm's [`Backtrack`] state is run
+//! by [`pencilbox_core::search::run`], so node counts, limits, deadlines and cancellation are
+//! uniform across algorithms. Every returned solution has passed the verifier in debug builds.
+//!
+//! ```
+//! use pencilbox_pathpuzzle::{solve::{count, solve, Algorithm}, PathPuzzle};
+//! use pencilbox_core::Limits;
+//! let p = PathPuzzle::parse("3 3\n2 1\n3 2\n\n3 2 2\n2 2 3\n").unwrap();
+//! let o = solve(&p, &Algorithm::default(), &Limits::default());
+//! assert_eq!(pencilbox_pathpuzzle::configuration_rows(&o.solutions[0]), vec!["rrd", "u0d", "0ul"]);
+//! let c = count(&p, &Algorithm::Paper, None, &Limits::default());
+//! assert_eq!((c.count, c.complete()), (1, true));
+//! ```
+
+use crate::checks::no_solution_reason;
+use crate::fast::{FastSearch, Pruning, RULES};
+use crate::model::{Configuration, PathPuzzle};
+use crate::paper::PaperSearch;
+use crate::verify::is_solution;
+use pencilbox_core::search::{count_keeping, Limits, Stats, StopReason};
+
+/// A solving algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// Algorithm 3 of the paper, as published.
+    Paper,
+    /// The pruned search with the given rules ([`crate::fast`]).
+    Fast(Pruning),
+}
+
+impl Default for Algorithm {
+    fn default() -> Self {
+        Algorithm::Fast(Pruning::ALL)
+    }
+}
+
+impl Algorithm {
+    /// The algorithm's name as given to `--algorithm`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Algorithm::Paper => "paper",
+            Algorithm::Fast(_) => "fast",
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The first solutions found (at most the number asked to keep), each verified.
+    pub solutions: Vec<Configuration>,
+    /// How many solutions were found (exact when [`Outcome::complete`]).
+    pub count: u64,
+    /// Why the search ended.
+    pub stop: StopReason,
+    /// Driver counters.
+    pub stats: Stats,
+    /// The instant check that proved the puzzle unsolvable, if one did (no search then ran).
+    pub reason: Option<String>,
+    /// Nodes cut by each pruning rule of the fast algorithm, `(rule, count)`.
+    pub prunes: Vec<(&'static str, u64)>,
+}
+
+impl Outcome {
+    /// True when the whole search tree was explored, so `count` is exact.
+    pub fn complete(&self) -> bool {
+        self.stop == StopReason::Exhausted
+    }
+}
+
+/// Runs `alg` on `p` under `limits` (whose `max_solutions` is respected), keeping the first
+/// `keep` solutions.
+pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> Outcome {
+    if let Some(reason) = no_solution_reason(p) {
+        return Outcome {
+            solutions: vec![],
+            count: 0,
+            stop: StopReason::Exhausted,
+            stats: Stats::default(),
+            reason: Some(reason),
+            prunes: vec![],
+        };
+    }
+    let (result, solutions, prunes) = match alg {
+        Algorithm::Paper => {
+            let mut s = PaperSearch::new(p);
+            let (r, kept) = count_keeping(&mut s, limits, keep, |s| s.configuration());
+            (r, kept, vec![])
+        }
+        Algorithm::Fast(rules) => {
+            let mut s = FastSearch::new(p, *rules);
+            let (r, kept) = count_keeping(&mut s, limits, keep, |s| s.configuration());
+            (r, kept, RULES.iter().copied().zip(s.prunes()).collect())
+        }
+    };
+    debug_assert!(
+        solutions.iter().all(|a| is_solution(p, a)),
+        "a solver returned a non-solution"
+    );
+    Outcome {
+        solutions,
+        count: result.solutions,
+        stop: result.stop,
+        stats: result.stats,
+        reason: None,
+        prunes,
+    }
+}
+
+/// Finds one solution (the first in the search order).
+pub fn solve(p: &PathPuzzle, alg: &Algorithm, limits: &Limits) -> Outcome {
+    search(p, alg, &limits.clone().with_max_solutions(Some(1)), 1)
+}
+
+/// Counts solutions up to `limit` (`None` = all), keeping two as witnesses.
+pub fn count(p: &PathPuzzle, alg: &Algorithm, limit: Option<u64>, limits: &Limits) -> Outcome {
+    search(p, alg, &limits.clone().with_max_solutions(limit), 2)
+}
+
+/// Every solution (no limit; meant for small puzzles and tests), in search order.
+pub fn all_solutions(p: &PathPuzzle, alg: &Algorithm) -> Vec<Configuration> {
+    let o = count(p, alg, None, &Limits::all());
+    search(p, alg, &Limits::all(), o.count as usize).solutions
+}
+
+/// Is the puzzle uniquely solvable? `None` when the limits stopped the count first.
+pub fn is_unique(p: &PathPuzzle, limits: &Limits) -> Option<bool> {
+    let o = count(p, &Algorithm::default(), Some(2), limits);
+    match o.stop {
+        StopReason::Exhausted | StopReason::SolutionLimit => Some(o.count == 1),
+        _ => None,
+    }
+}

@@ -1,0 +1,102 @@
+//! The paper's data set (`shared/data/path`): the 26 letter puzzles and the figures solve to
+//! their `.sol` with `paper` and with `fast`, and each letter is unique. Skipped (passing) when
+//! the shared directory is absent.
+
+use pencilbox_core::Limits;
+use pencilbox_pathpuzzle::fast::Pruning;
+use pencilbox_pathpuzzle::solve::{count, solve, Algorithm};
+use pencilbox_pathpuzzle::verify::is_solution;
+use pencilbox_pathpuzzle::{parse_configuration, PathPuzzle};
+use std::path::PathBuf;
+
+fn shared(dir: &str) -> Option<PathBuf> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/path")
+        .join(dir);
+    if p.is_dir() {
+        Some(p)
+    } else {
+        println!("skip: ../shared/data not found ({})", p.display());
+        None
+    }
+}
+
+/// The `(name, puzzle, answer text)` pairs of a directory.
+fn pairs(dir: &std::path::Path) -> Vec<(String, PathPuzzle, Option<String>)> {
+    let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let p = PathPuzzle::parse(&text).unwrap_or_else(|e| panic!("{}:{e}", path.display()));
+            let sol = std::fs::read_to_string(path.with_extension("sol")).ok();
+            (path.file_name().unwrap().to_string_lossy().into_owned(), p, sol)
+        })
+        .collect()
+}
+
+fn algorithms() -> [Algorithm; 3] {
+    [
+        Algorithm::Paper,
+        Algorithm::Fast(Pruning::ALL),
+        Algorithm::Fast(Pruning::NONE),
+    ]
+}
+
+#[test]
+fn every_letter_solves_to_its_sol_with_paper_and_fast_and_is_unique() {
+    let Some(dir) = shared("letters") else { return };
+    let all = pairs(&dir);
+    assert_eq!(all.len(), 26);
+    for (name, p, sol) in all {
+        let expected = parse_configuration(&p, sol.as_deref().expect("every letter has a .sol")).unwrap();
+        assert!(is_solution(&p, &expected), "{name}: the shipped .sol does not verify");
+        for alg in algorithms() {
+            let o = solve(&p, &alg, &Limits::default());
+            assert_eq!(o.solutions.first(), Some(&expected), "{name} with {alg:?}");
+        }
+        let c = count(&p, &Algorithm::default(), None, &Limits::default());
+        assert_eq!((c.count, c.complete()), (1, true), "{name} is not unique");
+        let c = count(&p, &Algorithm::Paper, Some(2), &Limits::default());
+        assert_eq!(c.count, 1, "{name}: paper count");
+    }
+}
+
+#[test]
+fn the_paper_figures_solve_to_their_answers() {
+    let Some(dir) = shared("paper") else { return };
+    for (name, p, sol) in pairs(&dir) {
+        let solutions: Vec<_> = algorithms()
+            .iter()
+            .map(|alg| solve(&p, alg, &Limits::default()))
+            .collect();
+        let first = solutions[0]
+            .solutions
+            .first()
+            .cloned()
+            .unwrap_or_else(|| panic!("{name}: unsolved"));
+        assert!(is_solution(&p, &first));
+        for o in &solutions {
+            assert_eq!(o.solutions.first(), Some(&first), "{name}");
+        }
+        if let Some(sol) = sol {
+            assert_eq!(first, parse_configuration(&p, &sol).unwrap(), "{name}");
+        }
+    }
+}
+
+#[test]
+fn fast_with_every_rule_off_visits_exactly_the_papers_nodes() {
+    let Some(dir) = shared("letters") else { return };
+    for (name, p, _) in pairs(&dir) {
+        let a = count(&p, &Algorithm::Paper, None, &Limits::default());
+        let b = count(&p, &Algorithm::Fast(Pruning::NONE), None, &Limits::default());
+        assert_eq!(a.stats.nodes, b.stats.nodes, "{name}");
+        assert_eq!(a.count, b.count, "{name}");
+    }
+}
