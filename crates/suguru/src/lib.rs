@@ -1,31 +1,44 @@
-//! Temporary registration shim: replaced by the crate's real implementation.
-use pencilbox_core::*;
+//! pencilbox-suguru: Suguru (Nanaburokku) puzzles — formats, verifier, solvers, counting,
+//! generator and hints.
+//!
+//! The specification is Butrahandisya, Arzaki and Wulandari, *Elementary Algorithmic Methods
+//! for Solving Suguru Puzzles* (the "paper"): Definition 1 (instances), Section III (the O(mn)
+//! verifier), Theorem 1 (2×2 subgrids), Algorithms 1–2 and Theorem 2 (backtracking and its
+//! bound), Section V (Theorem 3, Algorithms 3–5, Fig. 5, Theorem 4: the `1×n` case). The
+//! *Interactive Suguru Playground 1.0* manual gives the validator's messages and the region
+//! clean-up; the MIP model note gives the same constraints as our `fd` model.
+//!
+//! # Modules
+//! * [`model`] — [`Suguru`], the text / JSON / answer formats, [`detect`].
+//! * [`puzzlink`] — puzz.link `suguru` URLs, read and written.
+//! * [`verify()`] — Section III, every violation with its cell.
+//! * [`theorems`] — Theorem 1 pre-checks, Theorem 2 and Theorem 4 bounds.
+//! * [`paper`] — Algorithm 2 as published; [`fast`] — the default propagating solver;
+//!   [`linear`] — Section V; [`fdmodel`] — the same rules on the generic core FD layer.
+//! * [`solver`] — solve / count with a named algorithm.
+//! * [`KIND`] — the [`pencilbox_core::PuzzleKind`] the CLI registers.
+//!
+//! # Example
+//! ```
+//! use pencilbox_suguru::{parse, solver, verify};
+//! let p = parse("3 3\n0 0 0\n0 5 0\n0 0 3\n1 1 2\n1 1 2\n1 3 2\n").unwrap();
+//! let r = solver::solve(&p, None, &Default::default()).unwrap();
+//! assert!(verify(&p, r.solution.as_ref().unwrap()).is_valid());
+//! ```
+#![deny(missing_docs)]
 
-/// The suguru puzzle family.
-pub struct Kind;
-/// The registry entry.
-pub static KIND: Kind = Kind;
+pub mod fast;
+pub mod fdmodel;
+pub mod kind;
+pub mod linear;
+pub mod model;
+pub mod paper;
+pub mod puzzlink;
+pub mod solver;
+pub mod theorems;
+pub mod verify;
 
-impl PuzzleKind for Kind {
-    fn name(&self) -> &'static str {
-        "suguru"
-    }
-    fn summary(&self) -> &'static str {
-        "Suguru (in progress)"
-    }
-    fn detect(&self, _: &str) -> bool {
-        false
-    }
-    fn algorithms(&self) -> &'static [AlgorithmInfo] {
-        &[]
-    }
-    fn solve(&self, _: &str, _: &RunOptions) -> Result<SolveReport, PuzzleError> {
-        Err(PuzzleError::unsupported("suguru is being built"))
-    }
-    fn count(&self, _: &str, _: Option<u64>, _: &RunOptions) -> Result<CountReport, PuzzleError> {
-        Err(PuzzleError::unsupported("suguru is being built"))
-    }
-    fn verify(&self, _: &str, _: &str, _: &RunOptions) -> Result<VerifyReport, PuzzleError> {
-        Err(PuzzleError::unsupported("suguru is being built"))
-    }
-}
+pub use kind::{Kind, KIND};
+pub use model::{detect, parse, parse_answer, Solution, Suguru};
+pub use solver::Algorithm;
+pub use verify::verify;

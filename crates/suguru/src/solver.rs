@@ -1,0 +1,277 @@
+//! Solving and counting with a named algorithm, on the core driver, behind one small API.
+//!
+//! Every entry point first runs the instant checks of [`crate::theorems::precheck`] (Theorem 1,
+//! clashing hints); an instance they refuse is answered "unsolvable" with the reason and no
+//! search. The default algorithm is `linear` for one-row or one-column grids and `fast`
+//! otherwise; `fast` falls back to `paper` for regions of more than 64 cells.
+
+use crate::fast::FastSearch;
+use crate::model::{Solution, Suguru};
+use crate::paper::PaperSearch;
+use crate::{fdmodel, linear, theorems};
+use num_bigint::BigUint;
+use pencilbox_core::search::{run, Backtrack, Flow, Limits, SearchResult, Stats, StopReason};
+use pencilbox_core::{PuzzleError, Status};
+use std::time::Instant;
+
+/// The algorithms, by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// Propagation + smallest-domain branching (default for 2-D grids).
+    Fast,
+    /// Algorithm 2 as published.
+    Paper,
+    /// Theorem 3 / Algorithms 3–5 (and the Fig. 5 hintless variant) for `1×n` and `m×1`.
+    Linear,
+    /// The generic core FD model.
+    Fd,
+}
+
+impl Algorithm {
+    /// All algorithms with one-line summaries, the default first.
+    pub const INFO: &'static [pencilbox_core::AlgorithmInfo] = &[
+        pencilbox_core::AlgorithmInfo {
+            name: "fast",
+            summary: "default: propagation (singles, hidden singles, pointing, naked pairs) + smallest-domain branching; `linear` on 1×n / m×1",
+        },
+        pencilbox_core::AlgorithmInfo {
+            name: "paper",
+            summary: "Algorithm 2 of Butrahandisya et al. as published: row-major backtracking with χ sets, CV counters and MUSTBACKTRACK",
+        },
+        pencilbox_core::AlgorithmInfo {
+            name: "linear",
+            summary: "Theorem 3 / Algorithms 3-5 (and the hintless Fig. 5 algorithm): O(n) for 1×n and m×1 grids; exact DP count",
+        },
+        pencilbox_core::AlgorithmInfo {
+            name: "fd",
+            summary: "the generic core finite-domain model (NotEqual + permutation AllDifferent), a cross-check for fast",
+        },
+    ];
+
+    /// The algorithm called `name`.
+    pub fn from_name(name: &str) -> Option<Algorithm> {
+        match name {
+            "fast" => Some(Algorithm::Fast),
+            "paper" => Some(Algorithm::Paper),
+            "linear" => Some(Algorithm::Linear),
+            "fd" => Some(Algorithm::Fd),
+            _ => None,
+        }
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Fast => "fast",
+            Algorithm::Paper => "paper",
+            Algorithm::Linear => "linear",
+            Algorithm::Fd => "fd",
+        }
+    }
+}
+
+/// The result of [`solve`].
+#[derive(Clone, Debug)]
+pub struct Solved {
+    /// Solved, unsolvable or stopped by a limit.
+    pub status: Status,
+    /// The solution when solved.
+    pub solution: Option<Solution>,
+    /// Why there is no solution, when a check said so before search.
+    pub reason: Option<String>,
+    /// The algorithm that actually ran.
+    pub algorithm: Algorithm,
+    /// Search counters.
+    pub stats: Stats,
+}
+
+/// The result of [`count`].
+#[derive(Clone, Debug)]
+pub struct Counted {
+    /// Solutions found (exact when `complete`).
+    pub count: BigUint,
+    /// False when the limit or a deadline stopped the count.
+    pub complete: bool,
+    /// True when a deadline, node limit or cancellation stopped it.
+    pub interrupted: bool,
+    /// Up to two different solutions.
+    pub witness: Vec<Solution>,
+    /// Why there is no solution, when known before search.
+    pub reason: Option<String>,
+    /// The algorithm that actually ran.
+    pub algorithm: Algorithm,
+    /// Search counters.
+    pub stats: Stats,
+}
+
+/// The algorithm that runs for `requested` on this instance.
+pub fn resolve(p: &Suguru, requested: Option<Algorithm>) -> Result<Algorithm, PuzzleError> {
+    let big = p.max_region_size() > pencilbox_core::Domain::MAX as usize;
+    match requested {
+        None if linear::applies(p) => Ok(Algorithm::Linear),
+        None | Some(Algorithm::Fast) | Some(Algorithm::Fd) if big => Ok(Algorithm::Paper),
+        None => Ok(Algorithm::Fast),
+        Some(Algorithm::Linear) if !linear::applies(p) => Err(PuzzleError::unsupported(format!(
+            "the `linear` algorithm applies only to 1×n and m×1 grids; this one is {}×{}",
+            p.shape().height,
+            p.shape().width
+        ))),
+        Some(a) => Ok(a),
+    }
+}
+
+/// Runs a search state, keeping the first `keep` solutions.
+fn search<S: Backtrack>(
+    state: &mut S,
+    limits: &Limits,
+    max: Option<u64>,
+    keep: usize,
+    decode: impl Fn(&S) -> Solution,
+) -> (SearchResult, Vec<Solution>) {
+    let mut found = Vec::new();
+    let lim = limits.clone().with_max_solutions(max);
+    let r = run(state, &lim, |s| {
+        if found.len() < keep {
+            found.push(decode(s));
+        }
+        Flow::Continue
+    });
+    (r, found)
+}
+
+fn run_algorithm(
+    p: &Suguru,
+    alg: Algorithm,
+    limits: &Limits,
+    max: Option<u64>,
+    keep: usize,
+) -> (SearchResult, Vec<Solution>) {
+    match alg {
+        Algorithm::Paper => search(&mut PaperSearch::new(p), limits, max, keep, PaperSearch::grid),
+        Algorithm::Fast => match FastSearch::new(p) {
+            Ok(mut s) => search(&mut s, limits, max, keep, FastSearch::grid),
+            Err(_) => search(&mut PaperSearch::new(p), limits, max, keep, PaperSearch::grid),
+        },
+        Algorithm::Fd => match fdmodel::model(p) {
+            Some(mut s) => search(&mut s, limits, max, keep, |s| fdmodel::grid(p, s)),
+            None => search(&mut PaperSearch::new(p), limits, max, keep, PaperSearch::grid),
+        },
+        Algorithm::Linear => {
+            let started = Instant::now();
+            let sol = linear::solve(p);
+            let stats = Stats {
+                nodes: 0,
+                failures: 0,
+                max_depth: 0,
+                elapsed_us: started.elapsed().as_micros() as u64,
+            };
+            let r = SearchResult {
+                solutions: u64::from(sol.is_some()),
+                stop: StopReason::Exhausted,
+                stats,
+            };
+            (r, sol.into_iter().collect())
+        }
+    }
+}
+
+/// Solves `p` with an algorithm (`None` = the default for its shape).
+///
+/// ```
+/// use pencilbox_suguru::{parse, solver::solve};
+/// let p = parse("3 3\n0 0 0\n0 5 0\n0 0 3\n1 1 2\n1 1 2\n1 3 2\n").unwrap();
+/// let r = solve(&p, None, &Default::default()).unwrap();
+/// assert!(pencilbox_suguru::verify(&p, r.solution.as_ref().unwrap()).is_valid());
+/// ```
+pub fn solve(p: &Suguru, alg: Option<Algorithm>, limits: &Limits) -> Result<Solved, PuzzleError> {
+    let alg = resolve(p, alg)?;
+    if let Some(reason) = theorems::precheck(p) {
+        return Ok(Solved {
+            status: Status::Unsolvable,
+            solution: None,
+            reason: Some(reason),
+            algorithm: alg,
+            stats: Stats::default(),
+        });
+    }
+    let (r, mut found) = run_algorithm(p, alg, limits, Some(1), 1);
+    let solution = found.pop();
+    let status = match (&solution, r.stop.is_interrupted()) {
+        (Some(_), _) => Status::Solved,
+        (None, true) => Status::Timeout,
+        (None, false) => Status::Unsolvable,
+    };
+    if let Some(s) = &solution {
+        debug_assert!(
+            crate::verify(p, s).is_valid(),
+            "{} returned an invalid solution",
+            alg.name()
+        );
+    }
+    Ok(Solved {
+        status,
+        solution,
+        reason: None,
+        algorithm: alg,
+        stats: r.stats,
+    })
+}
+
+/// Counts solutions up to `limit` (`None` = all), keeping two witnesses.
+///
+/// On `1×n` / `m×1` grids the default (`linear`) counts exactly with the DP of
+/// [`linear::count_solutions`] and takes its witnesses from the `fast` search.
+pub fn count(p: &Suguru, alg: Option<Algorithm>, limit: Option<u64>, limits: &Limits) -> Result<Counted, PuzzleError> {
+    let alg = resolve(p, alg)?;
+    if let Some(reason) = theorems::precheck(p) {
+        return Ok(Counted {
+            count: BigUint::default(),
+            complete: true,
+            interrupted: false,
+            witness: Vec::new(),
+            reason: Some(reason),
+            algorithm: alg,
+            stats: Stats::default(),
+        });
+    }
+    if alg == Algorithm::Linear {
+        let started = Instant::now();
+        let exact = linear::count_solutions(p);
+        let mut stats = Stats::default();
+        let witness = if exact >= BigUint::from(2u32) {
+            let (r, w) = run_algorithm(p, Algorithm::Fast, limits, Some(2), 2);
+            stats = r.stats;
+            w
+        } else {
+            linear::solve(p).into_iter().collect()
+        };
+        stats.elapsed_us = started.elapsed().as_micros() as u64;
+        return Ok(Counted {
+            count: exact,
+            complete: true,
+            interrupted: false,
+            witness,
+            reason: None,
+            algorithm: alg,
+            stats,
+        });
+    }
+    let (r, witness) = run_algorithm(p, alg, limits, limit, 2);
+    Ok(Counted {
+        count: BigUint::from(r.solutions),
+        complete: r.complete(),
+        interrupted: r.stop.is_interrupted(),
+        witness,
+        reason: None,
+        algorithm: alg,
+        stats: r.stats,
+    })
+}
+
+/// True when the instance has exactly one solution (count up to 2 with `fast`).
+pub fn is_unique(p: &Suguru, limits: &Limits) -> bool {
+    theorems::precheck(p).is_none() && {
+        let (r, _) = run_algorithm(p, Algorithm::Fast, limits, Some(2), 0);
+        r.solutions == 1 && r.stop == StopReason::Exhausted
+    }
+}

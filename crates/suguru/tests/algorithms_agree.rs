@@ -1,0 +1,162 @@
+//! Differential tests: on random small instances, `paper`, `fast`, `fd`, `linear` (where it
+//! applies) and an independent brute force agree on solvability and on the number of
+//! solutions; every solution returned passes the verifier; the exact `1×n` count equals brute
+//! force and never exceeds Theorem 4's bound.
+
+use num_bigint::BigUint;
+use pencilbox_core::search::Limits;
+use pencilbox_core::{Grid, Shape, Status};
+use pencilbox_suguru::solver::{self, Algorithm};
+use pencilbox_suguru::{linear, theorems, verify, Suguru};
+use proptest::prelude::*;
+
+/// Brute force straight from Definition 1: every cell tries every value `1..=size` in
+/// row-major order; a partial grid is extended only while no two filled cells break a rule
+/// (checked pairwise over all filled cells, no counters, no χ sets). Returns all solutions.
+fn brute_force(p: &Suguru) -> Vec<Vec<u32>> {
+    let shape = p.shape();
+    let n = shape.cells();
+    let mut vals = vec![0u32; n];
+    let mut out = Vec::new();
+    fn clash(p: &Suguru, vals: &[u32], i: usize) -> bool {
+        let s = p.shape();
+        let (r, c) = s.coords(pencilbox_core::CellId::from_index(i));
+        (0..i).any(|j| {
+            let (rj, cj) = s.coords(pencilbox_core::CellId::from_index(j));
+            let touch = r.abs_diff(rj) <= 1 && c.abs_diff(cj) <= 1;
+            let same_region = p.region_grid().as_slice()[i] == p.region_grid().as_slice()[j];
+            vals[i] == vals[j] && (touch || same_region)
+        })
+    }
+    fn go(p: &Suguru, vals: &mut Vec<u32>, i: usize, out: &mut Vec<Vec<u32>>) {
+        if i == vals.len() {
+            out.push(vals.clone());
+            return;
+        }
+        let c = pencilbox_core::CellId::from_index(i);
+        let size = p.region_size_of(c) as u32;
+        for v in 1..=size {
+            if p.hint(c) != 0 && p.hint(c) != v {
+                continue;
+            }
+            vals[i] = v;
+            if !clash(p, vals, i) {
+                go(p, vals, i + 1, out);
+            }
+        }
+        vals[i] = 0;
+    }
+    go(p, &mut vals, 0, &mut out);
+    let _ = n;
+    out
+}
+
+/// A random instance: labels from a small alphabet (normalised into connected regions), then
+/// hints drawn inside each region's range.
+fn instance(h: usize, w: usize, labels: &[u8], hint_seed: &[u8]) -> Suguru {
+    let shape = Shape::new(h, w);
+    let labels = Grid::from_vec(shape, labels[..h * w].to_vec()).unwrap();
+    let empty = Suguru::new(Grid::filled(shape, 0), &labels).unwrap();
+    let hints: Vec<u32> = shape
+        .all()
+        .map(|c| {
+            let s = hint_seed[c.index()] as usize;
+            let size = empty.region_size_of(c);
+            // About one cell in six gets a hint.
+            if s % 6 == 0 {
+                (s / 6 % size) as u32 + 1
+            } else {
+                0
+            }
+        })
+        .collect();
+    empty.with_hints(Grid::from_vec(shape, hints).unwrap()).unwrap()
+}
+
+fn check_all_agree(p: &Suguru) -> Result<(), TestCaseError> {
+    let truth = brute_force(p);
+    let lim = Limits::default();
+    if let Some(reason) = theorems::precheck(p) {
+        prop_assert!(
+            truth.is_empty(),
+            "precheck said `{}` but brute force found {:?}",
+            reason,
+            truth[0]
+        );
+    }
+    let mut algs = vec![Algorithm::Paper, Algorithm::Fast, Algorithm::Fd];
+    if linear::applies(p) {
+        algs.push(Algorithm::Linear);
+    }
+    for alg in algs {
+        let c = solver::count(p, Some(alg), None, &lim).unwrap();
+        prop_assert!(c.complete);
+        prop_assert_eq!(
+            c.count.clone(),
+            BigUint::from(truth.len()),
+            "{} count on\n{}",
+            alg.name(),
+            p
+        );
+        for w in &c.witness {
+            prop_assert!(verify(p, w).is_valid());
+            prop_assert!(truth.contains(&w.as_slice().to_vec()));
+        }
+        if truth.len() >= 2 && alg != Algorithm::Linear {
+            prop_assert_eq!(c.witness.len(), 2);
+            prop_assert_ne!(&c.witness[0], &c.witness[1]);
+        }
+        let s = solver::solve(p, Some(alg), &lim).unwrap();
+        prop_assert_eq!(
+            s.status == Status::Solved,
+            !truth.is_empty(),
+            "{} solvability on\n{}",
+            alg.name(),
+            p
+        );
+        if let Some(sol) = &s.solution {
+            prop_assert!(verify(p, sol).is_valid(), "{} printed an invalid solution", alg.name());
+        }
+    }
+    if linear::applies(p) {
+        let exact = linear::count_solutions(p);
+        prop_assert_eq!(exact.clone(), BigUint::from(truth.len()));
+        prop_assert!(exact <= theorems::theorem4_bound(p));
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn small_grids_agree_with_brute_force(
+        h in 1usize..=4, w in 1usize..=4,
+        labels in proptest::collection::vec(0u8..3, 16),
+        hints in proptest::collection::vec(any::<u8>(), 16),
+    ) {
+        let p = instance(h, w, &labels, &hints);
+        check_all_agree(&p)?;
+    }
+
+    #[test]
+    fn one_row_and_one_column_grids_agree_with_brute_force(
+        n in 1usize..=8, column in any::<bool>(),
+        labels in proptest::collection::vec(0u8..3, 8),
+        hints in proptest::collection::vec(any::<u8>(), 8),
+    ) {
+        let (h, w) = if column { (n, 1) } else { (1, n) };
+        let p = instance(h, w, &labels, &hints);
+        check_all_agree(&p)?;
+    }
+
+    #[test]
+    fn hintless_rows_agree_with_brute_force(
+        n in 1usize..=9,
+        labels in proptest::collection::vec(0u8..3, 9),
+    ) {
+        let p = instance(1, n, &labels, &[1u8; 9]);
+        prop_assert_eq!(p.num_hints(), 0);
+        check_all_agree(&p)?;
+    }
+}
