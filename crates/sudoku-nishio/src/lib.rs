@@ -1,31 +1,147 @@
-//! Temporary registration shim: replaced by the crate's real implementation.
-use pencilbox_core::*;
+//! pencilbox-sudoku-nishio: Sudoku with Eppstein's exact single-digit ("Nishio") deduction.
+//!
+//! # Background
+//! D. Eppstein, *Solving single-digit Sudoku subproblems* (FUN 2012, arXiv:1202.5074) computes
+//! Nishio(S) — the cells of a digit's candidate set `S` that lie on some *valid placement*
+//! (one cell per row, column and block) inside `S` — by reachability in a DAG whose vertices are
+//! the almost-balanced 0–1 matrices (Definition 1) and whose source-to-sink paths are the valid
+//! placements (Lemma 1). Section 6 proves the decision problem NP-complete (Theorems 2–3).
+//!
+//! # Modules
+//! * [`board`] — the model ([`Sudoku`], [`BlockShape`], [`Candidates`], [`CellMask`]) and
+//!   formats (line, grid, JSON, puzz.link URL, batch files).
+//! * [`geometry`] — units and peers per block shape (cached).
+//! * [`graph`] — `G_U`, the DAG of almost-balanced matrices, built once per shape and shared.
+//! * [`nishio`] — Nishio(S): the paper's DFS, the fast level-synchronous default with exact
+//!   placement counting, and the bit-parallel 64-lane variant.
+//! * [`overlay`], [`matching`] — the baselines: pattern overlay and the bipartite-matching
+//!   approximation (which ignores blocks).
+//! * [`solver`] — the deductive solver (singles, locked candidates, pairs/triples, Nishio) with
+//!   a step log and rating; [`backtrack`] — the search fallback on core's driver.
+//! * `reduction` — the 3-SAT → Nishio decision reduction of Theorems 2–3.
+//! * [`kind`] — the [`PuzzleKind`](pencilbox_core::PuzzleKind) plug-in [`KIND`].
+//! * [`generate`] — a small puzzle generator (bundled examples, tests).
+//!
+//! # API for the playground server
+//! * parse: [`Sudoku::parse`]`(text, block) -> Result<Sudoku, ParseError>`;
+//! * candidates: [`Candidates::from_puzzle`]`(&sudoku) -> Result<Candidates, Contradiction>`;
+//! * one deduction step: [`solver::Deducer::new`]`(&sudoku, RuleSet::ALL)` then
+//!   [`solver::Deducer::step`]`() -> Option<Step>` (each [`solver::Step`] has `text`,
+//!   `rule`, `placed`, `eliminated`); whole explanation: [`solver::explain`];
+//! * Nishio for a digit: [`nishio_for_digit`]`(&candidates, digit, Method) -> Result<DigitNishio, String>`
+//!   returning the removed cells and the number of valid placements.
+#![deny(missing_docs)]
 
-/// The sudoku puzzle family.
-pub struct Kind;
-/// The registry entry.
-pub static KIND: Kind = Kind;
+pub mod backtrack;
+pub mod board;
+pub mod generate;
+pub mod geometry;
+pub mod graph;
+pub mod kind;
+pub mod matching;
+pub mod nishio;
+pub mod overlay;
+// reduction: next
+pub mod solver;
 
-impl PuzzleKind for Kind {
-    fn name(&self) -> &'static str {
-        "sudoku"
+pub use board::{BlockShape, Candidates, CellMask, Contradiction, Sudoku};
+pub use graph::AbGraph;
+pub use kind::{Kind, KIND};
+pub use solver::{explain, Deducer, Explanation, Rule, RuleSet, Step};
+
+/// A Nishio method, as chosen by `--method`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Level-synchronous reachability in `G_S` with exact placement counting (default).
+    Dag,
+    /// The paper's recursive DFS, exactly as published (reference).
+    Paper,
+    /// Pattern overlay: every valid placement tested against `S`.
+    Overlay,
+    /// The bipartite matching approximation (ignores blocks; may keep more).
+    Matching,
+}
+
+impl Method {
+    /// Every method with its CLI name.
+    pub const ALL: [(&'static str, Method); 4] = [
+        ("dag", Method::Dag),
+        ("paper", Method::Paper),
+        ("overlay", Method::Overlay),
+        ("matching", Method::Matching),
+    ];
+    /// Looks a method up by name.
+    pub fn from_name(s: &str) -> Option<Method> {
+        Self::ALL.iter().find(|(n, _)| *n == s).map(|&(_, m)| m)
     }
-    fn summary(&self) -> &'static str {
-        "Sudoku (in progress)"
+    /// The CLI name.
+    pub fn name(self) -> &'static str {
+        Self::ALL.iter().find(|(_, m)| *m == self).map_or("dag", |(n, _)| n)
     }
-    fn detect(&self, _: &str) -> bool {
-        false
+}
+
+/// A prepared Nishio engine for one block shape and method (the cached graph or placement list).
+#[derive(Clone)]
+pub enum Engine {
+    /// The DAG (used by [`Method::Dag`] and [`Method::Paper`]).
+    Graph(std::sync::Arc<AbGraph>, Method),
+    /// The pattern overlay's placement list.
+    Overlay(std::sync::Arc<overlay::Overlay>),
+    /// Bipartite matching (needs nothing prepared).
+    Matching,
+}
+
+impl Engine {
+    /// Prepares the engine for a shape (builds or fetches the cached graph / placements).
+    pub fn new(block: BlockShape, method: Method) -> Result<Engine, String> {
+        Ok(match method {
+            Method::Dag | Method::Paper => Engine::Graph(AbGraph::get(block).map_err(|e| e.0)?, method),
+            Method::Overlay => Engine::Overlay(overlay::Overlay::get(block)?),
+            Method::Matching => Engine::Matching,
+        })
     }
-    fn algorithms(&self) -> &'static [AlgorithmInfo] {
-        &[]
+    /// Nishio(S) (for the matching method: the matching approximation `T ⊇ Nishio(S)`).
+    pub fn run(&self, s: &CellMask) -> nishio::Nishio {
+        match self {
+            Engine::Graph(g, Method::Paper) => nishio::Nishio {
+                keep: nishio::nishio_paper(g, s),
+                placements: None,
+            },
+            Engine::Graph(g, _) => nishio::nishio(g, s),
+            Engine::Overlay(o) => o.nishio(s),
+            Engine::Matching => nishio::Nishio {
+                keep: matching::matching_keep(s),
+                placements: None,
+            },
+        }
     }
-    fn solve(&self, _: &str, _: &RunOptions) -> Result<SolveReport, PuzzleError> {
-        Err(PuzzleError::unsupported("sudoku is being built"))
+}
+
+/// The outcome of Nishio for one digit of a candidate grid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DigitNishio {
+    /// The digit.
+    pub digit: u8,
+    /// `S`: cells where the digit is a candidate.
+    pub candidates: CellMask,
+    /// The cells Nishio removes (`S − Nishio(S)`).
+    pub removed: CellMask,
+    /// Valid placements inside `S` (when the method counts them).
+    pub placements: Option<u128>,
+}
+
+/// Runs Nishio for one digit of a candidate grid.
+pub fn nishio_for_digit(cand: &Candidates, digit: u8, method: Method) -> Result<DigitNishio, String> {
+    if digit == 0 || digit as usize > cand.n() {
+        return Err(format!("digit {digit} is out of range 1-{}", cand.n()));
     }
-    fn count(&self, _: &str, _: Option<u64>, _: &RunOptions) -> Result<CountReport, PuzzleError> {
-        Err(PuzzleError::unsupported("sudoku is being built"))
-    }
-    fn verify(&self, _: &str, _: &str, _: &RunOptions) -> Result<VerifyReport, PuzzleError> {
-        Err(PuzzleError::unsupported("sudoku is being built"))
-    }
+    let engine = Engine::new(cand.block(), method)?;
+    let s = cand.digit_cells(digit);
+    let r = engine.run(&s);
+    Ok(DigitNishio {
+        digit,
+        candidates: s,
+        removed: r.removed(&s),
+        placements: r.placements,
+    })
 }

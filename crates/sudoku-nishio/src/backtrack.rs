@@ -1,0 +1,173 @@
+//! The search fallback: a [`Backtrack`] state for core's generic driver ([`pencilbox_core::run`]).
+//!
+//! Copy-on-branch over per-cell candidate bitsets ([`Domain`]), which core's style guide allows
+//! for tiny fixed-size state: `apply` copies the top grid, fixes one cell and propagates naked
+//! singles (removing a fixed value from its peers) and hidden singles (a digit with one place
+//! in a unit) to a fixpoint; `undo` pops. Branching picks a cell with the fewest candidates.
+//! This is both the `backtrack` algorithm and the fallback that finishes `deduce` after the
+//! rules stall.
+
+use crate::board::Candidates;
+use crate::geometry::Geometry;
+use pencilbox_core::search::{run, Backtrack, Expand, Flow, Limits, SearchResult};
+use pencilbox_core::Domain;
+use std::sync::Arc;
+
+/// The search state: a stack of candidate grids.
+pub struct SearchState {
+    geo: Arc<Geometry>,
+    stack: Vec<Vec<Domain>>,
+    queue: Vec<usize>,
+}
+
+/// Propagates singles from the cells in `queue`; false on a contradiction.
+pub fn propagate(geo: &Geometry, grid: &mut [Domain], queue: &mut Vec<usize>) -> bool {
+    let n = geo.n();
+    let full = Domain::range(1, n as u32);
+    loop {
+        while let Some(i) = queue.pop() {
+            let v = grid[i];
+            for &p in geo.peers(i) {
+                let p = p as usize;
+                if grid[p].0 & v.0 != 0 {
+                    grid[p] = grid[p].minus(v);
+                    if grid[p].is_empty() {
+                        return false;
+                    }
+                    if grid[p].is_single() {
+                        queue.push(p);
+                    }
+                }
+            }
+        }
+        for unit in geo.units() {
+            let (mut once, mut twice) = (0u64, 0u64);
+            for &c in unit {
+                let m = grid[c as usize].0;
+                twice |= once & m;
+                once |= m;
+            }
+            if once != full.0 {
+                return false;
+            }
+            let mut singles = once & !twice;
+            while singles != 0 {
+                let bit = singles & singles.wrapping_neg();
+                singles &= singles - 1;
+                if let Some(&c) = unit.iter().find(|&&c| grid[c as usize].0 & bit != 0) {
+                    if grid[c as usize].0 != bit {
+                        grid[c as usize] = Domain(bit);
+                        queue.push(c as usize);
+                    }
+                }
+            }
+        }
+        if queue.is_empty() {
+            return true;
+        }
+    }
+}
+
+impl SearchState {
+    /// A state from candidates; `None` when propagation at the root finds a contradiction.
+    pub fn new(cand: &Candidates) -> Option<SearchState> {
+        let geo = Geometry::get(cand.block());
+        let mut grid = cand.cells().to_vec();
+        let mut queue: Vec<usize> = (0..grid.len()).filter(|&i| grid[i].is_single()).collect();
+        if grid.iter().any(|d| d.is_empty()) || !propagate(&geo, &mut grid, &mut queue) {
+            return None;
+        }
+        Some(SearchState {
+            geo,
+            stack: vec![grid],
+            queue,
+        })
+    }
+    /// The current grid.
+    pub fn grid(&self) -> &[Domain] {
+        self.stack.last().map_or(&[], |g| g.as_slice())
+    }
+    /// The current values (all cells fixed at a solution).
+    pub fn values(&self) -> Vec<u8> {
+        self.grid().iter().map(|d| d.value().unwrap_or(0) as u8).collect()
+    }
+}
+
+impl Backtrack for SearchState {
+    type Branch = (u16, u8);
+    fn expand(&mut self, out: &mut Vec<(u16, u8)>) -> Expand {
+        let grid = self.grid();
+        let mut best: Option<(u32, usize)> = None;
+        for (i, d) in grid.iter().enumerate() {
+            let k = d.len();
+            if k > 1 && best.is_none_or(|(m, _)| k < m) {
+                best = Some((k, i));
+                if k == 2 {
+                    break;
+                }
+            }
+        }
+        match best {
+            None => Expand::Solution,
+            Some((_, i)) => {
+                out.extend(grid[i].iter().map(|v| (i as u16, v as u8)));
+                Expand::Branches
+            }
+        }
+    }
+    fn apply(&mut self, (cell, v): (u16, u8)) -> bool {
+        let mut g = self.grid().to_vec();
+        g[cell as usize] = Domain::single(v as u32);
+        self.queue.clear();
+        self.queue.push(cell as usize);
+        let ok = propagate(&self.geo, &mut g, &mut self.queue);
+        self.stack.push(g);
+        ok
+    }
+    fn undo(&mut self, _: (u16, u8)) {
+        self.stack.pop();
+    }
+}
+
+/// Searches from `cand`, returning up to `limits.max_solutions` solutions (values row-major,
+/// at most `keep` of them stored) and the driver's result.
+pub fn search(cand: &Candidates, limits: &Limits, keep: usize) -> (Vec<Vec<u8>>, Option<SearchResult>) {
+    let Some(mut st) = SearchState::new(cand) else {
+        return (vec![], None);
+    };
+    let mut sols = Vec::new();
+    let r = run(&mut st, limits, |s| {
+        if sols.len() < keep {
+            sols.push(s.values());
+        }
+        Flow::Continue
+    });
+    (sols, Some(r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Sudoku;
+
+    #[test]
+    fn an_empty_four_by_four_has_288_solutions() {
+        let p = Sudoku::parse(&".".repeat(16), None).unwrap();
+        let c = Candidates::from_puzzle(&p).unwrap();
+        let (_, r) = search(&c, &Limits::all(), 0);
+        assert_eq!(r.unwrap().solutions, 288);
+    }
+
+    #[test]
+    fn the_figure_four_puzzle_has_exactly_one_solution() {
+        let p = Sudoku::parse(
+            "3.9....74..5...9.2....49...6....3.2....2.5....3.1....7...78....8.3...7..91....5.8",
+            None,
+        )
+        .unwrap();
+        let c = Candidates::from_puzzle(&p).unwrap();
+        let (sols, r) = search(&c, &Limits::all(), 2);
+        assert_eq!(r.unwrap().solutions, 1);
+        assert!(crate::solver::check_solution(&p, &sols[0]).is_empty());
+    }
+}

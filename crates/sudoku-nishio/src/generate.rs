@@ -1,0 +1,122 @@
+//! A small puzzle generator: fill a random grid, then remove givens in random order while the
+//! solution stays unique. Used for the bundled examples and for tests (planted answers).
+
+use crate::backtrack::{search, SearchState};
+use crate::board::{BlockShape, Candidates, Sudoku};
+use pencilbox_core::search::{run, Backtrack, Expand, Flow, Limits};
+
+/// A tiny deterministic random generator (xorshift64*), so tests and examples are reproducible
+/// without extra dependencies.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// A number in `0..k` (`k > 0`).
+    pub fn below(&mut self, k: usize) -> usize {
+        (self.next_u64() % k as u64) as usize
+    }
+    /// Shuffles a slice.
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            v.swap(i, self.below(i + 1));
+        }
+    }
+}
+
+/// The search state with a random value order, for filling grids.
+struct RandomFill<'a> {
+    inner: SearchState,
+    rng: &'a mut Rng,
+}
+
+impl Backtrack for RandomFill<'_> {
+    type Branch = (u16, u8);
+    fn expand(&mut self, out: &mut Vec<(u16, u8)>) -> Expand {
+        let start = out.len();
+        let e = self.inner.expand(out);
+        self.rng.shuffle(&mut out[start..]);
+        e
+    }
+    fn apply(&mut self, b: (u16, u8)) -> bool {
+        self.inner.apply(b)
+    }
+    fn undo(&mut self, b: (u16, u8)) {
+        self.inner.undo(b)
+    }
+}
+
+/// A random complete grid.
+pub fn random_solution(block: BlockShape, rng: &mut Rng) -> Vec<u8> {
+    let cand = Candidates::full(block);
+    let inner = SearchState::new(&cand).expect("an empty grid is consistent");
+    let mut st = RandomFill { inner, rng };
+    let mut out = Vec::new();
+    run(&mut st, &Limits::first(), |s| {
+        out = s.inner.values();
+        Flow::Stop
+    });
+    out
+}
+
+/// Is the puzzle's solution unique?
+pub fn is_unique(p: &Sudoku) -> bool {
+    match Candidates::from_puzzle(p) {
+        Ok(c) => search(&c, &Limits::count_up_to(2), 0)
+            .1
+            .is_some_and(|r| r.solutions == 1),
+        Err(_) => false,
+    }
+}
+
+/// A puzzle with a unique solution: givens removed in random order while unique, keeping at
+/// least `min_givens`. Returns the puzzle and its solution.
+pub fn generate(block: BlockShape, rng: &mut Rng, min_givens: usize) -> (Sudoku, Vec<u8>) {
+    let sol = random_solution(block, rng);
+    let mut givens = sol.clone();
+    let mut order: Vec<usize> = (0..givens.len()).collect();
+    rng.shuffle(&mut order);
+    let mut left = givens.len();
+    for i in order {
+        if left <= min_givens {
+            break;
+        }
+        let v = givens[i];
+        givens[i] = 0;
+        let p = Sudoku::new(block, givens.clone()).expect("sizes fit");
+        if is_unique(&p) {
+            left -= 1;
+        } else {
+            givens[i] = v;
+        }
+    }
+    (Sudoku::new(block, givens).expect("sizes fit"), sol)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::check_solution;
+
+    #[test]
+    fn generated_puzzles_are_unique_and_contain_their_planted_answer() {
+        let mut rng = Rng::new(7);
+        for block in [BlockShape::new(2, 2), BlockShape::new(2, 3), BlockShape::new(3, 3)] {
+            let (p, sol) = generate(block, &mut rng, 0);
+            assert!(is_unique(&p));
+            assert!(check_solution(&p, &sol).is_empty());
+        }
+    }
+}

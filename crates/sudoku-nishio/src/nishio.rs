@@ -1,0 +1,325 @@
+//! Nishio(S): the cells of `S` lying on some valid placement inside `S` (Eppstein, Section 2),
+//! computed by reachability in the DAG `G_S` of almost-balanced matrices (Section 3).
+//!
+//! Three implementations on the same cached graph ([`AbGraph`]):
+//! * [`nishio_paper`] — exactly the algorithm of Section 3: a recursive depth-first search from
+//!   `0` with the dynamic sets `T` (cells), `V` (vertices that need no more search, initially
+//!   `{1}`) and `Z` (vertices with a path to `1`, initially `{1}`); for each arc `vw` of `G_U`
+//!   whose label is in `S`, search `w` if it is not in `V`, then if `w ∈ Z` add `v` to `Z` and
+//!   the label to `T`. Kept untouched as the reference.
+//! * [`nishio_dag`] (the default) — the same reachability, level by level: a forward sweep
+//!   marks what `0` reaches inside `G_S` (reading only the arcs whose label is in `S`, found
+//!   with one AND of the vertex's arc-row mask and `S`'s column mask), then a backward sweep over
+//!   the reached vertices computes, per vertex, the number of paths to `1` (exact, `u128`) and
+//!   collects the labels of arcs into vertices with a path to `1`. It returns Nishio(S) and
+//!   the number of valid placements inside `S` (Lemma 1: paths ↔ placements).
+//! * [`nishio_lanes`] — the bit-parallel variant asked for in the paper's conclusion: up to
+//!   64 candidate sets at once, one `u64` lane per set, sweeping every arc of `G_U` once per
+//!   batch (see BENCHMARKS-sudoku.md for when this wins).
+//!
+//! # Bibliography
+//! D. Eppstein, *Solving single-digit Sudoku subproblems*, FUN 2012, arXiv:1202.5074 —
+//! Definition 1, Lemma 1, Section 3 (algorithm), Theorem 1 (time `O(ab·A_{b,a})`).
+
+use crate::board::CellMask;
+use crate::graph::AbGraph;
+use std::cell::RefCell;
+
+/// The result of one Nishio computation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Nishio {
+    /// Nishio(S): the cells of `S` on at least one valid placement inside `S`.
+    pub keep: CellMask,
+    /// The number of valid placements inside `S`, when the method counts them.
+    pub placements: Option<u128>,
+}
+
+impl Nishio {
+    /// The cells of `s` that Nishio eliminates (`S − Nishio(S)`).
+    pub fn removed(&self, s: &CellMask) -> CellMask {
+        s.minus(&self.keep)
+    }
+}
+
+/// Section 3 exactly as published (recursive DFS with the sets `T`, `V`, `Z`).
+pub fn nishio_paper(g: &AbGraph, s: &CellMask) -> CellMask {
+    struct Dfs<'a> {
+        g: &'a AbGraph,
+        s: &'a CellMask,
+        t: CellMask,
+        v: Vec<bool>,
+        z: Vec<bool>,
+    }
+    impl Dfs<'_> {
+        fn search(&mut self, v: u32) {
+            self.v[v as usize] = true;
+            // The label of an arc out of a vertex of count c is column c (0-based).
+            let c = self.g.mask(v).count_ones() as usize;
+            for (w, r) in self.g.arcs(v) {
+                if !self.s.contains(r as usize, c) {
+                    continue;
+                }
+                if !self.v[w as usize] {
+                    self.search(w);
+                }
+                if self.z[w as usize] {
+                    self.z[v as usize] = true;
+                    self.t.insert(r as usize, c);
+                }
+            }
+        }
+    }
+    let nv = g.num_vertices();
+    let mut d = Dfs {
+        g,
+        s,
+        t: CellMask::empty(g.n()),
+        v: vec![false; nv],
+        z: vec![false; nv],
+    };
+    d.v[g.sink() as usize] = true;
+    d.z[g.sink() as usize] = true;
+    d.search(g.source());
+    d.t
+}
+
+/// Reusable buffers for [`nishio_dag`] (one per thread, see [`nishio`]).
+#[derive(Default, Debug)]
+pub struct Scratch {
+    stamp: Vec<u32>,
+    epoch: u32,
+    paths: Vec<u128>,
+    frontier: Vec<u32>,
+    level_end: Vec<usize>,
+}
+
+impl Scratch {
+    fn prepare(&mut self, nv: usize) {
+        if self.stamp.len() < nv {
+            self.stamp = vec![0; nv];
+            self.paths = vec![0; nv];
+            self.epoch = 0;
+        }
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.iter_mut().for_each(|x| *x = 0);
+            self.epoch = 1;
+        }
+        self.frontier.clear();
+        self.level_end.clear();
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Nishio(S) and the exact number of valid placements in `S`, with this thread's buffers.
+pub fn nishio(g: &AbGraph, s: &CellMask) -> Nishio {
+    SCRATCH.with(|sc| nishio_dag(g, s, &mut sc.borrow_mut()))
+}
+
+/// Level-synchronous reachability in `G_S` (forward from `0`, backward from `1`) with path
+/// counting. Same answer as [`nishio_paper`]; see the module docs.
+pub fn nishio_dag(g: &AbGraph, s: &CellMask, sc: &mut Scratch) -> Nishio {
+    let n = g.n();
+    sc.prepare(g.num_vertices());
+    let epoch = sc.epoch;
+    let mut keep = CellMask::empty(n);
+    // Forward: frontier[level_end[c-1]..level_end[c]] = vertices of count c reached from 0.
+    sc.frontier.push(g.source());
+    sc.stamp[g.source() as usize] = epoch;
+    sc.level_end.push(1);
+    let mut lo = 0;
+    for c in 0..n {
+        let hi = sc.frontier.len();
+        let col = s.col(c) as u32;
+        if col == 0 {
+            return Nishio {
+                keep,
+                placements: Some(0),
+            };
+        }
+        for i in lo..hi {
+            let v = sc.frontier[i];
+            let mut rows = g.succ_rows(v) & col;
+            while rows != 0 {
+                let r = rows.trailing_zeros();
+                rows &= rows - 1;
+                let w = g.target(v, r);
+                if sc.stamp[w as usize] != epoch {
+                    sc.stamp[w as usize] = epoch;
+                    sc.frontier.push(w);
+                }
+            }
+        }
+        lo = hi;
+        sc.level_end.push(sc.frontier.len());
+        if lo == sc.frontier.len() {
+            return Nishio {
+                keep,
+                placements: Some(0),
+            };
+        }
+    }
+    // The last level holds only the sink.
+    sc.paths[g.sink() as usize] = 1;
+    for c in (0..n).rev() {
+        let start = if c == 0 { 0 } else { sc.level_end[c - 1] };
+        let end = sc.level_end[c];
+        let col = s.col(c) as u32;
+        let mut kept = 0u32;
+        for i in start..end {
+            let v = sc.frontier[i];
+            let mut rows = g.succ_rows(v) & col;
+            let mut sum = 0u128;
+            while rows != 0 {
+                let r = rows.trailing_zeros();
+                rows &= rows - 1;
+                let p = sc.paths[g.target(v, r) as usize];
+                if p != 0 {
+                    sum = sum.saturating_add(p);
+                    kept |= 1 << r;
+                }
+            }
+            sc.paths[v as usize] = sum;
+        }
+        keep.set_col(c, kept as u64);
+    }
+    let total = sc.paths[g.source() as usize];
+    if total == 0 {
+        keep = CellMask::empty(n);
+    }
+    Nishio {
+        keep,
+        placements: Some(total),
+    }
+}
+
+/// The bit-parallel variant: Nishio for up to 64 sets at once (lane `k` = `sets[k]`), one
+/// sweep over all arcs of `G_U` forward and one backward.
+///
+/// # Panics
+/// When more than 64 sets are given.
+pub fn nishio_lanes(g: &AbGraph, sets: &[CellMask]) -> Vec<CellMask> {
+    assert!(sets.len() <= 64, "at most 64 lanes");
+    let n = g.n();
+    // lane[c * n + r]: the sets containing cell (r, c).
+    let mut lane = vec![0u64; n * n];
+    for (k, s) in sets.iter().enumerate() {
+        for (r, c) in s.iter() {
+            lane[c * n + r] |= 1 << k;
+        }
+    }
+    let nv = g.num_vertices();
+    let all = if sets.len() == 64 {
+        u64::MAX
+    } else {
+        (1u64 << sets.len()) - 1
+    };
+    let mut fwd = vec![0u64; nv];
+    fwd[g.source() as usize] = all;
+    for c in 0..n {
+        let lanes = &lane[c * n..(c + 1) * n];
+        for v in g.level(c) {
+            let f = fwd[v as usize];
+            if f == 0 {
+                continue;
+            }
+            for (w, r) in g.arcs(v) {
+                fwd[w as usize] |= f & lanes[r as usize];
+            }
+        }
+    }
+    let mut bwd = vec![0u64; nv];
+    bwd[g.sink() as usize] = all;
+    let mut kept = vec![0u64; n * n];
+    for c in (0..n).rev() {
+        let lanes = &lane[c * n..(c + 1) * n];
+        let kept_c = &mut kept[c * n..(c + 1) * n];
+        for v in g.level(c) {
+            let f = fwd[v as usize];
+            if f == 0 {
+                continue;
+            }
+            let mut acc = 0u64;
+            for (w, r) in g.arcs(v) {
+                let x = bwd[w as usize] & lanes[r as usize];
+                acc |= x;
+                kept_c[r as usize] |= x & f;
+            }
+            bwd[v as usize] = acc;
+        }
+    }
+    let mut out = vec![CellMask::empty(n); sets.len()];
+    for c in 0..n {
+        for r in 0..n {
+            let mut k = kept[c * n + r];
+            while k != 0 {
+                let i = k.trailing_zeros() as usize;
+                k &= k - 1;
+                out[i].insert(r, c);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{BlockShape, Candidates, Sudoku};
+
+    /// Figure 4 of the paper, transcribed.
+    const FIG4: &str = "3.9....74..5...9.2....49...6....3.2....2.5....3.1....7...78....8.3...7..91....5.8";
+
+    #[test]
+    fn the_full_grid_keeps_everything_and_counts_all_placements() {
+        let g = AbGraph::get(BlockShape::new(3, 3)).unwrap();
+        let r = nishio(&g, &CellMask::full(9));
+        assert_eq!(r.keep, CellMask::full(9));
+        assert_eq!(r.placements, Some(46656));
+        assert_eq!(nishio_paper(&g, &CellMask::full(9)), CellMask::full(9));
+    }
+
+    #[test]
+    fn an_empty_column_leaves_nothing() {
+        let g = AbGraph::get(BlockShape::new(2, 2)).unwrap();
+        let mut s = CellMask::full(4);
+        s.set_col(2, 0);
+        let r = nishio(&g, &s);
+        assert!(r.keep.is_empty());
+        assert_eq!(r.placements, Some(0));
+        assert!(nishio_paper(&g, &s).is_empty());
+    }
+
+    #[test]
+    fn a_single_placement_is_kept_exactly() {
+        // Figure 3 left: a valid placement of four cells of a 4×4 grid.
+        let g = AbGraph::get(BlockShape::new(2, 2)).unwrap();
+        let mut s = CellMask::empty(4);
+        for (r, c) in [(0, 1), (1, 2), (2, 0), (3, 3)] {
+            s.insert(r, c);
+        }
+        let r = nishio(&g, &s);
+        assert_eq!(r.keep, s);
+        assert_eq!(r.placements, Some(1));
+    }
+
+    #[test]
+    fn all_three_methods_agree_on_the_figure_four_candidates() {
+        // With only the givens' eliminations: every method agrees and the result is sound.
+        let p = Sudoku::parse(FIG4, None).unwrap();
+        let cand = Candidates::from_puzzle(&p).unwrap();
+        let g = AbGraph::get(p.block()).unwrap();
+        let sets: Vec<CellMask> = (1..=9).map(|d| cand.digit_cells(d)).collect();
+        let lanes = nishio_lanes(&g, &sets);
+        for (d, s) in sets.iter().enumerate() {
+            let fast = nishio(&g, s);
+            assert_eq!(fast.keep, nishio_paper(&g, s), "digit {}", d + 1);
+            assert_eq!(fast.keep, lanes[d], "digit {}", d + 1);
+            assert!(fast.keep.is_subset(s));
+            assert!(fast.placements.unwrap() >= 1);
+        }
+    }
+}
