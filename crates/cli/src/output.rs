@@ -24,12 +24,19 @@ pub fn count_json(n: &BigUint) -> Value {
     }
 }
 
-/// `{"nodes":..,"failures":..,"max_depth":..,"elapsed_us":..}` plus any notes.
+/// `{"nodes":..,"failures":..,"max_depth":..,"elapsed_us":..}` plus the puzzle's notes.
+///
+/// Notes never replace the driver's counters; a note whose value is a whole number that fits
+/// in `u64` becomes a JSON number, anything else (big bounds, lists) stays a string.
 pub fn stats_json(stats: &Stats, notes: &[pencilbox_core::Note]) -> Value {
     let mut v = serde_json::to_value(stats).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut v {
         for n in notes {
-            m.insert(n.name.clone(), json!(n.value));
+            if m.contains_key(&n.name) {
+                continue;
+            }
+            let value = n.value.parse::<u64>().map_or_else(|_| json!(n.value), |x| json!(x));
+            m.insert(n.name.clone(), value);
         }
     }
     v
@@ -102,7 +109,34 @@ pub fn stats_line(stats: &Stats, notes: &[pencilbox_core::Note]) -> String {
         stats.elapsed_us as f64 / 1000.0
     );
     for n in notes {
-        s.push_str(&format!("\n{}: {}", n.name, n.value));
+        if !matches!(n.name.as_str(), "nodes" | "failures" | "max_depth" | "elapsed_us") {
+            s.push_str(&format!("\n{}: {}", n.name, n.value));
+        }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pencilbox_core::Note;
+
+    #[test]
+    fn notes_never_replace_the_search_counters() {
+        let stats = Stats {
+            nodes: 7,
+            ..Stats::default()
+        };
+        let v = stats_json(
+            &stats,
+            &[
+                Note::new("nodes", "3"),
+                Note::new("bound", "19"),
+                Note::new("big", "1e99"),
+            ],
+        );
+        assert_eq!(v["nodes"], 7);
+        assert_eq!(v["bound"], 19);
+        assert_eq!(v["big"], "1e99");
+    }
 }
