@@ -1,0 +1,406 @@
+//! The JSON API of `pencilbox serve`, against a server started in-process on a free loopback
+//! port: answers carry the CLI's JSON fields, bad requests get 4xx with a JSON message, grids
+//! and bodies are capped, and the server keeps serving through malformed traffic and
+//! concurrent work.
+
+mod serve_common;
+
+use pencilbox_cli::output;
+use pencilbox_cli::registry;
+use pencilbox_cli::serve::Config;
+use pencilbox_core::RunOptions;
+use serde_json::{json, Value};
+use serve_common::{get, post, raw_with, request, start};
+use std::time::{Duration, Instant};
+
+/// Figure 1 of the Suguru paper (3×3, regions of 5, 3 and 1 cells) with two more hints (3 at
+/// r1c2, 2 at r2c1) so that it has exactly one solution.
+const UNIQUE: &str = "3 3\n0 3 0\n2 5 0\n0 0 3\n1 1 2\n1 1 2\n1 3 2\n";
+/// Figure 1 of the Suguru paper as printed: several solutions.
+const SEVERAL: &str = "3 3\n0 0 0\n0 5 0\n0 0 3\n1 1 2\n1 1 2\n1 3 2\n";
+/// Two rows, each one region of three: the middle cells of the rows see all three values of
+/// the other row, so there is no solution.
+const NONE: &str = "2 3\n0 0 0\n0 0 0\n1 1 1\n2 2 2\n";
+
+fn server() -> std::net::SocketAddr {
+    start(Config {
+        timeout: Duration::from_secs(5),
+        jobs: 2,
+        ..Config::default()
+    })
+}
+
+/// A JSON value without the fields that depend on timing.
+fn without_time(mut v: Value) -> Value {
+    if let Some(stats) = v.get_mut("stats").and_then(Value::as_object_mut) {
+        stats.remove("elapsed_us");
+    }
+    v
+}
+
+#[test]
+fn the_page_and_its_files_are_served_from_the_binary() {
+    let addr = server();
+    let (status, html) = get(addr, "/");
+    assert_eq!(status, 200);
+    assert!(html.contains("<title>") && html.contains("app.js"), "{html}");
+    for path in ["/app.js", "/style.css", "/favicon.svg"] {
+        let (status, body) = get(addr, path);
+        assert_eq!(status, 200, "{path}");
+        assert!(!body.is_empty(), "{path} is empty");
+    }
+    let (status, body) = get(addr, "/no/such/page");
+    assert_eq!(status, 404);
+    assert!(body.contains("no such page"), "{body}");
+}
+
+#[test]
+fn the_puzzle_list_names_every_registered_family_and_the_limits() {
+    let addr = server();
+    let (status, body) = get(addr, "/api/puzzles");
+    assert_eq!(status, 200);
+    let v: Value = serde_json::from_str(&body).unwrap();
+    let names: Vec<&str> = v["puzzles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    let expected: Vec<&str> = registry::PUZZLES.iter().map(|k| k.name()).collect();
+    assert_eq!(names, expected);
+    assert_eq!(v["limits"]["max_cells"], json!(Config::default().max_cells));
+}
+
+#[test]
+fn solve_answers_with_the_same_fields_as_the_cli_json() {
+    let addr = server();
+    let (status, v) = post(addr, "/api/solve", &json!({"puzzle": "suguru", "text": UNIQUE}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["solution"], json!([[1, 3, 1], [2, 5, 2], [4, 1, 3]]));
+    let kind = registry::by_name("suguru").unwrap();
+    let cli = output::solve_json("suguru", &kind.solve(UNIQUE, &RunOptions::default()).unwrap());
+    assert_eq!(without_time(v), without_time(cli));
+}
+
+#[test]
+fn solve_reports_a_puzzle_without_solution_as_unsolvable() {
+    let addr = server();
+    let (status, v) = post(addr, "/api/solve", &json!({"puzzle": "suguru", "text": NONE}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["status"], "unsolvable");
+    assert_eq!(v["solution"], Value::Null);
+}
+
+#[test]
+fn every_algorithm_of_a_family_can_be_chosen_and_an_unknown_one_is_refused() {
+    let addr = server();
+    let kind = registry::by_name("suguru").unwrap();
+    for alg in kind.algorithms() {
+        let (status, v) = post(
+            addr,
+            "/api/solve",
+            &json!({"puzzle": "suguru", "text": UNIQUE, "algorithm": alg.name}),
+        );
+        if status == 400 {
+            // An algorithm for special shapes (Suguru's `linear` is for 1×n) says why it does not apply.
+            assert!(v["error"].as_str().unwrap().contains(alg.name), "{}: {v}", alg.name);
+            continue;
+        }
+        assert_eq!(status, 200, "{}: {v}", alg.name);
+        assert_eq!(v["algorithm"], alg.name);
+        assert_eq!(v["solution"], json!([[1, 3, 1], [2, 5, 2], [4, 1, 3]]));
+    }
+    let (status, v) = post(
+        addr,
+        "/api/solve",
+        &json!({"puzzle": "suguru", "text": UNIQUE, "algorithm": "magic"}),
+    );
+    assert_eq!(status, 400);
+    assert!(v["error"].as_str().unwrap().contains("magic"), "{v}");
+}
+
+#[test]
+fn count_tells_a_unique_puzzle_from_one_with_two_witnesses() {
+    let addr = server();
+    let (status, v) = post(addr, "/api/count", &json!({"puzzle": "suguru", "text": UNIQUE}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!((v["count"].clone(), v["complete"].clone()), (json!(1), json!(true)));
+    assert!(v.get("witness").is_none());
+
+    let (status, v) = post(addr, "/api/count", &json!({"puzzle": "suguru", "text": SEVERAL}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!((v["count"].clone(), v["complete"].clone()), (json!(2), json!(false)));
+    let w = v["witness"].as_array().unwrap();
+    assert_eq!(w.len(), 2);
+    assert_ne!(w[0], w[1]);
+    assert!(!v["differences"].as_array().unwrap().is_empty());
+    // Both witnesses pass the verifier.
+    for sol in w {
+        let text: Vec<String> = sol
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| {
+                row.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        let (status, r) = post(
+            addr,
+            "/api/verify",
+            &json!({"puzzle": "suguru", "text": SEVERAL, "solution": text.join("\n")}),
+        );
+        assert_eq!(status, 200, "{r}");
+        assert_eq!(r["valid"], true, "{r}");
+    }
+
+    let (status, v) = post(
+        addr,
+        "/api/count",
+        &json!({"puzzle": "suguru", "text": SEVERAL, "limit": 100}),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["complete"], true);
+    assert!(v["count"].as_u64().unwrap() >= 3, "{v}");
+}
+
+#[test]
+fn verify_names_each_offending_cell() {
+    let addr = server();
+    let (status, v) = post(
+        addr,
+        "/api/verify",
+        &json!({"puzzle": "suguru", "text": UNIQUE, "solution": "1 3 1\n2 5 2\n4 1 3"}),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v, json!({"puzzle": "suguru", "valid": true, "violations": []}));
+
+    // r3c1 = 1 repeats the 1 of its neighbour r3c2 and of r1c1 in its region.
+    let (status, v) = post(
+        addr,
+        "/api/verify",
+        &json!({"puzzle": "suguru", "text": UNIQUE, "solution": "1 3 1\n2 5 2\n1 1 3"}),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["valid"], false);
+    let at: Vec<&str> = v["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["at"].as_str().unwrap())
+        .collect();
+    assert!(at.contains(&"r3c1"), "{v}");
+    for x in v["violations"].as_array().unwrap() {
+        assert!(x["message"].as_str().is_some_and(|m| !m.is_empty()), "{x}");
+    }
+}
+
+#[test]
+fn bad_requests_get_a_400_with_a_json_message() {
+    let addr = server();
+    let cases: Vec<(&str, String)> = vec![
+        ("/api/solve", "{not json".into()),
+        ("/api/solve", "".into()),
+        ("/api/solve", "[]".into()),
+        ("/api/solve", r#"{"puzzle": "suguru"}"#.into()),
+        ("/api/solve", r#"{"puzzle": 7, "text": "1 1\n0\n1"}"#.into()),
+        ("/api/solve", r#"{"puzzle": "chess", "text": "1 1\n0\n1"}"#.into()),
+        (
+            "/api/solve",
+            json!({"puzzle": "suguru", "text": "3 3\n0 x 0\n"}).to_string(),
+        ),
+        ("/api/solve", json!({"puzzle": "suguru", "text": "-3 3\n"}).to_string()),
+        ("/api/solve", json!({"puzzle": "suguru", "text": ""}).to_string()),
+        (
+            "/api/solve",
+            json!({"puzzle": "suguru", "text": UNIQUE, "timeout": -1}).to_string(),
+        ),
+        (
+            "/api/count",
+            json!({"puzzle": "suguru", "text": UNIQUE, "limit": 0}).to_string(),
+        ),
+        ("/api/verify", json!({"puzzle": "suguru", "text": UNIQUE}).to_string()),
+        (
+            "/api/verify",
+            json!({"puzzle": "suguru", "text": UNIQUE, "solution": "1 2\nzz"}).to_string(),
+        ),
+    ];
+    for (path, body) in cases {
+        let (status, text) = request(addr, "POST", path, "application/json", body.as_bytes());
+        assert_eq!(status, 400, "{path} {body:?} -> {text}");
+        let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        assert!(
+            v["error"].as_str().is_some_and(|m| !m.is_empty()),
+            "{path} {body:?} -> {text}"
+        );
+    }
+    // A parse error says where.
+    let (_, v) = post(addr, "/api/solve", &json!({"puzzle": "suguru", "text": "3 3\n0 x 0\n"}));
+    assert_eq!(
+        (v["field"].clone(), v["line"].clone()),
+        (json!("text"), json!(2)),
+        "{v}"
+    );
+    // Wrong method.
+    let (status, _) = get(addr, "/api/solve");
+    assert_eq!(status, 405);
+}
+
+#[test]
+fn grids_and_bodies_above_the_limits_are_refused_with_a_clear_message() {
+    let addr = start(Config {
+        max_body: 8 * 1024,
+        max_side: 20,
+        max_cells: 300,
+        ..Config::default()
+    });
+    let (status, v) = post(
+        addr,
+        "/api/solve",
+        &json!({"puzzle": "suguru", "text": "100000 100000\n0 0\n"}),
+    );
+    assert_eq!(status, 400);
+    let msg = v["error"].as_str().unwrap();
+    assert!(msg.contains("too large") && msg.contains("100000×100000"), "{msg}");
+    let (status, _) = post(addr, "/api/solve", &json!({"puzzle": "suguru", "text": "18 18\n"}));
+    assert_eq!(status, 400);
+
+    let big = json!({"puzzle": "suguru", "text": "0 ".repeat(10_000)}).to_string();
+    let (status, text) = request(addr, "POST", "/api/solve", "application/json", big.as_bytes());
+    assert_eq!(status, 413, "{text}");
+    assert!(text.contains("limit"), "{text}");
+}
+
+#[test]
+fn many_malformed_and_oversized_requests_do_not_take_the_server_down() {
+    let addr = start(Config {
+        max_body: 16 * 1024,
+        ..Config::default()
+    });
+    let mut garbage = Vec::new();
+    let mut x: u32 = 12345;
+    for _ in 0..4000 {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        garbage.push((x >> 16) as u8);
+    }
+    let huge = vec![b'{'; 64 * 1024];
+    let requests: Vec<Vec<u8>> = vec![
+        garbage.clone(),
+        b"GET / HTTP/9.9\r\n\r\n".to_vec(),
+        b"POST /api/solve HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n{".to_vec(),
+        b"POST /api/solve HTTP/1.1\r\nContent-Length: -5\r\n\r\n".to_vec(),
+        b"POST /api/solve HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n".to_vec(),
+        [
+            b"POST /api/solve HTTP/1.1\r\nContent-Length: 65536\r\n\r\n".as_slice(),
+            &huge,
+        ]
+        .concat(),
+        [
+            b"POST /api/count HTTP/1.1\r\nContent-Length: 4000\r\n\r\n".as_slice(),
+            &garbage,
+        ]
+        .concat(),
+        b"\r\n\r\n\r\n".to_vec(),
+    ];
+    let bodies: Vec<String> = vec![
+        json!({"puzzle": "suguru", "text": "99999999999999999999999 3\n"}).to_string(),
+        json!({"puzzle": "suguru", "text": "0 0\n"}).to_string(),
+        json!({"puzzle": "suguru", "text": "2 2\n9 9\n9 9\n1 1\n1 1\n"}).to_string(),
+        json!({"puzzle": "path", "text": "3 3\n1 1\n"}).to_string(),
+        json!({"puzzle": "sudoku", "text": "12345"}).to_string(),
+        json!({"puzzle": "sudoku", "text": "1".repeat(36 * 36)}).to_string(),
+        json!({"puzzle": "suguru", "text": "\u{0}\u{1}\u{2}"}).to_string(),
+        "{\"puzzle\": \"suguru\", \"text\": \"\\ud800\"}".to_string(),
+    ];
+    for round in 0..25 {
+        for r in &requests {
+            // Some of these get an answer (400, 413), some are simply dropped: both are fine.
+            let _ = raw_with(addr, r, true);
+        }
+        for b in &bodies {
+            for path in ["/api/solve", "/api/count", "/api/verify"] {
+                let (status, text) = request(addr, "POST", path, "application/json", b.as_bytes());
+                assert!(
+                    (400..500).contains(&status),
+                    "round {round}: {path} {b} -> {status} {text}"
+                );
+            }
+        }
+    }
+    let (status, v) = post(addr, "/api/solve", &json!({"puzzle": "suguru", "text": UNIQUE}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["status"], "solved");
+}
+
+#[test]
+fn concurrent_requests_are_all_answered_correctly() {
+    let addr = server();
+    let threads: Vec<_> = (0..16)
+        .map(|i| {
+            std::thread::spawn(move || {
+                let (path, text) = match i % 3 {
+                    0 => ("/api/solve", UNIQUE),
+                    1 => ("/api/count", SEVERAL),
+                    _ => ("/api/solve", NONE),
+                };
+                post(addr, path, &json!({"puzzle": "suguru", "text": text}))
+            })
+        })
+        .collect();
+    for (i, t) in threads.into_iter().enumerate() {
+        let (status, v) = t.join().unwrap();
+        assert_eq!(status, 200, "{v}");
+        match i % 3 {
+            0 => assert_eq!(v["status"], "solved"),
+            1 => assert_eq!(v["count"], 2),
+            _ => assert_eq!(v["status"], "unsolvable"),
+        }
+    }
+}
+
+/// An empty 8×8 Suguru whose regions are the rows: far too many solutions to count.
+fn many_solutions() -> String {
+    let mut s = String::from("8 8\n");
+    for _ in 0..8 {
+        s.push_str("0 0 0 0 0 0 0 0\n");
+    }
+    for r in 0..8 {
+        s.push_str(&format!("{}\n", vec![(r / 2 * 2 + 1).to_string(); 8].join(" ")));
+    }
+    s
+}
+
+#[test]
+fn a_long_count_stops_at_its_time_limit_and_does_not_block_other_requests() {
+    let addr = server();
+    let text = many_solutions();
+    let slow = std::thread::spawn(move || {
+        let t0 = Instant::now();
+        let r = post(
+            addr,
+            "/api/count",
+            &json!({"puzzle": "suguru", "text": text, "limit": 1_000_000_000_000u64, "timeout": 1.5}),
+        );
+        (t0.elapsed(), r)
+    });
+    std::thread::sleep(Duration::from_millis(200));
+    let t0 = Instant::now();
+    let (status, v) = post(addr, "/api/solve", &json!({"puzzle": "suguru", "text": UNIQUE}));
+    assert_eq!(status, 200, "{v}");
+    assert!(
+        t0.elapsed() < Duration::from_secs(1),
+        "a quick solve waited {:?}",
+        t0.elapsed()
+    );
+    let (elapsed, (status, v)) = slow.join().unwrap();
+    assert_eq!(status, 200, "{v}");
+    assert!(elapsed < Duration::from_secs(5), "the count took {elapsed:?}");
+    if v["complete"] == false {
+        assert_eq!(v["interrupted"], true, "{v}");
+    }
+}
