@@ -11,40 +11,88 @@
 //! `expand(c)` — once on `c`, may it continue from `c`? Separating them lets a caller treat a
 //! cell as a *terminal* (reachable, but a dead end for the fill), such as the exit door of a
 //! Path puzzle. The start cells are always expanded and are not themselves reported as reached.
+//!
+//! [`Flood::between`] answers a sharper question for path searches: which cells lie on *some*
+//! simple path from `s` to `t`? Those are exactly the cells of the biconnected components
+//! (blocks) on the block–cut-tree path from `s` to `t` (every vertex of a block lies on a
+//! simple path between any two of its vertices, by Menger's theorem); a cell in a pocket
+//! hanging off a cut vertex can be entered but never left again. The blocks come from one
+//! iterative depth-first search (Hopcroft & Tarjan, "Algorithm 447: efficient algorithms for
+//! graph manipulation", CACM 16(6), 1973), so the cost stays O(cells).
 
-use crate::grid::{CellId, Neighbours};
+use crate::grid::{CellId, Shape, ORTHOGONAL};
 
 /// A flood-fill workspace for one grid shape.
 ///
 /// ```
-/// use pencilbox_core::grid::{Neighbours, Shape};
+/// use pencilbox_core::grid::Shape;
 /// use pencilbox_core::reach::Flood;
 /// let shape = Shape::new(3, 3);
-/// let nb = Neighbours::new(shape);
-/// let mut f = Flood::new(shape.cells());
+/// let mut f = Flood::new(shape);
 /// // Walls in the middle column except at the bottom.
 /// let wall = |c: pencilbox_core::CellId| shape.coords(c).1 == 1 && shape.coords(c).0 < 2;
-/// let n = f.fill(&nb, &[shape.id(0, 0)], |c| !wall(c), |_| true);
+/// let n = f.fill(&[shape.id(0, 0)], |c| !wall(c), |_| true);
 /// assert_eq!(n, 6); // everything except the start and the two wall cells
 /// assert!(f.reached(shape.id(0, 2)));
 /// ```
 #[derive(Clone, Debug)]
 pub struct Flood {
+    /// Orthogonal neighbours of every cell, flat (`degree[c]` entries of `adj[c]` are valid).
+    adj: Vec<[CellId; 4]>,
+    degree: Vec<u8>,
     stamp: Vec<u32>,
     epoch: u32,
     stack: Vec<CellId>,
     order: Vec<CellId>,
+    // Workspace of `between` (depth-first numbering, low points, parents, block labels).
+    disc: Vec<u32>,
+    low: Vec<u32>,
+    parent: Vec<u32>,
+    block: Vec<u32>,
+    block_mark: Vec<u32>,
+    calls: Vec<(CellId, u8)>,
 }
 
+const NO_PARENT: u32 = u32::MAX;
+
 impl Flood {
-    /// A workspace for grids of `cells` cells.
-    pub fn new(cells: usize) -> Self {
+    /// A workspace for grids of shape `shape`.
+    pub fn new(shape: Shape) -> Self {
+        let cells = shape.cells();
+        let mut adj = Vec::with_capacity(cells);
+        let mut degree = Vec::with_capacity(cells);
+        for c in shape.all() {
+            let mut row = [CellId(0); 4];
+            let mut n = 0;
+            for d in ORTHOGONAL {
+                if let Some(x) = shape.step(c, d) {
+                    row[n] = x;
+                    n += 1;
+                }
+            }
+            adj.push(row);
+            degree.push(n as u8);
+        }
         Flood {
+            adj,
+            degree,
             stamp: vec![0; cells],
             epoch: 0,
             stack: Vec::with_capacity(cells),
             order: Vec::with_capacity(cells),
+            disc: vec![0; cells],
+            low: vec![0; cells],
+            parent: vec![NO_PARENT; cells],
+            block: vec![0; cells],
+            block_mark: vec![0; cells],
+            calls: Vec::with_capacity(cells),
         }
+    }
+
+    /// The orthogonal neighbours of `c` (up, left, right, down order).
+    #[inline]
+    pub fn neighbours(&self, c: CellId) -> &[CellId] {
+        &self.adj[c.index()][..self.degree[c.index()] as usize]
     }
 
     fn next_epoch(&mut self) {
@@ -60,7 +108,6 @@ impl Flood {
     /// from it when `expand(c)` holds. Returns the number of cells reached (starts excluded).
     pub fn fill(
         &mut self,
-        nb: &Neighbours,
         starts: &[CellId],
         mut enter: impl FnMut(CellId) -> bool,
         mut expand: impl FnMut(CellId) -> bool,
@@ -75,7 +122,8 @@ impl Flood {
             self.stack.push(s);
         }
         while let Some(c) = self.stack.pop() {
-            for &n in nb.orth(c) {
+            let (adj, k) = (self.adj[c.index()], self.degree[c.index()] as usize);
+            for &n in &adj[..k] {
                 if self.stamp[n.index()] != epoch && enter(n) {
                     self.stamp[n.index()] = epoch;
                     self.order.push(n);
@@ -86,6 +134,109 @@ impl Flood {
             }
         }
         self.order.len()
+    }
+
+    /// Finds the cells that lie on some simple path from `s` to `t` whose inner cells and `t`
+    /// satisfy `enter` (`s` itself need not). Returns `false` when `t` cannot be reached;
+    /// otherwise [`Flood::reached`] and [`Flood::cells`] describe those cells (`s` excluded,
+    /// `t` included).
+    ///
+    /// ```
+    /// use pencilbox_core::grid::Shape;
+    /// use pencilbox_core::reach::Flood;
+    /// // A 3×3 grid: from the top-left corner to the top-right one, with the centre blocked,
+    /// // every other cell lies on some simple path...
+    /// let shape = Shape::new(3, 3);
+    /// let mut f = Flood::new(shape);
+    /// let centre = shape.id(1, 1);
+    /// assert!(f.between(shape.id(0, 0), shape.id(0, 2), |c| c != centre));
+    /// assert_eq!(f.cells().len(), 7);
+    /// // ...but with the top-middle cell also blocked, (1,0) is a dead end from (2,0)'s view:
+    /// // starting at (1,0), the cell (0,0) lies in a pocket and is not on any path to (0,2).
+    /// let top = shape.id(0, 1);
+    /// assert!(f.between(shape.id(1, 0), shape.id(0, 2), |c| c != centre && c != top));
+    /// assert!(!f.reached(shape.id(0, 0)));
+    /// assert_eq!(f.cells().len(), 5);
+    /// ```
+    pub fn between(&mut self, s: CellId, t: CellId, mut enter: impl FnMut(CellId) -> bool) -> bool {
+        self.next_epoch();
+        let epoch = self.epoch;
+        self.order.clear();
+        self.stack.clear();
+        self.calls.clear();
+        let mut time = 0u32;
+        let mut blocks = 0u32;
+        self.stamp[s.index()] = epoch;
+        self.disc[s.index()] = time;
+        self.low[s.index()] = time;
+        self.parent[s.index()] = NO_PARENT;
+        time += 1;
+        self.calls.push((s, 0));
+        while let Some(top) = self.calls.last_mut() {
+            let u = top.0;
+            if top.1 < self.degree[u.index()] {
+                let w = self.adj[u.index()][top.1 as usize];
+                top.1 += 1;
+                let (wi, ui) = (w.index(), u.index());
+                if self.stamp[wi] != epoch {
+                    if !enter(w) {
+                        continue;
+                    }
+                    self.stamp[wi] = epoch;
+                    self.disc[wi] = time;
+                    self.low[wi] = time;
+                    time += 1;
+                    self.parent[wi] = u.0;
+                    self.stack.push(w);
+                    self.order.push(w);
+                    self.calls.push((w, 0));
+                } else if self.parent[ui] != w.0 {
+                    self.low[ui] = self.low[ui].min(self.disc[wi]);
+                }
+            } else {
+                self.calls.pop();
+                if let Some(&(p, _)) = self.calls.last() {
+                    let (ui, pi) = (u.index(), p.index());
+                    self.low[pi] = self.low[pi].min(self.low[ui]);
+                    if self.low[ui] >= self.disc[pi] {
+                        // The vertices above u on the stack (u included) hang below p in one block.
+                        while let Some(x) = self.stack.pop() {
+                            self.block[x.index()] = blocks;
+                            if x == u {
+                                break;
+                            }
+                        }
+                        blocks += 1;
+                    }
+                }
+            }
+        }
+        if self.stamp[t.index()] != epoch || s == t {
+            self.order.clear();
+            return false;
+        }
+        // Mark the blocks of the tree edges from t up to s: the block–cut-tree path.
+        let mark = epoch;
+        let mut w = t;
+        while w != s {
+            self.block_mark[self.block[w.index()] as usize] = mark;
+            w = CellId(self.parent[w.index()]);
+        }
+        // Keep the vertices of marked blocks, under a fresh epoch for `reached`.
+        self.next_epoch();
+        let keep = self.epoch;
+        self.stamp[s.index()] = keep;
+        let mut kept = 0;
+        for k in 0..self.order.len() {
+            let x = self.order[k];
+            if self.block_mark[self.block[x.index()] as usize] == mark {
+                self.stamp[x.index()] = keep;
+                self.order[kept] = x;
+                kept += 1;
+            }
+        }
+        self.order.truncate(kept);
+        true
     }
 
     /// Was `c` reached (or a start) in the last fill?
@@ -103,27 +254,63 @@ impl Flood {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Shape;
+    use crate::grid::{Neighbours, Shape};
 
     #[test]
     fn terminal_cells_are_reached_but_not_expanded() {
         let shape = Shape::new(1, 4);
-        let nb = Neighbours::new(shape);
-        let mut f = Flood::new(4);
+        let mut f = Flood::new(shape);
         let stop = shape.id(0, 2);
-        let n = f.fill(&nb, &[shape.id(0, 0)], |_| true, |c| c != stop);
+        let n = f.fill(&[shape.id(0, 0)], |_| true, |c| c != stop);
         assert_eq!(n, 2);
         assert!(f.reached(stop));
         assert!(!f.reached(shape.id(0, 3)));
     }
 
     #[test]
+    fn between_keeps_exactly_the_cells_on_some_simple_path() {
+        // Brute force on all 3×4 masks: a cell is kept iff some simple s-t path uses it.
+        let shape = Shape::new(3, 4);
+        let nb = Neighbours::new(shape);
+        let mut f = Flood::new(shape);
+        let (s, t) = (shape.id(0, 0), shape.id(2, 3));
+        fn on_paths(nb: &Neighbours, free: &[bool], c: CellId, t: CellId, seen: &mut Vec<bool>, used: &mut Vec<bool>) {
+            if c == t {
+                for (u, &x) in used.iter_mut().zip(seen.iter()) {
+                    *u |= x;
+                }
+                return;
+            }
+            for &n in nb.orth(c) {
+                if free[n.index()] && !seen[n.index()] {
+                    seen[n.index()] = true;
+                    on_paths(nb, free, n, t, seen, used);
+                    seen[n.index()] = false;
+                }
+            }
+        }
+        for mask in 0u32..(1 << 12) {
+            let free: Vec<bool> = (0..12).map(|i| mask >> i & 1 == 1).collect();
+            let mut seen = vec![false; 12];
+            seen[s.index()] = true;
+            let mut used = vec![false; 12];
+            on_paths(&nb, &free, s, t, &mut seen, &mut used);
+            let ok = f.between(s, t, |c| free[c.index()]);
+            assert_eq!(ok, used[t.index()], "mask {mask:b}");
+            if ok {
+                for c in shape.all().filter(|&c| c != s) {
+                    assert_eq!(f.reached(c), used[c.index()], "mask {mask:b} cell {c:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn consecutive_fills_do_not_see_each_others_marks() {
         let shape = Shape::new(2, 2);
-        let nb = Neighbours::new(shape);
-        let mut f = Flood::new(4);
-        assert_eq!(f.fill(&nb, &[shape.id(0, 0)], |_| true, |_| true), 3);
-        assert_eq!(f.fill(&nb, &[shape.id(0, 0)], |_| false, |_| true), 0);
+        let mut f = Flood::new(shape);
+        assert_eq!(f.fill(&[shape.id(0, 0)], |_| true, |_| true), 3);
+        assert_eq!(f.fill(&[shape.id(0, 0)], |_| false, |_| true), 0);
         assert!(!f.reached(shape.id(1, 1)));
         assert!(f.reached(shape.id(0, 0)));
     }

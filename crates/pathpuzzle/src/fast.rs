@@ -11,6 +11,7 @@
 //! | rule      | prunes when                                                                          |
 //! |-----------|--------------------------------------------------------------------------------------|
 //! | `reach`   | door B is not usable, or the flood fill does not reach it                            |
+//! | `blocks`  | (sharpens the fill) only cells on *some simple path* from `head` to B count as reached: the biconnected blocks on the block–cut-tree path ([`Flood::between`]); a pocket behind a cut cell can be entered but not left |
 //! | `owed`    | a clued row or column owes more cells than the fill reaches in it                    |
 //! | `length`  | `L`'s lower bound (owed row sum, owed column sum, Manhattan distance to B) exceeds the reached cells, or (rows or columns fully clued) `L` is exact and below the distance to B, or the two exact sums disagree (Theorem 1 on the remainder) |
 //! | `parity`  | `L` is exact and (checkerboard colouring) `L − dist(head, B)` is odd, or one colour has fewer reached cells than the `⌈L/2⌉`/`⌊L/2⌋` the path needs |
@@ -24,16 +25,20 @@
 use crate::model::{configuration_from_path, Configuration, PathPuzzle};
 use pencilbox_core::reach::Flood;
 use pencilbox_core::search::{Backtrack, Expand};
-use pencilbox_core::{CellId, Neighbours, Shape};
+use pencilbox_core::{CellId, Shape};
 
 /// The names of the pruning rules, in the order of [`FastSearch::prunes`].
-pub const RULES: [&str; 5] = ["reach", "owed", "length", "parity", "deadend"];
+pub const RULES: [&str; 9] = [
+    "reach", "blocks", "owed", "length", "parity", "deadend", "forced", "order", "cuts",
+];
 
 /// Which pruning rules are on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pruning {
     /// Door B must stay reachable.
     pub reach: bool,
+    /// Count only cells on some simple path from the head to door B (biconnected blocks).
+    pub blocks: bool,
     /// Owed rows and columns must have enough reachable cells.
     pub owed: bool,
     /// Bounds on the remaining path length.
@@ -42,6 +47,12 @@ pub struct Pruning {
     pub parity: bool,
     /// Cells with fewer than two usable neighbours cannot be interior path cells.
     pub deadend: bool,
+    /// A must-use neighbour of the head with only two possible path neighbours comes next.
+    pub forced: bool,
+    /// Try the neighbours with the fewest onward possibilities first (Warnsdorff's rule).
+    pub order: bool,
+    /// Crossing counts on the cuts between consecutive rows and columns.
+    pub cuts: bool,
 }
 
 impl Default for Pruning {
@@ -54,27 +65,39 @@ impl Pruning {
     /// Every rule on (the default).
     pub const ALL: Pruning = Pruning {
         reach: true,
+        blocks: true,
         owed: true,
         length: true,
         parity: true,
         deadend: true,
+        forced: true,
+        order: true,
+        cuts: true,
     };
     /// Every rule off: the search is then node for node Algorithm 3.
     pub const NONE: Pruning = Pruning {
         reach: false,
+        blocks: false,
         owed: false,
         length: false,
         parity: false,
         deadend: false,
+        forced: false,
+        order: false,
+        cuts: false,
     };
 
     fn flag(&mut self, name: &str) -> Option<&mut bool> {
         Some(match name {
             "reach" => &mut self.reach,
+            "blocks" => &mut self.blocks,
             "owed" => &mut self.owed,
             "length" => &mut self.length,
             "parity" => &mut self.parity,
             "deadend" => &mut self.deadend,
+            "forced" => &mut self.forced,
+            "order" => &mut self.order,
+            "cuts" => &mut self.cuts,
             _ => return None,
         })
     }
@@ -119,7 +142,17 @@ impl Pruning {
 
     /// The rules that are on, comma-separated (`none` when empty).
     pub fn describe(&self) -> String {
-        let on = [self.reach, self.owed, self.length, self.parity, self.deadend];
+        let on = [
+            self.reach,
+            self.blocks,
+            self.owed,
+            self.length,
+            self.parity,
+            self.deadend,
+            self.forced,
+            self.order,
+            self.cuts,
+        ];
         let names: Vec<&str> = RULES.iter().zip(on).filter(|(_, o)| *o).map(|(n, _)| *n).collect();
         if names.is_empty() {
             "none".into()
@@ -130,16 +163,18 @@ impl Pruning {
 }
 
 const REACH: usize = 0;
-const OWED: usize = 1;
-const LENGTH: usize = 2;
-const PARITY: usize = 3;
-const DEADEND: usize = 4;
+const BLOCKS: usize = 1;
+const OWED: usize = 2;
+const LENGTH: usize = 3;
+const PARITY: usize = 4;
+const DEADEND: usize = 5;
+const FORCED: usize = 6;
+const CUTS: usize = 8;
 
 /// The state of the pruned search.
 #[derive(Clone, Debug)]
 pub struct FastSearch {
     shape: Shape,
-    nb: Neighbours,
     rules: Pruning,
     door_b: CellId,
     row_of: Vec<u32>,
@@ -161,7 +196,8 @@ pub struct FastSearch {
     viable_row: Vec<u32>,
     viable_col: Vec<u32>,
     viable: Vec<bool>,
-    prunes: [u64; 5],
+    degree: Vec<u8>,
+    prunes: [u64; 9],
 }
 
 impl FastSearch {
@@ -175,7 +211,6 @@ impl FastSearch {
         let col_need = p.cc();
         let mut s = FastSearch {
             shape,
-            nb: Neighbours::new(shape),
             rules,
             door_b: p.cell_b(),
             row_of: shape.all().map(|c| shape.coords(c).0 as u32).collect(),
@@ -188,20 +223,21 @@ impl FastSearch {
             col_need,
             on_path: vec![false; cells],
             path: Vec::with_capacity(cells),
-            flood: Flood::new(cells),
+            flood: Flood::new(shape),
             reach_row: vec![0; p.height()],
             reach_col: vec![0; p.width()],
             viable_row: vec![0; p.height()],
             viable_col: vec![0; p.width()],
             viable: vec![false; cells],
-            prunes: [0; 5],
+            degree: vec![0; cells],
+            prunes: [0; 9],
         };
         s.enter(p.cell_a());
         s
     }
 
     /// How many nodes each rule cut, in the order of [`RULES`].
-    pub fn prunes(&self) -> [u64; 5] {
+    pub fn prunes(&self) -> [u64; 9] {
         self.prunes
     }
 
@@ -250,6 +286,16 @@ impl FastSearch {
             self.col_need[col] += 1;
             self.sum_cols += 1;
         }
+    }
+
+    /// Must `c` (reached and viable) be on the path? True when its clued row or column owes
+    /// as many cells as it has viable ones.
+    #[inline]
+    fn is_forced(&self, c: CellId) -> bool {
+        let i = c.index();
+        let (r, col) = (self.row_of[i] as usize, self.col_of[i] as usize);
+        (self.row_need[r] > 0 && self.row_need[r] as u32 == self.viable_row[r])
+            || (self.col_need[col] > 0 && self.col_need[col] as u32 == self.viable_col[col])
     }
 
     #[inline]
@@ -304,15 +350,36 @@ impl Backtrack for FastSearch {
         if rules.parity && exact.is_some_and(|l| (l - dist) % 2 != 0) {
             return self.cut(PARITY);
         }
-        let fill = rules.reach || rules.owed || rules.length || rules.parity || rules.deadend;
+        let fill = rules.reach
+            || rules.blocks
+            || rules.owed
+            || rules.length
+            || rules.parity
+            || rules.deadend
+            || rules.forced
+            || rules.order
+            || rules.cuts;
         if fill {
             // The flood fill over usable cells, not passing through door B.
-            let mut flood = std::mem::replace(&mut self.flood, Flood::new(0));
-            let reached = flood.fill(&self.nb, &[head], |c| self.usable(c), |c| c != b);
-            self.flood = flood;
-            if rules.reach && !self.flood.reached(b) {
+            let (on_path, row_need, col_need) = (&self.on_path, &self.row_need, &self.col_need);
+            let (row_of, col_of) = (&self.row_of, &self.col_of);
+            let usable = |c: CellId| {
+                let i = c.index();
+                !on_path[i] && row_need[row_of[i] as usize] != 0 && col_need[col_of[i] as usize] != 0
+            };
+            // The block decomposition costs about twice a plain fill; it can only save work
+            // where the head has a choice, so plain fills serve the forced stretches.
+            let choices = self.flood.neighbours(head).iter().filter(|&&c| usable(c)).count();
+            let found = if rules.blocks && choices > 1 {
+                self.flood.between(head, b, usable)
+            } else {
+                self.flood.fill(&[head], usable, |c| c != b);
+                self.flood.reached(b)
+            };
+            if rules.reach && !found {
                 return self.cut(REACH);
             }
+            let reached = self.flood.cells().len();
             self.reach_row.fill(0);
             self.reach_col.fill(0);
             let head_colour = (hr + hc) % 2;
@@ -329,6 +396,12 @@ impl Backtrack for FastSearch {
             if rules.owed && owes_more(&self.row_need, &self.reach_row, &self.col_need, &self.reach_col) {
                 return self.cut(OWED);
             }
+            if rules.cuts
+                && (cut_blocked(&self.row_need, &self.reach_row, hr, br)
+                    || cut_blocked(&self.col_need, &self.reach_col, hc, bc))
+            {
+                return self.cut(CUTS);
+            }
             let lower = self.sum_rows.max(self.sum_cols).max(dist);
             if rules.length && lower > reached as i64 {
                 return self.cut(LENGTH);
@@ -341,21 +414,20 @@ impl Backtrack for FastSearch {
                     }
                 }
             }
-            if rules.deadend {
+            if rules.deadend || rules.forced || rules.order {
                 self.viable_row.fill(0);
                 self.viable_col.fill(0);
                 let mut viable_total = 0i64;
                 for k in 0..self.flood.cells().len() {
                     let c = self.flood.cells()[k];
-                    let ok = c == b || {
-                        let mut n = 0;
-                        for &x in self.nb.orth(c) {
-                            if self.flood.reached(x) {
-                                n += 1;
-                            }
+                    let mut n = 0u8;
+                    for &x in self.flood.neighbours(c) {
+                        if self.flood.reached(x) {
+                            n += 1;
                         }
-                        n >= 2
-                    };
+                    }
+                    self.degree[c.index()] = n;
+                    let ok = c == b || n >= 2;
                     self.viable[c.index()] = ok;
                     if ok {
                         let i = c.index();
@@ -364,25 +436,57 @@ impl Backtrack for FastSearch {
                         viable_total += 1;
                     }
                 }
-                if lower > viable_total || owes_more(&self.row_need, &self.viable_row, &self.col_need, &self.viable_col)
+                if rules.deadend
+                    && (lower > viable_total
+                        || owes_more(&self.row_need, &self.viable_row, &self.col_need, &self.viable_col))
                 {
                     return self.cut(DEADEND);
                 }
             }
         }
+        let deadend = fill && rules.deadend;
+        let forced = fill && rules.forced;
+        let order = fill && rules.order;
         // Branches: the usable neighbours in the paper's order d, l, r, u.
         let start = out.len();
+        let mut must: Option<CellId> = None;
         for dir in crate::model::Arrow::DIRS {
             if let Some(n) = self.shape.step(head, dir.delta()) {
                 if !self.usable(n) {
                     continue;
                 }
-                if fill && rules.deadend && !self.viable[n.index()] {
+                if fill && !self.flood.reached(n) {
+                    // Not on any simple path to door B (a pocket behind a cut cell).
+                    self.prunes[BLOCKS] += 1;
+                    continue;
+                }
+                if deadend && !self.viable[n.index()] {
                     self.prunes[DEADEND] += 1;
                     continue;
                 }
+                if forced && self.viable[n.index()] && self.is_forced(n) {
+                    // A cell that must be on the path and has only two possible path neighbours
+                    // (one of them the head) must come next; door B with the head as its only
+                    // possible neighbour likewise.
+                    let d = self.degree[n.index()];
+                    if (n != b && d == 2) || (n == b && d == 1) {
+                        if must.is_some() {
+                            out.truncate(start);
+                            return self.cut(FORCED);
+                        }
+                        must = Some(n);
+                    }
+                }
                 out.push(n);
             }
+        }
+        if let Some(n) = must {
+            out.truncate(start);
+            out.push(n);
+        } else if order && out.len() - start > 1 {
+            // Warnsdorff's rule: fewest onward possibilities first (stable: ties keep d, l, r, u).
+            let degree = &self.degree;
+            out[start..].sort_by_key(|c| degree[c.index()]);
         }
         if out.len() == start {
             Expand::Dead
@@ -399,6 +503,46 @@ impl Backtrack for FastSearch {
     fn undo(&mut self, _: CellId) {
         self.leave();
     }
+}
+
+/// The crossing argument on the cuts between consecutive lines (rows, or columns), a dynamic
+/// generalisation of Theorem 2. The rest of the path runs from the head (in line `h`) to door B
+/// (in line `b`). It crosses the cut below line `k` an odd number of times when the cut separates
+/// the head from B, and otherwise at least twice when a line beyond the cut still owes cells.
+/// Two crossings of one cut cannot share a cell, and each uses a future cell (or the head) on
+/// either side, so the crossings are at most the future cells of line `k` (+1 for the head)
+/// and of line `k + 1`. Future cells of a clued line = its owed count; of an unclued line at
+/// most its reached cells. True when some cut needs more crossings than that.
+fn cut_blocked(need: &[i32], reach: &[u32], h: usize, b: usize) -> bool {
+    let lines = need.len();
+    if lines < 2 {
+        return false;
+    }
+    let future = |k: usize| -> u32 {
+        let f = if need[k] >= 0 { need[k] as u32 } else { reach[k] };
+        f + u32::from(k == h)
+    };
+    // Lines owing cells up to and including line k (before the cut) and after it.
+    let owing = need.iter().filter(|&&v| v > 0).count();
+    let mut owing_before = 0;
+    for (k, &nk) in need[..lines - 1].iter().enumerate() {
+        owing_before += usize::from(nk > 0);
+        let owes_before = owing_before > 0;
+        let owes_after = owing > owing_before;
+        let head_above = h <= k;
+        let b_above = b <= k;
+        let required = if head_above != b_above {
+            1
+        } else if (head_above && owes_after) || (!head_above && owes_before) {
+            2
+        } else {
+            0
+        };
+        if required > 0 && (future(k) < required || future(k + 1) < required) {
+            return true;
+        }
+    }
+    false
 }
 
 /// True when a clued row or column owes more cells than `have` offers.

@@ -100,3 +100,43 @@ fn fast_with_every_rule_off_visits_exactly_the_papers_nodes() {
         assert_eq!(a.count, b.count, "{name}");
     }
 }
+
+/// Follows each letter's answer path through the fast search: no rule may cut a node on it and
+/// every step must be among the offered branches (a direct soundness check of the pruning).
+#[test]
+fn no_pruning_rule_cuts_the_answer_path_of_a_letter() {
+    use pencilbox_core::search::{Backtrack, Expand};
+    use pencilbox_pathpuzzle::fast::FastSearch;
+    let Some(dir) = shared("letters") else { return };
+    for (name, p, sol) in pairs(&dir) {
+        let a = parse_configuration(&p, &sol.unwrap()).unwrap();
+        let shape = p.shape();
+        let mut s = FastSearch::new(&p, Pruning::ALL);
+        let mut c = p.cell_a();
+        let mut out = Vec::new();
+        while c != p.cell_b() {
+            let next = shape.step(c, a[c].delta()).unwrap();
+            out.clear();
+            let e = s.expand(&mut out);
+            assert_eq!(
+                e,
+                Expand::Branches,
+                "{name}: cut at {} (prunes {:?})",
+                shape.name(c),
+                s.prunes()
+            );
+            assert!(
+                out.contains(&next),
+                "{name}: {} not offered after {}: {:?} prunes {:?}",
+                shape.name(next),
+                shape.name(c),
+                out.iter().map(|x| shape.name(*x)).collect::<Vec<_>>(),
+                s.prunes()
+            );
+            s.apply(next);
+            c = next;
+        }
+        out.clear();
+        assert_eq!(s.expand(&mut out), Expand::Solution, "{name}");
+    }
+}
