@@ -149,7 +149,7 @@ impl FastSearch {
             reg_cells.extend(cells.iter().map(|c| c.0));
             reg_off.push(reg_cells.len() as u32);
         }
-        let reg_full: Vec<Domain> = p.regions().iter().map(|c| Domain::range(1, c.len() as u32)).collect();
+        let reg_full: Vec<Domain> = p.regions().map(|c| Domain::range(1, c.len() as u32)).collect();
         let region_of: Vec<u32> = p.region_grid().as_slice().to_vec();
         let dom = shape
             .all()

@@ -15,7 +15,8 @@
 //! * [`theorems`] — Theorem 1 pre-checks, Theorem 2 and Theorem 4 bounds.
 //! * [`paper`] — Algorithm 2 as published; [`fast`] — the default propagating solver;
 //!   [`linear`] — Section V; [`fdmodel`] — the same rules on the generic core FD layer.
-//! * [`solver`] — solve / count with a named algorithm.
+//! * [`solver`] — solve / count with a named algorithm; [`generate()`] — unique puzzles;
+//!   [`hint()`] — one forced cell and the rule forcing it.
 //! * [`KIND`] — the [`pencilbox_core::PuzzleKind`] the CLI registers.
 //!
 //! # Example
@@ -29,6 +30,8 @@
 
 pub mod fast;
 pub mod fdmodel;
+pub mod generate;
+pub mod hint;
 pub mod kind;
 pub mod linear;
 pub mod model;
@@ -38,6 +41,8 @@ pub mod solver;
 pub mod theorems;
 pub mod verify;
 
+pub use generate::{generate, Difficulty};
+pub use hint::{hint, Hint};
 pub use kind::{Kind, KIND};
 pub use model::{detect, parse, parse_answer, Solution, Suguru};
 pub use solver::Algorithm;

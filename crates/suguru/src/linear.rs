@@ -22,6 +22,10 @@ use crate::model::{Solution, Suguru};
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use pencilbox_core::Grid;
+use smallvec::SmallVec;
+
+/// A small set of values (regions rarely exceed 8 cells, so no heap allocation).
+type Set = SmallVec<[u32; 8]>;
 
 /// True when the grid is one row or one column.
 pub fn applies(p: &Suguru) -> bool {
@@ -37,7 +41,6 @@ struct Span {
 
 fn spans(p: &Suguru) -> Vec<Span> {
     p.regions()
-        .iter()
         .map(|cells| Span {
             start: cells.first().map_or(0, |c| c.index()),
             size: cells.len(),
@@ -49,12 +52,17 @@ fn spans(p: &Suguru) -> Vec<Span> {
 /// Algorithm 5 otherwise. `None` = no solution.
 pub fn solve(p: &Suguru) -> Option<Solution> {
     debug_assert!(applies(p));
-    let row = p.shape().height == 1;
-    let line = if row { p.clone() } else { p.transposed() };
-    let vals = if line.num_hints() == 0 {
-        solve_hintless(&line)
+    let transposed;
+    let line = if p.shape().height == 1 {
+        p
     } else {
-        solve_with_hints(&line)
+        transposed = p.transposed();
+        &transposed
+    };
+    let vals = if line.num_hints() == 0 {
+        solve_hintless(line)
+    } else {
+        solve_with_hints(line)
     }?;
     Some(Grid::from_vec(p.shape(), vals).expect("same cell count"))
 }
@@ -92,28 +100,27 @@ pub fn solve_with_hints(p: &Suguru) -> Option<Vec<u32>> {
         return None;
     }
     // Algorithm 3: χ_k = {1..s_k} \ β_k.
-    let mut chi: Vec<Vec<u32>> = sp
+    let mut chi: Vec<Set> = sp
         .iter()
         .map(|s| {
-            let mut used = vec![false; s.size + 1];
-            for &h in &v[s.start..s.start + s.size] {
-                used[h as usize] = true;
-            }
-            (1..=s.size as u32).filter(|&x| !used[x as usize]).collect()
+            (1..=s.size as u32)
+                .filter(|x| !v[s.start..s.start + s.size].contains(x))
+                .collect()
         })
         .collect();
     let first = |k: usize| sp[k].start;
     let last = |k: usize| sp[k].start + sp[k].size - 1;
-    let empties = |v: &[u32], k: usize| -> Vec<usize> { (first(k)..=last(k)).filter(|&i| v[i] == 0).collect() };
+    let empties =
+        |v: &[u32], k: usize| -> SmallVec<[usize; 8]> { (first(k)..=last(k)).filter(|&i| v[i] == 0).collect() };
     // A region with two equal hints (χ too small for its empty cells) cannot be filled.
     if sp.iter().enumerate().any(|(k, _)| chi[k].len() != empties(&v, k).len()) {
         return None;
     }
     // Algorithm 4: ρ.
     let r = sp.len();
-    let mut rho: Vec<Vec<u32>> = vec![Vec::new(); r];
+    let mut rho: Vec<Set> = vec![Set::new(); r];
     rho[0] = if v[last(0)] != 0 {
-        vec![v[last(0)]]
+        Set::from_slice(&[v[last(0)]])
     } else {
         chi[0].clone()
     };
@@ -150,7 +157,7 @@ pub fn solve_with_hints(p: &Suguru) -> Option<Vec<u32>> {
                 }
             }
         } else if v[last(k)] != 0 {
-            rho[k] = vec![v[last(k)]]; // lines 26–27
+            rho[k] = Set::from_slice(&[v[last(k)]]); // lines 26–27
         } else {
             rho[k] = chi[k].clone(); // line 29
         }
@@ -162,7 +169,7 @@ pub fn solve_with_hints(p: &Suguru) -> Option<Vec<u32>> {
     for k in (0..r).rev() {
         let (f, l) = (first(k), last(k));
         // χ_k minus values already placed (by line 9 of Algorithm 4).
-        chi[k].retain(|x| !v[f..=l].contains(x));
+        chi[k].retain(|x| !v[f..=l].contains(&*x));
         if k > 0 && v[f] == 0 && rho[k - 1].len() == 1 {
             // Line 13, choosing λ so that ρ_k keeps a value for the last cell.
             let needs_last = l != f && v[l] == 0;
@@ -172,13 +179,13 @@ pub fn solve_with_hints(p: &Suguru) -> Option<Vec<u32>> {
                 .filter(|x| !rho[k - 1].contains(x))
                 .find(|x| !needs_last || rho[k].iter().any(|y| y != x && chi[k].contains(y)))?;
             v[f] = lambda;
-            rho[k].retain(|&y| y != lambda); // line 14
-            chi[k].retain(|&y| y != lambda); // line 15
+            rho[k].retain(|y| *y != lambda); // line 14
+            chi[k].retain(|y| *y != lambda); // line 15
         }
         if v[l] == 0 {
             let lambda = rho[k].iter().copied().find(|y| chi[k].contains(y))?; // line 18
             v[l] = lambda;
-            chi[k].retain(|&y| y != lambda); // line 19
+            chi[k].retain(|y| *y != lambda); // line 19
         }
         // Line 21: the remaining empty cells take the remaining values.
         let mut rest = chi[k].iter().copied();
@@ -189,7 +196,7 @@ pub fn solve_with_hints(p: &Suguru) -> Option<Vec<u32>> {
         }
         if k > 0 {
             let fv = v[f];
-            rho[k - 1].retain(|&y| y != fv); // line 23
+            rho[k - 1].retain(|y| *y != fv); // line 23
             if rho[k - 1].is_empty() {
                 return None;
             }

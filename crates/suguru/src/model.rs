@@ -21,7 +21,7 @@
 //! # JSON
 //! `{"height": m, "width": n, "hints": [[..]], "regions": [[..]]}` through serde.
 
-use pencilbox_core::grid::{components, groups};
+use pencilbox_core::grid::components;
 use pencilbox_core::scan::{check_dims, shorten, Scanner, Token};
 use pencilbox_core::{CellId, Grid, ParseError, Pos, Shape};
 use serde::{Deserialize, Serialize};
@@ -31,7 +31,10 @@ use serde::{Deserialize, Serialize};
 pub struct Suguru {
     hints: Grid<u32>,
     region: Grid<u32>,
-    regions: Vec<Vec<CellId>>,
+    /// The cells of region `k` are `cells[start[k]..start[k + 1]]`, row-major (flat, so
+    /// million-cell grids stay cache friendly).
+    cells: Vec<CellId>,
+    start: Vec<u32>,
 }
 
 /// A filled grid (a configuration in the paper's words); `0` = empty.
@@ -71,9 +74,23 @@ impl Suguru {
             return Err(ModelError::ShapeMismatch);
         }
         let (region, count) = components(labels);
-        let regions = groups(&region, count);
+        let mut start = vec![0u32; count + 1];
+        for &k in region.as_slice() {
+            start[k as usize + 1] += 1;
+        }
+        for k in 0..count {
+            start[k + 1] += start[k];
+        }
+        let mut fill = start.clone();
+        let mut cells = vec![CellId(0); region.as_slice().len()];
         for c in hints.shape().all() {
-            let size = regions[region[c] as usize].len();
+            let k = region[c] as usize;
+            cells[fill[k] as usize] = c;
+            fill[k] += 1;
+        }
+        for c in hints.shape().all() {
+            let k = region[c] as usize;
+            let size = (start[k + 1] - start[k]) as usize;
             if hints[c] as usize > size {
                 return Err(ModelError::HintTooLarge {
                     cell: c,
@@ -82,7 +99,12 @@ impl Suguru {
                 });
             }
         }
-        Ok(Suguru { hints, region, regions })
+        Ok(Suguru {
+            hints,
+            region,
+            cells,
+            start,
+        })
     }
 
     /// The grid's shape.
@@ -105,21 +127,29 @@ impl Suguru {
     pub fn region_of(&self, c: CellId) -> usize {
         self.region[c] as usize
     }
-    /// The cells of every region, each list in row-major order.
-    pub fn regions(&self) -> &[Vec<CellId>] {
-        &self.regions
+    /// The cells of region `k` in row-major order.
+    pub fn region(&self, k: usize) -> &[CellId] {
+        &self.cells[self.start[k] as usize..self.start[k + 1] as usize]
+    }
+    /// The cells of every region (regions in order, cells row-major).
+    pub fn regions(&self) -> impl ExactSizeIterator<Item = &[CellId]> + '_ {
+        (0..self.num_regions()).map(|k| self.region(k))
     }
     /// Number of regions `R`.
     pub fn num_regions(&self) -> usize {
-        self.regions.len()
+        self.start.len() - 1
+    }
+    /// Size of region `k`.
+    pub fn region_size(&self, k: usize) -> usize {
+        (self.start[k + 1] - self.start[k]) as usize
     }
     /// Size of the region of `c`.
     pub fn region_size_of(&self, c: CellId) -> usize {
-        self.regions[self.region_of(c)].len()
+        self.region_size(self.region_of(c))
     }
     /// The largest region size.
     pub fn max_region_size(&self) -> usize {
-        self.regions.iter().map(Vec::len).max().unwrap_or(0)
+        (0..self.num_regions()).map(|k| self.region_size(k)).max().unwrap_or(0)
     }
     /// Number of hint cells `H`.
     pub fn num_hints(&self) -> usize {

@@ -39,7 +39,7 @@ impl PaperSearch {
     /// Sets up `S`, `CV` (from the hints) and `χ` as Section IV describes.
     pub fn new(p: &Suguru) -> Self {
         let shape = p.shape();
-        let sizes: Vec<usize> = p.regions().iter().map(Vec::len).collect();
+        let sizes: Vec<usize> = p.regions().map(<[_]>::len).collect();
         let mut offset = Vec::with_capacity(sizes.len());
         let mut total = 0;
         for &s in &sizes {

@@ -13,7 +13,6 @@
 use crate::model::Suguru;
 use num_bigint::BigUint;
 use num_traits::One;
-use pencilbox_core::grid::KING;
 
 /// Why an instance has no solution, found without search; `None` when the checks pass.
 ///
@@ -24,74 +23,103 @@ use pencilbox_core::grid::KING;
 /// ```
 pub fn precheck(p: &Suguru) -> Option<String> {
     let shape = p.shape();
-    // Equal hints in one region or in adjacent cells.
-    let mut seen: Vec<Option<pencilbox_core::CellId>> = Vec::new();
-    for (k, cells) in p.regions().iter().enumerate() {
-        seen.clear();
-        seen.resize(cells.len() + 1, None);
-        for &c in cells {
-            let h = p.hint(c) as usize;
-            if h == 0 {
-                continue;
-            }
-            if let Some(first) = seen[h] {
-                return Some(format!(
-                    "hints: {} and {} are both {h} in region {} (numbers in a region must differ)",
-                    shape.name(first),
-                    shape.name(c),
-                    k + 1
-                ));
-            }
-            seen[h] = Some(c);
-        }
+    // Equal hints in one region (a flat table: slot start_k + h − 1 per region k and hint h).
+    let mut start = Vec::with_capacity(p.num_regions());
+    let mut total = 0usize;
+    for k in 0..p.num_regions() {
+        start.push(total);
+        total += p.region_size(k);
     }
+    let mut seen: Vec<u32> = vec![u32::MAX; total];
     for c in shape.all() {
-        let h = p.hint(c);
+        let h = p.hint(c) as usize;
         if h == 0 {
             continue;
         }
-        for d in &KING[4..] {
-            if let Some(n) = shape.step(c, *d) {
-                if p.hint(n) == h {
-                    return Some(format!(
-                        "hints: {} and {} touch and are both {h} (neighbouring numbers must differ)",
-                        shape.name(c),
-                        shape.name(n)
-                    ));
-                }
+        let k = p.region_of(c);
+        let slot = &mut seen[start[k] + h - 1];
+        if *slot != u32::MAX {
+            return Some(format!(
+                "hints: {} and {} are both {h} in region {} (numbers in a region must differ)",
+                shape.name(pencilbox_core::CellId(*slot)),
+                shape.name(c),
+                k + 1
+            ));
+        }
+        *slot = c.0;
+    }
+    // Equal hints in touching cells (right, and the three cells below).
+    let w = shape.width;
+    let hints = p.hints().as_slice();
+    for r in 0..shape.height {
+        for col in 0..w {
+            let i = r * w + col;
+            let h = hints[i];
+            if h == 0 {
+                continue;
+            }
+            let below = r + 1 < shape.height;
+            let right = col + 1 < w;
+            let left = col > 0;
+            let others = [
+                right.then(|| i + 1),
+                (below && left).then(|| i + w - 1),
+                below.then(|| i + w),
+                (below && right).then(|| i + w + 1),
+            ];
+            if let Some(n) = others.into_iter().flatten().find(|&n| hints[n] == h) {
+                return Some(format!(
+                    "hints: {} and {} touch and are both {h} (neighbouring numbers must differ)",
+                    shape.name(pencilbox_core::CellId::from_index(i)),
+                    shape.name(pencilbox_core::CellId::from_index(n))
+                ));
             }
         }
     }
-    // Theorem 1: a 2×2 window holding two or more complete regions. On a one-row or
-    // one-column grid the windows are 1×2 (or 2×1): the proof only uses that all cells of the
-    // window touch each other, which holds for these too.
+    if let Some((at, regions)) = crowded_window(p) {
+        let (wh, ww) = (shape.height.min(2), shape.width.min(2));
+        return Some(format!(
+            "Theorem 1: the {wh}×{ww} subgrid at {} contains {} complete regions, and each needs a 1 in mutually adjacent cells",
+            shape.name(at),
+            regions.len()
+        ));
+    }
+    None
+}
+
+/// Theorem 1's obstacle: the top-left cell of a 2×2 window (1×2 or 2×1 on one-row or
+/// one-column grids) that contains two or more complete regions, and those regions.
+pub fn crowded_window(p: &Suguru) -> Option<(pencilbox_core::CellId, Vec<usize>)> {
+    let shape = p.shape();
+    // On a one-row or one-column grid the windows are 1×2 (or 2×1): the proof only uses that
+    // all cells of the window touch each other, which holds for these too.
     let (wh, ww) = (shape.height.min(2), shape.width.min(2));
     for r in 0..=shape.height - wh {
         for col in 0..=shape.width - ww {
-            let mut window: Vec<pencilbox_core::CellId> = Vec::with_capacity(4);
+            let mut window = [pencilbox_core::CellId(0); 4];
+            let mut len = 0;
             for dr in 0..wh {
                 for dc in 0..ww {
-                    window.push(shape.id(r + dr, col + dc));
+                    window[len] = shape.id(r + dr, col + dc);
+                    len += 1;
                 }
             }
-            let mut complete: Vec<usize> = Vec::new();
-            for &c in &window {
+            let window = &window[..len];
+            let mut complete = [usize::MAX; 4];
+            let mut found = 0;
+            for &c in window {
                 let k = p.region_of(c);
-                if complete.contains(&k) {
+                if complete[..found].contains(&k) {
                     continue;
                 }
-                let cells = &p.regions()[k];
-                if cells.len() <= window.len() && cells.iter().all(|x| window.contains(x)) {
-                    complete.push(k);
+                let size = p.region_size(k);
+                if size <= window.len() && window.iter().filter(|&&x| p.region_of(x) == k).count() == size {
+                    complete[found] = k;
+                    found += 1;
                 }
             }
-            if complete.len() >= 2 {
-                return Some(format!(
-                    "Theorem 1: the {wh}×{ww} subgrid {}–{} contains {} complete regions, and each needs a 1 in mutually adjacent cells",
-                    shape.name(window[0]),
-                    shape.name(window[window.len() - 1]),
-                    complete.len()
-                ));
+            if found >= 2 {
+                return Some((window[0], complete[..found].to_vec()));
             }
         }
     }
@@ -100,10 +128,13 @@ pub fn precheck(p: &Suguru) -> Option<String> {
 
 /// `ε_α`: the number of empty cells of each region.
 pub fn empty_per_region(p: &Suguru) -> Vec<usize> {
-    p.regions()
-        .iter()
-        .map(|cells| cells.iter().filter(|&&c| p.hint(c) == 0).count())
-        .collect()
+    let mut eps = vec![0usize; p.num_regions()];
+    for c in p.shape().all() {
+        if p.hint(c) == 0 {
+            eps[p.region_of(c)] += 1;
+        }
+    }
+    eps
 }
 
 fn factorial(n: usize) -> BigUint {

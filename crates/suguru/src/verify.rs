@@ -38,7 +38,7 @@ pub fn verify(p: &Suguru, sol: &Solution) -> VerifyReport {
         return VerifyReport { violations };
     }
     // Section III-A and III-B: region sizes and the CV counters (flattened, one slot per value 1..=s).
-    let sizes: Vec<usize> = p.regions().iter().map(Vec::len).collect();
+    let sizes: Vec<usize> = p.regions().map(<[_]>::len).collect();
     let mut offset = Vec::with_capacity(sizes.len());
     let mut total = 0usize;
     for &s in &sizes {

@@ -1,0 +1,238 @@
+//! A generator of Suguru puzzles with exactly one solution.
+//!
+//! 1. **Regions.** Cells are visited in row-major order; each unassigned cell seeds a region
+//!    whose target size (1–5, mostly 4–5, like Janko's puzzles) is drawn at random, and the
+//!    region grows into random orthogonally adjacent free cells. Where a 2×2 window holds two
+//!    complete regions (Theorem 1: no solution), the smaller one is merged into its smallest
+//!    orthogonal neighbour region, until no such window is left.
+//! 2. **Solution.** The `fast` solver fills the hintless grid with values tried in a random
+//!    order (a node limit makes a hopeless layout be redrawn).
+//! 3. **Hints.** Starting from the full solution as hints, cells are emptied in random order,
+//!    keeping an emptying only if the puzzle stays acceptable for the difficulty:
+//!    * [`Difficulty::Easy`] — solved by naked and hidden singles alone, and at least 35 % of
+//!      the cells keep their hint;
+//!    * [`Difficulty::Medium`] — solved by propagation alone (singles, hidden singles,
+//!      pointing, naked pairs: the rules of [`crate::fast`]), no guessing;
+//!    * [`Difficulty::Hard`] — still has exactly one solution (counted up to 2 with `fast`), so
+//!      the result is minimal: no hint can be removed.
+//!
+//!    Propagation is sound, so "solved by propagation" implies exactly one solution; every
+//!    puzzle returned, at every difficulty, has exactly one solution.
+
+use crate::fast::{FastSearch, Rules, SplitMix};
+use crate::model::Suguru;
+use crate::solver;
+use crate::theorems::precheck;
+use pencilbox_core::search::{run, Flow, Limits};
+use pencilbox_core::{Grid, Shape};
+
+/// How hard a generated puzzle is (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Difficulty {
+    /// Naked and hidden singles suffice; many hints.
+    Easy,
+    /// Propagation suffices (no guessing).
+    Medium,
+    /// Minimal: every hint is needed for uniqueness.
+    Hard,
+}
+
+impl Difficulty {
+    /// Parses `easy`, `medium` or `hard`.
+    pub fn from_name(s: &str) -> Option<Difficulty> {
+        match s {
+            "easy" => Some(Difficulty::Easy),
+            "medium" => Some(Difficulty::Medium),
+            "hard" => Some(Difficulty::Hard),
+            _ => None,
+        }
+    }
+}
+
+/// Region target sizes, weighted towards 4 and 5.
+const SIZES: [usize; 20] = [1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5];
+
+/// A random region layout as labels (see the module docs, step 1).
+pub fn random_layout(shape: Shape, rng: &mut SplitMix) -> Grid<u32> {
+    let n = shape.cells();
+    let mut label = vec![u32::MAX; n];
+    let mut next = 0u32;
+    let mut region: Vec<usize> = Vec::new();
+    let mut frontier: Vec<usize> = Vec::new();
+    for s in 0..n {
+        if label[s] != u32::MAX {
+            continue;
+        }
+        let target = SIZES[rng.below(SIZES.len())];
+        region.clear();
+        region.push(s);
+        label[s] = next;
+        while region.len() < target {
+            frontier.clear();
+            for &c in &region {
+                for &x in pencilbox_core::grid::ORTHOGONAL.iter() {
+                    if let Some(y) = shape.step(pencilbox_core::CellId::from_index(c), x) {
+                        if label[y.index()] == u32::MAX && !frontier.contains(&y.index()) {
+                            frontier.push(y.index());
+                        }
+                    }
+                }
+            }
+            if frontier.is_empty() {
+                break;
+            }
+            let pick = frontier[rng.below(frontier.len())];
+            label[pick] = next;
+            region.push(pick);
+        }
+        next += 1;
+    }
+    Grid::from_vec(shape, label).expect("sized")
+}
+
+/// Merges regions until no 2×2 window holds two complete regions (Theorem 1).
+pub fn repair_layout(labels: &mut Grid<u32>) {
+    let shape = labels.shape();
+    loop {
+        let p = Suguru::new(Grid::filled(shape, 0), &*labels).expect("no hints");
+        let Some((_, crowded)) = crate::theorems::crowded_window(&p) else {
+            return;
+        };
+        let k = *crowded.iter().min_by_key(|&&k| p.region_size(k)).expect("two regions");
+        // The smallest orthogonally adjacent other region.
+        let mut best: Option<(usize, pencilbox_core::CellId)> = None;
+        for &c in p.region(k) {
+            for d in pencilbox_core::grid::ORTHOGONAL {
+                if let Some(n) = shape.step(c, d) {
+                    let j = p.region_of(n);
+                    if j != k && best.is_none_or(|(size, _)| p.region_size(j) < size) {
+                        best = Some((p.region_size(j), n));
+                    }
+                }
+            }
+        }
+        let Some((_, n)) = best else { return };
+        let target = labels[n];
+        for &c in p.region(k) {
+            labels[c] = target;
+        }
+    }
+}
+
+/// A random solution of a hintless layout, or `None` if none is found within a node budget.
+fn random_fill(p: &Suguru, rng: &mut SplitMix) -> Option<Grid<u32>> {
+    let mut s = FastSearch::new(p).ok()?;
+    s.randomise(rng.next_u64());
+    let mut out = None;
+    let limits = Limits {
+        node_limit: Some(20_000 + 50 * p.shape().cells() as u64),
+        ..Limits::first()
+    };
+    run(&mut s, &limits, |s| {
+        out = Some(s.grid());
+        Flow::Stop
+    });
+    out
+}
+
+/// Does propagation with `rules` alone fix every cell?
+fn solved_by(p: &Suguru, rules: Rules) -> bool {
+    FastSearch::with_rules(p, rules).is_ok_and(|mut s| s.propagate_root() && s.all_fixed())
+}
+
+/// Is the instance acceptable at this difficulty (given it came from a solution)?
+fn acceptable(p: &Suguru, d: Difficulty, min_hints: usize) -> bool {
+    match d {
+        Difficulty::Easy => p.num_hints() >= min_hints && solved_by(p, Rules::SINGLES_AND_HIDDEN),
+        Difficulty::Medium => solved_by(p, Rules::ALL),
+        Difficulty::Hard => {
+            let limits = Limits {
+                node_limit: Some(200_000),
+                ..Limits::default()
+            };
+            solver::is_unique(p, &limits)
+        }
+    }
+}
+
+/// Generates a `height × width` puzzle with exactly one solution (see the module docs).
+/// Deterministic for a given seed. Sizes must be at least 1.
+///
+/// ```
+/// use pencilbox_suguru::{generate, Difficulty};
+/// let p = generate(6, 6, Difficulty::Medium, 1);
+/// assert_eq!((p.shape().height, p.shape().width), (6, 6));
+/// assert!(pencilbox_suguru::solver::is_unique(&p, &Default::default()));
+/// ```
+pub fn generate(height: usize, width: usize, difficulty: Difficulty, seed: u64) -> Suguru {
+    let shape = Shape::new(height.max(1), width.max(1));
+    let mut rng = SplitMix(seed ^ 0x5EED_5EED_0000_0001);
+    loop {
+        let mut labels = random_layout(shape, &mut rng);
+        repair_layout(&mut labels);
+        let Ok(empty) = Suguru::new(Grid::filled(shape, 0), &labels) else {
+            continue;
+        };
+        if precheck(&empty).is_some() {
+            continue;
+        }
+        let Some(solution) = random_fill(&empty, &mut rng) else {
+            continue;
+        };
+        let mut hints = solution.clone();
+        let mut order: Vec<usize> = (0..shape.cells()).collect();
+        rng.shuffle(&mut order);
+        let min_hints = shape.cells() * 35 / 100;
+        for i in order {
+            let keep = hints.as_slice()[i];
+            hints.as_mut_slice()[i] = 0;
+            let candidate = empty.with_hints(hints.clone()).expect("hints come from a solution");
+            if !acceptable(&candidate, difficulty, min_hints) {
+                hints.as_mut_slice()[i] = keep;
+            }
+        }
+        return empty.with_hints(hints).expect("hints come from a solution");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verify;
+
+    #[test]
+    fn generated_puzzles_are_unique_at_every_difficulty_and_deterministic() {
+        for (i, d) in [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard]
+            .into_iter()
+            .enumerate()
+        {
+            let p = generate(7, 6, d, 40 + i as u64);
+            assert!(solver::is_unique(&p, &Limits::default()), "{d:?}\n{p}");
+            assert_eq!(p, generate(7, 6, d, 40 + i as u64));
+            let r = solver::solve(&p, None, &Limits::default()).unwrap();
+            assert!(verify(&p, r.solution.as_ref().unwrap()).is_valid());
+        }
+    }
+
+    #[test]
+    fn harder_puzzles_have_fewer_hints() {
+        let easy = generate(8, 8, Difficulty::Easy, 3).num_hints();
+        let hard = generate(8, 8, Difficulty::Hard, 3).num_hints();
+        assert!(hard < easy, "hard {hard} vs easy {easy}");
+    }
+
+    #[test]
+    fn layouts_have_regions_of_at_most_five_cells() {
+        let mut rng = SplitMix(9);
+        let l = random_layout(Shape::new(10, 10), &mut rng);
+        let p = Suguru::new(Grid::filled(l.shape(), 0), &l).unwrap();
+        assert!(p.max_region_size() <= 5);
+    }
+
+    #[test]
+    fn tiny_and_one_row_grids_are_generated() {
+        assert_eq!(generate(1, 1, Difficulty::Hard, 0).num_hints(), 0);
+        let p = generate(1, 7, Difficulty::Medium, 5);
+        assert!(solver::is_unique(&p, &Limits::default()));
+    }
+}
