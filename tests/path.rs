@@ -1,0 +1,108 @@
+//! End-to-end: Path puzzles through the `pencilbox` binary.
+
+use pencilbox_tests::{run, run_with_stdin, shared_data, temp_file};
+
+/// 3×3, doors in opposite corners, no clues: many paths.
+const OPEN_3X3: &str = "3 3\n1 1\n3 3\n\n-1 -1 -1\n-1 -1 -1\n";
+
+#[test]
+fn the_kind_is_detected_and_the_solution_verifies() {
+    let puzzle = temp_file("open.txt", OPEN_3X3.as_bytes());
+    let out = run(&["solve", puzzle.to_str().unwrap_or_default()]);
+    out.code(0);
+    let sol = temp_file("open.sol", out.stdout.as_bytes());
+    run(&[
+        "verify",
+        puzzle.to_str().unwrap_or_default(),
+        sol.to_str().unwrap_or_default(),
+    ])
+    .code(0)
+    .stdout_has("valid");
+}
+
+#[test]
+fn json_solution_is_m_strings_of_directions() {
+    let out = run_with_stdin(
+        &["solve", "--puzzle", "path", "--format", "json", "-"],
+        OPEN_3X3.as_bytes(),
+    );
+    let v = out.code(0).json();
+    assert_eq!(v["puzzle"], "path");
+    let rows = v["solution"].as_array().expect("rows");
+    assert_eq!(rows.len(), 3);
+    assert!(rows.iter().all(|r| r
+        .as_str()
+        .is_some_and(|s| s.len() == 3 && s.chars().all(|c| "0dlru".contains(c)))));
+}
+
+#[test]
+fn counting_all_paths_between_opposite_corners_of_3x3_gives_12() {
+    // Self-avoiding corner-to-corner paths on a 3×3 grid: 12 (OEIS A007764).
+    let out = run_with_stdin(
+        &["count", "--puzzle", "path", "--format", "json", "-"],
+        OPEN_3X3.as_bytes(),
+    );
+    let v = out.code(0).json();
+    assert_eq!(v["count"], 12);
+    assert_eq!(v["witness"].as_array().map(Vec::len), Some(2));
+}
+
+#[test]
+fn theorem_1_makes_mismatched_sums_unsolvable() {
+    let out = run_with_stdin(
+        &["solve", "--puzzle", "path", "--format", "json", "-"],
+        b"2 2\n1 1\n2 2\n\n2 2\n1 1\n",
+    );
+    let v = out.code(1).json();
+    assert!(v["reason"].as_str().is_some_and(|r| r.contains("Theorem 1")), "{v}");
+}
+
+#[test]
+fn malformed_path_input_exits_2_with_a_position() {
+    for input in [
+        &b"3 3\n1 1\n3 3\n\n-1 -1\n-1 -1 -1\n"[..],
+        b"3 3\n1 1\n9 9\n\n-1 -1 -1\n-1 -1 -1\n",
+        b"3 3\n1 1\n3 3\n\n4 -1 -1\n-1 -1 -1\n",
+        b"3 3\n1 1\n3 3\n\n-2 -1 -1\n-1 -1 -1\n",
+    ] {
+        let out = run_with_stdin(&["solve", "--puzzle", "path", "-"], input);
+        out.code(2);
+        assert!(out.stderr.starts_with("pencilbox: <stdin>:"), "{}", out.stderr);
+        assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    }
+}
+
+#[test]
+fn the_26_letters_solve_to_their_answers_and_are_unique() {
+    let Some(dir) = shared_data("path/letters") else { return };
+    for alg in ["fast", "paper"] {
+        let out = run(&[
+            "bench",
+            "--format",
+            "json",
+            "--puzzle",
+            "path",
+            "--algorithm",
+            alg,
+            dir.to_str().unwrap_or_default(),
+        ]);
+        let v = out.code(0).json();
+        assert_eq!(v["summary"]["instances"], 26);
+        assert_eq!(v["summary"]["mismatches"], 0);
+        assert!(v["instances"]
+            .as_array()
+            .is_some_and(|a| a.iter().all(|i| i["matches_answer"] == true)));
+    }
+    for letter in 'a'..='z' {
+        let f = dir.join(format!("{letter}.txt"));
+        let out = run(&[
+            "count",
+            "--limit",
+            "2",
+            "--format",
+            "json",
+            f.to_str().unwrap_or_default(),
+        ]);
+        assert_eq!(out.code(0).json()["count"], 1, "{letter}");
+    }
+}
