@@ -1,0 +1,164 @@
+//! Property tests on random small instances (up to 5×5): `paper`, `fast` (all rules, no rules,
+//! each rule alone) and a naive brute-force enumerator of all simple A→B paths agree on the
+//! exact solution sets; every solution passes the verifier; instant checks never reject a
+//! solvable instance.
+
+use pencilbox_core::{CellId, Limits, Shape};
+use pencilbox_pathpuzzle::checks::no_solution_reason;
+use pencilbox_pathpuzzle::fast::{Pruning, RULES};
+use pencilbox_pathpuzzle::generate::{random_path, SplitMix64};
+use pencilbox_pathpuzzle::solve::{all_solutions, count, Algorithm};
+use pencilbox_pathpuzzle::verify::is_solution;
+use pencilbox_pathpuzzle::{configuration_from_path, Configuration, PathPuzzle};
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+
+/// Every simple path from door A to door B, kept when its row and column counts match the
+/// clues. Independent of the solvers: no pruning, clues checked only at the end.
+fn brute_force(p: &PathPuzzle) -> BTreeSet<String> {
+    let shape = p.shape();
+    let mut out = BTreeSet::new();
+    if p.door_a() == p.door_b() {
+        return out;
+    }
+    let mut path = vec![p.cell_a()];
+    let mut seen = vec![false; shape.cells()];
+    seen[p.cell_a().index()] = true;
+    fn go(p: &PathPuzzle, shape: Shape, path: &mut Vec<CellId>, seen: &mut [bool], out: &mut BTreeSet<String>) {
+        let head = *path.last().unwrap();
+        if head == p.cell_b() {
+            let mut rows = vec![0u32; shape.height];
+            let mut cols = vec![0u32; shape.width];
+            for &c in path.iter() {
+                let (r, col) = shape.coords(c);
+                rows[r] += 1;
+                cols[col] += 1;
+            }
+            let ok_rows = p.row_clues().iter().zip(&rows).all(|(c, &n)| c.is_none_or(|v| v == n));
+            let ok_cols = p.col_clues().iter().zip(&cols).all(|(c, &n)| c.is_none_or(|v| v == n));
+            if ok_rows && ok_cols {
+                out.insert(key(&configuration_from_path(shape, path)));
+            }
+            return;
+        }
+        for d in [(1, 0), (0, -1), (0, 1), (-1, 0)] {
+            if let Some(n) = shape.step(head, d) {
+                if !seen[n.index()] {
+                    seen[n.index()] = true;
+                    path.push(n);
+                    go(p, shape, path, seen, out);
+                    path.pop();
+                    seen[n.index()] = false;
+                }
+            }
+        }
+    }
+    go(p, shape, &mut path, &mut seen, &mut out);
+    out
+}
+
+fn key(a: &Configuration) -> String {
+    a.as_slice().iter().map(|x| x.to_char()).collect()
+}
+
+fn solution_set(p: &PathPuzzle, alg: &Algorithm) -> BTreeSet<String> {
+    let sols = all_solutions(p, alg);
+    for a in &sols {
+        assert!(is_solution(p, a), "{alg:?} returned a non-solution for\n{p}");
+    }
+    let set: BTreeSet<String> = sols.iter().map(key).collect();
+    assert_eq!(set.len(), sols.len(), "{alg:?} returned a solution twice for\n{p}");
+    set
+}
+
+fn check_agreement(p: &PathPuzzle) {
+    let truth = brute_force(p);
+    if no_solution_reason(p).is_some() {
+        assert!(truth.is_empty(), "an instant check rejected a solvable puzzle:\n{p}");
+    }
+    let mut algs = vec![
+        Algorithm::Paper,
+        Algorithm::Fast(Pruning::ALL),
+        Algorithm::Fast(Pruning::NONE),
+    ];
+    for rule in RULES {
+        algs.push(Algorithm::Fast(Pruning::parse(rule).unwrap()));
+        algs.push(Algorithm::Fast(Pruning::parse(&format!("-{rule}")).unwrap()));
+    }
+    for alg in &algs {
+        assert_eq!(solution_set(p, alg), truth, "{alg:?} on\n{p}");
+        let c = count(p, alg, Some(2), &Limits::default());
+        assert_eq!(c.count, truth.len().min(2) as u64, "{alg:?} count(2) on\n{p}");
+    }
+}
+
+fn edge_cell(shape: Shape, k: usize) -> (usize, usize) {
+    let edge: Vec<CellId> = shape.all().filter(|&c| shape.on_edge(c)).collect();
+    shape.coords(edge[k % edge.len()])
+}
+
+/// A random instance: random doors on the edge and random clues (-1 about a third of the time).
+fn arb_instance() -> impl Strategy<Value = PathPuzzle> {
+    (1usize..=5, 1usize..=5)
+        .prop_filter("at least two cells", |(h, w)| h * w >= 2)
+        .prop_flat_map(|(h, w)| {
+            (
+                Just((h, w)),
+                any::<usize>(),
+                any::<usize>(),
+                proptest::collection::vec(-3i64..=w as i64, h),
+                proptest::collection::vec(-3i64..=h as i64, w),
+            )
+        })
+        .prop_map(|((h, w), a, b, rows, cols)| {
+            let shape = Shape::new(h, w);
+            let clue = |v: i64| (v >= 0).then_some(v as u32);
+            PathPuzzle::new(
+                h,
+                w,
+                edge_cell(shape, a),
+                edge_cell(shape, b),
+                rows.into_iter().map(clue).collect(),
+                cols.into_iter().map(clue).collect(),
+            )
+            .unwrap()
+        })
+}
+
+/// A planted instance: the clues of a random path, each kept with probability `keep`/4.
+fn arb_planted() -> impl Strategy<Value = (PathPuzzle, Configuration)> {
+    (2usize..=5, 2usize..=5, any::<u64>(), 0u64..=4).prop_filter_map("a path was found", |(h, w, seed, keep)| {
+        let shape = Shape::new(h, w);
+        let mut rng = SplitMix64::new(seed);
+        let path = random_path(shape, 2 + rng.below(h * w / 2), &mut rng)?;
+        let full = pencilbox_pathpuzzle::generate::puzzle_from_path(shape, &path).ok()?;
+        let mut drop = |c: &Option<u32>| if rng.below(4) < keep as usize { *c } else { None };
+        let rows: Vec<_> = full.row_clues().iter().map(&mut drop).collect();
+        let cols: Vec<_> = full.col_clues().iter().map(&mut drop).collect();
+        Some((full.with_clues(rows, cols).ok()?, configuration_from_path(shape, &path)))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn paper_fast_and_brute_force_agree_on_random_instances(p in arb_instance()) {
+        check_agreement(&p);
+    }
+
+    #[test]
+    fn planted_answers_are_found_by_every_algorithm((p, planted) in arb_planted()) {
+        prop_assert!(is_solution(&p, &planted));
+        prop_assert!(no_solution_reason(&p).is_none(), "instant check rejected a planted instance:\n{}", p);
+        prop_assert!(brute_force(&p).contains(&key(&planted)));
+        check_agreement(&p);
+    }
+}
+
+#[test]
+fn brute_force_finds_both_paths_around_a_2x2() {
+    let p = PathPuzzle::parse("2 2\n1 1\n1 2\n\n-1 -1\n-1 -1\n").unwrap();
+    assert_eq!(brute_force(&p).len(), 2);
+    check_agreement(&p);
+}
