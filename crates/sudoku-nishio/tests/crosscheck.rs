@@ -80,7 +80,11 @@ fn lemma_one_paths_are_exactly_the_valid_placements_on_4x4_and_6x6() {
         let g = AbGraph::get(block).unwrap();
         let all = brute_placements(block);
         for seed in 0..300u64 {
-            let s = if seed == 0 { CellMask::full(n) } else { random_set(n, seed, 55 + seed % 40) };
+            let s = if seed == 0 {
+                CellMask::full(n)
+            } else {
+                random_set(n, seed, 55 + seed % 40)
+            };
             let inside: BTreeSet<Vec<u8>> = all
                 .iter()
                 .filter(|p| p.iter().enumerate().all(|(c, &r)| s.contains(r as usize, c)))
