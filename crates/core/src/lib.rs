@@ -8,6 +8,7 @@
 //!   to N, all), node limits, deadlines, cancellation and statistics.
 //! * [`fd`] — finite-domain variables, propagators and smallest-domain-first search.
 //! * [`puzzle`] — the plug-in trait [`PuzzleKind`] and the reports the CLI prints.
+//! * [`rng`] — a deterministic random stream for generators.
 //! * [`scan`] — the line/column tokenizer all parsers use; [`error`] — parse errors.
 //!
 //! Dependencies flow one way: core ← puzzle crates ← cli. Nothing here is about one puzzle.
@@ -20,6 +21,7 @@ pub mod fd;
 pub mod grid;
 pub mod puzzle;
 pub mod reach;
+pub mod rng;
 pub mod scan;
 pub mod search;
 pub mod trail;
