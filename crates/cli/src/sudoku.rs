@@ -5,7 +5,7 @@
 //!   candidates left by the givens) and the number of valid placements.
 //! * `pencilbox sudoku nishio --bench [--method dag|paper|overlay|matching|lanes] [--format json] FILE`
 //!   — Nishio for every digit of every puzzle, all in-process, timed.
-//! * `pencilbox sudoku explain [--no-guess] [--no-nishio] [--format text|json] FILE` — the step log
+//! * `pencilbox sudoku explain [--no-guess] [--no-nishio] [--no-chains] [--format text|json] FILE` — the step log
 //!   and rating; with `--no-guess`, exit 0 when the rules solve it and 1 when they stall.
 
 use crate::commands::fail;
@@ -66,6 +66,9 @@ pub struct ExplainArgs {
     /// Leave the Nishio rule out.
     #[arg(long)]
     pub no_nishio: bool,
+    /// Leave the chain rules out (implication chains and one-level forcing chains).
+    #[arg(long)]
+    pub no_chains: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -292,7 +295,11 @@ fn bench(a: &NishioArgs) -> Result<u8, InputError> {
 
 fn explain_cmd(a: &ExplainArgs) -> Result<u8, InputError> {
     let (name, puzzles) = read_puzzles(&a.file, block_of(&a.block)?)?;
-    let rules = if a.no_nishio { RuleSet::NO_NISHIO } else { RuleSet::ALL };
+    let rules = RuleSet {
+        nishio: !a.no_nishio,
+        chains: !a.no_chains,
+        ..RuleSet::ALL
+    };
     let many = puzzles.len() > 1;
     let mut code = 0u8;
     for (line, p) in &puzzles {
@@ -374,7 +381,10 @@ fn explain_cmd(a: &ExplainArgs) -> Result<u8, InputError> {
             out.push_str(&v.iter().map(|&x| symbol(x)).collect::<String>());
             out.push('\n');
         }
-        let rating_name = rating.map_or("givens only", |r| r.name());
+        let rating_name = match (status, rating) {
+            ("stalled", r) => format!("stalled (hardest rule used: {})", r.map_or("none", |r| r.name())),
+            (_, r) => r.map_or("givens only", |r| r.name()).to_string(),
+        };
         out.push_str(&format!("rating: {rating_name}"));
         match a.format {
             Format::Json => {
