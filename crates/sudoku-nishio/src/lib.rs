@@ -18,7 +18,7 @@
 //!   approximation (which ignores blocks).
 //! * [`solver`] — the deductive solver (singles, locked candidates, pairs/triples, Nishio) with
 //!   a step log and rating; [`backtrack`] — the search fallback on core's driver.
-//! * `reduction` — the 3-SAT → Nishio decision reduction of Theorems 2–3.
+//! * [`reduction`] — the 3-SAT → Nishio decision reduction of Theorems 2–3.
 //! * [`kind`] — the [`PuzzleKind`](pencilbox_core::PuzzleKind) plug-in [`KIND`].
 //! * [`generate`] — a small puzzle generator (bundled examples, tests).
 //!
@@ -41,7 +41,7 @@ pub mod kind;
 pub mod matching;
 pub mod nishio;
 pub mod overlay;
-// reduction: next
+pub mod reduction;
 pub mod solver;
 
 pub use board::{BlockShape, Candidates, CellMask, Contradiction, Sudoku};

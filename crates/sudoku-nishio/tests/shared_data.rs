@@ -8,7 +8,9 @@ use pencilbox_sudoku_nishio::{Sudoku, KIND};
 use std::path::PathBuf;
 
 fn data(name: &str) -> Option<String> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/sudoku").join(name);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/sudoku")
+        .join(name);
     match std::fs::read_to_string(&p) {
         Ok(t) => Some(t),
         Err(_) => {
@@ -41,7 +43,11 @@ fn no_guess_counts(text: &str) -> Vec<(&'static str, usize)> {
         ("basic + Nishio", RuleSet::BASIC_NISHIO),
         ("basic", RuleSet::BASIC),
     ];
-    let puzzles: Vec<Sudoku> = KIND.instances(text).iter().map(|i| Sudoku::parse(i.text, None).unwrap()).collect();
+    let puzzles: Vec<Sudoku> = KIND
+        .instances(text)
+        .iter()
+        .map(|i| Sudoku::parse(i.text, None).unwrap())
+        .collect();
     sets.iter()
         .map(|(name, rules)| {
             let solved = puzzles
@@ -83,13 +89,17 @@ fn top95_and_hardest_are_all_solved_and_verified() {
 
 #[test]
 fn a_sample_of_sudoku17_is_solved_and_verified() {
-    let Some(t) = data("sudoku17-first5000.txt") else { return };
+    let Some(t) = data("sudoku17-first5000.txt") else {
+        return;
+    };
     assert_eq!(solve_all(&t, 50), 100);
 }
 
 #[test]
 #[ignore = "all 5000 puzzles; run with --release --ignored"]
 fn all_of_sudoku17_first5000_are_solved_and_verified() {
-    let Some(t) = data("sudoku17-first5000.txt") else { return };
+    let Some(t) = data("sudoku17-first5000.txt") else {
+        return;
+    };
     assert_eq!(solve_all(&t, 1), 5000);
 }
