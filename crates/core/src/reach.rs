@@ -78,14 +78,15 @@ impl Flood {
             degree,
             stamp: vec![0; cells],
             epoch: 0,
-            stack: Vec::with_capacity(cells),
-            order: Vec::with_capacity(cells),
-            disc: vec![0; cells],
-            low: vec![0; cells],
-            parent: vec![NO_PARENT; cells],
-            block: vec![0; cells],
-            block_mark: vec![0; cells],
-            calls: Vec::with_capacity(cells),
+            stack: Vec::new(),
+            order: Vec::new(),
+            // The depth-first workspace of `between` is allocated on its first use.
+            disc: Vec::new(),
+            low: Vec::new(),
+            parent: Vec::new(),
+            block: Vec::new(),
+            block_mark: Vec::new(),
+            calls: Vec::new(),
         }
     }
 
@@ -159,6 +160,15 @@ impl Flood {
     /// assert_eq!(f.cells().len(), 5);
     /// ```
     pub fn between(&mut self, s: CellId, t: CellId, mut enter: impl FnMut(CellId) -> bool) -> bool {
+        let cells = self.stamp.len();
+        if self.disc.len() != cells {
+            self.disc = vec![0; cells];
+            self.low = vec![0; cells];
+            self.parent = vec![NO_PARENT; cells];
+            self.block = vec![0; cells];
+            self.block_mark = vec![0; cells];
+            self.calls = Vec::with_capacity(cells);
+        }
         self.next_epoch();
         let epoch = self.epoch;
         self.order.clear();

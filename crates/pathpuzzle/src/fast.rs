@@ -11,7 +11,7 @@
 //! | rule      | prunes when                                                                          |
 //! |-----------|--------------------------------------------------------------------------------------|
 //! | `reach`   | door B is not usable, or the flood fill does not reach it                            |
-//! | `blocks`  | (sharpens the fill) only cells on *some simple path* from `head` to B count as reached: the biconnected blocks on the block–cut-tree path ([`Flood::between`]); a pocket behind a cut cell can be entered but not left |
+//! | `blocks`  | (sharpens the fill) only cells on *some simple path* from `head` to B count as reached: the biconnected blocks on the block–cut-tree path ([`Flood::between`]); a pocket behind a cut cell can be entered but not left. Used where the head has a choice, on grids of more than [`BLOCKS_MIN_CELLS`] cells |
 //! | `owed`    | a clued row or column owes more cells than the fill reaches in it                    |
 //! | `length`  | `L`'s lower bound (owed row sum, owed column sum, Manhattan distance to B) exceeds the reached cells, or (rows or columns fully clued) `L` is exact and below the distance to B, or the two exact sums disagree (Theorem 1 on the remainder) |
 //! | `parity`  | `L` is exact and (checkerboard colouring) `L − dist(head, B)` is odd, or one colour has fewer reached cells than the `⌈L/2⌉`/`⌊L/2⌋` the path needs |
@@ -28,8 +28,8 @@ use pencilbox_core::search::{Backtrack, Expand};
 use pencilbox_core::{CellId, Shape};
 
 /// The names of the pruning rules, in the order of [`FastSearch::prunes`].
-pub const RULES: [&str; 9] = [
-    "reach", "blocks", "owed", "length", "parity", "deadend", "forced", "order", "cuts",
+pub const RULES: [&str; 10] = [
+    "reach", "blocks", "owed", "length", "parity", "deadend", "forced", "order", "cuts", "edges",
 ];
 
 /// Which pruning rules are on.
@@ -49,20 +49,32 @@ pub struct Pruning {
     pub deadend: bool,
     /// A must-use neighbour of the head with only two possible path neighbours comes next.
     pub forced: bool,
-    /// Try the neighbours with the fewest onward possibilities first (Warnsdorff's rule).
+    /// Try must-use neighbours first, then those with the fewest onward possibilities
+    /// (Warnsdorff's rule).
     pub order: bool,
     /// Crossing counts on the cuts between consecutive rows and columns.
     pub cuts: bool,
+    /// Degree propagation on the cells' possible path edges (forced and excluded edges).
+    pub edges: bool,
+    /// `blocks` applies only to grids of more cells than this (default [`BLOCKS_MIN_CELLS`];
+    /// 0 = always). Set with `blocks-min=N` in a rule list.
+    pub blocks_min_cells: usize,
 }
 
 impl Default for Pruning {
     fn default() -> Self {
-        Pruning::ALL
+        Pruning::DEFAULT
     }
 }
 
 impl Pruning {
-    /// Every rule on (the default).
+    /// The default: every rule except `edges`, whose propagation costs more time than the
+    /// nodes it saves on the benchmark sets (measure with `--set prune=+edges`).
+    pub const DEFAULT: Pruning = Pruning {
+        edges: false,
+        ..Pruning::ALL
+    };
+    /// Every rule on.
     pub const ALL: Pruning = Pruning {
         reach: true,
         blocks: true,
@@ -73,6 +85,8 @@ impl Pruning {
         forced: true,
         order: true,
         cuts: true,
+        edges: true,
+        blocks_min_cells: BLOCKS_MIN_CELLS,
     };
     /// Every rule off: the search is then node for node Algorithm 3.
     pub const NONE: Pruning = Pruning {
@@ -85,6 +99,8 @@ impl Pruning {
         forced: false,
         order: false,
         cuts: false,
+        edges: false,
+        blocks_min_cells: BLOCKS_MIN_CELLS,
     };
 
     fn flag(&mut self, name: &str) -> Option<&mut bool> {
@@ -98,12 +114,14 @@ impl Pruning {
             "forced" => &mut self.forced,
             "order" => &mut self.order,
             "cuts" => &mut self.cuts,
+            "edges" => &mut self.edges,
             _ => return None,
         })
     }
 
-    /// Reads a rule list: `all`, `none`, a comma-separated list of rule names (exactly those
-    /// on), or changes to the default set (`-parity,-deadend`, `none,+reach`).
+    /// Reads a rule list: `default`, `all`, `none`, a comma-separated list of rule names
+    /// (exactly those on), or changes to the default set (`-parity,-deadend`, `+edges`,
+    /// `none,+reach`).
     ///
     /// ```
     /// use pencilbox_pathpuzzle::fast::Pruning;
@@ -117,11 +135,27 @@ impl Pruning {
         let relative = items
             .iter()
             .all(|s| s.starts_with(['-', '+']) || *s == "all" || *s == "none");
-        let mut p = if relative { Pruning::ALL } else { Pruning::NONE };
+        let mut p = if relative { Pruning::DEFAULT } else { Pruning::NONE };
         for item in items {
             match item {
-                "all" => p = Pruning::ALL,
-                "none" => p = Pruning::NONE,
+                "all" => {
+                    p = Pruning {
+                        blocks_min_cells: p.blocks_min_cells,
+                        ..Pruning::ALL
+                    }
+                }
+                "default" => {
+                    p = Pruning {
+                        blocks_min_cells: p.blocks_min_cells,
+                        ..Pruning::DEFAULT
+                    }
+                }
+                "none" => {
+                    p = Pruning {
+                        blocks_min_cells: p.blocks_min_cells,
+                        ..Pruning::NONE
+                    }
+                }
                 _ => {
                     let (on, name) = match item.strip_prefix('-') {
                         Some(n) => (false, n),
@@ -152,6 +186,7 @@ impl Pruning {
             self.forced,
             self.order,
             self.cuts,
+            self.edges,
         ];
         let names: Vec<&str> = RULES.iter().zip(on).filter(|(_, o)| *o).map(|(n, _)| *n).collect();
         if names.is_empty() {
@@ -164,12 +199,17 @@ impl Pruning {
 
 const REACH: usize = 0;
 const BLOCKS: usize = 1;
+
+/// By default, grids up to this many cells use plain fills even with `blocks` on (see
+/// [`Pruning::blocks_min_cells`]).
+pub const BLOCKS_MIN_CELLS: usize = 64;
 const OWED: usize = 2;
 const LENGTH: usize = 3;
 const PARITY: usize = 4;
 const DEADEND: usize = 5;
 const FORCED: usize = 6;
 const CUTS: usize = 8;
+const EDGES: usize = 9;
 
 /// The state of the pruned search.
 #[derive(Clone, Debug)]
@@ -197,7 +237,18 @@ pub struct FastSearch {
     viable_col: Vec<u32>,
     viable: Vec<bool>,
     degree: Vec<u8>,
-    prunes: [u64; 9],
+    pairs_row: Vec<u32>,
+    pairs_col: Vec<u32>,
+    /// Orthogonal neighbours in the order up, left, right, down (`u32::MAX` = outside).
+    nbr: Vec<[u32; 4]>,
+    // Scratch of the edge propagation (valid for the cells of the current fill and the head).
+    alive: Vec<bool>,
+    must: Vec<bool>,
+    gone: Vec<u8>,
+    fixed: Vec<u8>,
+    uf: Vec<u32>,
+    queue: Vec<CellId>,
+    prunes: [u64; 10],
 }
 
 impl FastSearch {
@@ -230,14 +281,27 @@ impl FastSearch {
             viable_col: vec![0; p.width()],
             viable: vec![false; cells],
             degree: vec![0; cells],
-            prunes: [0; 9],
+            pairs_row: vec![0; p.height()],
+            pairs_col: vec![0; p.width()],
+            nbr: shape
+                .all()
+                .map(|c| pencilbox_core::grid::ORTHOGONAL.map(|d| shape.step(c, d).map_or(u32::MAX, |x| x.0)))
+                .collect(),
+            // The edge propagation's scratch is allocated on its first use.
+            alive: Vec::new(),
+            must: Vec::new(),
+            gone: Vec::new(),
+            fixed: Vec::new(),
+            uf: Vec::new(),
+            queue: Vec::new(),
+            prunes: [0; 10],
         };
         s.enter(p.cell_a());
         s
     }
 
     /// How many nodes each rule cut, in the order of [`RULES`].
-    pub fn prunes(&self) -> [u64; 9] {
+    pub fn prunes(&self) -> [u64; 10] {
         self.prunes
     }
 
@@ -286,6 +350,207 @@ impl FastSearch {
             self.col_need[col] += 1;
             self.sum_cols += 1;
         }
+    }
+
+    /// Degree propagation over the possible edges of the rest of the path (rule `edges`).
+    ///
+    /// The cells are the head and the reached cells; an edge joins two orthogonal neighbours.
+    /// The head and door B get exactly one more path edge, every other used cell two. A cell
+    /// *must* be used when it is the head or B, when its clued row or column owes as many cells
+    /// as are left in it, or when a forced edge touches it. Then, to a fixpoint:
+    /// a must cell with exactly as many possible edges as it needs forces them; a cell whose
+    /// forced edges reach its need loses its other edges; an optional cell left with fewer than
+    /// two possible edges is dropped (updating its row and column counts). Contradictions: a
+    /// must cell short of edges, more forced edges than needed, a clued line owing more cells
+    /// than remain, forced edges closing a cycle (union-find), or joining head and B while a
+    /// must cell is left out. Returns the next cell when the head's edge is forced.
+    fn propagate(&mut self, head: CellId, lower: i64) -> Result<Option<CellId>, ()> {
+        let b = self.door_b;
+        let cells_len = self.flood.cells().len();
+        if self.alive.len() != self.on_path.len() {
+            let cells = self.on_path.len();
+            self.alive = vec![false; cells];
+            self.must = vec![false; cells];
+            self.gone = vec![0; cells];
+            self.fixed = vec![0; cells];
+            self.uf = (0..cells as u32).collect();
+        }
+        // Initialise: alive = reached (viability counted in degree/viable_row/viable_col).
+        self.queue.clear();
+        let hi = head.index();
+        self.alive[hi] = true;
+        self.must[hi] = true;
+        self.gone[hi] = 0;
+        self.fixed[hi] = 0;
+        self.uf[hi] = head.0;
+        let mut head_deg = 0u8;
+        for k in 0..cells_len {
+            let c = self.flood.cells()[k];
+            let i = c.index();
+            self.alive[i] = true;
+            self.must[i] = c == b;
+            self.gone[i] = 0;
+            self.fixed[i] = 0;
+            self.uf[i] = c.0;
+            if self.nbr[i].contains(&head.0) {
+                head_deg += 1;
+            }
+        }
+        self.degree[hi] = head_deg;
+        // Row and column counts of the alive cells (all reached cells, viable or not).
+        self.viable_row.fill(0);
+        self.viable_col.fill(0);
+        for k in 0..cells_len {
+            let i = self.flood.cells()[k].index();
+            self.viable_row[self.row_of[i] as usize] += 1;
+            self.viable_col[self.col_of[i] as usize] += 1;
+        }
+        let mut alive_total = cells_len as i64;
+        for k in 0..cells_len {
+            let c = self.flood.cells()[k];
+            if self.is_forced(c) {
+                self.must[c.index()] = true;
+            }
+            self.queue.push(c);
+        }
+        self.queue.push(head);
+        while let Some(c) = self.queue.pop() {
+            let i = c.index();
+            if !self.alive[i] {
+                continue;
+            }
+            let need = if c == head || c == b { 1 } else { 2 };
+            let deg = self.degree[i];
+            let fixed = self.fixed[i].count_ones() as u8;
+            if fixed > need {
+                return Err(());
+            }
+            if !self.must[i] {
+                if deg < 2 && c != b {
+                    // Drop an optional cell that cannot be an inner path cell.
+                    self.alive[i] = false;
+                    alive_total -= 1;
+                    for d in 0..4 {
+                        let x = self.nbr[i][d];
+                        if x != u32::MAX && self.live(x) && self.gone[i] & (1 << d) == 0 {
+                            self.degree[x as usize] -= 1;
+                            self.gone[x as usize] |= 1 << (3 - d);
+                            self.queue.push(CellId(x));
+                        }
+                    }
+                    let (r, col) = (self.row_of[i] as usize, self.col_of[i] as usize);
+                    self.viable_row[r] -= 1;
+                    self.viable_col[col] -= 1;
+                    for (need, have, line_is_row, idx) in [
+                        (self.row_need[r], self.viable_row[r], true, r),
+                        (self.col_need[col], self.viable_col[col], false, col),
+                    ] {
+                        if need > 0 && need as u32 > have {
+                            return Err(());
+                        }
+                        if need > 0 && need as u32 == have {
+                            self.mark_line_must(line_is_row, idx, cells_len);
+                        }
+                    }
+                    if lower > alive_total {
+                        return Err(());
+                    }
+                }
+                continue;
+            }
+            if deg < need {
+                return Err(());
+            }
+            if deg == need && fixed < need {
+                // Every possible edge of this must cell is used.
+                for d in 0..4 {
+                    let x = self.nbr[i][d];
+                    if x == u32::MAX || !self.live(x) || self.gone[i] & (1 << d) != 0 || self.fixed[i] & (1 << d) != 0 {
+                        continue;
+                    }
+                    self.force_edge(c, CellId(x), d, head, cells_len)?;
+                }
+            }
+            let fixed = self.fixed[i].count_ones() as u8;
+            if fixed == need && deg > need {
+                // Its edges are all chosen: the other possible edges go.
+                for d in 0..4 {
+                    let x = self.nbr[i][d];
+                    if x == u32::MAX || !self.live(x) || self.gone[i] & (1 << d) != 0 || self.fixed[i] & (1 << d) != 0 {
+                        continue;
+                    }
+                    self.gone[i] |= 1 << d;
+                    self.gone[x as usize] |= 1 << (3 - d);
+                    self.degree[i] -= 1;
+                    self.degree[x as usize] -= 1;
+                    self.queue.push(CellId(x));
+                }
+            }
+        }
+        // The head's edge, when forced, names the next cell.
+        let f = self.fixed[hi];
+        Ok((f != 0).then(|| CellId(self.nbr[hi][f.trailing_zeros() as usize])))
+    }
+
+    /// Is cell `x` (a raw id) still a possible path cell in the current propagation? Only the
+    /// head and the cells of the current fill take part; `alive` is stale for the others.
+    #[inline]
+    fn live(&self, x: u32) -> bool {
+        self.flood.reached(CellId(x)) && self.alive[x as usize]
+    }
+
+    /// Marks every alive cell of a line (row `idx` or column `idx`) as must-use.
+    fn mark_line_must(&mut self, row: bool, idx: usize, cells_len: usize) {
+        for k in 0..cells_len {
+            let c = self.flood.cells()[k];
+            let i = c.index();
+            let on_line = if row {
+                self.row_of[i] as usize == idx
+            } else {
+                self.col_of[i] as usize == idx
+            };
+            if on_line && self.alive[i] && !self.must[i] {
+                self.must[i] = true;
+                self.queue.push(c);
+            }
+        }
+    }
+
+    fn find(&mut self, mut x: u32) -> u32 {
+        while self.uf[x as usize] != x {
+            let up = self.uf[self.uf[x as usize] as usize];
+            self.uf[x as usize] = up;
+            x = up;
+        }
+        x
+    }
+
+    /// Fixes the edge from `c` in direction `d` to `x`.
+    fn force_edge(&mut self, c: CellId, x: CellId, d: usize, head: CellId, cells_len: usize) -> Result<(), ()> {
+        let (rc, rx) = (self.find(c.0), self.find(x.0));
+        if rc == rx {
+            return Err(()); // a cycle of forced edges
+        }
+        self.uf[rc as usize] = rx;
+        self.fixed[c.index()] |= 1 << d;
+        self.fixed[x.index()] |= 1 << (3 - d);
+        if !self.must[x.index()] {
+            self.must[x.index()] = true;
+        }
+        self.queue.push(x);
+        self.queue.push(c);
+        let b = self.door_b;
+        if self.find(head.0) == self.find(b.0) {
+            // The path is complete: every must cell has to lie on the head–B chain.
+            let root = self.find(head.0);
+            for k in 0..cells_len {
+                let y = self.flood.cells()[k];
+                if self.alive[y.index()] && self.must[y.index()] && self.find(y.0) != root {
+                    return Err(());
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Must `c` (reached and viable) be on the path? True when its clued row or column owes
@@ -367,10 +632,11 @@ impl Backtrack for FastSearch {
                 let i = c.index();
                 !on_path[i] && row_need[row_of[i] as usize] != 0 && col_need[col_of[i] as usize] != 0
             };
-            // The block decomposition costs about twice a plain fill; it can only save work
-            // where the head has a choice, so plain fills serve the forced stretches.
+            // The block decomposition costs about twice a plain fill. It can only save work
+            // where the head has a choice, and on small grids (≤ 64 cells, e.g. the paper's
+            // 6×6 letters) the nodes it saves cost less than it does, so plain fills serve there.
             let choices = self.flood.neighbours(head).iter().filter(|&&c| usable(c)).count();
-            let found = if rules.blocks && choices > 1 {
+            let found = if rules.blocks && choices > 1 && self.on_path.len() > self.rules.blocks_min_cells {
                 self.flood.between(head, b, usable)
             } else {
                 self.flood.fill(&[head], usable, |c| c != b);
@@ -396,10 +662,26 @@ impl Backtrack for FastSearch {
             if rules.owed && owes_more(&self.row_need, &self.reach_row, &self.col_need, &self.reach_col) {
                 return self.cut(OWED);
             }
-            if rules.cuts
-                && (cut_blocked(&self.row_need, &self.reach_row, hr, br)
-                    || cut_blocked(&self.col_need, &self.reach_col, hc, bc))
-            {
+            if rules.cuts && {
+                // Open crossings of each cut: neighbouring cell pairs both in the fill (or the head).
+                self.pairs_row.fill(0);
+                self.pairs_col.fill(0);
+                let cells_len = self.flood.cells().len();
+                for k in 0..=cells_len {
+                    let c = if k < cells_len { self.flood.cells()[k] } else { head };
+                    let i = c.index();
+                    let down = self.nbr[i][3];
+                    if down != u32::MAX && self.flood.reached(CellId(down)) {
+                        self.pairs_row[self.row_of[i] as usize] += 1;
+                    }
+                    let right = self.nbr[i][2];
+                    if right != u32::MAX && self.flood.reached(CellId(right)) {
+                        self.pairs_col[self.col_of[i] as usize] += 1;
+                    }
+                }
+                cut_blocked(&self.row_need, &self.reach_row, &self.pairs_row, hr, br)
+                    || cut_blocked(&self.col_need, &self.reach_col, &self.pairs_col, hc, bc)
+            } {
                 return self.cut(CUTS);
             }
             let lower = self.sum_rows.max(self.sum_cols).max(dist);
@@ -414,7 +696,7 @@ impl Backtrack for FastSearch {
                     }
                 }
             }
-            if rules.deadend || rules.forced || rules.order {
+            if rules.deadend || rules.forced || rules.order || rules.edges {
                 self.viable_row.fill(0);
                 self.viable_col.fill(0);
                 let mut viable_total = 0i64;
@@ -443,9 +725,23 @@ impl Backtrack for FastSearch {
                     return self.cut(DEADEND);
                 }
             }
+            if rules.edges {
+                match self.propagate(head, lower) {
+                    Err(()) => return self.cut(EDGES),
+                    Ok(Some(next)) => {
+                        out.push(next);
+                        return Expand::Branches;
+                    }
+                    Ok(None) => {}
+                }
+            }
         }
+        // After the edge propagation, `degree` and the line counts describe the propagated
+        // graph (the head's own forced edge was already returned), so the must-move test of
+        // `forced`, which counts the head among a cell's neighbours, is not applied again.
+        let edges = fill && rules.edges;
         let deadend = fill && rules.deadend;
-        let forced = fill && rules.forced;
+        let forced = fill && rules.forced && !edges;
         let order = fill && rules.order;
         // Branches: the usable neighbours in the paper's order d, l, r, u.
         let start = out.len();
@@ -458,6 +754,10 @@ impl Backtrack for FastSearch {
                 if fill && !self.flood.reached(n) {
                     // Not on any simple path to door B (a pocket behind a cut cell).
                     self.prunes[BLOCKS] += 1;
+                    continue;
+                }
+                if edges && !self.alive[n.index()] {
+                    self.prunes[EDGES] += 1;
                     continue;
                 }
                 if deadend && !self.viable[n.index()] {
@@ -484,9 +784,19 @@ impl Backtrack for FastSearch {
             out.truncate(start);
             out.push(n);
         } else if order && out.len() - start > 1 {
-            // Warnsdorff's rule: fewest onward possibilities first (stable: ties keep d, l, r, u).
-            let degree = &self.degree;
-            out[start..].sort_by_key(|c| degree[c.index()]);
+            // Must-use cells first, then Warnsdorff's rule: fewest onward possibilities first
+            // (a stable sort: ties keep the paper's order d, l, r, u).
+            let mut keyed: [(u8, CellId); 4] = [(0, CellId(0)); 4];
+            let k = out.len() - start;
+            for (slot, &c) in keyed.iter_mut().zip(&out[start..]) {
+                let must = if edges { self.must[c.index()] } else { self.is_forced(c) };
+                let forced_first = if must { 0 } else { 8 };
+                *slot = (forced_first + self.degree[c.index()], c);
+            }
+            keyed[..k].sort_by_key(|x| x.0);
+            for (dst, src) in out[start..].iter_mut().zip(&keyed[..k]) {
+                *dst = src.1;
+            }
         }
         if out.len() == start {
             Expand::Dead
@@ -511,9 +821,11 @@ impl Backtrack for FastSearch {
 /// the head from B, and otherwise at least twice when a line beyond the cut still owes cells.
 /// Two crossings of one cut cannot share a cell, and each uses a future cell (or the head) on
 /// either side, so the crossings are at most the future cells of line `k` (+1 for the head)
-/// and of line `k + 1`. Future cells of a clued line = its owed count; of an unclued line at
-/// most its reached cells. True when some cut needs more crossings than that.
-fn cut_blocked(need: &[i32], reach: &[u32], h: usize, b: usize) -> bool {
+/// and of line `k + 1`, and at most the `pairs[k]` open crossings (neighbouring cells across
+/// the cut both reached, or one of them the head). Future cells of a clued line = its owed
+/// count; of an unclued line at most its reached cells. True when some cut needs more
+/// crossings than that.
+fn cut_blocked(need: &[i32], reach: &[u32], pairs: &[u32], h: usize, b: usize) -> bool {
     let lines = need.len();
     if lines < 2 {
         return false;
@@ -538,7 +850,7 @@ fn cut_blocked(need: &[i32], reach: &[u32], h: usize, b: usize) -> bool {
         } else {
             0
         };
-        if required > 0 && (future(k) < required || future(k + 1) < required) {
+        if required > 0 && (future(k) < required || future(k + 1) < required || pairs[k] < required) {
             return true;
         }
     }

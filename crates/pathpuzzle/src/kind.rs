@@ -54,7 +54,7 @@ pub fn algorithm_from(opts: &RunOptions) -> Result<Algorithm, PuzzleError> {
         _ => {
             let rules = match opts.setting("prune") {
                 Some(spec) => Pruning::parse(spec).map_err(PuzzleError::unsupported)?,
-                None => Pruning::ALL,
+                None => Pruning::DEFAULT,
             };
             Ok(Algorithm::Fast(rules))
         }

@@ -33,7 +33,7 @@ pub enum Algorithm {
 
 impl Default for Algorithm {
     fn default() -> Self {
-        Algorithm::Fast(Pruning::ALL)
+        Algorithm::Fast(Pruning::DEFAULT)
     }
 }
 

@@ -76,14 +76,22 @@ fn check_agreement(p: &PathPuzzle) {
     if no_solution_reason(p).is_some() {
         assert!(truth.is_empty(), "an instant check rejected a solvable puzzle:\n{p}");
     }
+    // Every rule set also with the block decomposition forced on small grids.
+    let always = |p: Pruning| Pruning {
+        blocks_min_cells: 0,
+        ..p
+    };
     let mut algs = vec![
         Algorithm::Paper,
         Algorithm::Fast(Pruning::ALL),
+        Algorithm::Fast(always(Pruning::ALL)),
+        Algorithm::Fast(Pruning::DEFAULT),
+        Algorithm::Fast(always(Pruning::DEFAULT)),
         Algorithm::Fast(Pruning::NONE),
     ];
     for rule in RULES {
-        algs.push(Algorithm::Fast(Pruning::parse(rule).unwrap()));
-        algs.push(Algorithm::Fast(Pruning::parse(&format!("-{rule}")).unwrap()));
+        algs.push(Algorithm::Fast(always(Pruning::parse(rule).unwrap())));
+        algs.push(Algorithm::Fast(always(Pruning::parse(&format!("-{rule}")).unwrap())));
     }
     for alg in &algs {
         assert_eq!(solution_set(p, alg), truth, "{alg:?} on\n{p}");

@@ -17,14 +17,44 @@ const CASES: &[(&str, u32, u32, &str)] = &[
     ("3 3\n2 1\n", 3, 1, "row of door B"),
     ("3 3\n4 1\n3 2\n\n3 2 2\n2 2 3\n", 2, 1, "between 1 and 3"),
     ("3 3\n2 0\n3 2\n\n3 2 2\n2 2 3\n", 2, 3, "between 1 and 3"),
-    ("3 3\n2 1\n2 2\n\n3 2 2\n2 2 3\n", 3, 1, "door B (2, 2) is not on the edge"),
-    ("3 3\n2 1\n3 2\n\n3 4 2\n2 2 3\n", 5, 3, "clue of row 2 must be between -1 (no clue) and 3"),
+    (
+        "3 3\n2 1\n2 2\n\n3 2 2\n2 2 3\n",
+        3,
+        1,
+        "door B (2, 2) is not on the edge",
+    ),
+    (
+        "3 3\n2 1\n3 2\n\n3 4 2\n2 2 3\n",
+        5,
+        3,
+        "clue of row 2 must be between -1 (no clue) and 3",
+    ),
     ("3 3\n2 1\n3 2\n\n3 2 2\n2 -2 3\n", 6, 3, "clue of column 2"),
-    ("3 3\n2 1\n3 2\n\n3 2\n2 2 3\n", 5, 4, "line 5 holds 2 row clues, expected 3"),
-    ("3 3\n2 1\n3 2\n\n3 2 2 1\n2 2\n", 5, 7, "line 5 holds 4 row clues, expected 3"),
-    ("3 3\n2 1\n3 2\n\n3 2 2\n2 2\n", 6, 4, "line 6 holds 2 column clues, expected 3"),
+    (
+        "3 3\n2 1\n3 2\n\n3 2\n2 2 3\n",
+        5,
+        4,
+        "line 5 holds 2 row clues, expected 3",
+    ),
+    (
+        "3 3\n2 1\n3 2\n\n3 2 2 1\n2 2\n",
+        5,
+        7,
+        "line 5 holds 4 row clues, expected 3",
+    ),
+    (
+        "3 3\n2 1\n3 2\n\n3 2 2\n2 2\n",
+        6,
+        4,
+        "line 6 holds 2 column clues, expected 3",
+    ),
     ("3 3\n2 1\n3 2\n\n3 2 2\n2 2 3 3\n", 6, 7, "line 6 holds 4 column clues"),
-    ("3 3\n2 1\n3 2\n\n3 2 2 2 2 3 7\n", 5, 13, "unexpected `7` after the 3 column clues"),
+    (
+        "3 3\n2 1\n3 2\n\n3 2 2 2 2 3 7\n",
+        5,
+        13,
+        "unexpected `7` after the 3 column clues",
+    ),
     ("3 3\n2 1\n3 2\n\n3 2 2\n", 6, 1, "expected 3 column clues, found 0"),
     ("3 3\n2 1\n3 2\n\n3 2 2\n2 2 x\n", 6, 5, "found `x`"),
     ("3 3\n2 1\n3 2\n\n3 2 2.5\n2 2 3\n", 5, 5, "found `2.5`"),
@@ -64,7 +94,9 @@ fn binary_and_random_bytes_never_panic() {
     for len in 0..400 {
         let bytes: Vec<u8> = (0..len % 60)
             .map(|_| {
-                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 b"0123456789 -\n\nx"[(state >> 33) as usize % 15]
             })
             .collect();
