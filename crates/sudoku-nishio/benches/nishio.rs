@@ -7,7 +7,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use pencilbox_sudoku_nishio::board::{BlockShape, CellMask, Sudoku};
-use pencilbox_sudoku_nishio::generate::Rng;
+use pencilbox_sudoku_nishio::generate::{pattern_solution, Rng};
 use pencilbox_sudoku_nishio::graph::AbGraph;
 use pencilbox_sudoku_nishio::matching::matching_keep;
 use pencilbox_sudoku_nishio::nishio::{nishio, nishio_lanes, nishio_paper};
@@ -16,44 +16,12 @@ use pencilbox_sudoku_nishio::Candidates;
 use std::hint::black_box;
 use std::time::Duration;
 
-/// A random solved grid: the standard pattern, then digits, rows within bands, columns within
-/// stacks, bands and stacks shuffled.
-fn random_grid(block: BlockShape, rng: &mut Rng) -> Vec<u8> {
-    let (a, b, n) = (block.height, block.width, block.n());
-    let mut digits: Vec<u8> = (1..=n as u8).collect();
-    rng.shuffle(&mut digits);
-    let mut rows: Vec<usize> = Vec::new();
-    let mut bands: Vec<usize> = (0..n / a).collect();
-    rng.shuffle(&mut bands);
-    for band in bands {
-        let mut inner: Vec<usize> = (0..a).collect();
-        rng.shuffle(&mut inner);
-        rows.extend(inner.into_iter().map(|i| band * a + i));
-    }
-    let mut cols: Vec<usize> = Vec::new();
-    let mut stacks: Vec<usize> = (0..n / b).collect();
-    rng.shuffle(&mut stacks);
-    for stack in stacks {
-        let mut inner: Vec<usize> = (0..b).collect();
-        rng.shuffle(&mut inner);
-        cols.extend(inner.into_iter().map(|i| stack * b + i));
-    }
-    let pattern = |r: usize, c: usize| (b * (r % a) + r / a + c) % n;
-    let mut g = vec![0u8; n * n];
-    for r in 0..n {
-        for c in 0..n {
-            g[r * n + c] = digits[pattern(rows[r], cols[c])];
-        }
-    }
-    g
-}
-
 /// Candidate sets of every digit of `puzzles` random partial grids keeping `keep_pct`% givens.
 fn sets(block: BlockShape, puzzles: usize, keep_pct: u64, seed: u64) -> Vec<CellMask> {
     let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     for _ in 0..puzzles {
-        let mut g = random_grid(block, &mut rng);
+        let mut g = pattern_solution(block, &mut rng);
         for v in g.iter_mut() {
             if rng.next_u64() % 100 >= keep_pct {
                 *v = 0;
