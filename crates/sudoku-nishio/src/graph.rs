@@ -260,6 +260,10 @@ impl AbGraph {
             (w, r)
         })
     }
+    /// Does every path count of this shape fit in `u64`? (All valid placements do.)
+    pub fn fits_u64(&self) -> bool {
+        placement_count(self.block) <= u64::MAX as u128
+    }
     /// Bytes held by the graph's arrays.
     pub fn memory_bytes(&self) -> usize {
         4 * (self.masks.len() + self.level_start.len() + self.succ_rows.len() + self.succ_start.len() + self.succ.len())

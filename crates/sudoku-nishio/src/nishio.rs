@@ -7,12 +7,11 @@
 //!   `{1}`) and `Z` (vertices with a path to `1`, initially `{1}`); for each arc `vw` of `G_U`
 //!   whose label is in `S`, search `w` if it is not in `V`, then if `w ∈ Z` add `v` to `Z` and
 //!   the label to `T`. Kept untouched as the reference.
-//! * [`nishio_dag`] (the default) — the same reachability, level by level: a forward sweep
-//!   marks what `0` reaches inside `G_S` (reading only the arcs whose label is in `S`, found
-//!   with one AND of the vertex's arc-row mask and `S`'s column mask), then a backward sweep over
-//!   the reached vertices computes, per vertex, the number of paths to `1` (exact, `u128`) and
-//!   collects the labels of arcs into vertices with a path to `1`. It returns Nishio(S) and
-//!   the number of valid placements inside `S` (Lemma 1: paths ↔ placements).
+//! * [`nishio_dag`] (the default) — the same search, memoized: it reads only the arcs whose label
+//!   is in `S` (found with one AND of the vertex's arc-row mask and `S`'s column mask, instead of
+//!   testing every arc of `G_U`), memoizes per vertex the number of paths to `1` (exact, `u128`;
+//!   non-zero ⇔ the paper's `Z`) and collects the labels of arcs into vertices with a path. It
+//!   returns Nishio(S) and the number of valid placements inside `S` (Lemma 1).
 //! * [`nishio_lanes`] — the bit-parallel variant asked for in the paper's conclusion: up to
 //!   64 candidate sets at once, one `u64` lane per set, sweeping every arc of `G_U` once per
 //!   batch (see BENCHMARKS-sudoku.md for when this wins).
@@ -86,27 +85,24 @@ pub fn nishio_paper(g: &AbGraph, s: &CellMask) -> CellMask {
 /// Reusable buffers for [`nishio_dag`] (one per thread, see [`nishio`]).
 #[derive(Default, Debug)]
 pub struct Scratch {
-    stamp: Vec<u32>,
     epoch: u32,
-    paths: Vec<u128>,
-    frontier: Vec<u32>,
-    level_end: Vec<usize>,
+    memo64: Vec<(u32, u64)>,
+    memo128: Vec<(u32, u128)>,
 }
 
 impl Scratch {
     fn prepare(&mut self, nv: usize) {
-        if self.stamp.len() < nv {
-            self.stamp = vec![0; nv];
-            self.paths = vec![0; nv];
+        if self.memo64.len() < nv {
+            self.memo64 = vec![(0, 0); nv];
+            self.memo128 = vec![(0, 0); nv];
             self.epoch = 0;
         }
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
-            self.stamp.iter_mut().for_each(|x| *x = 0);
+            self.memo64.iter_mut().for_each(|x| x.0 = 0);
+            self.memo128.iter_mut().for_each(|x| x.0 = 0);
             self.epoch = 1;
         }
-        self.frontier.clear();
-        self.level_end.clear();
     }
 }
 
@@ -119,81 +115,86 @@ pub fn nishio(g: &AbGraph, s: &CellMask) -> Nishio {
     SCRATCH.with(|sc| nishio_dag(g, s, &mut sc.borrow_mut()))
 }
 
-/// Level-synchronous reachability in `G_S` (forward from `0`, backward from `1`) with path
-/// counting. Same answer as [`nishio_paper`]; see the module docs.
+/// Nishio(S) with exact path counting by a memoized depth-first search of `G_S` that reads
+/// only the arcs whose label is in `S` (one AND of the vertex's arc-row mask with `S`'s column
+/// mask). Same answer as [`nishio_paper`]: a vertex's memo is its number of paths to `1`
+/// (non-zero ⇔ the paper's set `Z`), and an arc's label joins `T` when its head has a path.
+/// Counts are `u64` when every count of the shape fits (up to 24×24), else `u128`.
 pub fn nishio_dag(g: &AbGraph, s: &CellMask, sc: &mut Scratch) -> Nishio {
     let n = g.n();
     sc.prepare(g.num_vertices());
+    let mut cols = [0u32; 32];
+    for (c, col) in cols.iter_mut().enumerate().take(n) {
+        *col = s.col(c) as u32;
+    }
+    let mut keep = [0u32; 32];
+    let sink = g.sink() as usize;
     let epoch = sc.epoch;
-    let mut keep = CellMask::empty(n);
-    // Forward: frontier[level_end[c-1]..level_end[c]] = vertices of count c reached from 0.
-    sc.frontier.push(g.source());
-    sc.stamp[g.source() as usize] = epoch;
-    sc.level_end.push(1);
-    let mut lo = 0;
-    for c in 0..n {
-        let hi = sc.frontier.len();
-        let col = s.col(c) as u32;
-        if col == 0 {
-            return Nishio {
-                keep,
-                placements: Some(0),
-            };
+    let total = if g.fits_u64() {
+        sc.memo64[sink] = (epoch, 1);
+        visit(g, g.source(), 0, &cols, &mut keep, &mut sc.memo64, epoch) as u128
+    } else {
+        sc.memo128[sink] = (epoch, 1);
+        visit(g, g.source(), 0, &cols, &mut keep, &mut sc.memo128, epoch)
+    };
+    let mut out = CellMask::empty(n);
+    if total > 0 {
+        for (c, &k) in keep.iter().enumerate().take(n) {
+            out.set_col(c, k as u64);
         }
-        for i in lo..hi {
-            let v = sc.frontier[i];
-            let mut rows = g.succ_rows(v) & col;
-            while rows != 0 {
-                let r = rows.trailing_zeros();
-                rows &= rows - 1;
-                let w = g.target(v, r);
-                if sc.stamp[w as usize] != epoch {
-                    sc.stamp[w as usize] = epoch;
-                    sc.frontier.push(w);
-                }
-            }
-        }
-        lo = hi;
-        sc.level_end.push(sc.frontier.len());
-        if lo == sc.frontier.len() {
-            return Nishio {
-                keep,
-                placements: Some(0),
-            };
-        }
-    }
-    // The last level holds only the sink.
-    sc.paths[g.sink() as usize] = 1;
-    for c in (0..n).rev() {
-        let start = if c == 0 { 0 } else { sc.level_end[c - 1] };
-        let end = sc.level_end[c];
-        let col = s.col(c) as u32;
-        let mut kept = 0u32;
-        for i in start..end {
-            let v = sc.frontier[i];
-            let mut rows = g.succ_rows(v) & col;
-            let mut sum = 0u128;
-            while rows != 0 {
-                let r = rows.trailing_zeros();
-                rows &= rows - 1;
-                let p = sc.paths[g.target(v, r) as usize];
-                if p != 0 {
-                    sum = sum.saturating_add(p);
-                    kept |= 1 << r;
-                }
-            }
-            sc.paths[v as usize] = sum;
-        }
-        keep.set_col(c, kept as u64);
-    }
-    let total = sc.paths[g.source() as usize];
-    if total == 0 {
-        keep = CellMask::empty(n);
     }
     Nishio {
-        keep,
+        keep: out,
         placements: Some(total),
     }
+}
+
+/// A path count type (saturating addition).
+trait Count: Copy + Default + PartialEq {
+    fn add(self, o: Self) -> Self;
+}
+impl Count for u64 {
+    #[inline]
+    fn add(self, o: Self) -> Self {
+        self.saturating_add(o)
+    }
+}
+impl Count for u128 {
+    #[inline]
+    fn add(self, o: Self) -> Self {
+        self.saturating_add(o)
+    }
+}
+
+/// Number of paths from `v` (of count `c`) to `1` inside `G_S`, memoized as `(epoch, count)`.
+fn visit<C: Count>(
+    g: &AbGraph,
+    v: u32,
+    c: usize,
+    cols: &[u32; 32],
+    keep: &mut [u32; 32],
+    memo: &mut [(u32, C)],
+    epoch: u32,
+) -> C {
+    let mut rows = g.succ_rows(v) & cols[c];
+    let mut sum = C::default();
+    while rows != 0 {
+        let r = rows.trailing_zeros();
+        rows &= rows - 1;
+        let w = g.target(v, r) as usize;
+        let (e, p) = memo[w];
+        let p = if e == epoch {
+            p
+        } else {
+            visit(g, w as u32, c + 1, cols, keep, memo, epoch)
+        };
+        if p != C::default() {
+            sum = sum.add(p);
+            keep[c] |= 1 << r;
+        }
+    }
+    memo[v as usize] = (epoch, sum);
+    sum
 }
 
 /// The bit-parallel variant: Nishio for up to 64 sets at once (lane `k` = `sets[k]`), one
