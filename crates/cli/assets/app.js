@@ -82,7 +82,7 @@ function timing(stats) {
 }
 
 function cellSize(rows, cols, maxPx) {
-  return Math.max(14, Math.min(58, Math.floor(maxPx / Math.max(rows, cols))));
+  return Math.max(14, Math.min(64, Math.floor(maxPx / Math.max(rows, cols))));
 }
 
 // Which cell of a board is under a pointer event.
@@ -202,6 +202,7 @@ function sgLoad(text) {
 }
 
 function sgRender() {
+  if (view !== 'suguru') return;
   const { m, n } = sg;
   const cs = cellSize(m, n, 560);
   const pad = 4;
@@ -365,7 +366,8 @@ async function sgCheck() {
   for (const v of res.violations) {
     const rc = cellOf(v.at);
     if (rc) sg.bad.add(rc[0] * sg.n + rc[1]);
-    items.push({ text: `${manualName(v.at)}: ${v.message}`, cls: 'bad' });
+    // The verifier's messages are the manual's ("cell (3, 1) shares a number with ...").
+    items.push({ text: v.message.startsWith('cell (') ? v.message : `${manualName(v.at)}: ${v.message}`, cls: 'bad' });
   }
   if (res.valid) {
     setStatus('your configuration is correct, well done.', 'good');
@@ -471,7 +473,8 @@ function sgPickLevel() {
 
 async function sgGenerate() {
   const difficulty = $('sg-gen-level').value;
-  const rows = Number($('sg-rows').value), cols = Number($('sg-cols').value);
+  const rows = Math.max(2, Math.min(10, Number($('sg-rows').value) || 6));
+  const cols = Math.max(2, Math.min(10, Number($('sg-cols').value) || 6));
   const seed = Math.floor(Math.random() * 2 ** 31);
   const res = await api('/api/generate', { puzzle: 'suguru', rows, cols, difficulty, seed });
   sgLoad(res.text);
@@ -590,6 +593,7 @@ function ptLoad(text) {
 }
 
 function ptRender() {
+  if (view !== 'path') return;
   const { m, n } = pt;
   const cs = cellSize(m + 1, n + 1, 540);
   const pad = 16;
@@ -625,24 +629,28 @@ function ptRender() {
   for (let r = 1; r < m; r++) svg('line', { x1: 0, y1: r * cs, x2: n * cs, y2: r * cs, class: 'grid-line' }, g);
   for (let c = 1; c < n; c++) svg('line', { x1: c * cs, y1: 0, x2: c * cs, y2: m * cs, class: 'grid-line' }, g);
   svg('rect', { x: 0, y: 0, width: n * cs, height: m * cs, class: 'outer' }, g);
-  // doors: a tab outside the grid next to the door cell
-  const doorSpot = ([r, c]) => {
-    if (c === 0) return [-cs * 0.32, r * cs + cs / 2];
-    if (c === n - 1) return [n * cs + cs * 0.32, r * cs + cs / 2];
-    if (r === 0) return [c * cs + cs / 2, -cs * 0.32];
-    return [c * cs + cs / 2, m * cs + cs * 0.32];
+  // Doors: the door cells are tinted and badged, and the path leaves the grid through a gap
+  // in the outer border next to them.
+  const doorEdge = ([r, c]) => {
+    if (c === 0) return [[0, r * cs + cs / 2], [0, r * cs + cs * 0.2, 0, r * cs + cs * 0.8]];
+    if (c === n - 1) return [[n * cs, r * cs + cs / 2], [n * cs, r * cs + cs * 0.2, n * cs, r * cs + cs * 0.8]];
+    if (r === 0) return [[c * cs + cs / 2, 0], [c * cs + cs * 0.2, 0, c * cs + cs * 0.8, 0]];
+    return [[c * cs + cs / 2, m * cs], [c * cs + cs * 0.2, m * cs, c * cs + cs * 0.8, m * cs]];
   };
+  for (const [d, name] of [[pt.a, 'A'], [pt.b, 'B']]) {
+    svg('rect', { x: d[1] * cs + 1, y: d[0] * cs + 1, width: cs - 2, height: cs - 2, class: 'door-cell' }, g);
+    const [, gap] = doorEdge(d);
+    svg('line', { x1: gap[0], y1: gap[1], x2: gap[2], y2: gap[3], class: 'door-gap' }, g);
+    const rad = Math.max(6, cs * 0.16);
+    svg('circle', { cx: d[1] * cs + rad + 3, cy: d[0] * cs + rad + 3, r: rad, class: 'door' }, g);
+    svg('text', { x: d[1] * cs + rad + 3, y: d[0] * cs + rad + 4, class: 'door-label', 'font-size': Math.max(8, Math.round(rad * 1.2)) }, g, name);
+  }
   const centre = (i) => [(i % n) * cs + cs / 2, Math.floor(i / n) * cs + cs / 2];
   if (pt.route.length) {
-    const pts = [doorSpot(pt.a), ...pt.route.map(centre)];
+    const pts = [doorEdge(pt.a)[0], ...pt.route.map(centre)];
     const last = pt.route[pt.route.length - 1];
-    if (last === ptIdx(pt.b[0], pt.b[1])) pts.push(doorSpot(pt.b));
+    if (last === ptIdx(pt.b[0], pt.b[1])) pts.push(doorEdge(pt.b)[0]);
     svg('polyline', { points: pts.map((p) => p.join(',')).join(' '), class: 'path-line' + (pt.solved ? ' solved' : ''), 'stroke-width': Math.max(3, cs * 0.18) }, g);
-  }
-  for (const [d, name] of [[pt.a, 'A'], [pt.b, 'B']]) {
-    const [x, y] = doorSpot(d);
-    svg('circle', { cx: x, cy: y, r: Math.max(7, cs * 0.22), class: 'door' }, g);
-    svg('text', { x, y: y + 1, class: 'door-label', 'font-size': Math.max(9, Math.round(cs * 0.24)) }, g, name);
   }
   const len = pt.route.length;
   $('board-sub').textContent = `${m}×${n} · path of ${len} cell${len === 1 ? '' : 's'} · ${pt.mode === 'play' ? 'Play Mode' : 'Creative Mode'}`;
@@ -823,62 +831,18 @@ async function ptUnique() {
   ptRender();
 }
 
-// A random puzzle: a random self-avoiding path between two edge doors gives all clues; then
-// clues are hidden one by one (random order) while the server still counts one solution.
+// A random puzzle from the server's generator (pencilbox_pathpuzzle::generate): a random
+// self-avoiding path between two doors, clues removed while the solution stays unique.
 async function ptRandom() {
-  const m = Math.max(3, Math.min(10, Number($('pt-rows').value) || 6));
-  const n = Math.max(3, Math.min(10, Number($('pt-cols').value) || 6));
-  let route = null;
-  for (let tries = 0; tries < 200 && !route; tries++) route = randomWalk(m, n);
-  if (!route) throw new Error('could not make a path; try another size');
-  ptReset(m, n);
-  pt.a = [Math.floor(route[0] / n), route[0] % n];
-  const last = route[route.length - 1];
-  pt.b = [Math.floor(last / n), last % n];
-  for (const c of route) { pt.row[Math.floor(c / n)] = Math.max(0, pt.row[Math.floor(c / n)]) + 1; pt.col[c % n] = Math.max(0, pt.col[c % n]) + 1; }
-  pt.row = pt.row.map((x) => Math.max(0, x));
-  pt.col = pt.col.map((x) => Math.max(0, x));
-  let res = await api('/api/count', { puzzle: 'path', text: ptText(), limit: 2 });
-  if (res.count !== 1) {
-    // Full clues are not always enough: keep a different walk next time.
-    throw new Error('that random path is not determined by its clues; press again for another');
-  }
-  const order = [...pt.row.keys()].map((i) => ['row', i]).concat([...pt.col.keys()].map((i) => ['col', i]));
-  for (let i = order.length - 1; i > 0; i--) { const j = Math.floor(Math.random() * (i + 1)); [order[i], order[j]] = [order[j], order[i]]; }
-  for (const [kind, i] of order) {
-    const arr = kind === 'row' ? pt.row : pt.col;
-    const keep = arr[i];
-    arr[i] = -1;
-    res = await api('/api/count', { puzzle: 'path', text: ptText(), limit: 2, timeout: 2 });
-    if (!(res.count === 1 && res.complete)) arr[i] = keep;
-  }
+  const m = Math.max(2, Math.min(10, Number($('pt-rows').value) || 6));
+  const n = Math.max(2, Math.min(10, Number($('pt-cols').value) || 6));
+  const seed = Math.floor(Math.random() * 2 ** 31);
+  const res = await api('/api/generate', { puzzle: 'path', rows: m, cols: n, clues: 50, seed });
+  ptLoad(res.text);
   ptSetMode('play');
   const hidden = pt.row.concat(pt.col).filter((x) => x < 0).length;
   setStatus(`a new ${m}×${n} puzzle with exactly one solution`, 'good');
-  setMessages([{ text: `${hidden} clue(s) hidden while the solution stays unique (checked by the server)`, cls: 'good' }]);
-}
-
-function randomWalk(m, n) {
-  const edge = [];
-  for (let r = 0; r < m; r++) for (let c = 0; c < n; c++) if (r === 0 || c === 0 || r === m - 1 || c === n - 1) edge.push(r * n + c);
-  const start = edge[Math.floor(Math.random() * edge.length)];
-  const want = Math.floor(m * n * (0.45 + Math.random() * 0.3));
-  const route = [start];
-  const seen = new Set(route);
-  for (let steps = 0; steps < m * n * 4 && route.length < want; steps++) {
-    const cur = route[route.length - 1];
-    const r = Math.floor(cur / n), c = cur % n;
-    const nb = [[r + 1, c], [r - 1, c], [r, c + 1], [r, c - 1]]
-      .filter(([a, b]) => a >= 0 && b >= 0 && a < m && b < n && !seen.has(a * n + b))
-      .map(([a, b]) => a * n + b);
-    if (!nb.length) break;
-    const next = nb[Math.floor(Math.random() * nb.length)];
-    route.push(next); seen.add(next);
-  }
-  const end = route[route.length - 1];
-  const er = Math.floor(end / n), ec = end % n;
-  if (route.length < Math.max(4, m * n * 0.35) || !(er === 0 || ec === 0 || er === m - 1 || ec === n - 1)) return null;
-  return route;
+  setMessages([{ text: `generated with seed ${seed}: ${hidden} clue(s) hidden, exactly one solution`, cls: 'good' }]);
 }
 
 function ptInit() {
@@ -972,6 +936,7 @@ function sdLoad(text) {
 }
 
 function sdRender() {
+  if (view !== 'sudoku') return;
   const { n, br, bc } = sd;
   const cs = cellSize(n, n, 560);
   const pad = 4;
@@ -1156,48 +1121,22 @@ async function sdNishio() {
   const text = k ? `Nishio on digit ${sym(digit)} removes ${res.removed.join(', ')}` : `Nishio on digit ${sym(digit)} removes nothing`;
   setStatus(text, k ? 'good' : '');
   const items = [{ text, cls: k ? 'good' : '' }];
-  if (res.placements !== undefined) items.push({ text: `${res.placements} valid placement(s) of digit ${sym(digit)} remain` });
+  if (res.placements !== undefined && res.placements !== null) items.push({ text: `${res.placements} valid placement(s) of digit ${sym(digit)} in its ${res.candidates} candidate cells` });
   setMessages(items);
   sdRender();
 }
 
-// A random puzzle: the server solves an empty grid; the digits, rows within bands and bands
-// are shuffled; then givens are removed in random order while the server counts one solution.
+// A random puzzle from the server's generator (pencilbox_sudoku_nishio::generate): a random
+// full grid, givens removed in random order while the solution stays unique.
 async function sdRandom() {
-  const n = sd.n;
-  const empty = '.'.repeat(n * n) + '\n';
-  const res = await api('/api/solve', { puzzle: 'sudoku', text: empty, settings: sdSettings() });
-  if (res.status !== 'solved') throw new Error('the solver found no grid');
-  let grid = res.solution.map((row) => row.slice());
-  const shuffle = (a) => { for (let i = a.length - 1; i > 0; i--) { const j = Math.floor(Math.random() * (i + 1)); [a[i], a[j]] = [a[j], a[i]]; } return a; };
-  const perm = [0, ...shuffle(Array.from({ length: n }, (_, i) => i + 1))];
-  grid = grid.map((row) => row.map((v) => perm[v]));
-  const rowOrder = [];
-  for (const band of shuffle(Array.from({ length: n / sd.br }, (_, i) => i))) {
-    for (const r of shuffle(Array.from({ length: sd.br }, (_, i) => i))) rowOrder.push(band * sd.br + r);
-  }
-  grid = rowOrder.map((r) => grid[r]);
-  const colOrder = [];
-  for (const stack of shuffle(Array.from({ length: n / sd.bc }, (_, i) => i))) {
-    for (const c of shuffle(Array.from({ length: sd.bc }, (_, i) => i))) colOrder.push(stack * sd.bc + c);
-  }
-  grid = grid.map((row) => colOrder.map((c) => row[c]));
-  sdReset(n);
-  sd.given = grid.flat();
-  sdRender();
-  const order = shuffle(Array.from({ length: n * n }, (_, i) => i));
-  const budget = Date.now() + 20000;
-  for (const i of order) {
-    if (Date.now() > budget) break;
-    const keep = sd.given[i];
-    sd.given[i] = 0;
-    const c = await api('/api/count', { puzzle: 'sudoku', text: sdText(false), limit: 2, timeout: 2, settings: sdSettings() });
-    if (!(c.count === 1 && c.complete)) sd.given[i] = keep;
-  }
+  const n = Math.min(sd.n, 12);
+  const seed = Math.floor(Math.random() * 2 ** 31);
+  const res = await api('/api/generate', { puzzle: 'sudoku', size: n, seed });
+  sdLoad(res.text);
   sdSetMode('value');
   const givens = sd.given.filter((x) => x).length;
   setStatus(`a new ${n}×${n} puzzle with ${givens} givens and exactly one solution`, 'good');
-  setMessages([{ text: `givens removed while the server still counted exactly one solution (${givens} left)`, cls: 'good' }]);
+  setMessages([{ text: `generated with seed ${seed}; every given is needed for uniqueness`, cls: 'good' }]);
   sdRender();
 }
 
@@ -1309,7 +1248,14 @@ async function loadFeatures() {
     }
   }
   $('sd-nishio-row').hidden = !has('sudoku', 'nishio');
-  if (has('suguru', 'levels')) await sgLoadLevels();
+  if (has('suguru', 'levels')) {
+    await sgLoadLevels();
+    // Open on the first bundled level, in Play Mode, unless the player already started.
+    if (sg.levels.length && !sg.given.some((x) => x) && !sg.label.some((x) => x)) {
+      $('sg-level').value = '0';
+      sgPickLevel();
+    }
+  }
 }
 
 window.addEventListener('DOMContentLoaded', async () => {

@@ -280,6 +280,7 @@ async fn puzzles(State(state): Shared) -> Json<Value> {
                 "summary": k.summary(),
                 "algorithms": k.algorithms(),
                 "features": extras::features(k.name()),
+                "difficulties": extras::difficulties(k.name()),
             })
         })
         .collect();

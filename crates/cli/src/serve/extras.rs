@@ -1,17 +1,303 @@
 //! Puzzle-specific routes beyond solve/count/verify, and the feature list the page reads to
 //! decide which buttons to show.
+//!
+//! | route | body | answer |
+//! |---|---|---|
+//! | `POST /api/hint` | `{"puzzle":"suguru","text":..,"solution":<current grid, 0 = empty>}` | `{"cell":"r2c3","value":4,"reason":..}` or `{"cell":null,"message":..}` |
+//! | `POST /api/generate` | `{"puzzle":..,"rows":R,"cols":C,"difficulty":"easy"\|"medium"\|"hard","seed":N}` (Sudoku: `"size":n`) | `{"puzzle":..,"text":..,"seed":N,"unique":true}` |
+//! | `POST /api/nishio` | `{"puzzle":"sudoku","text":..,"digit":d,"candidates":[bitmask per cell]?,"method":"dag"?}` | `{"digit":d,"removed":["r1c5",..],"candidates":k,"placements":N}` |
+//! | `GET /api/levels` | – | the bundled levels ([`super::levels`]) |
+//!
+//! The generators and the hint are the puzzle crates' own: `pencilbox_suguru::generate` (the
+//! same as `pencilbox generate suguru`), `pencilbox_suguru::hint`,
+//! `pencilbox_pathpuzzle::generate`, `pencilbox_sudoku_nishio::generate::generate` and
+//! `pencilbox_sudoku_nishio::nishio_for_digit` (Eppstein's DAG reachability).
 
-use super::api::AppState;
-use axum::Router;
+use super::api::{check_size, decode, ApiError, AppState, Shared};
+use super::levels;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::State;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use pencilbox_core::{Domain, Grid, PuzzleError};
+use serde::Deserialize;
+use serde_json::{json, Value};
 use std::sync::Arc;
 
 /// The extra features the server offers for a family (names the page looks for).
 pub fn features(puzzle: &str) -> Vec<&'static str> {
-    let _ = puzzle;
-    Vec::new()
+    match puzzle {
+        "suguru" => vec!["hint", "generate", "levels"],
+        "path" => vec!["generate"],
+        "sudoku" => vec!["nishio", "generate"],
+        _ => Vec::new(),
+    }
+}
+
+/// The difficulty names `/api/generate` accepts for a family.
+pub fn difficulties(puzzle: &str) -> Vec<&'static str> {
+    match puzzle {
+        "suguru" => vec!["easy", "medium", "hard"],
+        _ => Vec::new(),
+    }
 }
 
 /// The puzzle-specific routes.
 pub fn routes() -> Router<Arc<AppState>> {
     Router::new()
+        .route("/api/hint", post(hint))
+        .route("/api/generate", post(generate))
+        .route("/api/nishio", post(nishio))
+        .route("/api/levels", get(list_levels))
+}
+
+fn only(puzzle: &str, wanted: &str, what: &str) -> Result<(), ApiError> {
+    if puzzle == wanted {
+        Ok(())
+    } else {
+        Err(ApiError::bad(format!(
+            "{what} is offered for {wanted} only, not for `{puzzle}`"
+        )))
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct HintRequest {
+    puzzle: String,
+    text: String,
+    #[serde(default)]
+    solution: Option<String>,
+}
+
+async fn hint(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+    let req: HintRequest = decode(&state, body)?;
+    only(&req.puzzle, "suguru", "a hint")?;
+    check_size(&state.config, &req.text)?;
+    let out = state
+        .jobs
+        .run(None, move |_limits| {
+            let p = pencilbox_suguru::parse(&req.text)?;
+            let shape = p.shape();
+            let entries = match req.solution.as_deref().filter(|s| !s.trim().is_empty()) {
+                Some(s) => pencilbox_suguru::parse_answer(s, shape).map_err(PuzzleError::Solution)?,
+                None => Grid::filled(shape, 0),
+            };
+            let partial = Grid::from_vec(shape, entries.as_slice().iter().map(|&v| v.min(255) as u8).collect())
+                .ok_or_else(|| PuzzleError::unsupported("the grid of entries has the wrong size"))?;
+            Ok(match pencilbox_suguru::hint(&p, &partial) {
+                Some(h) => json!({
+                    "puzzle": "suguru",
+                    "cell": shape.name(h.cell),
+                    "value": h.value,
+                    "reason": h.reason,
+                }),
+                None => {
+                    let complete = shape.all().all(|c| p.hint(c) != 0 || partial[c] != 0);
+                    let message = if complete {
+                        "every cell is filled: press Check to see whether it is right"
+                    } else {
+                        "no cell is forced from here: an entry may break a rule (press Check), or the next step needs a guess"
+                    };
+                    json!({"puzzle": "suguru", "cell": null, "message": message})
+                }
+            })
+        })
+        .await?;
+    Ok(Json(out))
+}
+
+#[derive(Debug, Deserialize)]
+struct GenerateRequest {
+    puzzle: String,
+    #[serde(default)]
+    rows: Option<usize>,
+    #[serde(default)]
+    cols: Option<usize>,
+    /// Sudoku: the side `n` (block shape from `n`).
+    #[serde(default)]
+    size: Option<usize>,
+    #[serde(default)]
+    difficulty: Option<String>,
+    #[serde(default)]
+    seed: Option<u64>,
+    /// Path: the percentage of clues to keep at most (default 50).
+    #[serde(default)]
+    clues: Option<u8>,
+}
+
+/// The largest generated Suguru or Path grid side (generation is not interruptible).
+pub const MAX_GENERATED_SIDE: usize = 10;
+/// The largest generated Sudoku side.
+pub const MAX_GENERATED_SUDOKU: usize = 12;
+
+fn side(v: Option<usize>, default: usize, what: &str) -> Result<usize, ApiError> {
+    let v = v.unwrap_or(default);
+    if !(2..=MAX_GENERATED_SIDE).contains(&v) {
+        return Err(ApiError::bad(format!(
+            "the generator makes grids of 2 to {MAX_GENERATED_SIDE} {what}, not {v}"
+        )));
+    }
+    Ok(v)
+}
+
+async fn generate(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+    let req: GenerateRequest = decode(&state, body)?;
+    let seed = req.seed.unwrap_or(1);
+    let out = match req.puzzle.as_str() {
+        "suguru" => {
+            let (rows, cols) = (side(req.rows, 6, "rows")?, side(req.cols, 6, "columns")?);
+            let name = req.difficulty.clone().unwrap_or_else(|| "medium".to_string());
+            let difficulty = pencilbox_suguru::Difficulty::from_name(&name)
+                .ok_or_else(|| ApiError::bad(format!("unknown difficulty `{name}`; choose easy, medium or hard")))?;
+            state
+                .jobs
+                .run(None, move |_| {
+                    let p = pencilbox_suguru::generate(rows, cols, difficulty, seed);
+                    Ok(
+                        json!({"puzzle": "suguru", "text": p.to_text(), "seed": seed, "unique": true,
+                              "difficulty": name}),
+                    )
+                })
+                .await?
+        }
+        "path" => {
+            let (rows, cols) = (side(req.rows, 6, "rows")?, side(req.cols, 6, "columns")?);
+            let percent = req.clues.unwrap_or(50).min(100);
+            state
+                .jobs
+                .run(None, move |_| {
+                    let p = pencilbox_pathpuzzle::generate(
+                        rows,
+                        cols,
+                        pencilbox_pathpuzzle::ClueDensity::Percent(percent),
+                        true,
+                        seed,
+                    )
+                    .map_err(|e| PuzzleError::unsupported(e.to_string()))?;
+                    Ok(json!({"puzzle": "path", "text": p.to_text(), "seed": seed, "unique": true}))
+                })
+                .await?
+        }
+        "sudoku" => {
+            use pencilbox_sudoku_nishio::{generate as sg, BlockShape};
+            let n = req.size.unwrap_or(9);
+            let block = BlockShape::default_for(n)
+                .filter(|b| b.n() == n && (4..=MAX_GENERATED_SUDOKU).contains(&n))
+                .ok_or_else(|| {
+                    ApiError::bad(format!("the generator makes Sudoku of side 4, 6, 8, 9 or 12, not {n}"))
+                })?;
+            state
+                .jobs
+                .run(None, move |_| {
+                    let (p, _) = sg::generate(block, &mut sg::Rng::new(seed), 0);
+                    Ok(
+                        json!({"puzzle": "sudoku", "text": p.to_line(), "seed": seed, "unique": true,
+                              "block": format!("{}x{}", block.height, block.width)}),
+                    )
+                })
+                .await?
+        }
+        other => {
+            super::api::kind_named(other)?;
+            return Err(ApiError::bad(format!("there is no generator for `{other}`")));
+        }
+    };
+    Ok(Json(out))
+}
+
+#[derive(Debug, Deserialize)]
+struct NishioRequest {
+    puzzle: String,
+    text: String,
+    digit: u32,
+    /// Optional candidates per cell (bit `d` set = `d` is still possible), intersected with what
+    /// the givens leave: lets the page apply earlier eliminations.
+    #[serde(default)]
+    candidates: Option<Vec<u64>>,
+    #[serde(default)]
+    method: Option<String>,
+    #[serde(default)]
+    settings: std::collections::BTreeMap<String, String>,
+}
+
+async fn nishio(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+    use pencilbox_sudoku_nishio::{nishio_for_digit, BlockShape, Candidates, Method, Sudoku};
+    let req: NishioRequest = decode(&state, body)?;
+    only(&req.puzzle, "sudoku", "Nishio")?;
+    check_size(&state.config, &req.text)?;
+    let method_name = req.method.clone().unwrap_or_else(|| "dag".to_string());
+    let method = Method::from_name(&method_name).ok_or_else(|| {
+        ApiError::bad(format!(
+            "unknown Nishio method `{method_name}`; choose dag, paper, overlay or matching"
+        ))
+    })?;
+    let block = match req.settings.get("block") {
+        Some(b) => {
+            Some(BlockShape::parse(b).ok_or_else(|| ApiError::bad(format!("block must look like 3x3, found `{b}`")))?)
+        }
+        None => None,
+    };
+    let out = state
+        .jobs
+        .run(None, move |_| {
+            let p = Sudoku::parse(&req.text, block)?;
+            let n = p.n();
+            if req.digit == 0 || req.digit as usize > n {
+                return Err(PuzzleError::unsupported(format!(
+                    "`digit` must be between 1 and {n}, found {}",
+                    req.digit
+                )));
+            }
+            let mut cand = Candidates::from_puzzle(&p).map_err(|c| PuzzleError::unsupported(c.message))?;
+            if let Some(masks) = &req.candidates {
+                if masks.len() != n * n {
+                    return Err(PuzzleError::unsupported(format!(
+                        "`candidates` must have one bitmask per cell ({}), found {}",
+                        n * n,
+                        masks.len()
+                    )));
+                }
+                for (cell, &mask) in cand.cells_mut().iter_mut().zip(masks) {
+                    let mut allowed = Domain::EMPTY;
+                    for v in 1..=n as u32 {
+                        if mask >> v & 1 == 1 {
+                            allowed.insert(v);
+                        }
+                    }
+                    *cell = cell.and(allowed);
+                }
+            }
+            let r = nishio_for_digit(&cand, req.digit as u8, method).map_err(PuzzleError::unsupported)?;
+            Ok(json!({
+                "puzzle": "sudoku",
+                "digit": req.digit,
+                "method": method.name(),
+                "candidates": r.candidates.len(),
+                "removed": r.removed.names(),
+                "placements": r.placements.map(|x| x.to_string()),
+            }))
+        })
+        .await?;
+    Ok(Json(out))
+}
+
+async fn list_levels() -> Json<Value> {
+    Json(json!({ "levels": levels::all() }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_advertised_feature_names_a_registered_family() {
+        for name in ["suguru", "path", "sudoku"] {
+            assert!(crate::registry::by_name(name).is_some(), "{name}");
+            assert!(!features(name).is_empty());
+        }
+        assert!(features("chess").is_empty());
+        let kind: &dyn pencilbox_core::PuzzleKind = crate::registry::by_name("suguru").unwrap();
+        assert_eq!(kind.name(), "suguru");
+    }
 }

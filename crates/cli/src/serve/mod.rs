@@ -26,6 +26,7 @@ pub mod api;
 pub mod assets;
 pub mod extras;
 pub mod jobs;
+pub mod levels;
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
