@@ -115,6 +115,9 @@ pub struct FastSearch {
     rng: Option<SplitMix>,
     /// Propagation steps (cells processed), for statistics.
     pub propagations: u64,
+    /// A cell where the last conflict was found (an emptied domain, or a cell of a region that
+    /// lost a value); the generator repairs layouts around it.
+    pub conflict: Option<u32>,
 }
 
 impl FastSearch {
@@ -175,6 +178,7 @@ impl FastSearch {
             root_done: false,
             rng: None,
             propagations: 0,
+            conflict: None,
         })
     }
 
@@ -207,6 +211,7 @@ impl FastSearch {
             return Ok(());
         }
         if new.is_empty() {
+            self.conflict = Some(c);
             return Err(());
         }
         self.trail.push((c, old));
@@ -288,6 +293,7 @@ impl FastSearch {
             once = once.or(d);
         }
         if !full.minus(once).is_empty() {
+            self.conflict = Some(self.reg_cells[a]);
             return Err(()); // a value fits nowhere in the region
         }
         if self.rules.hidden_single {
@@ -299,6 +305,7 @@ impl FastSearch {
                     let s = d.and(singles);
                     if !s.is_empty() && !d.is_single() {
                         if !s.is_single() {
+                            self.conflict = Some(c);
                             return Err(());
                         }
                         self.restrict(c, s)?;

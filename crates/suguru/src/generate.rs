@@ -2,9 +2,10 @@
 //!
 //! 1. **Regions.** Cells are visited in row-major order; each unassigned cell seeds a region
 //!    whose target size (1–5, mostly 4–5, like Janko's puzzles) is drawn at random, and the
-//!    region grows into random orthogonally adjacent free cells. Where a 2×2 window holds two
-//!    complete regions (Theorem 1: no solution), the smaller one is merged into its smallest
-//!    orthogonal neighbour region, until no such window is left.
+//!    region grows into random orthogonally adjacent free cells. Random layouts are rarely
+//!    solvable, so they are repaired: while a 2×2 window holds two complete regions (Theorem 1)
+//!    or root propagation finds a conflict, the smallest region near the trouble is merged
+//!    into its smallest orthogonal neighbour.
 //! 2. **Solution.** The `fast` solver fills the hintless grid with values tried in a random
 //!    order (a node limit makes a hopeless layout be redrawn).
 //! 3. **Hints.** Starting from the full solution as hints, cells are emptied in random order,
@@ -90,33 +91,61 @@ pub fn random_layout(shape: Shape, rng: &mut SplitMix) -> Grid<u32> {
     Grid::from_vec(shape, label).expect("sized")
 }
 
-/// Merges regions until no 2×2 window holds two complete regions (Theorem 1).
-pub fn repair_layout(labels: &mut Grid<u32>) {
-    let shape = labels.shape();
-    loop {
-        let p = Suguru::new(Grid::filled(shape, 0), &*labels).expect("no hints");
-        let Some((_, crowded)) = crate::theorems::crowded_window(&p) else {
-            return;
-        };
-        let k = *crowded.iter().min_by_key(|&&k| p.region_size(k)).expect("two regions");
-        // The smallest orthogonally adjacent other region.
-        let mut best: Option<(usize, pencilbox_core::CellId)> = None;
+/// Merges the smallest of region `k` and its orthogonal neighbours into that region's
+/// smallest neighbour. `false` when there is nothing to merge (one region).
+fn merge_near(labels: &mut Grid<u32>, p: &Suguru, k: usize) -> bool {
+    let shape = p.shape();
+    let neighbours = |k: usize| {
+        let mut out: Vec<(usize, pencilbox_core::CellId)> = Vec::new();
         for &c in p.region(k) {
             for d in pencilbox_core::grid::ORTHOGONAL {
                 if let Some(n) = shape.step(c, d) {
                     let j = p.region_of(n);
-                    if j != k && best.is_none_or(|(size, _)| p.region_size(j) < size) {
-                        best = Some((p.region_size(j), n));
+                    if j != k && !out.iter().any(|&(x, _)| x == j) {
+                        out.push((j, n));
                     }
                 }
             }
         }
-        let Some((_, n)) = best else { return };
-        let target = labels[n];
-        for &c in p.region(k) {
-            labels[c] = target;
+        out
+    };
+    let mut victim = k;
+    for (j, _) in neighbours(k) {
+        if p.region_size(j) < p.region_size(victim) {
+            victim = j;
         }
     }
+    let Some(&(_, into)) = neighbours(victim).iter().min_by_key(|&&(j, _)| p.region_size(j)) else {
+        return false;
+    };
+    let target = labels[into];
+    for &c in p.region(victim) {
+        labels[c] = target;
+    }
+    true
+}
+
+/// Merges regions until no 2×2 window holds two complete regions (Theorem 1) and root
+/// propagation finds no conflict: each conflict merges the smallest region near the conflict
+/// into its smallest neighbour. Returns the instance, or `None` if it gets stuck.
+pub fn repair_layout(labels: &mut Grid<u32>) -> Option<Suguru> {
+    let shape = labels.shape();
+    for _ in 0..=shape.cells() {
+        let p = Suguru::new(Grid::filled(shape, 0), &*labels).expect("no hints");
+        let k = if let Some((_, crowded)) = crate::theorems::crowded_window(&p) {
+            *crowded.iter().min_by_key(|&&k| p.region_size(k)).expect("two regions")
+        } else {
+            let mut s = FastSearch::new(&p).ok()?;
+            if s.propagate_root() {
+                return Some(p);
+            }
+            p.region_of(pencilbox_core::CellId(s.conflict?))
+        };
+        if !merge_near(labels, &p, k) {
+            return None;
+        }
+    }
+    None
 }
 
 /// A random solution of a hintless layout, or `None` if none is found within a node budget.
@@ -169,8 +198,7 @@ pub fn generate(height: usize, width: usize, difficulty: Difficulty, seed: u64) 
     let mut rng = SplitMix(seed ^ 0x5EED_5EED_0000_0001);
     loop {
         let mut labels = random_layout(shape, &mut rng);
-        repair_layout(&mut labels);
-        let Ok(empty) = Suguru::new(Grid::filled(shape, 0), &labels) else {
+        let Some(empty) = repair_layout(&mut labels) else {
             continue;
         };
         if precheck(&empty).is_some() {
