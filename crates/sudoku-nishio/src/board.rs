@@ -362,10 +362,16 @@ fn parse_grid_text(text: &str, block: Option<BlockShape>) -> Result<Sudoku, Pars
                 line: line_no,
                 col: c.pos.col + 1,
             });
-            let near = ((n.max(1)) * n.max(1)).max(16);
+            let lo = (len as f64).sqrt().floor() as usize;
+            let (below, above) = ((lo * lo).max(16), ((lo + 1) * (lo + 1)).max(16));
+            let hint = if below == above {
+                format!("{below}")
+            } else {
+                format!("{below} or {above}")
+            };
             return Err(ParseError::new(
                 end,
-                format!("wrong length: {len} symbols, but a one-line Sudoku has n² symbols (e.g. {near} or 81)"),
+                format!("wrong length: {len} symbols, but a one-line Sudoku has n² symbols (nearest: {hint})"),
             ));
         }
         return finish(n, cells, block, start);

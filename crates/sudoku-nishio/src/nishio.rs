@@ -86,21 +86,26 @@ pub fn nishio_paper(g: &AbGraph, s: &CellMask) -> CellMask {
 #[derive(Default, Debug)]
 pub struct Scratch {
     epoch: u32,
-    memo64: Vec<(u32, u64)>,
-    memo128: Vec<(u32, u128)>,
+    stamp: Vec<u32>,
+    count64: Vec<u64>,
+    count128: Vec<u128>,
 }
 
 impl Scratch {
-    fn prepare(&mut self, nv: usize) {
-        if self.memo64.len() < nv {
-            self.memo64 = vec![(0, 0); nv];
-            self.memo128 = vec![(0, 0); nv];
+    fn prepare(&mut self, nv: usize, wide: bool) {
+        if self.stamp.len() < nv {
+            self.stamp = vec![0; nv];
             self.epoch = 0;
+        }
+        if wide && self.count128.len() < nv {
+            self.count128 = vec![0; nv];
+        }
+        if !wide && self.count64.len() < nv {
+            self.count64 = vec![0; nv];
         }
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
-            self.memo64.iter_mut().for_each(|x| x.0 = 0);
-            self.memo128.iter_mut().for_each(|x| x.0 = 0);
+            self.stamp.iter_mut().for_each(|x| *x = 0);
             self.epoch = 1;
         }
     }
@@ -122,7 +127,8 @@ pub fn nishio(g: &AbGraph, s: &CellMask) -> Nishio {
 /// Counts are `u64` when every count of the shape fits (up to 24×24), else `u128`.
 pub fn nishio_dag(g: &AbGraph, s: &CellMask, sc: &mut Scratch) -> Nishio {
     let n = g.n();
-    sc.prepare(g.num_vertices());
+    let wide = !g.fits_u64();
+    sc.prepare(g.num_vertices(), wide);
     let mut cols = [0u32; 32];
     for (c, col) in cols.iter_mut().enumerate().take(n) {
         *col = s.col(c) as u32;
@@ -130,12 +136,23 @@ pub fn nishio_dag(g: &AbGraph, s: &CellMask, sc: &mut Scratch) -> Nishio {
     let mut keep = [0u32; 32];
     let sink = g.sink() as usize;
     let epoch = sc.epoch;
-    let total = if g.fits_u64() {
-        sc.memo64[sink] = (epoch, 1);
-        visit(g, g.source(), 0, &cols, &mut keep, &mut sc.memo64, epoch) as u128
+    sc.stamp[sink] = epoch;
+    let total = if wide {
+        sc.count128[sink] = 1;
+        let mut m = Memo {
+            stamp: &mut sc.stamp,
+            count: &mut sc.count128,
+            epoch,
+        };
+        visit(g, g.source(), 0, &cols, &mut keep, &mut m)
     } else {
-        sc.memo128[sink] = (epoch, 1);
-        visit(g, g.source(), 0, &cols, &mut keep, &mut sc.memo128, epoch)
+        sc.count64[sink] = 1;
+        let mut m = Memo {
+            stamp: &mut sc.stamp,
+            count: &mut sc.count64,
+            epoch,
+        };
+        visit(g, g.source(), 0, &cols, &mut keep, &mut m) as u128
     };
     let mut out = CellMask::empty(n);
     if total > 0 {
@@ -166,34 +183,34 @@ impl Count for u128 {
     }
 }
 
-/// Number of paths from `v` (of count `c`) to `1` inside `G_S`, memoized as `(epoch, count)`.
-fn visit<C: Count>(
-    g: &AbGraph,
-    v: u32,
-    c: usize,
-    cols: &[u32; 32],
-    keep: &mut [u32; 32],
-    memo: &mut [(u32, C)],
+/// The memo: a vertex's count is valid when its stamp equals the epoch (stamps kept apart from
+/// the counts so the "seen?" test reads a dense `u32` array).
+struct Memo<'a, C> {
+    stamp: &'a mut [u32],
+    count: &'a mut [C],
     epoch: u32,
-) -> C {
+}
+
+/// Number of paths from `v` (of count `c`) to `1` inside `G_S`, memoized.
+fn visit<C: Count>(g: &AbGraph, v: u32, c: usize, cols: &[u32; 32], keep: &mut [u32; 32], memo: &mut Memo<'_, C>) -> C {
     let mut rows = g.succ_rows(v) & cols[c];
     let mut sum = C::default();
     while rows != 0 {
         let r = rows.trailing_zeros();
         rows &= rows - 1;
         let w = g.target(v, r) as usize;
-        let (e, p) = memo[w];
-        let p = if e == epoch {
-            p
+        let p = if memo.stamp[w] == memo.epoch {
+            memo.count[w]
         } else {
-            visit(g, w as u32, c + 1, cols, keep, memo, epoch)
+            visit(g, w as u32, c + 1, cols, keep, memo)
         };
         if p != C::default() {
             sum = sum.add(p);
             keep[c] |= 1 << r;
         }
     }
-    memo[v as usize] = (epoch, sum);
+    memo.stamp[v as usize] = memo.epoch;
+    memo.count[v as usize] = sum;
     sum
 }
 
