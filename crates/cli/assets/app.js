@@ -105,8 +105,8 @@ function intToken(tok, what) {
   return Number(tok);
 }
 
-const PALETTE = ['#fde2e4', '#e2ece9', '#dfe7fd', '#fff1c1', '#e8dff5', '#d8f3dc', '#fce1c8', '#d7ecf7',
-  '#f6dfeb', '#e9f5db', '#f1e3d3', '#e0e7ff', '#fbeec1', '#dbeafe', '#fae1dd', '#e6f4ea'];
+// Eight clearly different pastel hues; touching regions get different ones (regionColours).
+const PALETTE = ['#fbd5dc', '#d4e4fb', '#d3f2dc', '#fdf0c2', '#e4dcfb', '#fde0c8', '#cdf0f4', '#e7e9ed'];
 
 // ---------------------------------------------------------------- Suguru
 
@@ -201,6 +201,28 @@ function sgLoad(text) {
   $('sg-rows').value = m; $('sg-cols').value = n;
 }
 
+// Greedy colouring of the regions (in number order) so that touching regions differ.
+function regionColours(reg, m, n) {
+  const near = Array.from({ length: reg.count + 1 }, () => new Set());
+  for (let c = 0; c < m * n; c++) {
+    const r = Math.floor(c / n), k = c % n;
+    for (const [dr, dk] of [[0, 1], [1, 0], [1, 1], [1, -1]]) {
+      const rr = r + dr, kk = k + dk;
+      if (rr >= m || kk < 0 || kk >= n) continue;
+      const a = reg.id[c], b = reg.id[rr * n + kk];
+      if (a !== b) { near[a].add(b); near[b].add(a); }
+    }
+  }
+  const colour = new Array(reg.count + 1).fill(-1);
+  for (let id = 1; id <= reg.count; id++) {
+    const used = new Set([...near[id]].map((x) => colour[x]));
+    let k = (id * 7) % PALETTE.length;
+    for (let t = 0; t < PALETTE.length && used.has(k); t++) k = (k + 1) % PALETTE.length;
+    colour[id] = k;
+  }
+  return colour;
+}
+
 function sgRender() {
   if (view !== 'suguru') return;
   const { m, n } = sg;
@@ -212,12 +234,13 @@ function sgRender() {
   board.innerHTML = '';
   const root = svg('svg', { width: W, height: H, viewBox: `0 0 ${W} ${H}`, id: 'sg-svg', 'data-puzzle': 'suguru' }, board);
   const reg = sgRegions();
+  const colour = regionColours(reg, m, n);
   const g = svg('g', { transform: `translate(${pad},${pad})` }, root);
   for (let c = 0; c < m * n; c++) {
     const r = Math.floor(c / n), k = c % n;
     svg('rect', {
       x: k * cs, y: r * cs, width: cs, height: cs, class: 'cell-bg',
-      fill: PALETTE[(reg.id[c] - 1) % PALETTE.length],
+      fill: PALETTE[colour[reg.id[c]]],
       'data-cell': `r${r + 1}c${k + 1}`, 'data-region': reg.id[c],
     }, g);
   }

@@ -404,3 +404,139 @@ fn a_long_count_stops_at_its_time_limit_and_does_not_block_other_requests() {
         assert_eq!(v["interrupted"], true, "{v}");
     }
 }
+
+#[test]
+fn a_hint_names_a_forced_cell_its_value_and_the_rule() {
+    let addr = server();
+    let (status, v) = post(
+        addr,
+        "/api/hint",
+        &json!({"puzzle": "suguru", "text": UNIQUE, "solution": "0 0 0\n0 0 0\n0 0 0"}),
+    );
+    assert_eq!(status, 200, "{v}");
+    let solution = [[1, 3, 1], [2, 5, 2], [4, 1, 3]];
+    let cell = v["cell"].as_str().unwrap();
+    let (r, c) = cell[1..].split_once('c').unwrap();
+    let (r, c): (usize, usize) = (r.parse().unwrap(), c.parse().unwrap());
+    assert_eq!(v["value"], solution[r - 1][c - 1], "{v}");
+    assert!(!v["reason"].as_str().unwrap().is_empty());
+    // A complete grid has nothing left to hint.
+    let (status, v) = post(
+        addr,
+        "/api/hint",
+        &json!({"puzzle": "suguru", "text": UNIQUE, "solution": "1 3 1\n2 5 2\n4 1 3"}),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["cell"], Value::Null);
+    assert!(v["message"].as_str().unwrap().contains("filled"), "{v}");
+    // Hints are for Suguru; a malformed grid of entries is a 400 naming the field.
+    let (status, _) = post(addr, "/api/hint", &json!({"puzzle": "path", "text": UNIQUE}));
+    assert_eq!(status, 400);
+    let (status, v) = post(
+        addr,
+        "/api/hint",
+        &json!({"puzzle": "suguru", "text": UNIQUE, "solution": "1 x"}),
+    );
+    assert_eq!(status, 400);
+    assert_eq!(v["field"], "solution", "{v}");
+}
+
+#[test]
+fn the_generators_make_puzzles_the_server_counts_as_unique() {
+    let addr = server();
+    let requests = [
+        json!({"puzzle": "suguru", "rows": 5, "cols": 6, "difficulty": "medium", "seed": 11}),
+        json!({"puzzle": "suguru", "rows": 4, "cols": 4, "difficulty": "hard", "seed": 12}),
+        json!({"puzzle": "path", "rows": 5, "cols": 5, "seed": 13}),
+        json!({"puzzle": "sudoku", "size": 4, "seed": 14}),
+        json!({"puzzle": "sudoku", "size": 6, "seed": 15}),
+    ];
+    for req in requests {
+        let (status, g) = post(addr, "/api/generate", &req);
+        assert_eq!(status, 200, "{req} -> {g}");
+        let puzzle = req["puzzle"].as_str().unwrap();
+        let (status, v) = post(addr, "/api/count", &json!({"puzzle": puzzle, "text": g["text"]}));
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(
+            (v["count"].clone(), v["complete"].clone()),
+            (json!(1), json!(true)),
+            "{req}: {g}"
+        );
+        // Same seed, same puzzle.
+        let (_, again) = post(addr, "/api/generate", &req);
+        assert_eq!(again["text"], g["text"]);
+    }
+    for bad in [
+        json!({"puzzle": "suguru", "rows": 50, "cols": 5}),
+        json!({"puzzle": "suguru", "rows": 5, "cols": 5, "difficulty": "extreme"}),
+        json!({"puzzle": "sudoku", "size": 7}),
+        json!({"puzzle": "chess"}),
+        json!({"rows": 5}),
+    ] {
+        let (status, v) = post(addr, "/api/generate", &bad);
+        assert_eq!(status, 400, "{bad} -> {v}");
+        assert!(v["error"].is_string());
+    }
+}
+
+#[test]
+fn nishio_answers_like_the_library_for_every_digit() {
+    use pencilbox_sudoku_nishio::{generate as sg, nishio_for_digit, BlockShape, Candidates, Method, Sudoku};
+    let addr = server();
+    let block = BlockShape::new(3, 3);
+    let (p, _) = sg::generate(block, &mut sg::Rng::new(5), 0);
+    let text = p.to_line();
+    let cand = Candidates::from_puzzle(&Sudoku::parse(&text, None).unwrap()).unwrap();
+    for d in 1..=9u8 {
+        let (status, v) = post(
+            addr,
+            "/api/nishio",
+            &json!({"puzzle": "sudoku", "text": text, "digit": d}),
+        );
+        assert_eq!(status, 200, "{v}");
+        let lib = nishio_for_digit(&cand, d, Method::Dag).unwrap();
+        assert_eq!(v["removed"], json!(lib.removed.names()), "digit {d}");
+        assert_eq!(v["candidates"], json!(lib.candidates.len()));
+        assert_eq!(v["placements"], json!(lib.placements.map(|x| x.to_string())));
+    }
+    // Candidates sent by the page narrow the candidate set: none left for digit 1 means that
+    // Nishio has nothing to remove and there is no valid placement.
+    let none: Vec<u64> = text
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|_| 0b11_1111_1100)
+        .collect();
+    let (status, v) = post(
+        addr,
+        "/api/nishio",
+        &json!({"puzzle": "sudoku", "text": text, "digit": 1, "candidates": none}),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["placements"], json!("0"), "{v}");
+    for bad in [
+        json!({"puzzle": "sudoku", "text": text, "digit": 0}),
+        json!({"puzzle": "sudoku", "text": text, "digit": 10}),
+        json!({"puzzle": "sudoku", "text": text, "digit": 1, "method": "magic"}),
+        json!({"puzzle": "sudoku", "text": text, "digit": 1, "candidates": [1, 2]}),
+        json!({"puzzle": "sudoku", "text": "11..", "digit": 1}),
+        json!({"puzzle": "suguru", "text": UNIQUE, "digit": 1}),
+    ] {
+        let (status, v) = post(addr, "/api/nishio", &bad);
+        assert_eq!(status, 400, "{bad} -> {v}");
+    }
+}
+
+#[test]
+fn the_bundled_levels_are_listed_and_each_solves() {
+    let addr = server();
+    let (status, body) = get(addr, "/api/levels");
+    assert_eq!(status, 200);
+    let v: Value = serde_json::from_str(&body).unwrap();
+    let levels = v["levels"].as_array().unwrap();
+    assert!(levels.len() >= 9);
+    for l in levels {
+        let (status, r) = post(addr, "/api/solve", &json!({"puzzle": l["puzzle"], "text": l["text"]}));
+        assert_eq!(status, 200, "{r}");
+        assert_eq!(r["status"], "solved", "{}", l["name"]);
+    }
+}

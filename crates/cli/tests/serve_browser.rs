@@ -341,7 +341,24 @@ async fn suguru_scenario(chromium: PathBuf, driver: PathBuf) {
     .unwrap();
     wait_text(&c, "status", "hard").await;
     click(&c, "sg-hint").await;
+    let hint = wait_text(&c, "status", "must be").await;
+    // The hinted cell is selected: type its value (keyboard play), then Check finds no clash.
+    let value = hint
+        .split("must be ")
+        .nth(1)
+        .and_then(|t| t.split(':').next())
+        .unwrap()
+        .trim()
+        .to_string();
+    keys(&c, &value.chars().collect::<Vec<_>>()).await;
+    click(&c, "sg-check").await;
+    let messages = wait_text(&c, "status", "constraint(s) not met").await;
+    assert!(!messages.contains("shares"), "{messages}");
+    let listed = wait_text(&c, "messages", "is empty").await;
+    assert!(!listed.contains("shares a number"), "{listed}");
+    click(&c, "sg-hint").await;
     wait_text(&c, "status", "must be").await;
+    screenshot(&c, "suguru-hint").await;
     click(&c, "sg-solve").await;
     wait_text(&c, "messages", "solved by the").await;
     click(&c, "sg-check").await;
@@ -384,6 +401,8 @@ async fn path_and_sudoku_scenario(chromium: PathBuf, driver: PathBuf) {
     wait_text(&c, "board-sub", "path of 2 cells").await;
     click(&c, "pt-solve").await;
     wait_text(&c, "board-sub", "path of 5 cells").await;
+    set_input(&c, "pt-rows", "6").await;
+    set_input(&c, "pt-cols", "6").await;
     click(&c, "pt-random").await;
     wait_text(&c, "status", "exactly one solution").await;
     click(&c, "pt-solve").await;
