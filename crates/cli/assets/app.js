@@ -895,7 +895,7 @@ function ptInit() {
 
 const sd = {
   n: 9, br: 3, bc: 3, given: [], value: [], pencil: [], elim: [], removed: [],
-  mode: 'value', showCands: true, sel: 0, bad: new Set(), diff: new Set(), solved: new Set(),
+  mode: 'value', showCands: true, sel: 0, bad: new Set(), diff: new Set(), solved: new Set(), focusDigit: 0,
   geom: null,
 };
 const BOXES = { 4: [2, 2], 6: [2, 3], 8: [2, 4], 9: [3, 3], 12: [3, 4], 16: [4, 4] };
@@ -1005,7 +1005,8 @@ function sdRender() {
       const a = Math.floor((d - 1) / sub), b = (d - 1) % sub;
       const x = c * cs + step * b + step / 2, y = r * cs + step * a + step / 2;
       const removed = sd.removed[i] & (1 << d);
-      svg('text', { x, y: y + 1, class: 'cand' + (removed ? ' removed' : ''), 'font-size': Math.max(8, Math.round(step * 0.72)), 'data-cand': removed ? `r${r + 1}c${c + 1}:${d}` : undefined }, g, sym(d));
+      const focus = !removed && d === sd.focusDigit;
+      svg('text', { x, y: y + 1, class: 'cand' + (removed ? ' removed' : focus ? ' focus' : ''), 'font-size': Math.max(8, Math.round(step * 0.72)), 'data-cand': removed ? `r${r + 1}c${c + 1}:${d}` : undefined }, g, sym(d));
       if (removed) svg('line', { x1: x - step * 0.35, y1: y + step * 0.35, x2: x + step * 0.35, y2: y - step * 0.35, class: 'cand strike' }, g);
     }
   }
@@ -1021,7 +1022,7 @@ function sdRender() {
 }
 
 function sdChanged() {
-  sd.bad = new Set(); sd.diff = new Set();
+  sd.bad = new Set(); sd.diff = new Set(); sd.focusDigit = 0;
   // Shown Nishio eliminations stay eliminated after the next change.
   sd.removed = sd.removed.map(() => 0);
 }
@@ -1133,6 +1134,7 @@ async function sdNishio() {
   const candidates = Array.from({ length: sd.n * sd.n }, (_, i) => (sdNumber(i) ? 1 << sdNumber(i) : sdCandidates(i)));
   const res = await api('/api/nishio', { puzzle: 'sudoku', text: sdText(true), digit, candidates, settings: sdSettings() });
   sdChanged();
+  sd.focusDigit = digit;
   for (const name of res.removed) {
     const rc = cellOf(name);
     if (!rc) continue;

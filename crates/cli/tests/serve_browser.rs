@@ -162,11 +162,13 @@ async fn click(c: &Client, id: &str) {
         .unwrap();
 }
 
-/// The viewport centre of the board cell named like `r2c3`.
+/// The viewport centre of the board cell named like `r2c3` (or of a clue box like `row2`).
 async fn cell_centre(c: &Client, name: &str) -> (f64, f64) {
     let v = c
         .execute(
-            "const r = document.querySelector(`#board [data-cell='${arguments[0]}']`).getBoundingClientRect();\
+            "const e = document.querySelector(`#board [data-cell='${arguments[0]}']`) \
+                 || document.querySelector(`#board [data-clue='${arguments[0]}']`); \
+             const r = e.getBoundingClientRect(); \
              return [r.left + r.width / 2, r.top + r.height / 2];",
             vec![json!(name)],
         )
@@ -379,17 +381,39 @@ async fn path_and_sudoku_scenario(chromium: PathBuf, driver: PathBuf) {
     let driver = start_driver(&driver);
     let c = connect(&driver, &chromium).await;
 
-    // Path: import a 3×3 puzzle, draw the path with the arrow keys, Check.
+    // Path, Creative Mode: a 3×3 grid, doors placed by clicking, clues typed; Export shows the
+    // file format.
     open(&c, addr, "path").await;
+    set_input(&c, "pt-rows", "3").await;
+    set_input(&c, "pt-cols", "3").await;
+    click(&c, "pt-resize").await;
+    wait_text(&c, "board-sub", "3×3 · path of 0 cells · Creative Mode").await;
+    click(&c, "pt-tool-a").await;
+    click_cell(&c, "r1c1").await;
+    click(&c, "pt-tool-b").await;
+    click_cell(&c, "r3c3").await;
+    for (clue, digit) in [
+        ("row1", '3'),
+        ("row2", '1'),
+        ("row3", '1'),
+        ("col1", '1'),
+        ("col2", '1'),
+        ("col3", '3'),
+    ] {
+        click_cell(&c, clue).await;
+        keys(&c, &[digit]).await;
+    }
+    click(&c, "pt-unique").await;
+    wait_text(&c, "status", "exactly one solution").await;
     click(&c, "pt-export").await;
-    c.execute(
-        "document.getElementById('io-text').value = arguments[0];",
-        vec![json!("3 3\n1 1\n3 3\n\n3 1 1\n1 1 3\n")],
-    )
-    .await
-    .unwrap();
+    let exported = c
+        .execute("return document.getElementById('io-text').value;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(exported, json!("3 3\n1 1\n3 3\n\n3 1 1\n1 1 3\n"));
+    // Import the same text back (Play Mode), then draw the path with the arrow keys and Check.
     click(&c, "io-load").await;
-    wait_text(&c, "board-sub", "3×3").await;
+    wait_text(&c, "board-sub", "3×3 · path of 0 cells · Play Mode").await;
     let right: char = Key::Right.into();
     let down: char = Key::Down.into();
     keys(&c, &[right, right, right, down, down]).await;
