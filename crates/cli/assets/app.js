@@ -940,10 +940,8 @@ function sdCandidates(i) {
 }
 
 function sdLoad(text) {
-  const t = text.trim();
-  let cells;
-  if (/^\d+\s+\d+/.test(t) === false && !/\s/.test(t)) cells = [...t];
-  else cells = [...t.replace(/\s+/g, '')];
+  // One line of n² symbols, or a grid of lines (symbols separated by spaces or not).
+  const cells = [...text.replace(/\s+/g, '')];
   const N = cells.length;
   const n = Math.round(Math.sqrt(N));
   if (n * n !== N || !BOXES[n]) throw new Error(`a Sudoku has 16, 36, 64, 81, 144 or 256 cells (one symbol each, "." for empty); found ${N}`);

@@ -331,6 +331,17 @@ async fn suguru_scenario(chromium: PathBuf, driver: PathBuf) {
     wait_text(&c, "board-sub", "2×3, 2 regions").await;
     click(&c, "sg-solve").await;
     wait_text(&c, "status", "this puzzle has no solution...").await;
+    // Clear Regions and Empty Cells (Creative Mode).
+    click(&c, "sg-creative").await;
+    click(&c, "sg-clear-regions").await;
+    wait_text(&c, "board-sub", "2×3, 1 regions").await;
+    click_cell(&c, "r1c1").await;
+    keys(&c, &['4']).await;
+    let count_numbers = "return document.querySelectorAll('#sg-svg text.num').length;";
+    assert_eq!(c.execute(count_numbers, vec![]).await.unwrap(), json!(1));
+    click(&c, "sg-empty").await;
+    wait_text(&c, "status", "all cells emptied").await;
+    assert_eq!(c.execute(count_numbers, vec![]).await.unwrap(), json!(0));
 
     // A bundled hard level: a hint, then Autocomplete and Check.
     c.execute(
