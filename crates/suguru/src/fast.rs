@@ -22,6 +22,10 @@
 //!
 //! [`Rules`] can switch rules 2–4 off; the generator uses that to grade difficulty.
 //!
+//! 5. **Failed-value probing** (at branching nodes only) — for every two-valued cell, each value
+//!    is tried and propagated; a value that leads to a conflict is removed. This is what keeps
+//!    minimal 20×20 puzzles to a handful of nodes.
+//!
 //! # Branching
 //! The unfixed cell with the fewest values (lowest index on ties), values increasing, or in a
 //! seeded random order for the generator.
@@ -113,6 +117,7 @@ pub struct FastSearch {
     rules: Rules,
     root_done: bool,
     rng: Option<SplitMix>,
+    probing: bool,
     /// Propagation steps (cells processed), for statistics.
     pub propagations: u64,
     /// A cell where the last conflict was found (an emptied domain, or a cell of a region that
@@ -177,6 +182,7 @@ impl FastSearch {
             rules,
             root_done: false,
             rng: None,
+            probing: true,
             propagations: 0,
             conflict: None,
         })
@@ -203,7 +209,7 @@ impl FastSearch {
     }
 
     /// Narrows `c` to `d ∩ dom(c)`; `Err` on an empty domain.
-    #[inline]
+    #[inline(always)]
     fn restrict(&mut self, c: u32, d: Domain) -> Result<(), ()> {
         let old = self.dom[c as usize];
         let new = old.and(d);
@@ -263,13 +269,15 @@ impl FastSearch {
                 );
                 for i in a..b {
                     let n = self.king[i];
-                    self.restrict(n, keep)?;
+                    if self.dom[n as usize].0 & d.0 != 0 {
+                        self.restrict(n, keep)?;
+                    }
                 }
                 let k = self.region_of[c as usize] as usize;
                 let (a, b) = (self.reg_off[k] as usize, self.reg_off[k + 1] as usize);
                 for i in a..b {
                     let n = self.reg_cells[i];
-                    if n != c {
+                    if n != c && self.dom[n as usize].0 & d.0 != 0 {
                         self.restrict(n, keep)?;
                     }
                 }
@@ -337,7 +345,7 @@ impl FastSearch {
                 for r in rows {
                     for col in cols.clone() {
                         let x = r * self.shape.width + col;
-                        if self.region_of[x] as usize != k {
+                        if self.region_of[x] as usize != k && self.dom[x].contains(v) {
                             self.restrict(x as u32, Domain::ALL.without(v))?;
                         }
                     }
@@ -387,6 +395,52 @@ impl FastSearch {
         Ok(())
     }
 
+    /// Failed-value probing (singleton consistency on two-valued cells): a value whose
+    /// assignment propagates to a conflict is removed, until nothing changes. `false` when the
+    /// node itself is refuted. Changes are recorded at the current trail level.
+    fn probe(&mut self) -> bool {
+        loop {
+            let mut changed = false;
+            for c in 0..self.dom.len() {
+                let d = self.dom[c];
+                if d.len() != 2 {
+                    continue;
+                }
+                for v in d.iter() {
+                    self.trail.new_level();
+                    let ok = self.restrict(c as u32, Domain::single(v)).is_ok() && self.propagate();
+                    self.pop_level();
+                    if !ok {
+                        if self.restrict(c as u32, d.without(v)).is_err() || !self.propagate() {
+                            return false;
+                        }
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+            if !changed {
+                return true;
+            }
+        }
+    }
+
+    /// Undoes everything recorded since the last `new_level`.
+    fn pop_level(&mut self) {
+        let level = self.trail.level() - 1;
+        let dom = &mut self.dom;
+        self.trail.backtrack_to(level, |(c, old)| dom[c as usize] = old);
+        self.queue.clear();
+        for k in self.dirty_list.drain(..) {
+            self.dirty[k as usize] = false;
+        }
+    }
+
+    /// Switches failed-value probing at branching nodes on or off (on by default).
+    pub fn set_probing(&mut self, on: bool) {
+        self.probing = on;
+    }
+
     /// Root propagation only (no search): `false` when it finds a conflict.
     pub fn propagate_root(&mut self) -> bool {
         self.root_done = true;
@@ -416,6 +470,9 @@ impl Backtrack for FastSearch {
         if !self.root_done && !self.propagate_root() {
             return Expand::Dead;
         }
+        if self.probing && !self.all_fixed() && !self.probe() {
+            return Expand::Dead;
+        }
         match self.choose() {
             None => Expand::Solution,
             Some(c) => {
@@ -435,13 +492,7 @@ impl Backtrack for FastSearch {
     }
 
     fn undo(&mut self, _: (u32, u32)) {
-        let level = self.trail.level() - 1;
-        let dom = &mut self.dom;
-        self.trail.backtrack_to(level, |(c, old)| dom[c as usize] = old);
-        self.queue.clear();
-        for k in self.dirty_list.drain(..) {
-            self.dirty[k as usize] = false;
-        }
+        self.pop_level();
     }
 }
 

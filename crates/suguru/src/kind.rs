@@ -65,13 +65,10 @@ fn algorithm(opts: &RunOptions) -> Result<Option<Algorithm>, PuzzleError> {
     }
 }
 
-/// The `--stats` notes: the instance's size figures and Theorem 2's bound.
-pub fn notes(p: &Suguru, nodes: u64) -> Vec<Note> {
-    let mut notes = vec![
-        Note::new("regions", p.num_regions()),
-        Note::new("hints", p.num_hints()),
-        Note::new("nodes", nodes),
-    ];
+/// The `--stats` notes: the instance's size figures and Theorem 2's bound `T(m, n, R)` (shown
+/// next to the driver's node count).
+pub fn notes(p: &Suguru) -> Vec<Note> {
+    let mut notes = vec![Note::new("regions", p.num_regions()), Note::new("hints", p.num_hints())];
     match theorems::theorem2_bound(p) {
         Some(t) => notes.push(Note::new("theorem2_bound", theorems::short_number(&t))),
         None => notes.push(Note::new(
@@ -106,7 +103,7 @@ impl PuzzleKind for Kind {
             solution: r.solution.as_ref().map(|s| render(&p, s)),
             reason: r.reason,
             algorithm: r.algorithm.name().to_string(),
-            notes: notes(&p, r.stats.nodes),
+            notes: notes(&p),
             stats: r.stats,
         })
     }
@@ -124,7 +121,7 @@ impl PuzzleKind for Kind {
         } else {
             Vec::new()
         };
-        let mut notes = notes(&p, r.stats.nodes);
+        let mut notes = notes(&p);
         if crate::linear::applies(&p) {
             notes.push(Note::new(
                 "theorem4_bound",
