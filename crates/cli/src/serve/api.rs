@@ -239,11 +239,32 @@ pub fn check_size(config: &Config, text: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// The largest Sudoku side the server accepts. The deductive Sudoku solver checks its deadline
+/// between steps only, and one Nishio step on a nearly empty 25×25 grid runs for minutes, so the
+/// server stops at 16×16 (the command line serves every size).
+pub const MAX_SUDOKU_SIDE: u64 = 16;
+
+/// Per-family limits on top of [`check_size`].
+pub fn check_family_size(puzzle: &str, text: &str) -> Result<(), ApiError> {
+    if puzzle == "sudoku" {
+        if let Some((m, n)) = declared_dims(text) {
+            if m.max(n) > MAX_SUDOKU_SIDE {
+                return Err(ApiError::bad(format!(
+                    "the server takes Sudoku up to {MAX_SUDOKU_SIDE}×{MAX_SUDOKU_SIDE}, this one is {m}×{n}: \
+                     some deduction steps on larger grids cannot be interrupted (use `pencilbox solve` instead)"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 impl PuzzleRequest {
-    /// The family, after the size check.
+    /// The family, after the size checks.
     pub fn kind(&self, config: &Config) -> Result<&'static dyn PuzzleKind, ApiError> {
         let kind = kind_named(&self.puzzle)?;
         check_size(config, &self.text)?;
+        check_family_size(kind.name(), &self.text)?;
         Ok(kind)
     }
 
@@ -395,5 +416,13 @@ mod tests {
         assert!(e.body["error"].as_str().unwrap().contains("100000×100000"));
         assert!(check_size(&c, "8 8\n").is_err());
         assert!(check_size(&c, "18446744073709551615 18446744073709551615").is_err());
+    }
+
+    #[test]
+    fn sudoku_above_sixteen_by_sixteen_is_refused_by_the_server() {
+        assert!(check_family_size("sudoku", &".".repeat(256)).is_ok());
+        let e = check_family_size("sudoku", &".".repeat(625)).unwrap_err();
+        assert!(e.body["error"].as_str().unwrap().contains("25×25"), "{:?}", e.body);
+        assert!(check_family_size("suguru", "25 25\n").is_ok());
     }
 }

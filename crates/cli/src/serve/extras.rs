@@ -13,7 +13,7 @@
 //! `pencilbox_pathpuzzle::generate`, `pencilbox_sudoku_nishio::generate::generate` and
 //! `pencilbox_sudoku_nishio::nishio_for_digit` (Eppstein's DAG reachability).
 
-use super::api::{check_size, decode, ApiError, AppState, Shared};
+use super::api::{check_family_size, check_size, decode, ApiError, AppState, Shared};
 use super::levels;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -226,6 +226,7 @@ async fn nishio(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Re
     let req: NishioRequest = decode(&state, body)?;
     only(&req.puzzle, "sudoku", "Nishio")?;
     check_size(&state.config, &req.text)?;
+    check_family_size("sudoku", &req.text)?;
     let method_name = req.method.clone().unwrap_or_else(|| "dag".to_string());
     let method = Method::from_name(&method_name).ok_or_else(|| {
         ApiError::bad(format!(
