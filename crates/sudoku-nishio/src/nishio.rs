@@ -92,16 +92,10 @@ pub struct Scratch {
 }
 
 impl Scratch {
-    fn prepare(&mut self, nv: usize, wide: bool) {
+    fn prepare(&mut self, nv: usize) {
         if self.stamp.len() < nv {
             self.stamp = vec![0; nv];
             self.epoch = 0;
-        }
-        if wide && self.count128.len() < nv {
-            self.count128 = vec![0; nv];
-        }
-        if !wide && self.count64.len() < nv {
-            self.count64 = vec![0; nv];
         }
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
@@ -124,36 +118,21 @@ pub fn nishio(g: &AbGraph, s: &CellMask) -> Nishio {
 /// only the arcs whose label is in `S` (one AND of the vertex's arc-row mask with `S`'s column
 /// mask). Same answer as [`nishio_paper`]: a vertex's memo is its number of paths to `1`
 /// (non-zero ⇔ the paper's set `Z`), and an arc's label joins `T` when its head has a path.
-/// Counts are `u64` when every count of the shape fits (up to 24×24), else `u128`.
+/// Counts are `u64`, redone in `u128` when they saturate on shapes whose counts can exceed it.
 pub fn nishio_dag(g: &AbGraph, s: &CellMask, sc: &mut Scratch) -> Nishio {
     let n = g.n();
-    let wide = !g.fits_u64();
-    sc.prepare(g.num_vertices(), wide);
     let mut cols = [0u32; 32];
     for (c, col) in cols.iter_mut().enumerate().take(n) {
         *col = s.col(c) as u32;
     }
+    // Counts in u64 (saturating) first; only when the total saturates on a shape whose counts
+    // can exceed u64 (25×25 and up) is the search redone in u128. This keeps the memo small.
     let mut keep = [0u32; 32];
-    let sink = g.sink() as usize;
-    let epoch = sc.epoch;
-    sc.stamp[sink] = epoch;
-    let total = if wide {
-        sc.count128[sink] = 1;
-        let mut m = Memo {
-            stamp: &mut sc.stamp,
-            count: &mut sc.count128,
-            epoch,
-        };
-        visit(g, g.source(), 0, &cols, &mut keep, &mut m)
-    } else {
-        sc.count64[sink] = 1;
-        let mut m = Memo {
-            stamp: &mut sc.stamp,
-            count: &mut sc.count64,
-            epoch,
-        };
-        visit(g, g.source(), 0, &cols, &mut keep, &mut m) as u128
-    };
+    let mut total = run_memo::<u64>(g, &cols, &mut keep, sc) as u128;
+    if total == u64::MAX as u128 && !g.fits_u64() {
+        keep = [0u32; 32];
+        total = run_memo::<u128>(g, &cols, &mut keep, sc);
+    }
     let mut out = CellMask::empty(n);
     if total > 0 {
         for (c, &k) in keep.iter().enumerate().take(n) {
@@ -168,19 +147,55 @@ pub fn nishio_dag(g: &AbGraph, s: &CellMask, sc: &mut Scratch) -> Nishio {
 
 /// A path count type (saturating addition).
 trait Count: Copy + Default + PartialEq {
+    const ONE: Self;
     fn add(self, o: Self) -> Self;
+    fn memo(sc: &mut Scratch) -> &mut Vec<Self>;
 }
 impl Count for u64 {
+    const ONE: Self = 1;
+    fn memo(sc: &mut Scratch) -> &mut Vec<Self> {
+        &mut sc.count64
+    }
     #[inline]
     fn add(self, o: Self) -> Self {
         self.saturating_add(o)
     }
 }
 impl Count for u128 {
+    const ONE: Self = 1;
+    fn memo(sc: &mut Scratch) -> &mut Vec<Self> {
+        &mut sc.count128
+    }
     #[inline]
     fn add(self, o: Self) -> Self {
         self.saturating_add(o)
     }
+}
+
+/// One memoized search from `0` with count type `C`.
+fn run_memo<C: Count>(g: &AbGraph, cols: &[u32; 32], keep: &mut [u32; 32], sc: &mut Scratch) -> C {
+    let nv = g.num_vertices();
+    sc.prepare(nv);
+    if C::memo(sc).len() < nv {
+        *C::memo(sc) = vec![C::default(); nv];
+    }
+    let epoch = sc.epoch;
+    let sink = g.sink() as usize;
+    sc.stamp[sink] = epoch;
+    let mut stamp = std::mem::take(&mut sc.stamp);
+    let mut count = std::mem::take(C::memo(sc));
+    count[sink] = C::ONE;
+    let total = {
+        let mut m = Memo {
+            stamp: &mut stamp,
+            count: &mut count,
+            epoch,
+        };
+        visit(g, g.source(), 0, cols, keep, &mut m)
+    };
+    sc.stamp = stamp;
+    *C::memo(sc) = count;
+    total
 }
 
 /// The memo: a vertex's count is valid when its stamp equals the epoch (stamps kept apart from
