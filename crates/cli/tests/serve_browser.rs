@@ -384,6 +384,7 @@ async fn suguru_scenario(chromium: PathBuf, driver: PathBuf) {
         .await
         .unwrap();
     assert_eq!(open_guide, json!(true));
+    screenshot(&c, "guide").await;
     c.close().await.unwrap();
 }
 
