@@ -385,6 +385,10 @@ mod tests {
         let g = AbGraph::get(BlockShape::new(5, 5)).unwrap();
         assert_eq!(g.num_vertices(), 4_528_052);
         assert_eq!(g.count_paths(), 120u128.pow(10));
+        // More placements than u64 holds: the u64 search saturates and is redone in u128.
+        let r = crate::nishio::nishio(&g, &crate::board::CellMask::full(25));
+        assert_eq!(r.placements, Some(120u128.pow(10)));
+        assert_eq!(r.keep, crate::board::CellMask::full(25));
     }
 
     #[test]
