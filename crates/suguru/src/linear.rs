@@ -100,20 +100,17 @@ pub fn solve_with_hints(p: &Suguru) -> Option<Vec<u32>> {
         return None;
     }
     // Algorithm 3: χ_k = {1..s_k} \ β_k.
-    let mut chi: Vec<Set> = sp
-        .iter()
-        .map(|s| {
-            (1..=s.size as u32)
-                .filter(|x| !v[s.start..s.start + s.size].contains(x))
-                .collect()
-        })
-        .collect();
+    let mut chi: Vec<Set> = sp.iter().map(|s| free_values(&v[s.start..s.start + s.size])).collect();
     let first = |k: usize| sp[k].start;
     let last = |k: usize| sp[k].start + sp[k].size - 1;
     let empties =
         |v: &[u32], k: usize| -> SmallVec<[usize; 8]> { (first(k)..=last(k)).filter(|&i| v[i] == 0).collect() };
     // A region with two equal hints (χ too small for its empty cells) cannot be filled.
-    if sp.iter().enumerate().any(|(k, _)| chi[k].len() != empties(&v, k).len()) {
+    if sp
+        .iter()
+        .zip(&chi)
+        .any(|(s, c)| c.len() != v[s.start..s.start + s.size].iter().filter(|&&x| x == 0).count())
+    {
         return None;
     }
     // Algorithm 4: ρ.
@@ -168,8 +165,10 @@ pub fn solve_with_hints(p: &Suguru) -> Option<Vec<u32>> {
     // Algorithm 5, lines 11–25: construct from region R down to 1.
     for k in (0..r).rev() {
         let (f, l) = (first(k), last(k));
-        // χ_k minus values already placed (by line 9 of Algorithm 4).
-        chi[k].retain(|x| !v[f..=l].contains(&*x));
+        // χ_k minus the value placed by line 9 of Algorithm 4, if any.
+        if chi[k].len() == 1 && v[f..=l].contains(&chi[k][0]) {
+            chi[k].clear();
+        }
         if k > 0 && v[f] == 0 && rho[k - 1].len() == 1 {
             // Line 13, choosing λ so that ρ_k keeps a value for the last cell.
             let needs_last = l != f && v[l] == 0;
@@ -203,6 +202,25 @@ pub fn solve_with_hints(p: &Suguru) -> Option<Vec<u32>> {
         }
     }
     Some(v)
+}
+
+/// `{1..=s} \ hints` for a region's cells (`s` = number of cells), in increasing order.
+fn free_values(cells: &[u32]) -> Set {
+    let s = cells.len();
+    if s <= 64 {
+        let used = cells
+            .iter()
+            .fold(0u64, |m, &h| if h == 0 { m } else { m | 1 << (h - 1) });
+        let mut free = !used & (u64::MAX >> (64 - s));
+        let mut out = Set::new();
+        while free != 0 {
+            out.push(free.trailing_zeros() + 1);
+            free &= free - 1;
+        }
+        out
+    } else {
+        (1..=s as u32).filter(|x| !cells.contains(x)).collect()
+    }
 }
 
 fn factorial(n: usize) -> BigUint {
