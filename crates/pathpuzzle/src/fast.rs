@@ -59,6 +59,9 @@ pub struct Pruning {
     /// `blocks` applies only to grids of more cells than this (default [`BLOCKS_MIN_CELLS`];
     /// 0 = always). Set with `blocks-min=N` in a rule list.
     pub blocks_min_cells: usize,
+    /// Compute the fill and its counts with 64-bit bitboards on grids of at most 64 cells
+    /// (same results, faster); `false` forces the general code. Set with `bitboards=off`.
+    pub bitboards: bool,
 }
 
 impl Default for Pruning {
@@ -87,6 +90,7 @@ impl Pruning {
         cuts: true,
         edges: true,
         blocks_min_cells: BLOCKS_MIN_CELLS,
+        bitboards: true,
     };
     /// Every rule off: the search is then node for node Algorithm 3.
     pub const NONE: Pruning = Pruning {
@@ -101,6 +105,7 @@ impl Pruning {
         cuts: false,
         edges: false,
         blocks_min_cells: BLOCKS_MIN_CELLS,
+        bitboards: true,
     };
 
     fn flag(&mut self, name: &str) -> Option<&mut bool> {
@@ -121,7 +126,7 @@ impl Pruning {
 
     /// Reads a rule list: `default`, `all`, `none`, a comma-separated list of rule names
     /// (exactly those on), or changes to the default set (`-parity,-deadend`, `+edges`,
-    /// `none,+reach`).
+    /// `none,+reach`); plus the settings `blocks-min=N` and `bitboards=off`.
     ///
     /// ```
     /// use pencilbox_pathpuzzle::fast::Pruning;
@@ -129,47 +134,52 @@ impl Pruning {
     /// assert!(p.reach && !p.parity);
     /// assert_eq!(Pruning::parse("reach,owed").unwrap().length, false);
     /// assert!(Pruning::parse("-speed").is_err());
+    /// let q = Pruning::parse("blocks-min=0,bitboards=off,-cuts").unwrap();
+    /// assert!(!q.cuts && !q.bitboards && q.blocks_min_cells == 0 && q.reach);
     /// ```
     pub fn parse(spec: &str) -> Result<Pruning, String> {
         let items: Vec<&str> = spec.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+        let setting = |s: &str| s.starts_with("blocks-min=") || s == "bitboards=off";
         let relative = items
             .iter()
-            .all(|s| s.starts_with(['-', '+']) || *s == "all" || *s == "none");
+            .all(|s| s.starts_with(['-', '+']) || setting(s) || ["all", "none", "default"].contains(s));
         let mut p = if relative { Pruning::DEFAULT } else { Pruning::NONE };
         for item in items {
-            match item {
-                "all" => {
-                    p = Pruning {
-                        blocks_min_cells: p.blocks_min_cells,
-                        ..Pruning::ALL
-                    }
-                }
-                "default" => {
-                    p = Pruning {
-                        blocks_min_cells: p.blocks_min_cells,
-                        ..Pruning::DEFAULT
-                    }
-                }
-                "none" => {
-                    p = Pruning {
-                        blocks_min_cells: p.blocks_min_cells,
-                        ..Pruning::NONE
-                    }
-                }
-                _ => {
-                    let (on, name) = match item.strip_prefix('-') {
-                        Some(n) => (false, n),
-                        None => (true, item.strip_prefix('+').unwrap_or(item)),
-                    };
-                    let Some(f) = p.flag(name) else {
-                        return Err(format!(
-                            "unknown pruning rule `{name}`; the rules are {}",
-                            RULES.join(", ")
-                        ));
-                    };
-                    *f = on;
-                }
+            if item == "bitboards=off" {
+                p.bitboards = false;
+                continue;
             }
+            if let Some(v) = item.strip_prefix("blocks-min=") {
+                p.blocks_min_cells = v
+                    .parse()
+                    .map_err(|_| format!("blocks-min wants a number of cells, found `{v}`"))?;
+                continue;
+            }
+            let base = match item {
+                "all" => Some(Pruning::ALL),
+                "default" => Some(Pruning::DEFAULT),
+                "none" => Some(Pruning::NONE),
+                _ => None,
+            };
+            if let Some(base) = base {
+                p = Pruning {
+                    blocks_min_cells: p.blocks_min_cells,
+                    bitboards: p.bitboards,
+                    ..base
+                };
+                continue;
+            }
+            let (on, name) = match item.strip_prefix('-') {
+                Some(n) => (false, n),
+                None => (true, item.strip_prefix('+').unwrap_or(item)),
+            };
+            let Some(f) = p.flag(name) else {
+                return Err(format!(
+                    "unknown pruning rule `{name}`; the rules are {} (settings: blocks-min=N, bitboards=off)",
+                    RULES.join(", ")
+                ));
+            };
+            *f = on;
         }
         Ok(p)
     }
@@ -239,6 +249,13 @@ pub struct FastSearch {
     degree: Vec<u8>,
     pairs_row: Vec<u32>,
     pairs_col: Vec<u32>,
+    /// Bitboards (grids of at most 64 cells, unless switched off).
+    bits: Option<Bits>,
+    /// The cells on the path, as bits (bitboard grids).
+    on_bits: u64,
+    /// This node's fill, as bits, when `bit_mode`.
+    s_bits: u64,
+    bit_mode: bool,
     /// Orthogonal neighbours in the order up, left, right, down (`u32::MAX` = outside).
     nbr: Vec<[u32; 4]>,
     // Scratch of the edge propagation (valid for the cells of the current fill and the head).
@@ -283,10 +300,11 @@ impl FastSearch {
             degree: vec![0; cells],
             pairs_row: vec![0; p.height()],
             pairs_col: vec![0; p.width()],
-            nbr: shape
-                .all()
-                .map(|c| pencilbox_core::grid::ORTHOGONAL.map(|d| shape.step(c, d).map_or(u32::MAX, |x| x.0)))
-                .collect(),
+            bits: if rules.bitboards { Bits::new(shape) } else { None },
+            on_bits: 0,
+            s_bits: 0,
+            bit_mode: false,
+            nbr: neighbour_table(shape),
             // The edge propagation's scratch is allocated on its first use.
             alive: Vec::new(),
             must: Vec::new(),
@@ -324,6 +342,9 @@ impl FastSearch {
     fn enter(&mut self, c: CellId) {
         let i = c.index();
         self.on_path[i] = true;
+        if self.bits.is_some() {
+            self.on_bits |= 1u64 << i;
+        }
         self.path.push(c);
         let (r, col) = (self.row_of[i] as usize, self.col_of[i] as usize);
         if self.row_need[r] > 0 {
@@ -340,6 +361,9 @@ impl FastSearch {
         let Some(c) = self.path.pop() else { return };
         let i = c.index();
         self.on_path[i] = false;
+        if self.bits.is_some() {
+            self.on_bits &= !(1u64 << i);
+        }
         let (r, col) = (self.row_of[i] as usize, self.col_of[i] as usize);
         // Entered cells had non-zero clues, so a clued row or column was decremented from >= 1.
         if self.row_need[r] >= 0 {
@@ -350,6 +374,180 @@ impl FastSearch {
             self.col_need[col] += 1;
             self.sum_cols += 1;
         }
+    }
+
+    /// Runs the fill of this node from `head` — bitboards on grids of at most 64 cells, else
+    /// [`Flood::fill`] or, for `blocks`, [`Flood::between`] — and counts the reached cells per
+    /// row and column. Returns (door B reached, reached cells, reached cells of the head's colour).
+    fn fill_from(&mut self, head: CellId) -> (bool, usize, i64) {
+        let b = self.door_b;
+        let rules = self.rules;
+        let cells = self.on_path.len();
+        let (on_path, row_need, col_need) = (&self.on_path, &self.row_need, &self.col_need);
+        let (row_of, col_of) = (&self.row_of, &self.col_of);
+        let usable = |c: CellId| {
+            let i = c.index();
+            !on_path[i] && row_need[row_of[i] as usize] != 0 && col_need[col_of[i] as usize] != 0
+        };
+        // The block decomposition costs about twice a plain fill. It can only save work where
+        // the head has a choice, and on small grids (by default <= 64 cells, e.g. the paper's
+        // 6×6 letters) the nodes it saves cost less than it does, so plain fills serve there.
+        let choices = self.flood.neighbours(head).iter().filter(|&&c| usable(c)).count();
+        let use_blocks = rules.blocks && choices > 1 && cells > rules.blocks_min_cells;
+        self.bit_mode = self.bits.is_some() && !use_blocks && !rules.edges;
+        let (hr, hc) = self.shape.coords(head);
+        if let (true, Some(bits)) = (self.bit_mode, self.bits.as_ref()) {
+            let mut free = bits.all & !self.on_bits;
+            for (r, &n) in self.row_need.iter().enumerate() {
+                if n == 0 {
+                    free &= !bits.row[r];
+                }
+            }
+            for (c, &n) in self.col_need.iter().enumerate() {
+                if n == 0 {
+                    free &= !bits.col[c];
+                }
+            }
+            let (hb, bb) = (1u64 << head.0, 1u64 << b.0);
+            let mut s = 0u64;
+            let mut frontier = hb;
+            loop {
+                let next = bits.spread(frontier) & free & !s;
+                if next == 0 {
+                    break;
+                }
+                s |= next;
+                frontier = next & !bb;
+            }
+            self.s_bits = s;
+            for (r, m) in bits.row.iter().enumerate() {
+                self.reach_row[r] = (s & m).count_ones();
+            }
+            for (c, m) in bits.col.iter().enumerate() {
+                self.reach_col[c] = (s & m).count_ones();
+            }
+            let colour = if (hr + hc) % 2 == 0 {
+                bits.even
+            } else {
+                bits.all & !bits.even
+            };
+            return (s & bb != 0, s.count_ones() as usize, (s & colour).count_ones() as i64);
+        }
+        let found = if use_blocks {
+            self.flood.between(head, b, usable)
+        } else {
+            self.flood.fill(&[head], usable, |c| c != b);
+            self.flood.reached(b)
+        };
+        self.reach_row.fill(0);
+        self.reach_col.fill(0);
+        let head_colour = (hr + hc) % 2;
+        let mut same_colour = 0i64;
+        for &c in self.flood.cells() {
+            let i = c.index();
+            let (r, col) = (self.row_of[i] as usize, self.col_of[i] as usize);
+            self.reach_row[r] += 1;
+            self.reach_col[col] += 1;
+            if (r + col) % 2 == head_colour {
+                same_colour += 1;
+            }
+        }
+        (found, self.flood.cells().len(), same_colour)
+    }
+
+    /// Was `c` reached by this node's fill?
+    #[inline]
+    fn in_fill(&self, c: CellId) -> bool {
+        if self.bit_mode {
+            self.s_bits >> c.0 & 1 == 1
+        } else {
+            self.flood.reached(c)
+        }
+    }
+
+    /// Counts, per row and per column cut, the neighbouring cell pairs across it that are both
+    /// in the fill (or one of them the head): the open crossings of rule `cuts`.
+    fn count_pairs(&mut self, head: CellId) {
+        if let (true, Some(bits)) = (self.bit_mode, self.bits.as_ref()) {
+            let x = self.s_bits | 1u64 << head.0;
+            let down = x & (x >> bits.width);
+            let right = x & ((x & bits.not_first_col) >> 1);
+            for (r, m) in bits.row.iter().enumerate() {
+                self.pairs_row[r] = (down & m).count_ones();
+            }
+            for (c, m) in bits.col.iter().enumerate() {
+                self.pairs_col[c] = (right & m).count_ones();
+            }
+            return;
+        }
+        self.pairs_row.fill(0);
+        self.pairs_col.fill(0);
+        let cells_len = self.flood.cells().len();
+        for k in 0..=cells_len {
+            let c = if k < cells_len { self.flood.cells()[k] } else { head };
+            let i = c.index();
+            let down = self.nbr[i][3];
+            if down != u32::MAX && self.flood.reached(CellId(down)) {
+                self.pairs_row[self.row_of[i] as usize] += 1;
+            }
+            let right = self.nbr[i][2];
+            if right != u32::MAX && self.flood.reached(CellId(right)) {
+                self.pairs_col[self.col_of[i] as usize] += 1;
+            }
+        }
+    }
+
+    /// Marks the viable reached cells (door B, or two neighbours among the reached cells and
+    /// the head), counts them per row and column and returns their number. Afterwards
+    /// `viable` and `degree` are valid for the head's neighbours (and, without bitboards, for
+    /// every reached cell).
+    fn count_viable(&mut self, head: CellId) -> i64 {
+        let b = self.door_b;
+        if let (true, Some(bits)) = (self.bit_mode, self.bits.as_ref()) {
+            let s = self.s_bits;
+            let x = s | 1u64 << head.0;
+            let up = x << bits.width;
+            let down = x >> bits.width;
+            let left = (x & bits.not_last_col) << 1;
+            let right = (x & bits.not_first_col) >> 1;
+            let two = (up & down) | (left & right) | ((up | down) & (left | right));
+            let viable = s & (two | 1u64 << b.0);
+            for (r, m) in bits.row.iter().enumerate() {
+                self.viable_row[r] = (viable & m).count_ones();
+            }
+            for (c, m) in bits.col.iter().enumerate() {
+                self.viable_col[c] = (viable & m).count_ones();
+            }
+            for &n in &self.nbr[head.index()] {
+                if n != u32::MAX {
+                    self.degree[n as usize] = (bits.nbr[n as usize] & x).count_ones() as u8;
+                    self.viable[n as usize] = viable >> n & 1 == 1;
+                }
+            }
+            return viable.count_ones() as i64;
+        }
+        self.viable_row.fill(0);
+        self.viable_col.fill(0);
+        let mut viable_total = 0i64;
+        for k in 0..self.flood.cells().len() {
+            let c = self.flood.cells()[k];
+            let mut n = 0u8;
+            for &x in self.flood.neighbours(c) {
+                if self.flood.reached(x) {
+                    n += 1;
+                }
+            }
+            self.degree[c.index()] = n;
+            let ok = c == b || n >= 2;
+            self.viable[c.index()] = ok;
+            if ok {
+                let i = c.index();
+                self.viable_row[self.row_of[i] as usize] += 1;
+                self.viable_col[self.col_of[i] as usize] += 1;
+                viable_total += 1;
+            }
+        }
+        viable_total
     }
 
     /// Degree propagation over the possible edges of the rest of the path (rule `edges`).
@@ -626,59 +824,15 @@ impl Backtrack for FastSearch {
             || rules.cuts;
         if fill {
             // The flood fill over usable cells, not passing through door B.
-            let (on_path, row_need, col_need) = (&self.on_path, &self.row_need, &self.col_need);
-            let (row_of, col_of) = (&self.row_of, &self.col_of);
-            let usable = |c: CellId| {
-                let i = c.index();
-                !on_path[i] && row_need[row_of[i] as usize] != 0 && col_need[col_of[i] as usize] != 0
-            };
-            // The block decomposition costs about twice a plain fill. It can only save work
-            // where the head has a choice, and on small grids (≤ 64 cells, e.g. the paper's
-            // 6×6 letters) the nodes it saves cost less than it does, so plain fills serve there.
-            let choices = self.flood.neighbours(head).iter().filter(|&&c| usable(c)).count();
-            let found = if rules.blocks && choices > 1 && self.on_path.len() > self.rules.blocks_min_cells {
-                self.flood.between(head, b, usable)
-            } else {
-                self.flood.fill(&[head], usable, |c| c != b);
-                self.flood.reached(b)
-            };
+            let (found, reached, same_colour) = self.fill_from(head);
             if rules.reach && !found {
                 return self.cut(REACH);
-            }
-            let reached = self.flood.cells().len();
-            self.reach_row.fill(0);
-            self.reach_col.fill(0);
-            let head_colour = (hr + hc) % 2;
-            let mut same_colour = 0i64;
-            for &c in self.flood.cells() {
-                let i = c.index();
-                self.reach_row[self.row_of[i] as usize] += 1;
-                self.reach_col[self.col_of[i] as usize] += 1;
-                let (r, col) = (self.row_of[i] as usize, self.col_of[i] as usize);
-                if (r + col) % 2 == head_colour {
-                    same_colour += 1;
-                }
             }
             if rules.owed && owes_more(&self.row_need, &self.reach_row, &self.col_need, &self.reach_col) {
                 return self.cut(OWED);
             }
             if rules.cuts && {
-                // Open crossings of each cut: neighbouring cell pairs both in the fill (or the head).
-                self.pairs_row.fill(0);
-                self.pairs_col.fill(0);
-                let cells_len = self.flood.cells().len();
-                for k in 0..=cells_len {
-                    let c = if k < cells_len { self.flood.cells()[k] } else { head };
-                    let i = c.index();
-                    let down = self.nbr[i][3];
-                    if down != u32::MAX && self.flood.reached(CellId(down)) {
-                        self.pairs_row[self.row_of[i] as usize] += 1;
-                    }
-                    let right = self.nbr[i][2];
-                    if right != u32::MAX && self.flood.reached(CellId(right)) {
-                        self.pairs_col[self.col_of[i] as usize] += 1;
-                    }
-                }
+                self.count_pairs(head);
                 cut_blocked(&self.row_need, &self.reach_row, &self.pairs_row, hr, br)
                     || cut_blocked(&self.col_need, &self.reach_col, &self.pairs_col, hc, bc)
             } {
@@ -697,27 +851,7 @@ impl Backtrack for FastSearch {
                 }
             }
             if rules.deadend || rules.forced || rules.order || rules.edges {
-                self.viable_row.fill(0);
-                self.viable_col.fill(0);
-                let mut viable_total = 0i64;
-                for k in 0..self.flood.cells().len() {
-                    let c = self.flood.cells()[k];
-                    let mut n = 0u8;
-                    for &x in self.flood.neighbours(c) {
-                        if self.flood.reached(x) {
-                            n += 1;
-                        }
-                    }
-                    self.degree[c.index()] = n;
-                    let ok = c == b || n >= 2;
-                    self.viable[c.index()] = ok;
-                    if ok {
-                        let i = c.index();
-                        self.viable_row[self.row_of[i] as usize] += 1;
-                        self.viable_col[self.col_of[i] as usize] += 1;
-                        viable_total += 1;
-                    }
-                }
+                let viable_total = self.count_viable(head);
                 if rules.deadend
                     && (lower > viable_total
                         || owes_more(&self.row_need, &self.viable_row, &self.col_need, &self.viable_col))
@@ -751,7 +885,7 @@ impl Backtrack for FastSearch {
                 if !self.usable(n) {
                     continue;
                 }
-                if fill && !self.flood.reached(n) {
+                if fill && !self.in_fill(n) {
                     // Not on any simple path to door B (a pocket behind a cut cell).
                     self.prunes[BLOCKS] += 1;
                     continue;
@@ -855,6 +989,93 @@ fn cut_blocked(need: &[i32], reach: &[u32], pairs: &[u32], h: usize, b: usize) -
         }
     }
     false
+}
+
+/// Bitboard masks for grids of at most 64 cells (bit `i` = cell `i` in row-major order).
+#[derive(Clone, Debug)]
+struct Bits {
+    width: u32,
+    all: u64,
+    row: Vec<u64>,
+    col: Vec<u64>,
+    not_first_col: u64,
+    not_last_col: u64,
+    /// Cells whose `row + col` is even (the checkerboard colour of `r1c1`).
+    even: u64,
+    /// The orthogonal neighbours of each cell.
+    nbr: Vec<u64>,
+}
+
+impl Bits {
+    fn new(shape: Shape) -> Option<Bits> {
+        let (h, w) = (shape.height, shape.width);
+        if h * w > 64 {
+            return None;
+        }
+        let bit = |r: usize, c: usize| 1u64 << (r * w + c);
+        let mut b = Bits {
+            width: w as u32,
+            all: 0,
+            row: vec![0; h],
+            col: vec![0; w],
+            not_first_col: 0,
+            not_last_col: 0,
+            even: 0,
+            nbr: vec![0; h * w],
+        };
+        for r in 0..h {
+            for c in 0..w {
+                let x = bit(r, c);
+                b.all |= x;
+                b.row[r] |= x;
+                b.col[c] |= x;
+                if c > 0 {
+                    b.not_first_col |= x;
+                    b.nbr[r * w + c] |= bit(r, c - 1);
+                }
+                if c + 1 < w {
+                    b.not_last_col |= x;
+                    b.nbr[r * w + c] |= bit(r, c + 1);
+                }
+                if r > 0 {
+                    b.nbr[r * w + c] |= bit(r - 1, c);
+                }
+                if r + 1 < h {
+                    b.nbr[r * w + c] |= bit(r + 1, c);
+                }
+                if (r + c) % 2 == 0 {
+                    b.even |= x;
+                }
+            }
+        }
+        Some(b)
+    }
+
+    /// The cells orthogonally next to some cell of `x`.
+    #[inline]
+    fn spread(&self, x: u64) -> u64 {
+        (((x & self.not_last_col) << 1) | ((x & self.not_first_col) >> 1) | (x << self.width) | (x >> self.width))
+            & self.all
+    }
+}
+
+/// Neighbours in the order up, left, right, down (`u32::MAX` = outside the grid).
+fn neighbour_table(shape: Shape) -> Vec<[u32; 4]> {
+    let (h, w) = (shape.height, shape.width);
+    let mut out = Vec::with_capacity(h * w);
+    for r in 0..h {
+        for c in 0..w {
+            let i = (r * w + c) as u32;
+            let none = u32::MAX;
+            out.push([
+                if r > 0 { i - w as u32 } else { none },
+                if c > 0 { i - 1 } else { none },
+                if c + 1 < w { i + 1 } else { none },
+                if r + 1 < h { i + w as u32 } else { none },
+            ]);
+        }
+    }
+    out
 }
 
 /// True when a clued row or column owes more cells than `have` offers.

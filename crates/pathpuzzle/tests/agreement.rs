@@ -76,22 +76,24 @@ fn check_agreement(p: &PathPuzzle) {
     if no_solution_reason(p).is_some() {
         assert!(truth.is_empty(), "an instant check rejected a solvable puzzle:\n{p}");
     }
-    // Every rule set also with the block decomposition forced on small grids.
+    // Every rule set also with the block decomposition forced on small grids, and without
+    // bitboards (the general code path).
     let always = |p: Pruning| Pruning {
         blocks_min_cells: 0,
         ..p
     };
-    let mut algs = vec![
-        Algorithm::Paper,
-        Algorithm::Fast(Pruning::ALL),
-        Algorithm::Fast(always(Pruning::ALL)),
-        Algorithm::Fast(Pruning::DEFAULT),
-        Algorithm::Fast(always(Pruning::DEFAULT)),
-        Algorithm::Fast(Pruning::NONE),
-    ];
+    let general = |p: Pruning| Pruning { bitboards: false, ..p };
+    let mut algs = vec![Algorithm::Paper];
+    for base in [Pruning::ALL, Pruning::DEFAULT, Pruning::NONE] {
+        algs.extend([base, always(base), general(base), general(always(base))].map(Algorithm::Fast));
+    }
     for rule in RULES {
-        algs.push(Algorithm::Fast(always(Pruning::parse(rule).unwrap())));
-        algs.push(Algorithm::Fast(always(Pruning::parse(&format!("-{rule}")).unwrap())));
+        for p in [
+            Pruning::parse(rule).unwrap(),
+            Pruning::parse(&format!("-{rule}")).unwrap(),
+        ] {
+            algs.extend([p, always(p), general(p)].map(Algorithm::Fast));
+        }
     }
     for alg in &algs {
         assert_eq!(solution_set(p, alg), truth, "{alg:?} on\n{p}");
@@ -148,7 +150,7 @@ fn arb_planted() -> impl Strategy<Value = (PathPuzzle, Configuration)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
 
     #[test]
     fn paper_fast_and_brute_force_agree_on_random_instances(p in arb_instance()) {

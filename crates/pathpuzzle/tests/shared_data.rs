@@ -40,10 +40,21 @@ fn pairs(dir: &std::path::Path) -> Vec<(String, PathPuzzle, Option<String>)> {
         .collect()
 }
 
-fn algorithms() -> [Algorithm; 3] {
+fn algorithms() -> [Algorithm; 6] {
+    let always = Pruning {
+        blocks_min_cells: 0,
+        ..Pruning::ALL
+    };
+    let general = Pruning {
+        bitboards: false,
+        ..Pruning::DEFAULT
+    };
     [
         Algorithm::Paper,
+        Algorithm::Fast(Pruning::DEFAULT),
         Algorithm::Fast(Pruning::ALL),
+        Algorithm::Fast(always),
+        Algorithm::Fast(general),
         Algorithm::Fast(Pruning::NONE),
     ]
 }
@@ -108,41 +119,45 @@ fn no_pruning_rule_cuts_the_answer_path_of_a_letter() {
     use pencilbox_core::search::{Backtrack, Expand};
     use pencilbox_pathpuzzle::fast::FastSearch;
     let Some(dir) = shared("letters") else { return };
-    for (name, p, sol) in pairs(&dir) {
-        let a = parse_configuration(&p, &sol.unwrap()).unwrap();
-        let shape = p.shape();
-        let mut s = FastSearch::new(
-            &p,
-            Pruning {
-                blocks_min_cells: 0,
-                ..Pruning::ALL
-            },
-        );
-        let mut c = p.cell_a();
-        let mut out = Vec::new();
-        while c != p.cell_b() {
-            let next = shape.step(c, a[c].delta()).unwrap();
+    let always = Pruning {
+        blocks_min_cells: 0,
+        ..Pruning::ALL
+    };
+    let general = Pruning {
+        bitboards: false,
+        ..Pruning::ALL
+    };
+    for rules in [Pruning::DEFAULT, always, general] {
+        for (name, p, sol) in pairs(&dir) {
+            let a = parse_configuration(&p, &sol.unwrap()).unwrap();
+            let shape = p.shape();
+            let mut s = FastSearch::new(&p, rules);
+            let mut c = p.cell_a();
+            let mut out = Vec::new();
+            while c != p.cell_b() {
+                let next = shape.step(c, a[c].delta()).unwrap();
+                out.clear();
+                let e = s.expand(&mut out);
+                assert_eq!(
+                    e,
+                    Expand::Branches,
+                    "{name}: cut at {} (prunes {:?})",
+                    shape.name(c),
+                    s.prunes()
+                );
+                assert!(
+                    out.contains(&next),
+                    "{name}: {} not offered after {}: {:?} prunes {:?}",
+                    shape.name(next),
+                    shape.name(c),
+                    out.iter().map(|x| shape.name(*x)).collect::<Vec<_>>(),
+                    s.prunes()
+                );
+                s.apply(next);
+                c = next;
+            }
             out.clear();
-            let e = s.expand(&mut out);
-            assert_eq!(
-                e,
-                Expand::Branches,
-                "{name}: cut at {} (prunes {:?})",
-                shape.name(c),
-                s.prunes()
-            );
-            assert!(
-                out.contains(&next),
-                "{name}: {} not offered after {}: {:?} prunes {:?}",
-                shape.name(next),
-                shape.name(c),
-                out.iter().map(|x| shape.name(*x)).collect::<Vec<_>>(),
-                s.prunes()
-            );
-            s.apply(next);
-            c = next;
+            assert_eq!(s.expand(&mut out), Expand::Solution, "{name}");
         }
-        out.clear();
-        assert_eq!(s.expand(&mut out), Expand::Solution, "{name}");
     }
 }

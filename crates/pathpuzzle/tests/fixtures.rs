@@ -1,0 +1,75 @@
+//! Our own fixtures (`examples/path`): the paper's figures transcribed from the text, the
+//! examples and the generated benchmark sets. Every `x.txt` solves to its `x.sol` with `fast`
+//! (and with `paper` on small grids) and is unique; the answer file passes the verifier.
+
+use pencilbox_core::{Limits, StopReason};
+use pencilbox_pathpuzzle::solve::{count, solve, Algorithm};
+use pencilbox_pathpuzzle::verify::is_solution;
+use pencilbox_pathpuzzle::{parse_configuration, PathPuzzle};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn fixtures(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            fixtures(&p, out);
+        } else if p.extension().is_some_and(|e| e == "txt") {
+            out.push(p);
+        }
+    }
+}
+
+fn all() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/path");
+    let mut out = Vec::new();
+    fixtures(&root, &mut out);
+    out.sort();
+    out
+}
+
+fn check(file: &Path, uniqueness: bool) {
+    let name = file.display();
+    let p = PathPuzzle::parse(&std::fs::read_to_string(file).unwrap()).unwrap_or_else(|e| panic!("{name}:{e}"));
+    let sol = std::fs::read_to_string(file.with_extension("sol")).unwrap_or_else(|_| panic!("{name}: no .sol"));
+    let expected = parse_configuration(&p, &sol).unwrap_or_else(|e| panic!("{name}.sol:{e}"));
+    assert!(is_solution(&p, &expected), "{name}: the .sol does not verify");
+    let o = solve(&p, &Algorithm::default(), &Limits::default());
+    assert_eq!(o.solutions.first(), Some(&expected), "{name}: fast");
+    if p.shape().cells() <= 49 {
+        let o = solve(&p, &Algorithm::Paper, &Limits::default());
+        assert_eq!(o.solutions.first(), Some(&expected), "{name}: paper");
+    }
+    if uniqueness {
+        let limits = Limits {
+            deadline: Some(Instant::now() + Duration::from_secs(120)),
+            ..Limits::default()
+        };
+        let c = count(&p, &Algorithm::default(), Some(2), &limits);
+        assert_ne!(c.stop, StopReason::Deadline, "{name}: count timed out");
+        assert_eq!(c.count, 1, "{name}: not unique");
+    }
+}
+
+#[test]
+fn the_paper_figures_and_small_fixtures_solve_to_their_answers_and_are_unique() {
+    let files = all();
+    assert!(files.iter().any(|f| f.ends_with("paper/fig1-6x6.txt")));
+    for f in files {
+        let small = PathPuzzle::parse(&std::fs::read_to_string(&f).unwrap())
+            .unwrap()
+            .shape()
+            .cells()
+            <= 64;
+        check(&f, small);
+    }
+}
+
+/// Uniqueness of the large generated sets (slow in debug builds).
+#[test]
+#[ignore]
+fn every_fixture_is_unique() {
+    for f in all() {
+        check(&f, true);
+    }
+}
