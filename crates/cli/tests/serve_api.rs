@@ -540,3 +540,49 @@ fn the_bundled_levels_are_listed_and_each_solves() {
         assert_eq!(r["status"], "solved", "{}", l["name"]);
     }
 }
+
+#[test]
+fn the_serve_command_prints_its_url_and_answers_there() {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pencilbox"))
+        .args(["serve", "--port", "0", "--timeout", "5"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("pencilbox serve starts");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("pencilbox playground: ")
+        .unwrap_or_else(|| panic!("{line}"));
+    let addr: std::net::SocketAddr = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .parse()
+        .unwrap_or_else(|e| panic!("{url}: {e}"));
+    assert!(addr.ip().is_loopback(), "{url}");
+    let (status, v) = post(addr, "/api/solve", &json!({"puzzle": "suguru", "text": UNIQUE}));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["status"], "solved");
+}
+
+#[test]
+fn the_serve_command_refuses_bad_flags_with_exit_code_2() {
+    for args in [
+        &["serve", "--timeout", "0"][..],
+        &["serve", "--jobs", "0"],
+        &["serve", "--bind", "nowhere"],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_pencilbox"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty());
+    }
+}
