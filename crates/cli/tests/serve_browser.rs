@@ -432,9 +432,16 @@ async fn path_and_sudoku_scenario(chromium: PathBuf, driver: PathBuf) {
     wait_text(&c, "board-sub", "path of 5 cells").await;
     click(&c, "pt-check").await;
     wait_text(&c, "status", "your path is correct, well done.").await;
-    // Drawing by dragging: shorten to two cells, then Solve draws the answer again.
+    // Drawing by dragging: pressing on a path cell shortens the path to it, dragging extends it.
     drag(&c, &["r1c2"]).await;
     wait_text(&c, "board-sub", "path of 2 cells").await;
+    drag(&c, &["r1c2", "r1c3", "r2c3", "r3c3"]).await;
+    wait_text(&c, "board-sub", "path of 5 cells").await;
+    click(&c, "pt-check").await;
+    wait_text(&c, "status", "your path is correct, well done.").await;
+    // Clear Path, then Solve draws the answer.
+    click(&c, "pt-clear").await;
+    wait_text(&c, "board-sub", "path of 0 cells").await;
     click(&c, "pt-solve").await;
     wait_text(&c, "board-sub", "path of 5 cells").await;
     set_input(&c, "pt-rows", "6").await;
