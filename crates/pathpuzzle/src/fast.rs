@@ -11,7 +11,7 @@
 //! | rule      | prunes when                                                                          |
 //! |-----------|--------------------------------------------------------------------------------------|
 //! | `reach`   | door B is not usable, or the flood fill does not reach it                            |
-//! | `blocks`  | (sharpens the fill) only cells on *some simple path* from `head` to B count as reached: the biconnected blocks on the block–cut-tree path ([`Flood::between`]); a pocket behind a cut cell can be entered but not left. Used where the head has a choice, on grids of more than [`BLOCKS_MIN_CELLS`] cells |
+//! | `blocks`  | (sharpens the fill) only cells on *some simple path* from `head` to B count as reached: the biconnected blocks on the block–cut-tree path ([`Flood::between`]); a pocket behind a cut cell can be entered but not left. Used where the head has a choice, on grids of more than [`BLOCKS_MIN_CELLS`] cells (smaller grids use bitboard fills) |
 //! | `owed`    | a clued row or column owes more cells than the fill reaches in it                    |
 //! | `length`  | `L`'s lower bound (owed row sum, owed column sum, Manhattan distance to B) exceeds the reached cells, or (rows or columns fully clued) `L` is exact and below the distance to B, or the two exact sums disagree (Theorem 1 on the remainder) |
 //! | `parity`  | `L` is exact and (checkerboard colouring) `L − dist(head, B)` is odd, or one colour has fewer reached cells than the `⌈L/2⌉`/`⌊L/2⌋` the path needs |
@@ -59,7 +59,7 @@ pub struct Pruning {
     /// `blocks` applies only to grids of more cells than this (default [`BLOCKS_MIN_CELLS`];
     /// 0 = always). Set with `blocks-min=N` in a rule list.
     pub blocks_min_cells: usize,
-    /// Compute the fill and its counts with 64-bit bitboards on grids of at most 64 cells
+    /// Compute the fill and its counts with 128-bit bitboards on grids of at most 128 cells
     /// (same results, faster); `false` forces the general code. Set with `bitboards=off`.
     pub bitboards: bool,
 }
@@ -212,7 +212,7 @@ const BLOCKS: usize = 1;
 
 /// By default, grids up to this many cells use plain fills even with `blocks` on (see
 /// [`Pruning::blocks_min_cells`]).
-pub const BLOCKS_MIN_CELLS: usize = 64;
+pub const BLOCKS_MIN_CELLS: usize = 128;
 const OWED: usize = 2;
 const LENGTH: usize = 3;
 const PARITY: usize = 4;
@@ -249,12 +249,12 @@ pub struct FastSearch {
     degree: Vec<u8>,
     pairs_row: Vec<u32>,
     pairs_col: Vec<u32>,
-    /// Bitboards (grids of at most 64 cells, unless switched off).
-    bits: Option<Bits>,
+    /// Bitboards (grids of at most 128 cells, unless switched off).
+    bits: Option<Board>,
     /// The cells on the path, as bits (bitboard grids).
-    on_bits: u64,
+    on_bits: u128,
     /// This node's fill, as bits, when `bit_mode`.
-    s_bits: u64,
+    s_bits: u128,
     bit_mode: bool,
     /// Orthogonal neighbours in the order up, left, right, down (`u32::MAX` = outside).
     nbr: Vec<[u32; 4]>,
@@ -300,7 +300,7 @@ impl FastSearch {
             degree: vec![0; cells],
             pairs_row: vec![0; p.height()],
             pairs_col: vec![0; p.width()],
-            bits: if rules.bitboards { Bits::new(shape) } else { None },
+            bits: if rules.bitboards { Board::new(shape) } else { None },
             on_bits: 0,
             s_bits: 0,
             bit_mode: false,
@@ -343,7 +343,7 @@ impl FastSearch {
         let i = c.index();
         self.on_path[i] = true;
         if self.bits.is_some() {
-            self.on_bits |= 1u64 << i;
+            self.on_bits |= 1u128 << i;
         }
         self.path.push(c);
         let (r, col) = (self.row_of[i] as usize, self.col_of[i] as usize);
@@ -362,7 +362,7 @@ impl FastSearch {
         let i = c.index();
         self.on_path[i] = false;
         if self.bits.is_some() {
-            self.on_bits &= !(1u64 << i);
+            self.on_bits &= !(1u128 << i);
         }
         let (r, col) = (self.row_of[i] as usize, self.col_of[i] as usize);
         // Entered cells had non-zero clues, so a clued row or column was decremented from >= 1.
@@ -376,7 +376,7 @@ impl FastSearch {
         }
     }
 
-    /// Runs the fill of this node from `head` — bitboards on grids of at most 64 cells, else
+    /// Runs the fill of this node from `head` — bitboards on grids of at most 128 cells, else
     /// [`Flood::fill`] or, for `blocks`, [`Flood::between`] — and counts the reached cells per
     /// row and column. Returns (door B reached, reached cells, reached cells of the head's colour).
     fn fill_from(&mut self, head: CellId) -> (bool, usize, i64) {
@@ -390,48 +390,21 @@ impl FastSearch {
             !on_path[i] && row_need[row_of[i] as usize] != 0 && col_need[col_of[i] as usize] != 0
         };
         // The block decomposition costs about twice a plain fill. It can only save work where
-        // the head has a choice, and on small grids (by default <= 64 cells, e.g. the paper's
-        // 6×6 letters) the nodes it saves cost less than it does, so plain fills serve there.
+        // the head has a choice, and on grids that fit a bitboard word (by default <= 128
+        // cells) the bitboard fill is so much cheaper that the nodes it saves do not pay for it.
         let choices = self.flood.neighbours(head).iter().filter(|&&c| usable(c)).count();
         let use_blocks = rules.blocks && choices > 1 && cells > rules.blocks_min_cells;
         self.bit_mode = self.bits.is_some() && !use_blocks && !rules.edges;
         let (hr, hc) = self.shape.coords(head);
-        if let (true, Some(bits)) = (self.bit_mode, self.bits.as_ref()) {
-            let mut free = bits.all & !self.on_bits;
-            for (r, &n) in self.row_need.iter().enumerate() {
-                if n == 0 {
-                    free &= !bits.row[r];
-                }
-            }
-            for (c, &n) in self.col_need.iter().enumerate() {
-                if n == 0 {
-                    free &= !bits.col[c];
-                }
-            }
-            let (hb, bb) = (1u64 << head.0, 1u64 << b.0);
-            let mut s = 0u64;
-            let mut frontier = hb;
-            loop {
-                let next = bits.spread(frontier) & free & !s;
-                if next == 0 {
-                    break;
-                }
-                s |= next;
-                frontier = next & !bb;
-            }
-            self.s_bits = s;
-            for (r, m) in bits.row.iter().enumerate() {
-                self.reach_row[r] = (s & m).count_ones();
-            }
-            for (c, m) in bits.col.iter().enumerate() {
-                self.reach_col[c] = (s & m).count_ones();
-            }
-            let colour = if (hr + hc) % 2 == 0 {
-                bits.even
-            } else {
-                bits.all & !bits.even
+        if self.bit_mode {
+            let board = self.bits.take();
+            let out = match &board {
+                Some(Board::Small(bits)) => self.fill_bits(bits, head),
+                Some(Board::Large(bits)) => self.fill_bits(bits, head),
+                None => unreachable!("bit_mode implies a board"),
             };
-            return (s & bb != 0, s.count_ones() as usize, (s & colour).count_ones() as i64);
+            self.bits = board;
+            return out;
         }
         let found = if use_blocks {
             self.flood.between(head, b, usable)
@@ -455,6 +428,84 @@ impl FastSearch {
         (found, self.flood.cells().len(), same_colour)
     }
 
+    /// The bitboard fill of [`FastSearch::fill_from`].
+    fn fill_bits<W: BitWord>(&mut self, bits: &Bits<W>, head: CellId) -> (bool, usize, i64) {
+        let mut free = bits.all & !W::narrow(self.on_bits);
+        for (r, &n) in self.row_need.iter().enumerate() {
+            if n == 0 {
+                free = free & !bits.row[r];
+            }
+        }
+        for (c, &n) in self.col_need.iter().enumerate() {
+            if n == 0 {
+                free = free & !bits.col[c];
+            }
+        }
+        let (hb, bb) = (W::ONE << head.0, W::ONE << self.door_b.0);
+        let mut s = W::ZERO;
+        let mut frontier = hb;
+        loop {
+            let next = bits.spread(frontier) & free & !s;
+            if next == W::ZERO {
+                break;
+            }
+            s = s | next;
+            frontier = next & !bb;
+        }
+        self.s_bits = s.wide();
+        for (r, &m) in bits.row.iter().enumerate() {
+            self.reach_row[r] = (s & m).ones();
+        }
+        for (c, &m) in bits.col.iter().enumerate() {
+            self.reach_col[c] = (s & m).ones();
+        }
+        let (hr, hc) = self.shape.coords(head);
+        let colour = if (hr + hc) % 2 == 0 {
+            bits.even
+        } else {
+            bits.all & !bits.even
+        };
+        (s & bb != W::ZERO, s.ones() as usize, (s & colour).ones() as i64)
+    }
+
+    /// The bitboard version of [`FastSearch::count_pairs`].
+    fn pairs_bits<W: BitWord>(&mut self, bits: &Bits<W>, head: CellId) {
+        let x = W::narrow(self.s_bits) | W::ONE << head.0;
+        let down = x & (x >> bits.width);
+        let right = x & ((x & bits.not_first_col) >> 1);
+        for (r, &m) in bits.row.iter().enumerate() {
+            self.pairs_row[r] = (down & m).ones();
+        }
+        for (c, &m) in bits.col.iter().enumerate() {
+            self.pairs_col[c] = (right & m).ones();
+        }
+    }
+
+    /// The bitboard version of [`FastSearch::count_viable`].
+    fn viable_bits<W: BitWord>(&mut self, bits: &Bits<W>, head: CellId) -> i64 {
+        let s = W::narrow(self.s_bits);
+        let x = s | W::ONE << head.0;
+        let up = x << bits.width;
+        let down = x >> bits.width;
+        let left = (x & bits.not_last_col) << 1;
+        let right = (x & bits.not_first_col) >> 1;
+        let two = (up & down) | (left & right) | ((up | down) & (left | right));
+        let viable = s & (two | W::ONE << self.door_b.0);
+        for (r, &m) in bits.row.iter().enumerate() {
+            self.viable_row[r] = (viable & m).ones();
+        }
+        for (c, &m) in bits.col.iter().enumerate() {
+            self.viable_col[c] = (viable & m).ones();
+        }
+        for &n in &self.nbr[head.index()] {
+            if n != u32::MAX {
+                self.degree[n as usize] = (bits.nbr[n as usize] & x).ones() as u8;
+                self.viable[n as usize] = (viable >> n) & W::ONE == W::ONE;
+            }
+        }
+        viable.ones() as i64
+    }
+
     /// Was `c` reached by this node's fill?
     #[inline]
     fn in_fill(&self, c: CellId) -> bool {
@@ -468,16 +519,14 @@ impl FastSearch {
     /// Counts, per row and per column cut, the neighbouring cell pairs across it that are both
     /// in the fill (or one of them the head): the open crossings of rule `cuts`.
     fn count_pairs(&mut self, head: CellId) {
-        if let (true, Some(bits)) = (self.bit_mode, self.bits.as_ref()) {
-            let x = self.s_bits | 1u64 << head.0;
-            let down = x & (x >> bits.width);
-            let right = x & ((x & bits.not_first_col) >> 1);
-            for (r, m) in bits.row.iter().enumerate() {
-                self.pairs_row[r] = (down & m).count_ones();
+        if self.bit_mode {
+            let board = self.bits.take();
+            match &board {
+                Some(Board::Small(bits)) => self.pairs_bits(bits, head),
+                Some(Board::Large(bits)) => self.pairs_bits(bits, head),
+                None => unreachable!("bit_mode implies a board"),
             }
-            for (c, m) in bits.col.iter().enumerate() {
-                self.pairs_col[c] = (right & m).count_ones();
-            }
+            self.bits = board;
             return;
         }
         self.pairs_row.fill(0);
@@ -503,28 +552,15 @@ impl FastSearch {
     /// every reached cell).
     fn count_viable(&mut self, head: CellId) -> i64 {
         let b = self.door_b;
-        if let (true, Some(bits)) = (self.bit_mode, self.bits.as_ref()) {
-            let s = self.s_bits;
-            let x = s | 1u64 << head.0;
-            let up = x << bits.width;
-            let down = x >> bits.width;
-            let left = (x & bits.not_last_col) << 1;
-            let right = (x & bits.not_first_col) >> 1;
-            let two = (up & down) | (left & right) | ((up | down) & (left | right));
-            let viable = s & (two | 1u64 << b.0);
-            for (r, m) in bits.row.iter().enumerate() {
-                self.viable_row[r] = (viable & m).count_ones();
-            }
-            for (c, m) in bits.col.iter().enumerate() {
-                self.viable_col[c] = (viable & m).count_ones();
-            }
-            for &n in &self.nbr[head.index()] {
-                if n != u32::MAX {
-                    self.degree[n as usize] = (bits.nbr[n as usize] & x).count_ones() as u8;
-                    self.viable[n as usize] = viable >> n & 1 == 1;
-                }
-            }
-            return viable.count_ones() as i64;
+        if self.bit_mode {
+            let board = self.bits.take();
+            let total = match &board {
+                Some(Board::Small(bits)) => self.viable_bits(bits, head),
+                Some(Board::Large(bits)) => self.viable_bits(bits, head),
+                None => unreachable!("bit_mode implies a board"),
+            };
+            self.bits = board;
+            return total;
         }
         self.viable_row.fill(0);
         self.viable_col.fill(0);
@@ -991,60 +1027,129 @@ fn cut_blocked(need: &[i32], reach: &[u32], pairs: &[u32], h: usize, b: usize) -
     false
 }
 
-/// Bitboard masks for grids of at most 64 cells (bit `i` = cell `i` in row-major order).
-#[derive(Clone, Debug)]
-struct Bits {
-    width: u32,
-    all: u64,
-    row: Vec<u64>,
-    col: Vec<u64>,
-    not_first_col: u64,
-    not_last_col: u64,
-    /// Cells whose `row + col` is even (the checkerboard colour of `r1c1`).
-    even: u64,
-    /// The orthogonal neighbours of each cell.
-    nbr: Vec<u64>,
+/// The bitboard words: `u64` for grids of up to 64 cells (8×8), `u128` up to 128 (11×11).
+trait BitWord:
+    Copy
+    + Eq
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::Not<Output = Self>
+    + std::ops::Shl<u32, Output = Self>
+    + std::ops::Shr<u32, Output = Self>
+{
+    const ZERO: Self;
+    const ONE: Self;
+    const BITS: u32;
+    fn ones(self) -> u32;
+    fn wide(self) -> u128;
+    fn narrow(x: u128) -> Self;
 }
 
-impl Bits {
-    fn new(shape: Shape) -> Option<Bits> {
+impl BitWord for u64 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    const BITS: u32 = 64;
+    #[inline]
+    fn ones(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline]
+    fn wide(self) -> u128 {
+        self as u128
+    }
+    #[inline]
+    fn narrow(x: u128) -> Self {
+        x as u64
+    }
+}
+
+impl BitWord for u128 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    const BITS: u32 = 128;
+    #[inline]
+    fn ones(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline]
+    fn wide(self) -> u128 {
+        self
+    }
+    #[inline]
+    fn narrow(x: u128) -> Self {
+        x
+    }
+}
+
+/// The board of a grid that fits in one bitboard word.
+#[derive(Clone, Debug)]
+enum Board {
+    Small(Bits<u64>),
+    Large(Bits<u128>),
+}
+
+impl Board {
+    fn new(shape: Shape) -> Option<Board> {
+        Bits::<u64>::new(shape)
+            .map(Board::Small)
+            .or_else(|| Bits::<u128>::new(shape).map(Board::Large))
+    }
+}
+
+/// Bitboard masks for grids of at most `W::BITS` cells (bit `i` = cell `i`, row-major).
+#[derive(Clone, Debug)]
+struct Bits<W> {
+    width: u32,
+    all: W,
+    row: Vec<W>,
+    col: Vec<W>,
+    not_first_col: W,
+    not_last_col: W,
+    /// Cells whose `row + col` is even (the checkerboard colour of `r1c1`).
+    even: W,
+    /// The orthogonal neighbours of each cell.
+    nbr: Vec<W>,
+}
+
+impl<W: BitWord> Bits<W> {
+    fn new(shape: Shape) -> Option<Bits<W>> {
         let (h, w) = (shape.height, shape.width);
-        if h * w > 64 {
+        if h * w > W::BITS as usize {
             return None;
         }
-        let bit = |r: usize, c: usize| 1u64 << (r * w + c);
+        let bit = |r: usize, c: usize| W::ONE << (r * w + c) as u32;
         let mut b = Bits {
             width: w as u32,
-            all: 0,
-            row: vec![0; h],
-            col: vec![0; w],
-            not_first_col: 0,
-            not_last_col: 0,
-            even: 0,
-            nbr: vec![0; h * w],
+            all: W::ZERO,
+            row: vec![W::ZERO; h],
+            col: vec![W::ZERO; w],
+            not_first_col: W::ZERO,
+            not_last_col: W::ZERO,
+            even: W::ZERO,
+            nbr: vec![W::ZERO; h * w],
         };
         for r in 0..h {
             for c in 0..w {
                 let x = bit(r, c);
-                b.all |= x;
-                b.row[r] |= x;
-                b.col[c] |= x;
+                b.all = b.all | x;
+                b.row[r] = b.row[r] | x;
+                b.col[c] = b.col[c] | x;
                 if c > 0 {
-                    b.not_first_col |= x;
-                    b.nbr[r * w + c] |= bit(r, c - 1);
+                    b.not_first_col = b.not_first_col | x;
+                    b.nbr[r * w + c] = b.nbr[r * w + c] | bit(r, c - 1);
                 }
                 if c + 1 < w {
-                    b.not_last_col |= x;
-                    b.nbr[r * w + c] |= bit(r, c + 1);
+                    b.not_last_col = b.not_last_col | x;
+                    b.nbr[r * w + c] = b.nbr[r * w + c] | bit(r, c + 1);
                 }
                 if r > 0 {
-                    b.nbr[r * w + c] |= bit(r - 1, c);
+                    b.nbr[r * w + c] = b.nbr[r * w + c] | bit(r - 1, c);
                 }
                 if r + 1 < h {
-                    b.nbr[r * w + c] |= bit(r + 1, c);
+                    b.nbr[r * w + c] = b.nbr[r * w + c] | bit(r + 1, c);
                 }
                 if (r + c) % 2 == 0 {
-                    b.even |= x;
+                    b.even = b.even | x;
                 }
             }
         }
@@ -1053,7 +1158,7 @@ impl Bits {
 
     /// The cells orthogonally next to some cell of `x`.
     #[inline]
-    fn spread(&self, x: u64) -> u64 {
+    fn spread(&self, x: W) -> W {
         (((x & self.not_last_col) << 1) | ((x & self.not_first_col) >> 1) | (x << self.width) | (x >> self.width))
             & self.all
     }

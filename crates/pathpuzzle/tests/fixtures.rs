@@ -73,3 +73,33 @@ fn every_fixture_is_unique() {
         check(&f, true);
     }
 }
+
+/// The 64- and 128-bit bitboard code and the general code visit the same tree on grids the
+/// brute-force property tests cannot reach (planted instances from 6×6 to 11×11).
+#[test]
+fn bitboards_and_the_general_code_agree_on_larger_grids() {
+    use pencilbox_pathpuzzle::fast::Pruning;
+    use pencilbox_pathpuzzle::generate::{generate, ClueDensity};
+    for (k, n) in [6usize, 8, 9, 10, 11].into_iter().enumerate() {
+        for percent in [100u8, 70] {
+            let p = generate(n, n + k % 2, ClueDensity::Percent(percent), false, 40 + k as u64).unwrap();
+            let limits = Limits {
+                node_limit: Some(20_000),
+                ..Limits::default()
+            };
+            let general = Pruning {
+                bitboards: false,
+                ..Pruning::DEFAULT
+            };
+            let a = count(&p, &Algorithm::Fast(Pruning::DEFAULT), Some(20), &limits);
+            let b = count(&p, &Algorithm::Fast(general), Some(20), &limits);
+            assert_eq!(
+                (a.count, a.stop, a.stats.nodes),
+                (b.count, b.stop, b.stats.nodes),
+                "\n{p}"
+            );
+            assert_eq!(a.solutions, b.solutions, "\n{p}");
+            assert!(a.solutions.iter().all(|s| is_solution(&p, s)));
+        }
+    }
+}
