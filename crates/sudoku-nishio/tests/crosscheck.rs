@@ -6,7 +6,7 @@ use pencilbox_sudoku_nishio::board::{BlockShape, CellMask};
 use pencilbox_sudoku_nishio::generate::Rng;
 use pencilbox_sudoku_nishio::graph::AbGraph;
 use pencilbox_sudoku_nishio::matching::matching_keep;
-use pencilbox_sudoku_nishio::nishio::{nishio, nishio_lanes, nishio_paper};
+use pencilbox_sudoku_nishio::nishio::{nishio, nishio_dag, nishio_lanes, nishio_paper, Scratch};
 use pencilbox_sudoku_nishio::overlay::Overlay;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -115,6 +115,8 @@ fn check_against_overlay(block: BlockShape, seed: u64, density: u64) {
     assert_eq!(fast.keep, over.keep, "{block} seed {seed} density {density}\n{s:?}");
     assert_eq!(fast.placements, over.placements);
     assert_eq!(nishio_paper(&g, &s), over.keep);
+    let mut sc = Scratch::default();
+    assert_eq!(nishio_dag(&g, &s, &mut sc), over);
     let t = matching_keep(&s);
     assert!(fast.keep.is_subset(&t), "matching must keep every Nishio cell");
     assert!(t.is_subset(&s));
