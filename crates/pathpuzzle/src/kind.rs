@@ -66,8 +66,12 @@ fn notes(p: &PathPuzzle, alg: &Algorithm, o: &Outcome) -> Vec<Note> {
     match alg {
         Algorithm::Fast(rules) => {
             notes.push(Note::new("pruning rules", rules.describe()));
+            // Nodes (or branches) each rule in force cut; `order` only sorts, it never cuts.
+            let on = rules.describe();
             for (rule, n) in &o.prunes {
-                notes.push(Note::new(format!("cut by {rule}"), n));
+                if *rule != "order" && on.split(',').any(|r| r == *rule) {
+                    notes.push(Note::new(format!("cut by {rule}"), n));
+                }
             }
         }
         Algorithm::Paper => {
