@@ -1208,6 +1208,7 @@ function showView(name) {
 function openIo() {
   $('io-text').value = VIEWS[view].text();
   $('io-error').textContent = '';
+  $('io-url').hidden = view === 'path';
   $('io').showModal();
 }
 
@@ -1215,12 +1216,26 @@ function initDialogs() {
   $('guide-btn').onclick = () => $('guide').showModal();
   for (const id of ['sg-export', 'pt-export', 'sd-export']) $(id).onclick = openIo;
   $('io-close').onclick = () => $('io').close();
-  $('io-load').onclick = () => {
+  $('io-load').onclick = async () => {
     try {
-      VIEWS[view].load($('io-text').value);
+      let text = $('io-text').value;
+      // JSON and puzz.link URLs are read by the server (the puzzle crates' own readers).
+      if (/^\s*(\{|https?:|[^\s]*\?(suguru|sudoku)\/)/.test(text)) {
+        text = (await api('/api/convert', { puzzle: view, text, to: 'text' })).text;
+      }
+      VIEWS[view].load(text);
       $('io').close();
       setMessages([{ text: 'puzzle loaded', cls: 'good' }]);
       VIEWS[view].render();
+    } catch (e) {
+      $('io-error').textContent = e.message;
+    }
+  };
+  $('io-url').onclick = async () => {
+    try {
+      const res = await api('/api/convert', { puzzle: view, text: VIEWS[view].text(), to: 'url' });
+      $('io-text').value = res.text;
+      $('io-error').textContent = 'a puzz.link URL of this puzzle';
     } catch (e) {
       $('io-error').textContent = e.message;
     }

@@ -586,3 +586,40 @@ fn the_serve_command_refuses_bad_flags_with_exit_code_2() {
         assert!(!out.stderr.is_empty());
     }
 }
+
+#[test]
+fn puzzles_convert_between_the_file_format_and_puzzlink_urls() {
+    let addr = server();
+    let (status, url) = post(
+        addr,
+        "/api/convert",
+        &json!({"puzzle": "suguru", "text": UNIQUE, "to": "url"}),
+    );
+    assert_eq!(status, 200, "{url}");
+    assert!(url["text"].as_str().unwrap().contains("suguru/3/3/"), "{url}");
+    let (status, back) = post(addr, "/api/convert", &json!({"puzzle": "suguru", "text": url["text"]}));
+    assert_eq!(status, 200, "{back}");
+    let (_, a) = post(addr, "/api/solve", &json!({"puzzle": "suguru", "text": back["text"]}));
+    assert_eq!(a["solution"], json!([[1, 3, 1], [2, 5, 2], [4, 1, 3]]));
+
+    let line = "1.3.\n..1.\n.1..\n...1\n";
+    let (status, url) = post(
+        addr,
+        "/api/convert",
+        &json!({"puzzle": "sudoku", "text": line, "to": "url"}),
+    );
+    assert_eq!(status, 200, "{url}");
+    let (status, back) = post(addr, "/api/convert", &json!({"puzzle": "sudoku", "text": url["text"]}));
+    assert_eq!(status, 200, "{back}");
+    assert_eq!(back["text"].as_str().unwrap().trim(), line.replace('\n', ""));
+
+    for bad in [
+        json!({"puzzle": "path", "text": "3 3\n1 1\n3 3\n\n3 1 1\n1 1 3\n", "to": "url"}),
+        json!({"puzzle": "suguru", "text": UNIQUE, "to": "pdf"}),
+        json!({"puzzle": "suguru", "text": "https://puzz.link/p?suguru/3/3/zz"}),
+        json!({"puzzle": "chess", "text": "x"}),
+    ] {
+        let (status, v) = post(addr, "/api/convert", &bad);
+        assert_eq!(status, 400, "{bad} -> {v}");
+    }
+}

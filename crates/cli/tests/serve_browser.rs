@@ -377,6 +377,19 @@ async fn suguru_scenario(chromium: PathBuf, driver: PathBuf) {
     click(&c, "sg-check").await;
     wait_text(&c, "status", "your configuration is correct, well done.").await;
 
+    // Export as a puzz.link URL and import it back.
+    click(&c, "sg-export").await;
+    click(&c, "io-url").await;
+    wait_text(&c, "io-error", "puzz.link").await;
+    let url = c
+        .execute("return document.getElementById('io-text').value;", vec![])
+        .await
+        .unwrap();
+    assert!(url.as_str().unwrap().contains("suguru/8/8/"), "{url}");
+    click(&c, "io-load").await;
+    wait_text(&c, "messages", "puzzle loaded").await;
+    wait_text(&c, "board-sub", "8×8").await;
+
     // The guide opens as a modal.
     click(&c, "guide-btn").await;
     let open_guide = c

@@ -7,6 +7,7 @@
 //! | `POST /api/generate` | `{"puzzle":..,"rows":R,"cols":C,"difficulty":"easy"\|"medium"\|"hard","seed":N}` (Sudoku: `"size":n`) | `{"puzzle":..,"text":..,"seed":N,"unique":true}` |
 //! | `POST /api/nishio` | `{"puzzle":"sudoku","text":..,"digit":d,"candidates":[bitmask per cell]?,"method":"dag"?}` | `{"digit":d,"removed":["r1c5",..],"candidates":k,"placements":N}` |
 //! | `GET /api/levels` | – | the bundled levels ([`super::levels`]) |
+//! | `POST /api/convert` | `{"puzzle":..,"text":<file format, JSON or puzz.link URL>,"to":"text"\|"url"}` | `{"text": <converted>}` |
 //!
 //! The generators and the hint are the puzzle crates' own: `pencilbox_suguru::generate` (the
 //! same as `pencilbox generate suguru`), `pencilbox_suguru::hint`,
@@ -50,6 +51,7 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/api/generate", post(generate))
         .route("/api/nishio", post(nishio))
         .route("/api/levels", get(list_levels))
+        .route("/api/convert", post(convert))
 }
 
 fn only(puzzle: &str, wanted: &str, what: &str) -> Result<(), ApiError> {
@@ -281,6 +283,59 @@ async fn nishio(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Re
         })
         .await?;
     Ok(Json(out))
+}
+
+#[derive(Debug, Deserialize)]
+struct ConvertRequest {
+    puzzle: String,
+    text: String,
+    /// `text` (the file format, default) or `url` (a puzz.link URL).
+    #[serde(default)]
+    to: Option<String>,
+}
+
+/// Reads a puzzle in any format its crate reads (file format, JSON, puzz.link URL) and writes
+/// it in the file format or as a puzz.link URL: the page's import and export.
+async fn convert(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+    let req: ConvertRequest = decode(&state, body)?;
+    check_size(&state.config, &req.text)?;
+    check_family_size(&req.puzzle, &req.text)?;
+    let to = req.to.clone().unwrap_or_else(|| "text".to_string());
+    if to != "text" && to != "url" {
+        return Err(ApiError::bad(format!("`to` must be `text` or `url`, found `{to}`")));
+    }
+    let out = match req.puzzle.as_str() {
+        "suguru" => {
+            let p = pencilbox_suguru::parse(&req.text).map_err(|e| ApiError::from_puzzle(e.into()))?;
+            if to == "url" {
+                pencilbox_suguru::puzzlink::to_url(&p)
+            } else {
+                p.to_text()
+            }
+        }
+        "path" => {
+            if to == "url" {
+                return Err(ApiError::bad("Path puzzles have no puzz.link form in pencilbox"));
+            }
+            pencilbox_pathpuzzle::PathPuzzle::parse(&req.text)
+                .map_err(|e| ApiError::from_puzzle(e.into()))?
+                .to_text()
+        }
+        "sudoku" => {
+            let p = pencilbox_sudoku_nishio::Sudoku::parse(&req.text, None)
+                .map_err(|e| ApiError::from_puzzle(e.into()))?;
+            if to == "url" {
+                p.to_url()
+            } else {
+                p.to_line()
+            }
+        }
+        other => {
+            super::api::kind_named(other)?;
+            return Err(ApiError::bad(format!("no conversion for `{other}`")));
+        }
+    };
+    Ok(Json(json!({"puzzle": req.puzzle, "to": to, "text": out})))
 }
 
 async fn list_levels() -> Json<Value> {
