@@ -250,7 +250,7 @@ pub struct FastSearch {
     pairs_row: Vec<u32>,
     pairs_col: Vec<u32>,
     /// Bitboards (grids of at most 128 cells, unless switched off).
-    bits: Option<Board>,
+    bits: Option<std::rc::Rc<Board>>,
     /// The cells on the path, as bits (bitboard grids).
     on_bits: u128,
     /// This node's fill, as bits, when `bit_mode`.
@@ -300,7 +300,11 @@ impl FastSearch {
             degree: vec![0; cells],
             pairs_row: vec![0; p.height()],
             pairs_col: vec![0; p.width()],
-            bits: if rules.bitboards { Board::new(shape) } else { None },
+            bits: if rules.bitboards {
+                Board::new(shape).map(std::rc::Rc::new)
+            } else {
+                None
+            },
             on_bits: 0,
             s_bits: 0,
             bit_mode: false,
@@ -397,13 +401,12 @@ impl FastSearch {
         self.bit_mode = self.bits.is_some() && !use_blocks && !rules.edges;
         let (hr, hc) = self.shape.coords(head);
         if self.bit_mode {
-            let board = self.bits.take();
-            let out = match &board {
+            let board = self.bits.clone(); // an Rc: no copy of the masks
+            let out = match board.as_deref() {
                 Some(Board::Small(bits)) => self.fill_bits(bits, head),
                 Some(Board::Large(bits)) => self.fill_bits(bits, head),
                 None => unreachable!("bit_mode implies a board"),
             };
-            self.bits = board;
             return out;
         }
         let found = if use_blocks {
@@ -520,13 +523,12 @@ impl FastSearch {
     /// in the fill (or one of them the head): the open crossings of rule `cuts`.
     fn count_pairs(&mut self, head: CellId) {
         if self.bit_mode {
-            let board = self.bits.take();
-            match &board {
+            let board = self.bits.clone(); // an Rc: no copy of the masks
+            match board.as_deref() {
                 Some(Board::Small(bits)) => self.pairs_bits(bits, head),
                 Some(Board::Large(bits)) => self.pairs_bits(bits, head),
                 None => unreachable!("bit_mode implies a board"),
             }
-            self.bits = board;
             return;
         }
         self.pairs_row.fill(0);
@@ -553,13 +555,12 @@ impl FastSearch {
     fn count_viable(&mut self, head: CellId) -> i64 {
         let b = self.door_b;
         if self.bit_mode {
-            let board = self.bits.take();
-            let total = match &board {
+            let board = self.bits.clone(); // an Rc: no copy of the masks
+            let total = match board.as_deref() {
                 Some(Board::Small(bits)) => self.viable_bits(bits, head),
                 Some(Board::Large(bits)) => self.viable_bits(bits, head),
                 None => unreachable!("bit_mode implies a board"),
             };
-            self.bits = board;
             return total;
         }
         self.viable_row.fill(0);
