@@ -208,12 +208,14 @@ struct Memo<'a, C> {
 
 /// Number of paths from `v` (of count `c`) to `1` inside `G_S`, memoized.
 fn visit<C: Count>(g: &AbGraph, v: u32, c: usize, cols: &[u32; 32], keep: &mut [u32; 32], memo: &mut Memo<'_, C>) -> C {
-    let mut rows = g.succ_rows(v) & cols[c];
+    let all = g.succ_rows(v);
+    let targets = g.succ(v);
+    let mut rows = all & cols[c];
     let mut sum = C::default();
     while rows != 0 {
         let r = rows.trailing_zeros();
+        let w = targets[(all & ((1u32 << r) - 1)).count_ones() as usize] as usize;
         rows &= rows - 1;
-        let w = g.target(v, r) as usize;
         let p = if memo.stamp[w] == memo.epoch {
             memo.count[w]
         } else {
