@@ -28,7 +28,10 @@ pub fn shared_data(rel: &str) -> Option<PathBuf> {
     }
 }
 
-/// The path of the `pencilbox` binary of the same profile as this test, built on first use.
+/// The path of the command-line binary of the same profile as this test.
+///
+/// It is this package's `pencilbox-e2e` target (`bin/pencilbox-e2e.rs`, the same `main_entry`
+/// as `pencilbox`), which cargo builds before running the integration tests.
 pub fn binary() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| {
@@ -39,19 +42,8 @@ pub fn binary() -> &'static Path {
             .and_then(Path::parent)
             .expect("target/<profile>")
             .to_path_buf();
-        let bin = profile_dir.join(format!("pencilbox{}", std::env::consts::EXE_SUFFIX));
-        let release = profile_dir.file_name().is_some_and(|n| n == "release");
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let mut cmd = Command::new(cargo);
-        cmd.args(["build", "-q", "-p", "pencilbox-cli", "--bin", "pencilbox"]);
-        if release {
-            cmd.arg("--release");
-        }
-        if let Some(target) = profile_dir.parent() {
-            cmd.env("CARGO_TARGET_DIR", target);
-        }
-        let status = cmd.current_dir(root()).status().expect("run cargo build");
-        assert!(status.success(), "building the pencilbox binary failed");
+        let bin = profile_dir.join(format!("pencilbox-e2e{}", std::env::consts::EXE_SUFFIX));
+        assert!(bin.is_file(), "{} was not built", bin.display());
         bin
     })
 }
