@@ -545,11 +545,12 @@ function sgInit() {
 
 const pt = {
   m: 6, n: 6, a: [5, 0], b: [5, 5], row: [], col: [], route: [],
-  mode: 'play', tool: 'path', solved: false, selClue: null, bad: new Set(), diff: new Set(),
+  mode: 'play', tool: 'path', solved: false, selClue: null, bad: new Set(), diff: new Set(), edits: 0, visited: false,
   drag: false, geom: null,
 };
 
 function ptReset(m, n) {
+  pt.edits++;
   pt.m = m; pt.n = n;
   pt.a = [m - 1, 0]; pt.b = [m - 1, n - 1];
   pt.row = new Array(m).fill(-1); pt.col = new Array(n).fill(-1);
@@ -691,7 +692,7 @@ function ptSelectClue(kind, i) {
   $('board').focus();
 }
 
-function ptChanged() { pt.solved = false; pt.bad = new Set(); pt.diff = new Set(); }
+function ptChanged() { pt.edits++; pt.solved = false; pt.bad = new Set(); pt.diff = new Set(); }
 
 // Extends or shortens the path towards cell (r, c), one orthogonal step at a time.
 function ptStepTo(r, c) {
@@ -856,11 +857,15 @@ async function ptUnique() {
 
 // A random puzzle from the server's generator (pencilbox_pathpuzzle::generate): a random
 // self-avoiding path between two doors, clues removed while the solution stays unique.
-async function ptRandom() {
+// With `auto` (the first visit of the view), the answer is dropped if the player started
+// editing meanwhile.
+async function ptRandom(auto) {
   const m = Math.max(2, Math.min(10, Number($('pt-rows').value) || 6));
   const n = Math.max(2, Math.min(10, Number($('pt-cols').value) || 6));
   const seed = Math.floor(Math.random() * 2 ** 31);
+  const stamp = pt.edits;
   const res = await api('/api/generate', { puzzle: 'path', rows: m, cols: n, clues: 50, seed });
+  if (auto === true && pt.edits !== stamp) return;
   ptLoad(res.text);
   ptSetMode('play');
   const hidden = pt.row.concat(pt.col).filter((x) => x < 0).length;
@@ -889,13 +894,15 @@ function ptInit() {
   $('pt-clear').onclick = () => { pt.route = []; ptChanged(); setStatus('path cleared', ''); ptRender(); };
   ptSetTool('path');
   pt.mode = 'creative';
+  $('pt-play').classList.remove('active');
+  $('pt-creative').classList.add('active');
 }
 
 // ---------------------------------------------------------------- Sudoku
 
 const sd = {
   n: 9, br: 3, bc: 3, given: [], value: [], pencil: [], elim: [], removed: [],
-  mode: 'value', showCands: true, sel: 0, bad: new Set(), diff: new Set(), solved: new Set(), focusDigit: 0,
+  mode: 'value', showCands: true, sel: 0, bad: new Set(), diff: new Set(), solved: new Set(), focusDigit: 0, edits: 0, visited: false,
   geom: null,
 };
 const BOXES = { 4: [2, 2], 6: [2, 3], 8: [2, 4], 9: [3, 3], 12: [3, 4], 16: [4, 4] };
@@ -903,6 +910,7 @@ const SYMBOLS = '123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const sym = (v) => SYMBOLS[v - 1];
 
 function sdReset(n) {
+  sd.edits++;
   sd.n = n; [sd.br, sd.bc] = BOXES[n];
   const N = n * n;
   sd.given = new Array(N).fill(0); sd.value = new Array(N).fill(0);
@@ -1020,6 +1028,7 @@ function sdRender() {
 }
 
 function sdChanged() {
+  sd.edits++;
   sd.bad = new Set(); sd.diff = new Set(); sd.focusDigit = 0;
   // Shown Nishio eliminations stay eliminated after the next change.
   sd.removed = sd.removed.map(() => 0);
@@ -1151,10 +1160,12 @@ async function sdNishio() {
 
 // A random puzzle from the server's generator (pencilbox_sudoku_nishio::generate): a random
 // full grid, givens removed in random order while the solution stays unique.
-async function sdRandom() {
+async function sdRandom(auto) {
   const n = Math.min(sd.n, 12);
   const seed = Math.floor(Math.random() * 2 ** 31);
+  const stamp = sd.edits;
   const res = await api('/api/generate', { puzzle: 'sudoku', size: n, seed });
+  if (auto === true && sd.edits !== stamp) return;
   sdLoad(res.text);
   sdSetMode('value');
   const givens = sd.given.filter((x) => x).length;
@@ -1181,6 +1192,7 @@ function sdInit() {
     sd.value.fill(0); sd.pencil.fill(0); sd.elim.fill(0); sd.solved = new Set(); sdChanged(); sdRender();
   };
   sd.mode = 'given';
+  for (const [id, m] of [['sd-mode-given', 'given'], ['sd-mode-value', 'value'], ['sd-mode-cand', 'cand']]) $(id).classList.toggle('active', m === 'given');
 }
 
 // ---------------------------------------------------------------- views, dialogs, keys
@@ -1202,6 +1214,10 @@ function showView(name) {
   setStatus('', '');
   setMessages([]);
   VIEWS[name].render();
+  // The first visit of Path or Sudoku starts on a fresh generated puzzle.
+  const has = (p, f) => (server.puzzles[p]?.features || []).includes(f);
+  if (name === 'path' && !pt.visited && has('path', 'generate')) { pt.visited = true; run(null, () => ptRandom(true)); }
+  if (name === 'sudoku' && !sd.visited && has('sudoku', 'generate')) { sd.visited = true; run(null, () => sdRandom(true)); }
   if (location.hash !== `#${name}`) history.replaceState(null, '', `#${name}`);
 }
 
@@ -1286,6 +1302,8 @@ async function loadFeatures() {
     }
   }
   $('sd-nishio-row').hidden = !has('sudoku', 'nishio');
+  // A view opened before the feature list arrived gets its first puzzle now.
+  if (view !== 'suguru') showView(view);
   if (has('suguru', 'levels')) {
     await sgLoadLevels();
     // Open on the first bundled level, in Play Mode, unless the player already started.
