@@ -116,10 +116,28 @@ const sg = {
   mode: 'play', tool: 'fill', sel: 0,
   bad: new Set(), hint: new Set(), diff: new Set(), solved: new Set(),
   drawing: null, typed: { cell: -1, at: 0 },
-  levels: [], geom: null,
+  levels: [], geom: null, history: [],
 };
 
+// Undo: snapshots of the grid taken before each change (at most 200).
+function sgSnapshot() {
+  sg.history.push(JSON.stringify({ m: sg.m, n: sg.n, label: sg.label, given: sg.given, value: sg.value, solved: [...sg.solved] }));
+  if (sg.history.length > 200) sg.history.shift();
+}
+
+function sgUndo() {
+  const snap = sg.history.pop();
+  if (!snap) { setStatus('nothing to undo', 'warn'); return; }
+  const st = JSON.parse(snap);
+  Object.assign(sg, { m: st.m, n: st.n, label: st.label, given: st.given, value: st.value, solved: new Set(st.solved) });
+  if (sg.sel >= sg.m * sg.n) sg.sel = 0;
+  sgClearMarks();
+  setStatus('undone', '');
+  sgRender();
+}
+
 function sgReset(m, n) {
+  sg.history = [];
   sg.m = m; sg.n = n;
   sg.label = new Array(m * n).fill(0);
   sg.given = new Array(m * n).fill(0);
@@ -282,6 +300,7 @@ function sgPointerDown(ev) {
   const c = rc[0] * sg.n + rc[1];
   $('board').focus();
   if (sg.tool === 'region' && sg.mode === 'creative') {
+    sgSnapshot();
     const label = Math.max(0, ...sg.label) + 1;
     sg.drawing = { label };
     sg.label[c] = label;
@@ -318,8 +337,10 @@ function sgPointerUp() {
 function sgSetNumber(c, v) {
   if (sg.mode === 'play') {
     if (sg.given[c]) { setStatus('given numbers are fixed in Play Mode (switch to Creative Mode to change them)', 'warn'); return; }
+    sgSnapshot();
     sg.value[c] = v;
   } else {
+    sgSnapshot();
     sg.given[c] = v;
     sg.value[c] = 0;
   }
@@ -407,6 +428,7 @@ async function sgSolve() {
   const res = await api('/api/solve', { puzzle: 'suguru', text: sgText() });
   sgClearMarks();
   if (res.status === 'solved') {
+    sgSnapshot();
     sg.solved = new Set();
     res.solution.forEach((row, r) => row.forEach((v, k) => {
       const c = r * sg.n + k;
@@ -528,15 +550,18 @@ function sgInit() {
   $('sg-hint').onclick = (e) => run(e.currentTarget, sgHint);
   $('sg-generate').onclick = (e) => run(e.currentTarget, sgGenerate);
   $('sg-clear-regions').onclick = () => {
+    sgSnapshot();
     sg.label.fill(0); sgClearMarks(); sg.solved = new Set(); setStatus('all regions removed', ''); sgRender();
   };
   $('sg-empty').onclick = () => {
+    sgSnapshot();
     if (sg.mode === 'creative') sg.given.fill(0);
     sg.value.fill(0); sg.solved = new Set(); sgClearMarks();
     setStatus(sg.mode === 'creative' ? 'all cells emptied' : 'your numbers were removed (the givens stay)', '');
     sgRender();
   };
   $('sg-level').onchange = sgPickLevel;
+  $('sg-undo').onclick = sgUndo;
   sgSetTool('fill');
   sgSetMode('creative');
 }
@@ -1275,6 +1300,7 @@ function onKey(ev) {
   if (document.querySelector('dialog[open]')) return;
   const tag = (ev.target.tagName || '').toLowerCase();
   if (tag === 'input' || tag === 'select' || tag === 'textarea') return;
+  if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 'z' && view === 'suguru') { sgUndo(); ev.preventDefault(); return; }
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (ev.key === '?') { $('guide').showModal(); ev.preventDefault(); return; }
   if (VIEWS[view].key(ev)) ev.preventDefault();

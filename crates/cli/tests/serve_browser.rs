@@ -303,6 +303,14 @@ async fn suguru_scenario(chromium: PathBuf, driver: PathBuf) {
     let messages = wait_text(&c, "messages", "cell (3, 1)").await;
     assert!(messages.contains("shares a number"), "{messages}");
     screenshot(&c, "suguru-check").await;
+    // Undo takes the wrong number back: only the four hints are left.
+    click(&c, "sg-undo").await;
+    wait_text(&c, "status", "undone").await;
+    let numbers = c
+        .execute("return document.querySelectorAll('#sg-svg text.num').length;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(numbers, json!(4));
 
     // Autocomplete fills every cell; Check then confirms.
     click(&c, "sg-solve").await;
