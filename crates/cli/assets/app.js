@@ -250,7 +250,8 @@ function sgRender() {
   sg.geom = { cs, x0: pad, y0: pad, rows: m, cols: n, width: W, height: H };
   const board = $('board');
   board.innerHTML = '';
-  const root = svg('svg', { width: W, height: H, viewBox: `0 0 ${W} ${H}`, id: 'sg-svg', 'data-puzzle': 'suguru' }, board);
+  const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, id: 'sg-svg', 'data-puzzle': 'suguru' }, board);
+  root.style.maxWidth = `${W}px`; // CSSOM, allowed by the page's Content-Security-Policy
   const reg = sgRegions();
   const colour = regionColours(reg, m, n);
   const g = svg('g', { transform: `translate(${pad},${pad})` }, root);
@@ -392,7 +393,7 @@ function sgSetMode(mode) {
   if (mode === 'play') {
     sgSetTool('fill');
   }
-  setStatus(mode === 'play' ? 'Play Mode: fill the empty cells' : 'Creative Mode: draw regions and place hints', '');
+  if (view === 'suguru') setStatus(mode === 'play' ? 'Play Mode: fill the empty cells' : 'Creative Mode: draw regions and place hints', '');
   sgRender();
 }
 
@@ -511,6 +512,7 @@ function sgPickLevel() {
   const l = sg.levels[Number(i)];
   sgLoad(l.text);
   sgSetMode('play');
+  if (view !== 'suguru') return;
   const uniq = l.unique ? ', exactly one solution' : '';
   setStatus(`${l.name}: ${l.rows}×${l.cols}, ${l.difficulty}${uniq}`, '');
   setMessages([]);
@@ -651,7 +653,8 @@ function ptRender() {
   pt.geom = { cs, x0, y0, rows: m, cols: n, width: W, height: H };
   const board = $('board');
   board.innerHTML = '';
-  const root = svg('svg', { width: W, height: H, viewBox: `0 0 ${W} ${H}`, id: 'pt-svg', 'data-puzzle': 'path' }, board);
+  const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, id: 'pt-svg', 'data-puzzle': 'path' }, board);
+  root.style.maxWidth = `${W}px`; // CSSOM, allowed by the page's Content-Security-Policy
   const used = { row: new Array(m).fill(0), col: new Array(n).fill(0) };
   for (const c of pt.route) { used.row[Math.floor(c / n)]++; used.col[c % n]++; }
   // clues
@@ -816,7 +819,7 @@ function ptSetMode(mode) {
   $('pt-tool-b').hidden = mode === 'play';
   if (mode === 'play') ptSetTool('path');
   pt.selClue = null;
-  setStatus(mode === 'play' ? 'drag from door A to door B' : 'click a clue to type it, or place the doors', '');
+  if (view === 'path') setStatus(mode === 'play' ? 'drag from door A to door B' : 'click a clue to type it, or place the doors', '');
   ptRender();
 }
 
@@ -998,7 +1001,8 @@ function sdRender() {
   sd.geom = { cs, x0: pad, y0: pad, rows: n, cols: n, width: W, height: W };
   const board = $('board');
   board.innerHTML = '';
-  const root = svg('svg', { width: W, height: W, viewBox: `0 0 ${W} ${W}`, id: 'sd-svg', 'data-puzzle': 'sudoku' }, board);
+  const root = svg('svg', { viewBox: `0 0 ${W} ${W}`, id: 'sd-svg', 'data-puzzle': 'sudoku' }, board);
+  root.style.maxWidth = `${W}px`; // CSSOM, allowed by the page's Content-Security-Policy
   const g = svg('g', { transform: `translate(${pad},${pad})` }, root);
   const selVal = sd.sel !== null ? sdNumber(sd.sel) : 0;
   const peers = sd.sel !== null ? sdPeers(sd.sel) : new Set();
@@ -1102,7 +1106,7 @@ function sdKey(ev) {
 function sdSetMode(mode) {
   sd.mode = mode;
   for (const [id, m] of [['sd-mode-given', 'given'], ['sd-mode-value', 'value'], ['sd-mode-cand', 'cand']]) $(id).classList.toggle('active', m === mode);
-  setStatus({ given: 'type the puzzle\'s givens', value: 'fill in digits', cand: 'type digits to toggle your pencil marks' }[mode], '');
+  if (view === 'sudoku') setStatus({ given: 'type the puzzle\'s givens', value: 'fill in digits', cand: 'type digits to toggle your pencil marks' }[mode], '');
 }
 
 const sdSettings = () => ({ block: `${sd.br}x${sd.bc}` });
