@@ -26,6 +26,9 @@ use std::fmt;
 /// The largest side supported: the symbols `1`–`9`, `A`–`Z` stop at 35.
 pub const MAX_N: usize = 35;
 
+/// The largest JSON puzzle text read (a 35×35 grid needs about 10 kB).
+const MAX_JSON_BYTES: usize = 1 << 20;
+
 /// The shape of a block: `height` rows by `width` columns (the paper's `a × b`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct BlockShape {
@@ -57,7 +60,7 @@ impl BlockShape {
         let (a, b) = s.split_once(['x', 'X', '×', '*'])?;
         let a: usize = a.trim().parse().ok()?;
         let b: usize = b.trim().parse().ok()?;
-        if a == 0 || b == 0 || a * b > MAX_N {
+        if a == 0 || b == 0 || a.checked_mul(b).is_none_or(|n| n > MAX_N) {
             return None;
         }
         Some(BlockShape::new(a, b))
@@ -146,6 +149,12 @@ impl Sudoku {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let first = text.trim_start();
         if first.starts_with('{') || first.starts_with('[') {
+            if text.len() > MAX_JSON_BYTES {
+                return Err(ParseError::new(
+                    Pos::START,
+                    format!("a JSON Sudoku longer than {MAX_JSON_BYTES} bytes is not supported"),
+                ));
+            }
             return parse_json(text, block);
         }
         if let Some((line_no, line)) = text.lines().enumerate().find(|(_, l)| l.contains("sudoku/")) {
@@ -272,6 +281,12 @@ fn line_cells(line: &str, line_no: u32) -> Result<Vec<RawCell>, ParseError> {
     for (col, (i, ch)) in (1u32..).zip(line.char_indices()) {
         if ch.is_whitespace() || ch == '|' {
             if let Some((sc, si)) = start.take() {
+                if toks.len() >= LINE_CAP {
+                    return Err(ParseError::new(
+                        Pos { line: line_no, col: sc },
+                        format!("more than {LINE_CAP} cells on one line: far larger than the biggest supported Sudoku (35×35)"),
+                    ));
+                }
                 toks.push((sc, &line[si..i]));
             }
         } else if start.is_none() {
@@ -318,12 +333,22 @@ fn line_cells(line: &str, line_no: u32) -> Result<Vec<RawCell>, ParseError> {
                         ),
                     )
                 })?;
+                if out.len() >= LINE_CAP {
+                    return Err(ParseError::new(
+                        pos,
+                        format!("more than {LINE_CAP} symbols on one line: far larger than the biggest supported Sudoku (35×35)"),
+                    ));
+                }
                 out.push(RawCell { value: v as u32, pos });
             }
         }
     }
     Ok(out)
 }
+
+/// Symbols read from one line at most (a 35×35 puzzle has 1225; a 36×36 still gets its own
+/// "not supported" message).
+const LINE_CAP: usize = 4 * MAX_N * MAX_N;
 
 fn parse_grid_text(text: &str, block: Option<BlockShape>) -> Result<Sudoku, ParseError> {
     let mut rows: Vec<(u32, Vec<RawCell>)> = Vec::new();
@@ -337,6 +362,12 @@ fn parse_grid_text(text: &str, block: Option<BlockShape>) -> Result<Sudoku, Pars
         }
         let cells = line_cells(line, line_no)?;
         if !cells.is_empty() {
+            if rows.len() > MAX_N {
+                return Err(ParseError::new(
+                    Pos { line: line_no, col: 1 },
+                    format!("more than {MAX_N} rows: larger than the biggest supported Sudoku (35×35)"),
+                ));
+            }
             rows.push((line_no, cells));
         }
     }
@@ -941,6 +972,18 @@ mod tests {
         let line = ".".repeat(36 * 36);
         let e = Sudoku::parse(&line, None).unwrap_err();
         assert!(e.message.contains("not supported"), "{e}");
+    }
+
+    #[test]
+    fn huge_lines_are_refused_without_reading_them_all() {
+        let e = Sudoku::parse(&"1".repeat(100_000), None).unwrap_err();
+        assert!(e.message.contains("far larger"), "{e}");
+        let e = Sudoku::parse(&"1 ".repeat(100_000), None).unwrap_err();
+        assert!(e.message.contains("far larger"), "{e}");
+        let many_rows = "1234\n".repeat(100);
+        let e = Sudoku::parse(&many_rows, None).unwrap_err();
+        assert!(e.message.contains("rows"), "{e}");
+        assert!(BlockShape::parse("99999999999x99999999999").is_none());
     }
 
     #[test]
