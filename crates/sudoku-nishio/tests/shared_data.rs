@@ -54,6 +54,26 @@ fn no_guess_counts(text: &str) -> Vec<(&'static str, usize)> {
                 .iter()
                 .filter(|p| {
                     let e = explain(p, *rules).unwrap();
+                    // Soundness: no step contradicts the unique solution.
+                    let sol = KIND
+                        .solve(
+                            &p.to_line(),
+                            &RunOptions {
+                                algorithm: Some("backtrack".into()),
+                                ..RunOptions::default()
+                            },
+                        )
+                        .unwrap();
+                    let sol: Vec<u8> = sol
+                        .solution
+                        .unwrap()
+                        .text
+                        .chars()
+                        .map(|c| pencilbox_sudoku_nishio::board::symbol_value(c).unwrap())
+                        .collect();
+                    for s in &e.steps {
+                        assert!(s.eliminated.iter().all(|&(c, d)| sol[c] != d), "{}", s.text);
+                    }
                     if e.solved {
                         let v: Vec<u8> = e.candidates.cells().iter().map(|d| d.value().unwrap() as u8).collect();
                         assert!(check_solution(p, &v).is_empty());
