@@ -15,6 +15,7 @@
 //! | `owed`    | a clued row or column owes more cells than the fill reaches in it                    |
 //! | `length`  | `L`'s lower bound (owed row sum, owed column sum, Manhattan distance to B) exceeds the reached cells, or (rows or columns fully clued) `L` is exact and below the distance to B, or the two exact sums disagree (Theorem 1 on the remainder) |
 //! | `parity`  | `L` is exact and (checkerboard colouring) `L − dist(head, B)` is odd, or one colour has fewer reached cells than the `⌈L/2⌉`/`⌊L/2⌋` the path needs |
+//! | `reserve` | (sharpens the fill) door B is a future path cell: when B's row or column owes exactly one cell, the line's other cells are closed |
 //! | `deadend` | counting only *viable* reached cells (door B, or a cell with two neighbours among the reached cells and `head`), a clued row or column owes more than it has, or `L` exceeds them; non-viable neighbours of `head` are not tried |
 //!
 //! Cheap tests (door B usable, the exact-length tests) run before the flood fill. Each rule
@@ -28,8 +29,8 @@ use pencilbox_core::search::{Backtrack, Expand};
 use pencilbox_core::{CellId, Shape};
 
 /// The names of the pruning rules, in the order of [`FastSearch::prunes`].
-pub const RULES: [&str; 10] = [
-    "reach", "blocks", "owed", "length", "parity", "deadend", "forced", "order", "cuts", "edges",
+pub const RULES: [&str; 11] = [
+    "reach", "blocks", "owed", "length", "parity", "deadend", "forced", "order", "cuts", "edges", "reserve",
 ];
 
 /// Which pruning rules are on.
@@ -56,6 +57,9 @@ pub struct Pruning {
     pub cuts: bool,
     /// Degree propagation on the cells' possible path edges (forced and excluded edges).
     pub edges: bool,
+    /// Door B keeps one cell of its row and column: when that line owes exactly one cell, the
+    /// line's other cells are closed.
+    pub reserve: bool,
     /// `blocks` applies only to grids of more cells than this (default [`BLOCKS_MIN_CELLS`];
     /// 0 = always). Set with `blocks-min=N` in a rule list.
     pub blocks_min_cells: usize,
@@ -89,6 +93,7 @@ impl Pruning {
         order: true,
         cuts: true,
         edges: true,
+        reserve: true,
         blocks_min_cells: BLOCKS_MIN_CELLS,
         bitboards: true,
     };
@@ -104,6 +109,7 @@ impl Pruning {
         order: false,
         cuts: false,
         edges: false,
+        reserve: false,
         blocks_min_cells: BLOCKS_MIN_CELLS,
         bitboards: true,
     };
@@ -120,6 +126,7 @@ impl Pruning {
             "order" => &mut self.order,
             "cuts" => &mut self.cuts,
             "edges" => &mut self.edges,
+            "reserve" => &mut self.reserve,
             _ => return None,
         })
     }
@@ -197,6 +204,7 @@ impl Pruning {
             self.order,
             self.cuts,
             self.edges,
+            self.reserve,
         ];
         let names: Vec<&str> = RULES.iter().zip(on).filter(|(_, o)| *o).map(|(n, _)| *n).collect();
         if names.is_empty() {
@@ -265,7 +273,7 @@ pub struct FastSearch {
     fixed: Vec<u8>,
     uf: Vec<u32>,
     queue: Vec<CellId>,
-    prunes: [u64; 10],
+    prunes: [u64; 11],
 }
 
 impl FastSearch {
@@ -316,14 +324,14 @@ impl FastSearch {
             fixed: Vec::new(),
             uf: Vec::new(),
             queue: Vec::new(),
-            prunes: [0; 10],
+            prunes: [0; 11],
         };
         s.enter(p.cell_a());
         s
     }
 
     /// How many nodes each rule cut, in the order of [`RULES`].
-    pub fn prunes(&self) -> [u64; 10] {
+    pub fn prunes(&self) -> [u64; 11] {
         self.prunes
     }
 
@@ -389,9 +397,17 @@ impl FastSearch {
         let cells = self.on_path.len();
         let (on_path, row_need, col_need) = (&self.on_path, &self.row_need, &self.col_need);
         let (row_of, col_of) = (&self.row_of, &self.col_of);
+        // Rule `reserve`: door B is a future path cell, so when B's row (column) owes exactly
+        // one cell, that cell is B and the rest of the row (column) is closed.
+        let (rb, cb) = (self.row_of[b.index()], self.col_of[b.index()]);
+        let reserve_row = rules.reserve && row_need[rb as usize] == 1;
+        let reserve_col = rules.reserve && col_need[cb as usize] == 1;
         let usable = |c: CellId| {
             let i = c.index();
-            !on_path[i] && row_need[row_of[i] as usize] != 0 && col_need[col_of[i] as usize] != 0
+            !on_path[i]
+                && row_need[row_of[i] as usize] != 0
+                && col_need[col_of[i] as usize] != 0
+                && (c == b || !((reserve_row && row_of[i] == rb) || (reserve_col && col_of[i] == cb)))
         };
         // The block decomposition costs about twice a plain fill. It can only save work where
         // the head has a choice, and on grids that fit a bitboard word (by default <= 128
@@ -433,6 +449,7 @@ impl FastSearch {
 
     /// The bitboard fill of [`FastSearch::fill_from`].
     fn fill_bits<W: BitWord>(&mut self, bits: &Bits<W>, head: CellId) -> (bool, usize, i64) {
+        let (hb, bb) = (W::ONE << head.0, W::ONE << self.door_b.0);
         let mut free = bits.all & !W::narrow(self.on_bits);
         for (r, &n) in self.row_need.iter().enumerate() {
             if n == 0 {
@@ -444,7 +461,17 @@ impl FastSearch {
                 free = free & !bits.col[c];
             }
         }
-        let (hb, bb) = (W::ONE << head.0, W::ONE << self.door_b.0);
+        if self.rules.reserve {
+            // Rule `reserve` (see `fill_from`).
+            let b = self.door_b.index();
+            let (rb, cb) = (self.row_of[b] as usize, self.col_of[b] as usize);
+            if self.row_need[rb] == 1 {
+                free = free & (!bits.row[rb] | bb);
+            }
+            if self.col_need[cb] == 1 {
+                free = free & (!bits.col[cb] | bb);
+            }
+        }
         let mut s = W::ZERO;
         let mut frontier = hb;
         loop {
@@ -858,7 +885,8 @@ impl Backtrack for FastSearch {
             || rules.deadend
             || rules.forced
             || rules.order
-            || rules.cuts;
+            || rules.cuts
+            || rules.reserve;
         if fill {
             // The flood fill over usable cells, not passing through door B.
             let (found, reached, same_colour) = self.fill_from(head);
