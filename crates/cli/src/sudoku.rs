@@ -5,6 +5,8 @@
 //!   candidates left by the givens) and the number of valid placements.
 //! * `pencilbox sudoku nishio --bench [--method dag|paper|overlay|matching|lanes] [--format json] FILE`
 //!   — Nishio for every digit of every puzzle, all in-process, timed.
+//! * `pencilbox sudoku reduce [--square] [--theorem3] [--check] FILE.cnf` — the 3-SAT → Nishio
+//!   decision reduction of Theorems 2–3; prints the cell set `S` as a grid of `o`/`.`.
 //! * `pencilbox sudoku explain [--no-guess] [--no-nishio] [--no-chains] [--format text|json] FILE` — the step log
 //!   and rating; with `--no-guess`, exit 0 when the rules solve it and 1 when they stall.
 
@@ -31,6 +33,26 @@ pub enum SudokuCommand {
     Nishio(NishioArgs),
     /// Solve with human rules and print the step log and the rating (hardest rule needed).
     Explain(ExplainArgs),
+    /// Theorems 2-3: turn a CNF formula (DIMACS) into a Nishio decision instance (a cell set S
+    /// that contains a valid placement exactly when the formula is satisfiable).
+    Reduce(ReduceArgs),
+}
+
+/// Arguments of `pencilbox sudoku reduce`.
+#[derive(clap::Args, Debug)]
+pub struct ReduceArgs {
+    /// Use the paper's n²×n² grid with n×n blocks instead of the smallest a×b blocks.
+    #[arg(long)]
+    pub square: bool,
+    /// Apply Theorem 3's transformation first (adds v0; S always contains a placement).
+    #[arg(long)]
+    pub theorem3: bool,
+    /// Also decide the instance (exact search for a valid placement inside S) and compare with
+    /// brute-force satisfiability when the formula has at most 24 variables.
+    #[arg(long)]
+    pub check: bool,
+    /// DIMACS CNF file; `-` for standard input.
+    pub file: PathBuf,
 }
 
 /// Arguments of `pencilbox sudoku nishio`.
@@ -85,6 +107,7 @@ pub fn run(c: SudokuCommand) -> u8 {
         SudokuCommand::Nishio(a) if a.bench => bench(&a),
         SudokuCommand::Nishio(a) => nishio(&a),
         SudokuCommand::Explain(a) => explain_cmd(&a),
+        SudokuCommand::Reduce(a) => reduce_cmd(&a),
     };
     r.unwrap_or_else(fail)
 }
@@ -409,5 +432,55 @@ fn explain_cmd(a: &ExplainArgs) -> Result<u8, InputError> {
             _ => emit(&out),
         }
     }
+    Ok(code)
+}
+
+fn reduce_cmd(a: &ReduceArgs) -> Result<u8, InputError> {
+    use pencilbox_sudoku_nishio::reduction::{has_valid_placement, reduce, theorem3, Cnf, Layout};
+    let text = read_text(&a.file)?;
+    let name = display_name(&a.file);
+    let mut f = Cnf::parse_dimacs(&text).map_err(|e| describe(&name, 1, &PuzzleError::Parse(e)))?;
+    let mut v0 = None;
+    if a.theorem3 {
+        let (g, v) = theorem3(&f);
+        f = g;
+        v0 = Some(v);
+    }
+    let layout = if a.square { Layout::Square } else { Layout::Compact };
+    let r = reduce(&f, layout).map_err(|m| InputError(format!("{name}: {m}")))?;
+    let mut out = r.to_text();
+    if let Some(v) = v0 {
+        out.push_str(&format!(
+            "# v0 = variable {v}; its false cells: {:?}\n",
+            r.var_cells[v - 1].1
+        ));
+    }
+    let mut code = 0;
+    if a.check {
+        if r.n() > 64 {
+            return Err(InputError(format!(
+                "{name}: --check supports grids up to 64×64, this one is {0}×{0}",
+                r.n()
+            )));
+        }
+        let found = has_valid_placement(r.block, &r.cells);
+        out.push_str(&format!(
+            "# S contains a valid placement: {}\n",
+            if found.is_some() { "yes" } else { "no" }
+        ));
+        if let Some(sat) = f.brute_force_sat() {
+            out.push_str(&format!(
+                "# formula satisfiable (brute force): {}\n",
+                if sat { "yes" } else { "no" }
+            ));
+            if sat != found.is_some() {
+                code = 1;
+            }
+        }
+        if found.is_none() {
+            code = 1;
+        }
+    }
+    emit(out.trim_end());
     Ok(code)
 }
