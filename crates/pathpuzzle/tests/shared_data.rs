@@ -161,3 +161,38 @@ fn no_pruning_rule_cuts_the_answer_path_of_a_letter() {
         }
     }
 }
+
+/// `detect` claims every Path file of the data set and no Suguru or Sudoku file.
+#[test]
+fn detect_claims_path_files_only() {
+    use pencilbox_core::PuzzleKind;
+    use pencilbox_pathpuzzle::KIND;
+    let Some(path_dir) = shared("letters") else { return };
+    let root = path_dir.join("../..").canonicalize().unwrap();
+    fn walk(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&root, &mut files);
+    let mut claimed = 0;
+    for f in files {
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            continue;
+        };
+        let is_path_instance =
+            f.components().any(|c| c.as_os_str() == "path") && f.extension().is_some_and(|e| e == "txt");
+        if f.components().any(|c| c.as_os_str() == "path") && !is_path_instance {
+            continue; // .sol answer files
+        }
+        assert_eq!(KIND.detect(&text), is_path_instance, "{}", f.display());
+        claimed += usize::from(is_path_instance);
+    }
+    assert!(claimed >= 28, "{claimed}");
+}
