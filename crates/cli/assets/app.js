@@ -930,7 +930,7 @@ function ptInit() {
 
 const sd = {
   n: 9, br: 3, bc: 3, given: [], value: [], pencil: [], elim: [], removed: [],
-  mode: 'value', showCands: true, sel: 0, bad: new Set(), diff: new Set(), solved: new Set(), focusDigit: 0, edits: 0, visited: false,
+  mode: 'value', showCands: true, sel: 0, bad: new Set(), diff: new Set(), solved: new Set(), focusDigit: 0, edits: 0, visited: false, hint: new Set(),
   geom: null,
 };
 const BOXES = { 4: [2, 2], 6: [2, 3], 8: [2, 4], 9: [3, 3], 12: [3, 4], 16: [4, 4] };
@@ -1012,7 +1012,7 @@ function sdRender() {
     svg('rect', { x: c * cs, y: r * cs, width: cs, height: cs, fill: boxShade, class: 'cell-bg', 'data-cell': `r${r + 1}c${c + 1}` }, g);
     if (peers.has(i)) svg('rect', { x: c * cs, y: r * cs, width: cs, height: cs, class: 'peer' }, g);
   }
-  for (const [set, cls] of [[sd.diff, 'diffcell'], [sd.bad, 'badcell']]) {
+  for (const [set, cls] of [[sd.diff, 'diffcell'], [sd.hint, 'hintcell'], [sd.bad, 'badcell']]) {
     for (const i of set) svg('rect', { x: (i % n) * cs, y: Math.floor(i / n) * cs, width: cs, height: cs, class: cls }, g);
   }
   for (let k = 1; k < n; k++) {
@@ -1058,6 +1058,7 @@ function sdRender() {
 
 function sdChanged() {
   sd.edits++;
+  sd.hint = new Set();
   sd.bad = new Set(); sd.diff = new Set(); sd.focusDigit = 0;
   // Shown Nishio eliminations stay eliminated after the next change.
   sd.removed = sd.removed.map(() => 0);
@@ -1164,6 +1165,33 @@ async function sdUnique() {
   sdRender();
 }
 
+// One step of the explained deductive solver that the page does not know yet.
+async function sdStep() {
+  const candidates = Array.from({ length: sd.n * sd.n }, (_, i) => (sdNumber(i) ? 1 << sdNumber(i) : sdCandidates(i)));
+  const res = await api('/api/step', { puzzle: 'sudoku', text: sdText(true), candidates, settings: sdSettings() });
+  sdChanged();
+  if (!res.rule) {
+    setStatus(res.message, 'warn');
+    setMessages([{ text: res.message, cls: 'bad' }]);
+    sdRender();
+    return;
+  }
+  for (const { cell, digit } of res.placed) {
+    const rc = cellOf(cell);
+    const i = rc[0] * sd.n + rc[1];
+    if (!sd.given[i]) { sd.value[i] = digit; sd.solved.add(i); sd.hint.add(i); }
+  }
+  for (const { cell, digit } of res.eliminated) {
+    const rc = cellOf(cell);
+    const i = rc[0] * sd.n + rc[1];
+    sd.removed[i] |= 1 << digit;
+    sd.elim[i] |= 1 << digit;
+  }
+  setStatus(`${res.rule}: ${res.text}`, 'good');
+  setMessages([{ text: res.text, cls: 'good' }, { text: `rule: ${res.rule}` }]);
+  sdRender();
+}
+
 async function sdNishio() {
   const digit = Number($('sd-digit').value);
   // The candidates: what the filled cells leave, less earlier eliminations.
@@ -1216,6 +1244,7 @@ function sdInit() {
   $('sd-unique').onclick = (e) => run(e.currentTarget, sdUnique);
   $('sd-random').onclick = (e) => run(e.currentTarget, sdRandom);
   $('sd-nishio').onclick = (e) => run(e.currentTarget, sdNishio);
+  $('sd-step').onclick = (e) => run(e.currentTarget, sdStep);
   $('sd-empty').onclick = () => {
     if (sd.mode === 'given') sd.given.fill(0);
     sd.value.fill(0); sd.pencil.fill(0); sd.elim.fill(0); sd.solved = new Set(); sdChanged(); sdRender();
@@ -1332,6 +1361,7 @@ async function loadFeatures() {
     }
   }
   $('sd-nishio-row').hidden = !has('sudoku', 'nishio');
+  $('sd-step').hidden = !has('sudoku', 'step');
   // A view opened before the feature list arrived gets its first puzzle now.
   if (view !== 'suguru') showView(view);
   if (has('suguru', 'levels')) {

@@ -630,3 +630,82 @@ fn puzzles_convert_between_the_file_format_and_puzzlink_urls() {
         assert_eq!(status, 400, "{bad} -> {v}");
     }
 }
+
+#[test]
+fn sudoku_steps_replayed_by_a_client_solve_the_puzzle_with_correct_placements() {
+    let addr = server();
+    let (_, g) = post(
+        addr,
+        "/api/generate",
+        &json!({"puzzle": "sudoku", "size": 6, "seed": 3}),
+    );
+    let text = g["text"].as_str().unwrap().trim().to_string();
+    let (_, solved) = post(addr, "/api/solve", &json!({"puzzle": "sudoku", "text": text}));
+    let answer: Vec<u64> = solved["solution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r.as_array().unwrap().iter().map(|x| x.as_u64().unwrap()))
+        .collect();
+    let n = 6;
+    let mut values: Vec<u64> = text.chars().map(|c| c.to_digit(36).map_or(0, u64::from)).collect();
+    let mut known: Vec<u64> = values
+        .iter()
+        .map(|&v| if v > 0 { 1 << v } else { 0b111_1110 })
+        .collect();
+    let mut steps = 0;
+    loop {
+        let line: String = values
+            .iter()
+            .map(|&v| {
+                if v == 0 {
+                    '.'
+                } else {
+                    char::from_digit(v as u32, 10).unwrap()
+                }
+            })
+            .collect();
+        let (status, s) = post(
+            addr,
+            "/api/step",
+            &json!({"puzzle": "sudoku", "text": line, "candidates": known}),
+        );
+        assert_eq!(status, 200, "{s}");
+        if s["rule"].is_null() {
+            let m = s["message"].as_str().unwrap();
+            if m.contains("every cell is decided") {
+                assert_eq!(values, answer);
+            } else {
+                assert!(m.contains("needs a guess"), "{s}");
+            }
+            break;
+        }
+        steps += 1;
+        assert!(steps <= 200, "the steps do not end");
+        let mut progress = false;
+        for p in s["placed"].as_array().unwrap() {
+            let i = cell_index(p["cell"].as_str().unwrap(), n);
+            let d = p["digit"].as_u64().unwrap();
+            assert_eq!(d, answer[i], "{s}");
+            progress |= values[i] == 0;
+            values[i] = d;
+            known[i] = 1 << d;
+        }
+        for e in s["eliminated"].as_array().unwrap() {
+            let i = cell_index(e["cell"].as_str().unwrap(), n);
+            let d = e["digit"].as_u64().unwrap();
+            assert_ne!(d, answer[i], "a step removed the answer: {s}");
+            progress |= known[i] >> d & 1 == 1;
+            known[i] &= !(1 << d);
+        }
+        assert!(progress, "a step told nothing new: {s}");
+    }
+    assert!(steps > 0);
+    let (status, _) = post(addr, "/api/step", &json!({"puzzle": "suguru", "text": UNIQUE}));
+    assert_eq!(status, 400);
+}
+
+fn cell_index(name: &str, n: usize) -> usize {
+    let (r, c) = name[1..].split_once('c').unwrap();
+    (r.parse::<usize>().unwrap() - 1) * n + c.parse::<usize>().unwrap() - 1
+}

@@ -482,6 +482,8 @@ async fn path_and_sudoku_scenario(chromium: PathBuf, driver: PathBuf) {
     click(&c, "sd-nishio").await;
     wait_text(&c, "status", "Nishio on digit 1").await;
     screenshot(&c, "sudoku-nishio").await;
+    click(&c, "sd-step").await;
+    wait_text(&c, "messages", "rule:").await;
     click(&c, "sd-solve").await;
     wait_text(&c, "messages", "solved by the").await;
     click(&c, "sd-check").await;

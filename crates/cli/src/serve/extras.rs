@@ -6,6 +6,7 @@
 //! | `POST /api/hint` | `{"puzzle":"suguru","text":..,"solution":<current grid, 0 = empty>}` | `{"cell":"r2c3","value":4,"reason":..}` or `{"cell":null,"message":..}` |
 //! | `POST /api/generate` | `{"puzzle":..,"rows":R,"cols":C,"difficulty":"easy"\|"medium"\|"hard","seed":N}` (Sudoku: `"size":n`) | `{"puzzle":..,"text":..,"seed":N,"unique":true}` |
 //! | `POST /api/nishio` | `{"puzzle":"sudoku","text":..,"digit":d,"candidates":[bitmask per cell]?,"method":"dag"?}` | `{"digit":d,"removed":["r1c5",..],"candidates":k,"placements":N}` |
+//! | `POST /api/step` | `{"puzzle":"sudoku","text":<givens and entries>,"candidates":[bitmask per cell]?}` | the next deduction the player has not made: `{"rule","text","placed":[{"cell","digit"}],"eliminated":[..]}` or `{"rule":null,"message"}` |
 //! | `GET /api/levels` | – | the bundled levels ([`super::levels`]) |
 //! | `POST /api/convert` | `{"puzzle":..,"text":<file format, JSON or puzz.link URL>,"to":"text"\|"url"}` | `{"text": <converted>}` |
 //!
@@ -31,7 +32,7 @@ pub fn features(puzzle: &str) -> Vec<&'static str> {
     match puzzle {
         "suguru" => vec!["hint", "generate", "levels"],
         "path" => vec!["generate"],
-        "sudoku" => vec!["nishio", "generate"],
+        "sudoku" => vec!["nishio", "step", "generate"],
         _ => Vec::new(),
     }
 }
@@ -52,6 +53,7 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/api/nishio", post(nishio))
         .route("/api/levels", get(list_levels))
         .route("/api/convert", post(convert))
+        .route("/api/step", post(step))
 }
 
 fn only(puzzle: &str, wanted: &str, what: &str) -> Result<(), ApiError> {
@@ -336,6 +338,85 @@ async fn convert(State(state): Shared, body: Result<Bytes, BytesRejection>) -> R
         }
     };
     Ok(Json(json!({"puzzle": req.puzzle, "to": to, "text": out})))
+}
+
+#[derive(Debug, Deserialize)]
+struct StepRequest {
+    puzzle: String,
+    text: String,
+    #[serde(default)]
+    candidates: Option<Vec<u64>>,
+    #[serde(default)]
+    settings: std::collections::BTreeMap<String, String>,
+}
+
+/// The next step of the explained deductive Sudoku solver (`pencilbox sudoku explain`) that
+/// tells the player something new: the solver replays its steps from the givens and entries
+/// and returns the first one that places a digit in an empty cell or removes a candidate the
+/// page still shows.
+async fn step(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+    use pencilbox_sudoku_nishio::{BlockShape, Deducer, RuleSet, Sudoku};
+    let req: StepRequest = decode(&state, body)?;
+    only(&req.puzzle, "sudoku", "a deduction step")?;
+    check_size(&state.config, &req.text)?;
+    check_family_size("sudoku", &req.text)?;
+    let block = match req.settings.get("block") {
+        Some(b) => Some(
+            BlockShape::parse(b).ok_or_else(|| ApiError::bad(format!("block must look like 3x3, found `{b}`")))?,
+        ),
+        None => None,
+    };
+    let out = state
+        .jobs
+        .run(None, move |limits| {
+            let p = Sudoku::parse(&req.text, block)?;
+            let n = p.n();
+            let known: Vec<u64> = match &req.candidates {
+                Some(m) if m.len() != n * n => {
+                    return Err(PuzzleError::unsupported(format!(
+                        "`candidates` must have one bitmask per cell ({}), found {}",
+                        n * n,
+                        m.len()
+                    )))
+                }
+                Some(m) => m.clone(),
+                None => vec![u64::MAX; n * n],
+            };
+            let name = |i: usize| format!("r{}c{}", i / n + 1, i % n + 1);
+            let mut d = match Deducer::new(&p, RuleSet::ALL) {
+                Ok(d) => d,
+                Err(c) => return Ok(json!({"puzzle": "sudoku", "rule": null, "message": c.message})),
+            };
+            while limits.interrupted().is_none() {
+                let Some(s) = d.step() else { break };
+                let new = s.placed.iter().any(|&(i, _)| p.givens()[i] == 0)
+                    || s.eliminated.iter().any(|&(i, v)| known[i] >> v & 1 == 1);
+                if new {
+                    let cells = |v: &[(usize, u8)]| -> Vec<Value> {
+                        v.iter().map(|&(i, d)| json!({"cell": name(i), "digit": d})).collect()
+                    };
+                    return Ok(json!({
+                        "puzzle": "sudoku",
+                        "rule": s.rule.name(),
+                        "text": s.text,
+                        "placed": cells(&s.placed),
+                        "eliminated": cells(&s.eliminated),
+                    }));
+                }
+            }
+            let message = if let Some(c) = d.contradiction() {
+                format!("the grid has no solution: {c}")
+            } else if d.is_solved() {
+                "nothing left to deduce: every cell is decided".to_string()
+            } else if limits.interrupted().is_some() {
+                "the time limit was reached".to_string()
+            } else {
+                "the rules are stuck here: the next step needs a guess".to_string()
+            };
+            Ok(json!({"puzzle": "sudoku", "rule": null, "message": message}))
+        })
+        .await?;
+    Ok(Json(out))
 }
 
 async fn list_levels() -> Json<Value> {
