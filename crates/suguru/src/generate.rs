@@ -15,7 +15,8 @@
 //!    * [`Difficulty::Medium`] — solved by propagation alone (singles, hidden singles,
 //!      pointing, naked pairs: the rules of [`crate::fast`]), no guessing;
 //!    * [`Difficulty::Hard`] — still has exactly one solution (counted up to 2 with `fast`), so
-//!      the result is minimal: no hint can be removed.
+//!      the result is minimal: no hint can be removed. A few layouts are tried to find one that
+//!      propagation alone does not solve (it needs probing or search).
 //!
 //!    Propagation is sound, so "solved by propagation" implies exactly one solution; every
 //!    puzzle returned, at every difficulty, has exactly one solution.
@@ -196,6 +197,7 @@ fn acceptable(p: &Suguru, d: Difficulty, min_hints: usize) -> bool {
 pub fn generate(height: usize, width: usize, difficulty: Difficulty, seed: u64) -> Suguru {
     let shape = Shape::new(height.max(1), width.max(1));
     let mut rng = SplitMix(seed ^ 0x5EED_5EED_0000_0001);
+    let mut attempts = 0;
     loop {
         let mut labels = random_layout(shape, &mut rng);
         let Some(empty) = repair_layout(&mut labels) else {
@@ -219,9 +221,18 @@ pub fn generate(height: usize, width: usize, difficulty: Difficulty, seed: u64) 
                 hints.as_mut_slice()[i] = keep;
             }
         }
-        return empty.with_hints(hints).expect("hints come from a solution");
+        let p = empty.with_hints(hints).expect("hints come from a solution");
+        // A hard puzzle should need more than propagation; redraw a few times if it does not.
+        attempts += 1;
+        if difficulty == Difficulty::Hard && attempts < HARD_ATTEMPTS && solved_by(&p, Rules::ALL) {
+            continue;
+        }
+        return p;
     }
 }
+
+/// How many layouts `Hard` tries before accepting a minimal puzzle that propagation solves.
+const HARD_ATTEMPTS: u32 = 4;
 
 #[cfg(test)]
 mod tests {
