@@ -160,13 +160,11 @@ impl Deducer {
 
     fn with_state(cand: Candidates, placed: Vec<bool>, rules: RuleSet) -> Deducer {
         let geo = Geometry::get(cand.block());
-        let (graph, nishio_note) = if rules.nishio {
-            match AbGraph::get(cand.block()) {
-                Ok(g) => (Some(g), None),
-                Err(e) => (None, Some(format!("Nishio rule off: {e}"))),
-            }
-        } else {
-            (None, None)
+        // The graph is fetched (built on first use for the shape) only when Nishio is first
+        // needed, so puzzles that simpler rules solve never pay for a large graph.
+        let (graph, nishio_note) = match AbGraph::check(cand.block()) {
+            Err(e) if rules.nishio => (None, Some(format!("Nishio rule off: {e}"))),
+            _ => (None, None),
         };
         Deducer {
             geo,
@@ -207,7 +205,7 @@ impl Deducer {
 
     /// Applies the simplest rule that makes progress; `None` when solved, stalled or broken.
     pub fn step(&mut self) -> Option<Step> {
-        if self.broken.is_some() {
+        if self.broken.is_some() || self.placed.iter().all(|&p| p) {
             return None;
         }
         let step = self
@@ -215,7 +213,13 @@ impl Deducer {
             .or_else(|| self.hidden_single())
             .or_else(|| if self.rules.locked { self.locked() } else { None })
             .or_else(|| if self.rules.subsets { self.subsets() } else { None })
-            .or_else(|| if self.graph.is_some() { self.nishio() } else { None })
+            .or_else(|| {
+                if self.rules.nishio && self.nishio_note.is_none() {
+                    self.nishio()
+                } else {
+                    None
+                }
+            })
             .or_else(|| if self.rules.chains { self.chain() } else { None })
             .or_else(|| if self.rules.chains { self.forcing() } else { None })?;
         self.check();
@@ -490,6 +494,15 @@ impl Deducer {
     }
 
     fn nishio(&mut self) -> Option<Step> {
+        if self.graph.is_none() {
+            match AbGraph::get(self.geo.block()) {
+                Ok(g) => self.graph = Some(g),
+                Err(e) => {
+                    self.nishio_note = Some(format!("Nishio rule off: {e}"));
+                    return None;
+                }
+            }
+        }
         let g = self.graph.clone()?;
         let n = self.geo.n();
         for d in 1..=n as u8 {
