@@ -423,6 +423,16 @@ mod tests {
     }
 
     #[test]
+    fn the_graph_is_built_once_and_shared_between_threads() {
+        let handles: Vec<_> = (0..4)
+            .map(|_| std::thread::spawn(|| AbGraph::get(BlockShape::new(4, 2)).unwrap()))
+            .collect();
+        let graphs: Vec<Arc<AbGraph>> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+        assert!(graphs.windows(2).all(|w| Arc::ptr_eq(&w[0], &w[1])));
+        assert_eq!(graphs[0].num_vertices() as u128, vertex_count(BlockShape::new(4, 2)));
+    }
+
+    #[test]
     fn oversized_shapes_are_refused_with_a_message() {
         assert!(AbGraph::check(BlockShape::new(5, 7)).is_err());
         assert!(AbGraph::check(BlockShape::new(2, 17)).is_err());
