@@ -76,10 +76,14 @@ impl PuzzleKind for Kind {
         "Sudoku (4×4 to 25×25, a×b blocks) with Eppstein's Nishio deduction by DAG reachability"
     }
     fn detect(&self, text: &str) -> bool {
-        match batch_lines(text) {
-            Some(lines) => Sudoku::parse(lines[0].1, None).is_ok(),
-            None => Sudoku::parse(text, None).is_ok(),
-        }
+        let first = match batch_lines(text) {
+            Some(lines) => lines[0].1,
+            None => text,
+        };
+        // A completely filled grid that breaks the rules is another puzzle's answer (e.g. a
+        // Suguru solution), not a Sudoku.
+        Sudoku::parse(first, None)
+            .is_ok_and(|p| p.num_givens() < p.n() * p.n() || Candidates::from_puzzle(&p).is_ok())
     }
     fn algorithms(&self) -> &'static [AlgorithmInfo] {
         ALGORITHMS
@@ -309,6 +313,9 @@ mod tests {
         assert!(KIND.detect(&text));
         assert!(!KIND.detect("6 6\n1 2\n6 1\n\n5 3 5 1 5 4\n"));
         assert!(!KIND.detect("hello world"));
+        // A filled grid with repeats (a Suguru answer) is not claimed.
+        assert!(!KIND.detect("1 2 1 2\n3 4 3 4\n1 2 1 2\n3 4 3 4\n"));
+        assert!(KIND.detect("1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\n"));
     }
 
     #[test]
