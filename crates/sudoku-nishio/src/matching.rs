@@ -1,4 +1,4 @@
-//! The bipartite matching approximation of Nishio (Eppstein, Section 2, after [9]): rows and
+//! The bipartite matching approximation of Nishio (Eppstein, Section 2, after his reference \[9\], *Nonrepetitive paths and cycles in graphs with application to Sudoku*): rows and
 //! columns are the two sides, cells of `S` the edges; the cells on *some* perfect matching form
 //! `T` with `Nishio(S) ⊆ T ⊆ S`. Blocks are ignored, so `T` may keep cells Nishio removes.
 //!

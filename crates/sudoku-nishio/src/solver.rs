@@ -5,9 +5,16 @@
 //! (pointing: a block's candidates for a digit on one line; claiming: a line's candidates for a
 //! digit in one block), naked pair, hidden pair, naked triple, hidden triple, and Nishio for one
 //! digit (Eppstein, Section 2: remove the candidates of digit `d` that lie on no valid placement
-//! inside `S`, computed with the DAG of Section 3). Each [`Deducer::step`] applies the simplest
-//! rule that makes progress. When no rule applies the solver is *stalled*; the `deduce`
-//! algorithm then finishes with the search of [`crate::backtrack`] (rated [`Rule::Guess`]).
+//! inside `S`, computed with the DAG of Section 3), then two multi-digit rules: implication
+//! chains over bivalue cells and bilocal units (in the spirit of the 2-SAT rule of Eppstein's
+//! solver) and one-level forcing chains (assume a candidate, propagate singles, find a
+//! contradiction — no branching). Each [`Deducer::step`] applies the simplest rule that makes
+//! progress; all rules only remove candidates that no solution uses, so the fixpoint does not
+//! depend on the order. When no rule applies the solver is *stalled*; the `deduce` algorithm
+//! then finishes with the search of [`crate::backtrack`] (rated [`Rule::Guess`]).
+//!
+//! [`RuleSet`] selects rules: `BASIC` (singles, locked candidates, pairs/triples),
+//! `BASIC_NISHIO`, `NO_NISHIO` (basic + chains), `ALL`.
 
 use crate::board::{symbol, Candidates, Contradiction, Sudoku};
 use crate::geometry::{Geometry, UnitKind};
