@@ -20,7 +20,7 @@ use crate::fast::{FastSearch, Pruning, RULES};
 use crate::model::{Configuration, PathPuzzle};
 use crate::paper::PaperSearch;
 use crate::verify::is_solution;
-use pencilbox_core::search::{count_keeping, Limits, Stats, StopReason};
+use pencilbox_core::search::{run, Flow, Limits, Stats, StopReason};
 
 /// A solving algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,18 +84,31 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
             prunes: vec![],
         };
     }
-    let (result, solutions, prunes) = match alg {
+    // Solutions are kept as they come (no allocation up front, so any `keep` is safe).
+    let mut kept: Vec<Configuration> = Vec::new();
+    let (result, prunes) = match alg {
         Algorithm::Paper => {
             let mut s = PaperSearch::new(p);
-            let (r, kept) = count_keeping(&mut s, limits, keep, |s| s.configuration());
-            (r, kept, vec![])
+            let r = run(&mut s, limits, |s| {
+                if kept.len() < keep {
+                    kept.push(s.configuration());
+                }
+                Flow::Continue
+            });
+            (r, vec![])
         }
         Algorithm::Fast(rules) => {
             let mut s = FastSearch::new(p, *rules);
-            let (r, kept) = count_keeping(&mut s, limits, keep, |s| s.configuration());
-            (r, kept, RULES.iter().copied().zip(s.prunes()).collect())
+            let r = run(&mut s, limits, |s| {
+                if kept.len() < keep {
+                    kept.push(s.configuration());
+                }
+                Flow::Continue
+            });
+            (r, RULES.iter().copied().zip(s.prunes()).collect())
         }
     };
+    let solutions = kept;
     debug_assert!(
         solutions.iter().all(|a| is_solution(p, a)),
         "a solver returned a non-solution"
@@ -122,8 +135,7 @@ pub fn count(p: &PathPuzzle, alg: &Algorithm, limit: Option<u64>, limits: &Limit
 
 /// Every solution (no limit; meant for small puzzles and tests), in search order.
 pub fn all_solutions(p: &PathPuzzle, alg: &Algorithm) -> Vec<Configuration> {
-    let o = count(p, alg, None, &Limits::all());
-    search(p, alg, &Limits::all(), o.count as usize).solutions
+    search(p, alg, &Limits::all(), usize::MAX).solutions
 }
 
 /// Is the puzzle uniquely solvable? `None` when the limits stopped the count first.
