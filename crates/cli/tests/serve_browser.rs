@@ -236,8 +236,13 @@ async fn open(c: &Client, addr: std::net::SocketAddr, view: &str) {
         .unwrap();
 }
 
-/// Runs a browser scenario: skipped without a browser, one browser at a time.
-fn with_browser<F: std::future::Future<Output = ()>>(scenario: impl FnOnce(PathBuf, PathBuf) -> F) {
+/// Runs a browser scenario against a fresh server: skipped without a browser, one browser at a
+/// time. The session is closed (so Chromium exits) even when the scenario fails; the failure
+/// is then re-raised.
+fn with_browser<F>(scenario: impl FnOnce(Client, std::net::SocketAddr) -> F)
+where
+    F: std::future::Future<Output = ()> + Send + 'static,
+{
     let Some((chromium, driver)) = browser_programs() else {
         return;
     };
@@ -246,7 +251,20 @@ fn with_browser<F: std::future::Future<Output = ()>>(scenario: impl FnOnce(PathB
         .enable_all()
         .build()
         .unwrap();
-    rt.block_on(scenario(chromium, driver));
+    rt.block_on(async move {
+        let addr = serve_common::start(Config::default());
+        let driver = start_driver(&driver);
+        let c = connect(&driver, &chromium).await;
+        let outcome = tokio::spawn(scenario(c.clone(), addr)).await;
+        let _ = c.close().await;
+        drop(driver);
+        if let Err(e) = outcome {
+            if e.is_panic() {
+                std::panic::resume_unwind(e.into_panic());
+            }
+            panic!("the browser scenario did not finish: {e}");
+        }
+    });
 }
 
 #[test]
@@ -259,10 +277,7 @@ fn path_and_sudoku_views_play_in_a_real_browser() {
     with_browser(path_and_sudoku_scenario);
 }
 
-async fn suguru_scenario(chromium: PathBuf, driver: PathBuf) {
-    let addr = serve_common::start(Config::default());
-    let driver = start_driver(&driver);
-    let c = connect(&driver, &chromium).await;
+async fn suguru_scenario(c: Client, addr: std::net::SocketAddr) {
     open(&c, addr, "suguru").await;
 
     // The first bundled level opens in Play Mode; the level list is grouped by difficulty.
@@ -406,14 +421,9 @@ async fn suguru_scenario(chromium: PathBuf, driver: PathBuf) {
         .unwrap();
     assert_eq!(open_guide, json!(true));
     screenshot(&c, "guide").await;
-    c.close().await.unwrap();
 }
 
-async fn path_and_sudoku_scenario(chromium: PathBuf, driver: PathBuf) {
-    let addr = serve_common::start(Config::default());
-    let driver = start_driver(&driver);
-    let c = connect(&driver, &chromium).await;
-
+async fn path_and_sudoku_scenario(c: Client, addr: std::net::SocketAddr) {
     // Path, Creative Mode: a 3×3 grid, doors placed by clicking, clues typed; Export shows the
     // file format.
     open(&c, addr, "path").await;
@@ -489,5 +499,4 @@ async fn path_and_sudoku_scenario(chromium: PathBuf, driver: PathBuf) {
     click(&c, "sd-check").await;
     wait_text(&c, "status", "your grid is correct, well done.").await;
     screenshot(&c, "sudoku").await;
-    c.close().await.unwrap();
 }
