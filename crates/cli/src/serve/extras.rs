@@ -324,8 +324,8 @@ async fn convert(State(state): Shared, body: Result<Bytes, BytesRejection>) -> R
                 .to_text()
         }
         "sudoku" => {
-            let p = pencilbox_sudoku_nishio::Sudoku::parse(&req.text, None)
-                .map_err(|e| ApiError::from_puzzle(e.into()))?;
+            let p =
+                pencilbox_sudoku_nishio::Sudoku::parse(&req.text, None).map_err(|e| ApiError::from_puzzle(e.into()))?;
             if to == "url" {
                 p.to_url()
             } else {
@@ -361,9 +361,9 @@ async fn step(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Resu
     check_size(&state.config, &req.text)?;
     check_family_size("sudoku", &req.text)?;
     let block = match req.settings.get("block") {
-        Some(b) => Some(
-            BlockShape::parse(b).ok_or_else(|| ApiError::bad(format!("block must look like 3x3, found `{b}`")))?,
-        ),
+        Some(b) => {
+            Some(BlockShape::parse(b).ok_or_else(|| ApiError::bad(format!("block must look like 3x3, found `{b}`")))?)
+        }
         None => None,
     };
     let out = state
