@@ -24,7 +24,8 @@
 //!
 //! 5. **Failed-value probing** (at branching nodes only) — for every two-valued cell, each value
 //!    is tried and propagated; a value that leads to a conflict is removed. This is what keeps
-//!    minimal 20×20 puzzles to a handful of nodes.
+//!    minimal 20×20 puzzles to a handful of nodes. Off by default above
+//!    [`PROBE_MAX_CELLS`] cells, where one probing pass would cost more than it saves.
 //!
 //! # Branching
 //! The unfixed cell with the fewest values (lowest index on ties), values increasing, or in a
@@ -99,6 +100,10 @@ impl SplitMix {
         }
     }
 }
+
+/// Probing costs a propagation per two-valued cell at every branching node, so it is switched
+/// off by default on grids larger than this (in cells).
+pub const PROBE_MAX_CELLS: usize = 10_000;
 
 /// The propagating search state.
 pub struct FastSearch {
@@ -182,7 +187,7 @@ impl FastSearch {
             rules,
             root_done: false,
             rng: None,
-            probing: true,
+            probing: n <= PROBE_MAX_CELLS,
             propagations: 0,
             conflict: None,
         })
@@ -436,7 +441,8 @@ impl FastSearch {
         }
     }
 
-    /// Switches failed-value probing at branching nodes on or off (on by default).
+    /// Switches failed-value probing at branching nodes on or off (on by default for grids of at
+    /// most [`PROBE_MAX_CELLS`] cells).
     pub fn set_probing(&mut self, on: bool) {
         self.probing = on;
     }

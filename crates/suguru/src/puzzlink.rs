@@ -264,6 +264,26 @@ mod tests {
         assert_eq!(parse_url(&url).unwrap(), p);
     }
 
+    /// A URL made by the pzprjs editor (pzprxs fork), from the public noqx solver's examples.
+    const KNOWN: &str = "https://pzprxs.vercel.app/p?suguru/6/6/adbli15d2tluj2g1l2l3l4l5g";
+
+    #[test]
+    fn a_known_editor_url_decodes_to_a_unique_puzzle_and_reencodes_to_the_same_body() {
+        let p = parse_url(KNOWN).unwrap();
+        assert_eq!((p.shape().height, p.shape().width), (6, 6));
+        assert_eq!(p.hints().as_slice()[..7], [0, 0, 0, 0, 2, 0, 1]);
+        assert_eq!(to_url(&p), "https://puzz.link/p?suguru/6/6/adbli15d2tluj2g1l2l3l4l5g");
+        assert!(crate::solver::is_unique(&p, &Default::default()));
+    }
+
+    #[test]
+    fn a_url_with_extra_data_after_the_clues_is_refused_at_that_character() {
+        // The same genre with shaded "hole" cells appends more data, which plain Suguru does not have.
+        let url = "https://pzprxs.vercel.app/p?suguru/16/6/gkca9ilcv6lapem2c8fraajtje56rd8u3r2j5h1n3k3p4m4j42j2m2p5k5g2l2h2j3000g0000000000000000";
+        let e = parse_url(url).unwrap_err();
+        assert_eq!(e.pos.col, 107, "{e}");
+    }
+
     #[test]
     fn long_runs_of_empty_cells_and_big_hints_round_trip() {
         let mut text = String::from("1 30\n");

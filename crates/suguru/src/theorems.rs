@@ -160,6 +160,9 @@ pub fn theorem2_bound(p: &Suguru) -> Option<BigUint> {
     let mut total = BigUint::one();
     let mut prefix = BigUint::one(); // Π_{κ<α} ε_κ!
     for &e in &eps {
+        if e == 0 {
+            continue; // a full region adds no level and multiplies the prefix by 0! = 1
+        }
         let mut perm = BigUint::one(); // P(e, i)
         let mut inner = BigUint::default();
         for i in 1..=e {

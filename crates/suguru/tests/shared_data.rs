@@ -72,3 +72,31 @@ fn the_shared_paper_figures_behave_as_the_paper_says() {
     let r = solver::solve(&fig6, None, &Limits::default()).unwrap();
     assert_eq!(r.solution.unwrap().as_slice(), &[1, 2, 1, 3, 2, 1]);
 }
+
+#[test]
+fn detect_claims_no_path_or_sudoku_file_and_every_janko_file() {
+    let Some(root) = data_dir("") else { return };
+    let mut stack = vec![root];
+    let (mut claimed, mut refused) = (0, 0);
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let s = path.to_string_lossy();
+            let is_suguru_puzzle = s.contains("/suguru/") && s.ends_with(".in");
+            assert_eq!(pencilbox_suguru::detect(&text), is_suguru_puzzle, "{s}");
+            if is_suguru_puzzle {
+                claimed += 1;
+            } else {
+                refused += 1;
+            }
+        }
+    }
+    println!("detect: {claimed} Suguru files claimed, {refused} other files refused");
+}
