@@ -60,7 +60,7 @@ fn candidates(p: &Suguru, grid: &[u32]) -> Option<Vec<Domain>> {
 
 /// A forced cell of the position `partial` (the player's entries, `0` = empty; hints are taken
 /// from the puzzle), with the rule forcing it. `None` when the position breaks a rule, is
-/// complete, or needs guessing.
+/// complete, needs guessing, or has a region of more than 64 cells.
 ///
 /// ```
 /// use pencilbox_core::Grid;
@@ -71,7 +71,7 @@ fn candidates(p: &Suguru, grid: &[u32]) -> Option<Vec<Domain>> {
 /// ```
 pub fn hint(p: &Suguru, partial: &Grid<u8>) -> Option<Hint> {
     let shape = p.shape();
-    if partial.shape() != shape {
+    if partial.shape() != shape || p.max_region_size() > Domain::MAX as usize {
         return None;
     }
     let grid: Vec<u32> = shape

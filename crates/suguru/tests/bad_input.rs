@@ -104,3 +104,29 @@ fn raw_binary_bytes_are_refused_by_the_core_reader() {
     let e = pencilbox_core::scan::text_from_bytes(b"\x89PNG\r\n\x1a\n\0\0").unwrap_err();
     assert_eq!(e.pos.to_string(), "1:1");
 }
+
+mod never_panics {
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+        /// Arbitrary text (biased towards digits, spaces and newlines) never panics the parser;
+        /// whatever parses round-trips through the text form.
+        #[test]
+        fn arbitrary_text_is_parsed_or_refused(text in "[0-9 \\-\\n]{0,60}|.{0,40}") {
+            if let Ok(p) = pencilbox_suguru::parse(&text) {
+                prop_assert_eq!(pencilbox_suguru::parse(&p.to_text()).unwrap(), p);
+            }
+        }
+
+        #[test]
+        fn arbitrary_url_bodies_are_parsed_or_refused(w in 0i64..6, h in 0i64..6, body in "[0-9a-z.+=%-]{0,30}") {
+            let url = format!("https://puzz.link/p?suguru/{w}/{h}/{body}");
+            if let Ok(p) = pencilbox_suguru::puzzlink::parse_url(&url) {
+                let again = pencilbox_suguru::puzzlink::to_url(&p);
+                prop_assert_eq!(pencilbox_suguru::puzzlink::parse_url(&again).unwrap(), p);
+            }
+        }
+    }
+}
