@@ -82,8 +82,7 @@ impl PuzzleKind for Kind {
         };
         // A completely filled grid that breaks the rules is another puzzle's answer (e.g. a
         // Suguru solution), not a Sudoku.
-        Sudoku::parse(first, None)
-            .is_ok_and(|p| p.num_givens() < p.n() * p.n() || Candidates::from_puzzle(&p).is_ok())
+        Sudoku::parse(first, None).is_ok_and(|p| p.num_givens() < p.n() * p.n() || Candidates::from_puzzle(&p).is_ok())
     }
     fn algorithms(&self) -> &'static [AlgorithmInfo] {
         ALGORITHMS
