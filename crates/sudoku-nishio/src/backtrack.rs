@@ -3,7 +3,8 @@
 //! Copy-on-branch over per-cell candidate bitsets ([`Domain`]), which core's style guide allows
 //! for tiny fixed-size state: `apply` copies the top grid, fixes one cell and propagates naked
 //! singles (removing a fixed value from its peers) and hidden singles (a digit with one place
-//! in a unit) to a fixpoint; `undo` pops. Branching picks a cell with the fewest candidates.
+//! in a unit) to a fixpoint; `undo` pops. Branching picks a cell with the fewest candidates, or
+//! a digit of a unit with even fewer places (the digit must take one of them).
 //! This is both the `backtrack` algorithm and the fallback that finishes `deduce` after the
 //! rules stall.
 
@@ -107,13 +108,46 @@ impl Backtrack for SearchState {
                 }
             }
         }
-        match best {
-            None => Expand::Solution,
-            Some((_, i)) => {
-                out.extend(grid[i].iter().map(|v| (i as u16, v as u8)));
-                Expand::Branches
+        let Some((k, i)) = best else {
+            return Expand::Solution;
+        };
+        // A digit with fewer places in some unit than the best cell has candidates is a
+        // narrower branching point (the digit must go in one of those places).
+        if k > 2 {
+            let mut narrow: Option<(u32, usize, u32)> = None;
+            for (u, unit) in self.geo.units().iter().enumerate() {
+                let (mut once, mut twice, mut fixed) = (0u64, 0u64, 0u64);
+                for &c in unit {
+                    let m = grid[c as usize].0;
+                    if grid[c as usize].is_single() {
+                        fixed |= m;
+                    }
+                    twice |= once & m;
+                    once |= m;
+                }
+                let mut open = twice & !fixed;
+                while open != 0 {
+                    let bit = open & open.wrapping_neg();
+                    open &= open - 1;
+                    let places = unit.iter().filter(|&&c| grid[c as usize].0 & bit != 0).count() as u32;
+                    if places < narrow.map_or(k, |(p, _, _)| p) {
+                        narrow = Some((places, u, bit.trailing_zeros() + 1));
+                    }
+                }
+            }
+            if let Some((_, u, d)) = narrow {
+                out.extend(
+                    self.geo
+                        .unit(u)
+                        .iter()
+                        .filter(|&&c| grid[c as usize].contains(d))
+                        .map(|&c| (c, d as u8)),
+                );
+                return Expand::Branches;
             }
         }
+        out.extend(grid[i].iter().map(|v| (i as u16, v as u8)));
+        Expand::Branches
     }
     fn apply(&mut self, (cell, v): (u16, u8)) -> bool {
         let mut g = self.grid().to_vec();
