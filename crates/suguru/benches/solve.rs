@@ -8,10 +8,10 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use pencilbox_core::search::Limits;
-use pencilbox_core::{Grid, Shape, Status};
+use pencilbox_core::{Grid, PuzzleKind, RunOptions, Shape, Status};
 use pencilbox_suguru::fast::SplitMix;
 use pencilbox_suguru::solver::{self, Algorithm};
-use pencilbox_suguru::{linear, parse, Suguru};
+use pencilbox_suguru::{linear, parse, Suguru, KIND};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
@@ -52,6 +52,15 @@ fn janko(c: &mut Criterion) {
     g.throughput(Throughput::Elements(set.len() as u64));
     g.bench_function("fast", |b| b.iter(|| solve_all(&set, Algorithm::Fast)));
     g.bench_function("fd", |b| b.iter(|| solve_all(&set, Algorithm::Fd)));
+    // What `pencilbox bench` times: parse + solve + render + --stats notes, through the plug-in.
+    let texts: Vec<String> = set.iter().map(|(_, p)| p.to_text()).collect();
+    g.bench_function("fast_via_plugin", |b| {
+        b.iter(|| {
+            for t in &texts {
+                black_box(KIND.solve(t, &RunOptions::default()).unwrap());
+            }
+        })
+    });
     g.bench_function("paper", |b| b.iter(|| solve_all(&set, Algorithm::Paper)));
     g.finish();
 }

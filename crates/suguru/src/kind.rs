@@ -17,17 +17,41 @@ pub static KIND: Kind = Kind;
 /// A solution rendered as answer-file text, a drawing with region walls, and JSON rows.
 pub fn render(p: &Suguru, s: &Solution) -> Rendered {
     Rendered {
-        text: s.to_text(),
+        text: grid_text(s),
         pretty: draw(p, s),
         json: serde_json::json!(s.to_rows()),
     }
 }
 
+/// Rows of numbers separated by single spaces, one row per line (the `.ans` body).
+pub fn grid_text(s: &Solution) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(s.as_slice().len() * 3);
+    for (r, row) in s.rows().enumerate() {
+        if r > 0 {
+            out.push('\n');
+        }
+        for (c, v) in row.iter().enumerate() {
+            if c > 0 {
+                out.push(' ');
+            }
+            let _ = write!(out, "{v}");
+        }
+    }
+    out
+}
+
 /// Draws the grid with region walls (`|`, `---`) for people.
 pub fn draw(p: &Suguru, s: &Solution) -> String {
+    use std::fmt::Write;
     let shape = p.shape();
     let reg = p.region_grid();
-    let w = s.as_slice().iter().map(|v| v.to_string().len()).max().unwrap_or(1);
+    let w = s
+        .as_slice()
+        .iter()
+        .map(|v| v.checked_ilog10().unwrap_or(0) as usize + 1)
+        .max()
+        .unwrap_or(1);
     let dash = "-".repeat(w + 2);
     let blank = " ".repeat(w + 2);
     let mut out = String::new();
@@ -45,8 +69,16 @@ pub fn draw(p: &Suguru, s: &Solution) -> String {
         out.push('|');
         for c in 0..shape.width {
             let v = *s.at(r, c);
-            let cell = if v == 0 { ".".to_string() } else { v.to_string() };
-            out.push_str(&format!(" {cell:>w$} "));
+            out.push(' ');
+            if v == 0 {
+                out.extend(std::iter::repeat_n(' ', w - 1));
+                out.push('.');
+            } else {
+                let digits = v.checked_ilog10().unwrap_or(0) as usize + 1;
+                out.extend(std::iter::repeat_n(' ', w - digits));
+                let _ = write!(out, "{v}");
+            }
+            out.push(' ');
             let wall = c + 1 == shape.width || reg.at(r, c) != reg.at(r, c + 1);
             out.push(if wall { '|' } else { ' ' });
         }

@@ -229,7 +229,13 @@ fn read_row<'a>(
     row: usize,
     mut each: impl FnMut(Token<'a>) -> Result<(), ParseError>,
 ) -> Result<(), ParseError> {
-    let first = sc.expect(&format!("row {row} of the {what}"))?;
+    let end = sc.end_pos();
+    let Some(first) = sc.next_token() else {
+        return Err(ParseError::new(
+            end,
+            format!("expected row {row} of the {what}, found the end of the input"),
+        ));
+    };
     let line = first.pos.line;
     each(first)?;
     for j in 1..width {

@@ -157,6 +157,9 @@ pub fn theorem2_bound(p: &Suguru) -> Option<BigUint> {
     if eps.iter().sum::<usize>() > THEOREM2_MAX_EMPTY {
         return None;
     }
+    if let Some(t) = theorem2_bound_u128(&eps) {
+        return Some(BigUint::from(t));
+    }
     let mut total = BigUint::one();
     let mut prefix = BigUint::one(); // Π_{κ<α} ε_κ!
     for &e in &eps {
@@ -171,6 +174,26 @@ pub fn theorem2_bound(p: &Suguru) -> Option<BigUint> {
         }
         total += &prefix * inner;
         prefix *= factorial(e);
+    }
+    Some(total)
+}
+
+/// [`theorem2_bound`] in machine integers; `None` on overflow.
+fn theorem2_bound_u128(eps: &[usize]) -> Option<u128> {
+    let mut total: u128 = 1;
+    let mut prefix: u128 = 1;
+    for &e in eps {
+        if e == 0 {
+            continue;
+        }
+        let mut perm: u128 = 1;
+        let mut inner: u128 = 0;
+        for i in 1..=e {
+            perm = perm.checked_mul((e - i + 1) as u128)?;
+            inner = inner.checked_add(perm.checked_mul(i as u128)?)?;
+        }
+        total = total.checked_add(prefix.checked_mul(inner)?)?;
+        prefix = prefix.checked_mul(perm)?; // perm = P(e, e) = e!
     }
     Some(total)
 }
@@ -209,6 +232,25 @@ mod tests {
         assert_eq!(precheck(&p), None);
         let p = parse("2 2\n0 0\n0 0\n1 1\n1 2\n").unwrap();
         assert!(precheck(&p).unwrap().starts_with("Theorem 1"));
+    }
+
+    #[test]
+    fn the_machine_integer_and_big_integer_bounds_agree() {
+        let eps = [4, 2, 1, 0, 5, 3];
+        let small = theorem2_bound_u128(&eps).unwrap();
+        // Recompute with the big-integer path by hand.
+        let mut total = BigUint::one();
+        let mut prefix = BigUint::one();
+        for &e in &eps {
+            let mut perm = BigUint::one();
+            for i in 1..=e {
+                perm *= (e - i + 1) as u64;
+                total += &prefix * &perm * i as u64;
+            }
+            prefix *= factorial(e);
+        }
+        assert_eq!(BigUint::from(small), total);
+        assert_eq!(theorem2_bound_u128(&[30, 30, 30]), None);
     }
 
     #[test]
