@@ -118,6 +118,26 @@ fn check_all_agree(p: &Suguru) -> Result<(), TestCaseError> {
             prop_assert!(verify(p, sol).is_valid(), "{} printed an invalid solution", alg.name());
         }
     }
+    if theorems::precheck(p).is_none() {
+        // `fast` without failed-value probing (its mode above 10 000 cells) and with each rule
+        // subset counts the same solutions.
+        use pencilbox_suguru::fast::{FastSearch, Rules};
+        for rules in [Rules::ALL, Rules::SINGLES, Rules::SINGLES_AND_HIDDEN] {
+            let mut s = FastSearch::with_rules(p, rules).unwrap();
+            s.set_probing(false);
+            let r = pencilbox_core::search::run(&mut s, &Limits::default(), |s| {
+                assert!(verify(p, &s.grid()).is_valid());
+                pencilbox_core::search::Flow::Continue
+            });
+            prop_assert_eq!(
+                r.solutions as usize,
+                truth.len(),
+                "fast {:?} without probing on\n{}",
+                rules,
+                p
+            );
+        }
+    }
     if linear::applies(p) {
         let exact = linear::count_solutions(p);
         prop_assert_eq!(exact.clone(), BigUint::from(truth.len()));
