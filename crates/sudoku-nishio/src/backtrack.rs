@@ -192,6 +192,69 @@ mod tests {
         assert_eq!(r.unwrap().solutions, 288);
     }
 
+    /// Every 4×4 grid by brute force: rows are permutations, then columns and blocks checked.
+    fn all_4x4_grids() -> Vec<Vec<u8>> {
+        let mut perms = Vec::new();
+        for a in 1..=4u8 {
+            for b in 1..=4u8 {
+                for c in 1..=4u8 {
+                    for d in 1..=4u8 {
+                        let p = [a, b, c, d];
+                        if (0..4).all(|i| (0..i).all(|j| p[i] != p[j])) {
+                            perms.push(p);
+                        }
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for r0 in &perms {
+            for r1 in &perms {
+                for r2 in &perms {
+                    for r3 in &perms {
+                        let g: Vec<u8> = [r0, r1, r2, r3].iter().flat_map(|r| r.iter().copied()).collect();
+                        let empty = Sudoku::new(crate::board::BlockShape::new(2, 2), vec![0; 16]).unwrap();
+                        if crate::solver::check_solution(&empty, &g).is_empty() {
+                            out.push(g);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn solution_counts_match_brute_force_on_random_4x4_givens() {
+        let all = all_4x4_grids();
+        assert_eq!(all.len(), 288);
+        let mut rng = crate::generate::Rng::new(99);
+        for _ in 0..200 {
+            // Givens copied from a random grid (so at least one solution), or random values.
+            let base = &all[rng.below(all.len())];
+            let mut g = vec![0u8; 16];
+            for (i, v) in g.iter_mut().enumerate() {
+                if rng.below(100) < 30 {
+                    *v = if rng.below(5) == 0 {
+                        1 + rng.below(4) as u8
+                    } else {
+                        base[i]
+                    };
+                }
+            }
+            let p = Sudoku::new(crate::board::BlockShape::new(2, 2), g.clone()).unwrap();
+            let brute = all
+                .iter()
+                .filter(|s| s.iter().zip(&g).all(|(&x, &y)| y == 0 || x == y))
+                .count() as u64;
+            let counted = match Candidates::from_puzzle(&p) {
+                Ok(c) => search(&c, &Limits::all(), 0).1.map_or(0, |r| r.solutions),
+                Err(_) => 0,
+            };
+            assert_eq!(counted, brute, "{}", p.to_line());
+        }
+    }
+
     #[test]
     fn the_figure_four_puzzle_has_exactly_one_solution() {
         let p = Sudoku::parse(
