@@ -16,6 +16,7 @@
 //! | `length`  | `L`'s lower bound (owed row sum, owed column sum, Manhattan distance to B) exceeds the reached cells, or (rows or columns fully clued) `L` is exact and below the distance to B, or the two exact sums disagree (Theorem 1 on the remainder) |
 //! | `parity`  | `L` is exact and (checkerboard colouring) `L − dist(head, B)` is odd, or one colour has fewer reached cells than the `⌈L/2⌉`/`⌊L/2⌋` the path needs |
 //! | `reserve` | (sharpens the fill) door B is a future path cell: when B's row or column owes exactly one cell, the line's other cells are closed |
+//! | `tail`    | (sharpens the fill) the chain forced backwards from B (each cell with a single possible neighbour left) consists of future path cells: a clued line holding as many of them as it owes is closed to its other cells |
 //! | `deadend` | counting only *viable* reached cells (door B, or a cell with two neighbours among the reached cells and `head`), a clued row or column owes more than it has, or `L` exceeds them; non-viable neighbours of `head` are not tried |
 //!
 //! Cheap tests (door B usable, the exact-length tests) run before the flood fill. Each rule
@@ -29,8 +30,8 @@ use pencilbox_core::search::{Backtrack, Expand};
 use pencilbox_core::{CellId, Shape};
 
 /// The names of the pruning rules, in the order of [`FastSearch::prunes`].
-pub const RULES: [&str; 11] = [
-    "reach", "blocks", "owed", "length", "parity", "deadend", "forced", "order", "cuts", "edges", "reserve",
+pub const RULES: [&str; 12] = [
+    "reach", "blocks", "owed", "length", "parity", "deadend", "forced", "order", "cuts", "edges", "reserve", "tail",
 ];
 
 /// Which pruning rules are on.
@@ -60,6 +61,8 @@ pub struct Pruning {
     /// Door B keeps one cell of its row and column: when that line owes exactly one cell, the
     /// line's other cells are closed.
     pub reserve: bool,
+    /// The chain of cells forced backwards from door B closes lines it already fills.
+    pub tail: bool,
     /// `blocks` applies only to grids of more cells than this (default [`BLOCKS_MIN_CELLS`];
     /// 0 = always). Set with `blocks-min=N` in a rule list.
     pub blocks_min_cells: usize,
@@ -94,6 +97,7 @@ impl Pruning {
         cuts: true,
         edges: true,
         reserve: true,
+        tail: true,
         blocks_min_cells: BLOCKS_MIN_CELLS,
         bitboards: true,
     };
@@ -110,6 +114,7 @@ impl Pruning {
         cuts: false,
         edges: false,
         reserve: false,
+        tail: false,
         blocks_min_cells: BLOCKS_MIN_CELLS,
         bitboards: true,
     };
@@ -127,6 +132,7 @@ impl Pruning {
             "cuts" => &mut self.cuts,
             "edges" => &mut self.edges,
             "reserve" => &mut self.reserve,
+            "tail" => &mut self.tail,
             _ => return None,
         })
     }
@@ -205,6 +211,7 @@ impl Pruning {
             self.cuts,
             self.edges,
             self.reserve,
+            self.tail,
         ];
         let names: Vec<&str> = RULES.iter().zip(on).filter(|(_, o)| *o).map(|(n, _)| *n).collect();
         if names.is_empty() {
@@ -257,6 +264,13 @@ pub struct FastSearch {
     degree: Vec<u8>,
     pairs_row: Vec<u32>,
     pairs_col: Vec<u32>,
+    // Scratch of rule `tail` (generic code).
+    tail: Vec<CellId>,
+    in_tail: Vec<bool>,
+    tail_row: Vec<u32>,
+    tail_col: Vec<u32>,
+    closed_row: Vec<bool>,
+    closed_col: Vec<bool>,
     /// Bitboards (grids of at most 128 cells, unless switched off).
     bits: Option<std::rc::Rc<Board>>,
     /// The cells on the path, as bits (bitboard grids).
@@ -273,7 +287,7 @@ pub struct FastSearch {
     fixed: Vec<u8>,
     uf: Vec<u32>,
     queue: Vec<CellId>,
-    prunes: [u64; 11],
+    prunes: [u64; 12],
 }
 
 impl FastSearch {
@@ -308,6 +322,12 @@ impl FastSearch {
             degree: vec![0; cells],
             pairs_row: vec![0; p.height()],
             pairs_col: vec![0; p.width()],
+            tail: Vec::new(),
+            in_tail: vec![false; cells],
+            tail_row: vec![0; p.height()],
+            tail_col: vec![0; p.width()],
+            closed_row: vec![false; p.height()],
+            closed_col: vec![false; p.width()],
             bits: if rules.bitboards {
                 Board::new(shape).map(std::rc::Rc::new)
             } else {
@@ -324,14 +344,14 @@ impl FastSearch {
             fixed: Vec::new(),
             uf: Vec::new(),
             queue: Vec::new(),
-            prunes: [0; 11],
+            prunes: [0; 12],
         };
         s.enter(p.cell_a());
         s
     }
 
     /// How many nodes each rule cut, in the order of [`RULES`].
-    pub fn prunes(&self) -> [u64; 11] {
+    pub fn prunes(&self) -> [u64; 12] {
         self.prunes
     }
 
@@ -425,12 +445,36 @@ impl FastSearch {
             };
             return out;
         }
-        let found = if use_blocks {
+        let mut found = if use_blocks {
             self.flood.between(head, b, usable)
         } else {
             self.flood.fill(&[head], usable, |c| c != b);
             self.flood.reached(b)
         };
+        if rules.tail && found && self.tail_closes(head) {
+            // Fill again without the cells the forced tail at door B closes.
+            let (on_path, row_need, col_need) = (&self.on_path, &self.row_need, &self.col_need);
+            let (row_of, col_of) = (&self.row_of, &self.col_of);
+            let (in_tail, closed_row, closed_col) = (&self.in_tail, &self.closed_row, &self.closed_col);
+            let usable = |c: CellId| {
+                let i = c.index();
+                !on_path[i]
+                    && row_need[row_of[i] as usize] != 0
+                    && col_need[col_of[i] as usize] != 0
+                    && (c == b || !((reserve_row && row_of[i] == rb) || (reserve_col && col_of[i] == cb)))
+                    && (in_tail[i] || !(closed_row[row_of[i] as usize] || closed_col[col_of[i] as usize]))
+            };
+            found = if use_blocks {
+                self.flood.between(head, b, usable)
+            } else {
+                self.flood.fill(&[head], usable, |c| c != b);
+                self.flood.reached(b)
+            };
+        }
+        for k in 0..self.tail.len() {
+            self.in_tail[self.tail[k].index()] = false;
+        }
+        self.tail.clear();
         self.reach_row.fill(0);
         self.reach_col.fill(0);
         let head_colour = (hr + hc) % 2;
@@ -445,6 +489,62 @@ impl FastSearch {
             }
         }
         (found, self.flood.cells().len(), same_colour)
+    }
+
+    /// Rule `tail`: door B needs exactly one path neighbour. While the end of the chain forced
+    /// so far (starting at B) has exactly one possible neighbour left among the reached cells
+    /// and the head, and that neighbour is not the head, it joins the chain. Every chain cell is
+    /// a future path cell, so a clued row or column holding as many chain cells as it owes is
+    /// closed to its other cells. Marks the chain in `tail`/`in_tail` and the closed lines in
+    /// `closed_row`/`closed_col`; true when a closed line holds reached cells outside the chain
+    /// (the fill must then be redone).
+    fn tail_closes(&mut self, head: CellId) -> bool {
+        let b = self.door_b;
+        self.tail.clear();
+        self.tail.push(b);
+        self.in_tail[b.index()] = true;
+        let mut end = b;
+        loop {
+            let mut cand = None;
+            let mut n = 0;
+            for &x in &self.nbr[end.index()] {
+                if x == u32::MAX || self.in_tail[x as usize] {
+                    continue;
+                }
+                let xc = CellId(x);
+                if xc == head || self.flood.reached(xc) {
+                    n += 1;
+                    cand = Some(xc);
+                }
+            }
+            match cand {
+                Some(x) if n == 1 && x != head => {
+                    self.in_tail[x.index()] = true;
+                    self.tail.push(x);
+                    end = x;
+                }
+                _ => break,
+            }
+        }
+        if self.tail.len() == 1 {
+            return false;
+        }
+        self.tail_row.fill(0);
+        self.tail_col.fill(0);
+        for &c in &self.tail {
+            self.tail_row[self.row_of[c.index()] as usize] += 1;
+            self.tail_col[self.col_of[c.index()] as usize] += 1;
+        }
+        for (r, closed) in self.closed_row.iter_mut().enumerate() {
+            *closed = self.row_need[r] > 0 && self.tail_row[r] as i32 == self.row_need[r];
+        }
+        for (c, closed) in self.closed_col.iter_mut().enumerate() {
+            *closed = self.col_need[c] > 0 && self.tail_col[c] as i32 == self.col_need[c];
+        }
+        self.flood.cells().iter().any(|&c| {
+            let i = c.index();
+            !self.in_tail[i] && (self.closed_row[self.row_of[i] as usize] || self.closed_col[self.col_of[i] as usize])
+        })
     }
 
     /// The bitboard fill of [`FastSearch::fill_from`].
@@ -481,6 +581,51 @@ impl FastSearch {
             }
             s = s | next;
             frontier = next & !bb;
+        }
+        if self.rules.tail && s & bb != W::ZERO {
+            // The forced tail at door B: while the tail's end has exactly one possible
+            // neighbour (other than the previous tail cell) and it is not the head, extend.
+            let x = s | hb;
+            let mut tail = bb;
+            let mut end = self.door_b.index();
+            loop {
+                let cand = bits.nbr[end] & x & !tail;
+                if cand.ones() != 1 || cand & hb != W::ZERO {
+                    break;
+                }
+                let mut k = 0;
+                while (cand >> k) & W::ONE == W::ZERO {
+                    k += 1;
+                }
+                tail = tail | cand;
+                end = k as usize;
+            }
+            if tail != bb {
+                let mut closed = W::ZERO;
+                for (r, &m) in bits.row.iter().enumerate() {
+                    if self.row_need[r] > 0 && (tail & m).ones() as i32 == self.row_need[r] {
+                        closed = closed | (m & !tail);
+                    }
+                }
+                for (c, &m) in bits.col.iter().enumerate() {
+                    if self.col_need[c] > 0 && (tail & m).ones() as i32 == self.col_need[c] {
+                        closed = closed | (m & !tail);
+                    }
+                }
+                if closed & s != W::ZERO {
+                    let free2 = free & !closed;
+                    s = W::ZERO;
+                    let mut frontier = hb;
+                    loop {
+                        let next = bits.spread(frontier) & free2 & !s;
+                        if next == W::ZERO {
+                            break;
+                        }
+                        s = s | next;
+                        frontier = next & !bb;
+                    }
+                }
+            }
         }
         self.s_bits = s.wide();
         for (r, &m) in bits.row.iter().enumerate() {
@@ -886,7 +1031,8 @@ impl Backtrack for FastSearch {
             || rules.forced
             || rules.order
             || rules.cuts
-            || rules.reserve;
+            || rules.reserve
+            || rules.tail;
         if fill {
             // The flood fill over usable cells, not passing through door B.
             let (found, reached, same_colour) = self.fill_from(head);

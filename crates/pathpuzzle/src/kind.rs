@@ -66,11 +66,11 @@ fn notes(p: &PathPuzzle, alg: &Algorithm, o: &Outcome) -> Vec<Note> {
     match alg {
         Algorithm::Fast(rules) => {
             notes.push(Note::new("pruning rules", rules.describe()));
-            // Nodes (or branches) each rule in force cut. `order` only sorts and `reserve` only
-            // narrows the fill (its effect shows in the other rules' counts): neither cuts.
+            // Nodes (or branches) each rule in force cut. `order` only sorts; `reserve` and `tail`
+            // only narrow the fill (its effect shows in the other rules' counts): neither cuts.
             let on = rules.describe();
             for (rule, n) in &o.prunes {
-                if !["order", "reserve"].contains(rule) && on.split(',').any(|r| r == *rule) {
+                if !["order", "reserve", "tail"].contains(rule) && on.split(',').any(|r| r == *rule) {
                     notes.push(Note::new(format!("cut by {rule}"), n));
                 }
             }
