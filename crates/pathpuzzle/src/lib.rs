@@ -14,7 +14,7 @@
 //! * [`verify`] — the O(mn) verifier (Algorithms 1 and 2) listing every violation.
 //! * [`paper`] — Algorithm 3 as published; [`fast`] — the pruned default solver.
 //! * [`solve`] — solve / count / uniqueness for any algorithm on the core driver.
-//! * [`render`] — the box-drawing picture; [`generate`] — random instances and fixtures.
+//! * [`render`] — the box-drawing picture; [`mod@generate`] — random instances and fixtures.
 //! * [`kind`] — the [`PuzzleKind`](pencilbox_core::PuzzleKind) plug-in [`KIND`].
 //!
 //! # API for servers and tools

@@ -1,7 +1,7 @@
 //! Solving and counting on the core driver, for every algorithm, behind one API.
 //!
 //! Every run first applies the instant checks of [`crate::checks`] (the paper runs Theorems 1
-//! and 2 before Algorithm 3, Section V); then the chosen algorithm's [`Backtrack`] state is run
+//! and 2 before Algorithm 3, Section V); then the chosen algorithm's [`Backtrack`](pencilbox_core::search::Backtrack) state is run
 //! by [`pencilbox_core::search::run`], so node counts, limits, deadlines and cancellation are
 //! uniform across algorithms. Every returned solution has passed the verifier in debug builds.
 //!
