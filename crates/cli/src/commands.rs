@@ -233,7 +233,11 @@ pub fn list() -> u8 {
     for k in registry::PUZZLES {
         emit(&format!("{:<8} {}", k.name(), k.summary()));
         for (i, a) in k.algorithms().iter().enumerate() {
-            let default = if i == 0 { " (default)" } else { "" };
+            let default = if i == 0 && !a.summary.contains("(default)") {
+                " (default)"
+            } else {
+                ""
+            };
             emit(&format!("    {:<10} {}{default}", a.name, a.summary));
         }
     }
