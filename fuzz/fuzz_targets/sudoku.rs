@@ -1,0 +1,9 @@
+//! libFuzzer target: the input bytes, as UTF-8 text, go through every `PuzzleKind` operation of the
+//! `sudoku` family with tight limits (see `pencilbox_fuzz::exercise` for what is asserted).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    pencilbox_fuzz::exercise(pencilbox_fuzz::kind("sudoku"), data);
+});
