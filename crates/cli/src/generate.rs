@@ -72,7 +72,9 @@ pub fn parse_size(s: &str) -> Result<(usize, usize), String> {
             .parse()
             .map_err(|_| format!("--size: the number of {what} must be a whole number, found `{t}`"))?;
         if v == 0 || v > MAX_SIDE {
-            return Err(format!("--size: the number of {what} must be between 1 and {MAX_SIDE}, found {v}"));
+            return Err(format!(
+                "--size: the number of {what} must be between 1 and {MAX_SIDE}, found {v}"
+            ));
         }
         Ok(v)
     };
@@ -115,7 +117,9 @@ fn suguru(a: &SuguruArgs) -> u8 {
     };
     print!("{out}");
     if let Some(path) = &a.answer {
-        let sol = solver::solve(&p, None, &Limits::default()).ok().and_then(|r| r.solution);
+        let sol = solver::solve(&p, None, &Limits::default())
+            .ok()
+            .and_then(|r| r.solution);
         let Some(sol) = sol else {
             eprintln!("pencilbox: internal error: the generated puzzle did not solve");
             return 1;
