@@ -7,10 +7,23 @@
 //! a digit of a unit with even fewer places (the digit must take one of them).
 //! This is both the `backtrack` algorithm and the fallback that finishes `deduce` after the
 //! rules stall.
+//!
+//! # Restarts (first-solution searches)
+//! Plain depth-first search has heavy-tailed run times on large grids with many solutions (a
+//! bad early choice is refuted only after a huge subtree). When one solution is wanted,
+//! [`search`] runs the driver repeatedly with a growing node budget, the Luby sequence
+//! (M. Luby, A. Sinclair, D. Zuckerman, *Optimal speedup of Las Vegas algorithms*, IPL 47,
+//! 1993) times [`RESTART_BASE`] nodes: run `i` breaks ties between equally narrow branching
+//! points and orders branches by a hash of `i` (run 1 is the plain deterministic order), so the
+//! result is deterministic for a given input. A run that exhausts its tree proves there is no
+//! solution (every run explores a complete tree, only in another order); budgets grow without
+//! bound, so the search stays complete. Counting searches (more than one solution) run once,
+//! without restarts. Every run is core's [`run`] with the caller's deadline and cancel flag;
+//! they are also polled between runs.
 
 use crate::board::Candidates;
 use crate::geometry::Geometry;
-use pencilbox_core::search::{run, Backtrack, Expand, Flow, Limits, SearchResult};
+use pencilbox_core::search::{run, Backtrack, Expand, Flow, Limits, SearchResult, Stats, StopReason};
 use pencilbox_core::Domain;
 use std::sync::Arc;
 
@@ -19,6 +32,32 @@ pub struct SearchState {
     geo: Arc<Geometry>,
     stack: Vec<Vec<Domain>>,
     queue: Vec<usize>,
+    /// Tie-breaking seed (0 = the plain order: first narrowest cell, digits ascending).
+    seed: u64,
+}
+
+/// Nodes of the first run of a restarting search; run `i` gets `luby(i)` times this.
+pub const RESTART_BASE: u64 = 512;
+
+/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, … (`i ≥ 1`).
+pub fn luby(i: u64) -> u64 {
+    let mut i = i.max(1);
+    loop {
+        // The smallest k with 2^k − 1 ≥ i.
+        let k = 64 - i.leading_zeros() as u64;
+        if i == (1u64 << k) - 1 {
+            return 1u64 << (k - 1);
+        }
+        i -= (1u64 << (k - 1)) - 1;
+    }
+}
+
+/// SplitMix64: a well-mixed hash of `x`.
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// Propagates singles from the cells in `queue`; false on a contradiction.
@@ -82,6 +121,7 @@ impl SearchState {
             geo,
             stack: vec![grid],
             queue,
+            seed: 0,
         })
     }
     /// The current grid.
@@ -94,17 +134,46 @@ impl SearchState {
     }
 }
 
+impl SearchState {
+    /// With a seed, starts the branch list at a hashed position (depth and first branch mixed
+    /// in, so different nodes rotate differently).
+    fn rotate(&self, branches: &mut [(u16, u8)]) {
+        if self.seed != 0 && branches.len() > 1 {
+            let (c, v) = branches[0];
+            let h = mix(self.seed ^ ((self.stack.len() as u64) << 32) ^ ((c as u64) << 8) ^ v as u64);
+            branches.rotate_left((h % branches.len() as u64) as usize);
+        }
+    }
+}
+
 impl Backtrack for SearchState {
     type Branch = (u16, u8);
     fn expand(&mut self, out: &mut Vec<(u16, u8)>) -> Expand {
+        let seed = self.seed;
+        let start = out.len();
         let grid = self.grid();
         let mut best: Option<(u32, usize)> = None;
-        for (i, d) in grid.iter().enumerate() {
-            let k = d.len();
-            if k > 1 && best.is_none_or(|(m, _)| k < m) {
-                best = Some((k, i));
-                if k == 2 {
-                    break;
+        if seed == 0 {
+            for (i, d) in grid.iter().enumerate() {
+                let k = d.len();
+                if k > 1 && best.is_none_or(|(m, _)| k < m) {
+                    best = Some((k, i));
+                    if k == 2 {
+                        break;
+                    }
+                }
+            }
+        } else {
+            // Ties between the narrowest cells broken by a hash of the seed.
+            let mut best_key = (u32::MAX, u64::MAX);
+            for (i, d) in grid.iter().enumerate() {
+                let k = d.len();
+                if k > 1 && k <= best_key.0 {
+                    let key = (k, mix(seed ^ i as u64));
+                    if key < best_key {
+                        best_key = key;
+                        best = Some((k, i));
+                    }
                 }
             }
         }
@@ -143,10 +212,12 @@ impl Backtrack for SearchState {
                         .filter(|&&c| grid[c as usize].contains(d))
                         .map(|&c| (c, d as u8)),
                 );
+                self.rotate(&mut out[start..]);
                 return Expand::Branches;
             }
         }
         out.extend(grid[i].iter().map(|v| (i as u16, v as u8)));
+        self.rotate(&mut out[start..]);
         Expand::Branches
     }
     fn apply(&mut self, (cell, v): (u16, u8)) -> bool {
@@ -165,11 +236,30 @@ impl Backtrack for SearchState {
 
 /// Searches from `cand`, returning up to `limits.max_solutions` solutions (values row-major,
 /// at most `keep` of them stored) and the driver's result.
+/// A first-solution search (`limits.max_solutions == Some(1)`) restarts with Luby budgets
+/// (see the module docs); other searches are one run of the driver. A deadline already passed
+/// or a set cancel flag returns at once (with no nodes).
 pub fn search(cand: &Candidates, limits: &Limits, keep: usize) -> (Vec<Vec<u8>>, Option<SearchResult>) {
+    if let Some(why) = limits.interrupted() {
+        let r = SearchResult {
+            solutions: 0,
+            stop: why,
+            stats: Stats::default(),
+        };
+        return (vec![], Some(r));
+    }
     let Some(mut st) = SearchState::new(cand) else {
         return (vec![], None);
     };
     let mut sols = Vec::new();
+    if limits.max_solutions == Some(1) {
+        let r = search_restarting(&mut st, limits, RESTART_BASE, |s| {
+            if sols.len() < keep {
+                sols.push(s.values());
+            }
+        });
+        return (sols, Some(r));
+    }
     let r = run(&mut st, limits, |s| {
         if sols.len() < keep {
             sols.push(s.values());
@@ -177,6 +267,56 @@ pub fn search(cand: &Candidates, limits: &Limits, keep: usize) -> (Vec<Vec<u8>>,
         Flow::Continue
     });
     (sols, Some(r))
+}
+
+/// The first solution by runs of core's driver with budgets `luby(i) · base` nodes (run `i`
+/// with tie-breaking seed `i − 1`), within the caller's node limit, deadline and cancel flag.
+/// Statistics are summed over the runs.
+pub fn search_restarting(
+    st: &mut SearchState,
+    limits: &Limits,
+    base: u64,
+    mut on_solution: impl FnMut(&mut SearchState),
+) -> SearchResult {
+    let mut stats = Stats::default();
+    let started = std::time::Instant::now();
+    let mut i = 1u64;
+    let result = |solutions, stop, mut stats: Stats| {
+        stats.elapsed_us = started.elapsed().as_micros() as u64;
+        SearchResult { solutions, stop, stats }
+    };
+    loop {
+        if let Some(why) = limits.interrupted() {
+            return result(0, why, stats);
+        }
+        let budget = luby(i).saturating_mul(base.max(1));
+        let left = limits.node_limit.map(|l| l.saturating_sub(stats.nodes));
+        if left == Some(0) {
+            return result(0, StopReason::NodeLimit, stats);
+        }
+        let run_limits = Limits {
+            max_solutions: Some(1),
+            node_limit: Some(left.map_or(budget, |l| l.min(budget))),
+            deadline: limits.deadline,
+            cancel: limits.cancel.clone(),
+        };
+        st.seed = mix(i) | 1;
+        if i == 1 {
+            st.seed = 0;
+        }
+        let r = run(st, &run_limits, |s| {
+            on_solution(s);
+            Flow::Stop
+        });
+        stats.absorb(&r.stats);
+        match r.stop {
+            StopReason::NodeLimit if left.is_none_or(|l| l > budget) => i += 1,
+            StopReason::Callback | StopReason::SolutionLimit => {
+                return result(r.solutions, StopReason::SolutionLimit, stats)
+            }
+            stop => return result(r.solutions, stop, stats),
+        }
+    }
 }
 
 #[cfg(test)]

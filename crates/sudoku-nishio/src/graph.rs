@@ -12,8 +12,12 @@
 //! valid placements inside `S`.
 //!
 //! The graph is built once per block shape and shared: [`AbGraph::get`] keeps an `Arc` per
-//! shape in a process-wide cache (a `Mutex` guarding a map of `OnceLock` slots, so two threads
-//! asking for different shapes build them concurrently, and a shape is built exactly once).
+//! shape in a process-wide cache (a `Mutex` guarding a map of slots, each a `OnceLock` plus a
+//! build lock, so two threads asking for different shapes build them concurrently, and a
+//! shape is built at most once at a time). The 25×25 graph takes seconds to build, so
+//! [`AbGraph::get_with`] polls a stop test (a deadline, a cancel flag) during the build and
+//! while waiting for another thread's build; an interrupted build is dropped and leaves the
+//! slot empty (the cache is never poisoned), so the next caller builds it afresh.
 //!
 //! Layout (compact, cache-friendly): vertices are numbered level by level (level = count),
 //! each level sorted by mask. For vertex `v`, `succ_rows[v]` is the set of rows `r` with an arc
@@ -75,7 +79,17 @@ pub fn vertex_count(block: BlockShape) -> u128 {
 #[error("{0}")]
 pub struct GraphTooLarge(pub String);
 
-type Slot = Arc<OnceLock<Arc<AbGraph>>>;
+/// A cache slot: the graph once built, and the lock held by the thread building it.
+#[derive(Default)]
+struct SlotInner {
+    graph: OnceLock<Arc<AbGraph>>,
+    building: Mutex<()>,
+}
+
+type Slot = Arc<SlotInner>;
+
+/// How many vertices are generated between two polls of the stop test during a build.
+const POLL_EVERY: usize = 1 << 15;
 
 fn cache() -> &'static Mutex<HashMap<BlockShape, Slot>> {
     static CACHE: OnceLock<Mutex<HashMap<BlockShape, Slot>>> = OnceLock::new();
@@ -85,12 +99,56 @@ fn cache() -> &'static Mutex<HashMap<BlockShape, Slot>> {
 impl AbGraph {
     /// The cached graph of a block shape, built on first use.
     pub fn get(block: BlockShape) -> Result<Arc<AbGraph>, GraphTooLarge> {
+        loop {
+            if let Some(g) = Self::get_with(block, &|| false)? {
+                return Ok(g);
+            }
+        }
+    }
+
+    /// The cached graph of a block shape, built on first use; `Ok(None)` when `stop` returned
+    /// true during the build or while another thread was building it (polled every
+    /// [`POLL_EVERY`] vertices and every 2 ms of waiting). An interrupted build leaves the
+    /// cache empty, so a later call builds the graph again.
+    pub fn get_with(block: BlockShape, stop: &dyn Fn() -> bool) -> Result<Option<Arc<AbGraph>>, GraphTooLarge> {
         Self::check(block)?;
         let slot = {
             let mut map = cache().lock().unwrap_or_else(|e| e.into_inner());
             map.entry(block).or_default().clone()
         };
-        Ok(slot.get_or_init(|| Arc::new(AbGraph::build(block))).clone())
+        loop {
+            if let Some(g) = slot.graph.get() {
+                return Ok(Some(g.clone()));
+            }
+            let guard = match slot.building.try_lock() {
+                Ok(g) => Some(g),
+                Err(std::sync::TryLockError::Poisoned(e)) => Some(e.into_inner()),
+                Err(std::sync::TryLockError::WouldBlock) => None,
+            };
+            match guard {
+                Some(_guard) => {
+                    if let Some(g) = slot.graph.get() {
+                        return Ok(Some(g.clone()));
+                    }
+                    let Some(g) = Self::build_with(block, stop) else {
+                        return Ok(None);
+                    };
+                    return Ok(Some(slot.graph.get_or_init(|| Arc::new(g)).clone()));
+                }
+                None => {
+                    if stop() {
+                        return Ok(None);
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                }
+            }
+        }
+    }
+
+    /// Is the graph of this shape already built (so fetching it costs nothing)?
+    pub fn is_cached(block: BlockShape) -> bool {
+        let map = cache().lock().unwrap_or_else(|e| e.into_inner());
+        map.get(&block).is_some_and(|s| s.graph.get().is_some())
     }
 
     /// Can the graph of this shape be built within the limits?
@@ -112,6 +170,15 @@ impl AbGraph {
 
     /// Builds the graph (use [`AbGraph::get`] to share it).
     pub fn build(block: BlockShape) -> AbGraph {
+        loop {
+            if let Some(g) = Self::build_with(block, &|| false) {
+                return g;
+            }
+        }
+    }
+
+    /// Builds the graph, polling `stop` every [`POLL_EVERY`] vertices; `None` when it said stop.
+    pub fn build_with(block: BlockShape, stop: &dyn Fn() -> bool) -> Option<AbGraph> {
         let n = block.n();
         let a = block.height;
         let bands = n / a;
@@ -130,6 +197,9 @@ impl AbGraph {
             for hi in 0u32..(1 << bands) {
                 if hi.count_ones() as usize != rem {
                     continue;
+                }
+                if stop() {
+                    return None;
                 }
                 let pops: Vec<usize> = (0..bands).map(|j| k + (hi >> j & 1) as usize).collect();
                 if pops.iter().any(|&p| p > a) {
@@ -163,6 +233,9 @@ impl AbGraph {
                 &masks[0..0]
             };
             for v in lo..hi {
+                if v % POLL_EVERY == 0 && stop() {
+                    return None;
+                }
                 succ_start.push(succ.len() as u32);
                 if c == n {
                     continue;
@@ -191,14 +264,14 @@ impl AbGraph {
             }
         }
         succ_start.push(succ.len() as u32);
-        AbGraph {
+        Some(AbGraph {
             block,
             masks,
             level_start,
             succ_rows,
             succ_start,
             succ,
-        }
+        })
     }
 
     /// The block shape.

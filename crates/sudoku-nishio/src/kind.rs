@@ -2,12 +2,15 @@
 //!
 //! Algorithms: `deduce` (default) — the rules of [`crate::solver`] including Nishio, then the
 //! search fallback when they stall; `backtrack` — the search of [`crate::backtrack`] alone.
+//! `RunOptions.limits` (deadline, cancel flag) is honoured inside the rules and by the search
+//! (core's driver), so an expired deadline gives a `Timeout` report (count: `interrupted`)
+//! within milliseconds.
 //! Settings: `block=AxB` overrides the block shape. Batch files (one puzzle per line) are split
 //! by [`PuzzleKind::instances`]. Every solution returned has passed [`check_solution`].
 
 use crate::backtrack::search;
 use crate::board::{batch_lines, pretty_grid, symbol, BlockShape, Candidates, Sudoku};
-use crate::solver::{check_solution, explain_with, RuleSet};
+use crate::solver::{check_solution, explain_limited, RuleSet};
 use pencilbox_core::puzzle::differences;
 use pencilbox_core::{
     AlgorithmInfo, BigUint, CountReport, Instance, Note, PuzzleError, PuzzleKind, Rendered, RunOptions, SolveReport,
@@ -116,8 +119,8 @@ impl PuzzleKind for Kind {
         };
         if alg.name == "deduce" {
             let limits = &opts.limits;
-            let e = explain_with(&p, RuleSet::ALL, || limits.interrupted().is_some())
-                .map_err(|e| PuzzleError::unsupported(e.message))?;
+            // The limits are polled inside the rules (Nishio's graph build and search, chains).
+            let e = explain_limited(&p, RuleSet::ALL, limits).map_err(|e| PuzzleError::unsupported(e.message))?;
             notes.push(Note::new("steps", e.steps.len()));
             notes.push(Note::new(
                 "nishio eliminations",
@@ -155,7 +158,7 @@ impl PuzzleKind for Kind {
                     notes,
                 });
             }
-            if limits.interrupted().is_some() {
+            if e.interrupted.is_some() || limits.interrupted().is_some() {
                 let stats = Stats {
                     elapsed_us: start.elapsed().as_micros() as u64,
                     ..Stats::default()

@@ -47,7 +47,7 @@ pub mod solver;
 pub use board::{BlockShape, Candidates, CellMask, Contradiction, Sudoku};
 pub use graph::AbGraph;
 pub use kind::{Kind, KIND};
-pub use solver::{explain, Deducer, Explanation, Rule, RuleSet, Step};
+pub use solver::{explain, explain_limited, Deducer, Explanation, Rule, RuleSet, Step};
 
 /// A Nishio method, as chosen by `--method`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -128,6 +128,54 @@ pub struct DigitNishio {
     pub removed: CellMask,
     /// Valid placements inside `S` (when the method counts them).
     pub placements: Option<u128>,
+}
+
+/// [`nishio_for_digit`] honouring the deadline and cancel flag of `limits`: `Ok(None)` when
+/// they stopped it (during the graph's first build for the shape, or during the search of
+/// [`Method::Dag`], both polled every few thousand vertices). The other methods poll only
+/// before they start (`paper` is kept exactly as published; `overlay` is refused beyond
+/// 10×10; `matching` is fast).
+pub fn nishio_for_digit_limited(
+    cand: &Candidates,
+    digit: u8,
+    method: Method,
+    limits: &pencilbox_core::Limits,
+) -> Result<Option<DigitNishio>, String> {
+    if digit == 0 || digit as usize > cand.n() {
+        return Err(format!("digit {digit} is out of range 1-{}", cand.n()));
+    }
+    let stop = || limits.interrupted().is_some();
+    if stop() {
+        return Ok(None);
+    }
+    let s = cand.digit_cells(digit);
+    let r = match method {
+        Method::Dag => {
+            let Some(g) = AbGraph::get_with(cand.block(), &stop).map_err(|e| e.0)? else {
+                return Ok(None);
+            };
+            match nishio::nishio_with(&g, &s, &stop) {
+                Some(r) => r,
+                None => return Ok(None),
+            }
+        }
+        Method::Paper => {
+            let Some(g) = AbGraph::get_with(cand.block(), &stop).map_err(|e| e.0)? else {
+                return Ok(None);
+            };
+            if stop() {
+                return Ok(None);
+            }
+            Engine::Graph(g, method).run(&s)
+        }
+        _ => Engine::new(cand.block(), method)?.run(&s),
+    };
+    Ok(Some(DigitNishio {
+        digit,
+        candidates: s,
+        removed: r.removed(&s),
+        placements: r.placements,
+    }))
 }
 
 /// Runs Nishio for one digit of a candidate grid.

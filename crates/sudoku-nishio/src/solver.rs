@@ -13,12 +13,20 @@
 //! depend on the order. When no rule applies the solver is *stalled*; the `deduce` algorithm
 //! then finishes with the search of [`crate::backtrack`] (rated [`Rule::Guess`]).
 //!
+//! # Limits
+//! A [`Deducer`] may carry core's [`Limits`] ([`Deducer::set_limits`]): the deadline and the
+//! cancellation flag are polled inside every rule's loops (per unit, per digit, per assumed
+//! candidate, every 1024 literals of a chain, every few thousand vertices of a Nishio search
+//! and of the lazy graph build), so a step stops within milliseconds of the deadline on every
+//! shape; [`Deducer::interrupted`] then says why and [`Deducer::step`] returns `None`.
+//!
 //! [`RuleSet`] selects rules: `BASIC` (singles, locked candidates, pairs/triples),
 //! `BASIC_NISHIO`, `NO_NISHIO` (basic + chains), `ALL`.
 
 use crate::board::{symbol, Candidates, Contradiction, Sudoku};
 use crate::geometry::{Geometry, UnitKind};
 use crate::graph::AbGraph;
+use pencilbox_core::search::{Limits, StopReason};
 use pencilbox_core::Domain;
 use serde::Serialize;
 use std::sync::Arc;
@@ -149,6 +157,8 @@ pub struct Deducer {
     graph: Option<Arc<AbGraph>>,
     broken: Option<String>,
     nishio_note: Option<String>,
+    limits: Limits,
+    stopped: Option<StopReason>,
 }
 
 impl Deducer {
@@ -181,7 +191,34 @@ impl Deducer {
             graph,
             broken: None,
             nishio_note,
+            limits: Limits::default(),
+            stopped: None,
         }
+    }
+
+    /// Makes every later step honour the deadline and cancellation flag of `limits` (the
+    /// solution and node limits do not apply to deduction).
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+    /// The same deducer with limits (see [`Deducer::set_limits`]).
+    pub fn with_limits(mut self, limits: Limits) -> Deducer {
+        self.set_limits(limits);
+        self
+    }
+    /// Why the deducer stopped early (deadline or cancellation), if it did. Once interrupted,
+    /// [`Deducer::step`] returns `None`; the candidates stay sound (an interrupted rule makes
+    /// no change).
+    pub fn interrupted(&self) -> Option<StopReason> {
+        self.stopped
+    }
+
+    /// Polls the limits; true (and remembered) when the deadline passed or the run was cancelled.
+    fn poll(&mut self) -> bool {
+        if self.stopped.is_none() {
+            self.stopped = self.limits.interrupted();
+        }
+        self.stopped.is_some()
     }
 
     /// The current candidates.
@@ -212,7 +249,7 @@ impl Deducer {
 
     /// Applies the simplest rule that makes progress; `None` when solved, stalled or broken.
     pub fn step(&mut self) -> Option<Step> {
-        if self.broken.is_some() || self.placed.iter().all(|&p| p) {
+        if self.broken.is_some() || self.placed.iter().all(|&p| p) || self.poll() {
             return None;
         }
         let step = self
@@ -229,6 +266,8 @@ impl Deducer {
             })
             .or_else(|| if self.rules.chains { self.chain() } else { None })
             .or_else(|| if self.rules.chains { self.forcing() } else { None })?;
+        // A rule stopped by the limits returns `None` before changing anything, so a step
+        // that did return is complete.
         self.check();
         Some(step)
     }
@@ -293,6 +332,9 @@ impl Deducer {
     fn hidden_single(&mut self) -> Option<Step> {
         let geo = self.geo.clone();
         for (u, unit) in geo.units().iter().enumerate() {
+            if self.poll() {
+                return None;
+            }
             for d in 1..=geo.n() as u32 {
                 let mut spots = unit.iter().filter(|&&c| self.cells[c as usize].contains(d));
                 let (Some(&c), None) = (spots.next(), spots.next()) else {
@@ -328,6 +370,9 @@ impl Deducer {
         let geo = self.geo.clone();
         let n = geo.n();
         for (u, unit) in geo.units().iter().enumerate() {
+            if self.poll() {
+                return None;
+            }
             for d in 1..=n as u8 {
                 let spots: Vec<usize> = unit
                     .iter()
@@ -397,6 +442,9 @@ impl Deducer {
     fn naked_subset(&mut self, k: usize) -> Option<Step> {
         let geo = self.geo.clone();
         for (u, unit) in geo.units().iter().enumerate() {
+            if self.poll() {
+                return None;
+            }
             let open: Vec<usize> = unit
                 .iter()
                 .map(|&c| c as usize)
@@ -445,6 +493,9 @@ impl Deducer {
         let geo = self.geo.clone();
         let n = geo.n();
         for (u, unit) in geo.units().iter().enumerate() {
+            if self.poll() {
+                return None;
+            }
             // Digits not yet placed in the unit, with their places.
             let mut digits: Vec<(u8, u64)> = Vec::new();
             for d in 1..=n as u8 {
@@ -501,9 +552,19 @@ impl Deducer {
     }
 
     fn nishio(&mut self) -> Option<Step> {
+        if self.poll() {
+            return None;
+        }
         if self.graph.is_none() {
-            match AbGraph::get(self.geo.block()) {
-                Ok(g) => self.graph = Some(g),
+            // The build (seconds for 25×25) polls the limits; an interrupted build leaves the
+            // shared cache empty and this step without Nishio.
+            let limits = self.limits.clone();
+            match AbGraph::get_with(self.geo.block(), &|| limits.interrupted().is_some()) {
+                Ok(Some(g)) => self.graph = Some(g),
+                Ok(None) => {
+                    self.poll();
+                    return None;
+                }
                 Err(e) => {
                     self.nishio_note = Some(format!("Nishio rule off: {e}"));
                     return None;
@@ -512,10 +573,15 @@ impl Deducer {
         }
         let g = self.graph.clone()?;
         let n = self.geo.n();
+        let limits = self.limits.clone();
+        let stop = || limits.interrupted().is_some();
         for d in 1..=n as u8 {
             let cand = Candidates::from_cells(self.geo.block(), self.cells.clone())?;
             let s = cand.digit_cells(d);
-            let r = crate::nishio::nishio(&g, &s);
+            let Some(r) = crate::nishio::nishio_with(&g, &s, &stop) else {
+                self.poll();
+                return None;
+            };
             if r.keep.is_empty() {
                 self.broken = Some(format!("no valid placement of {} remains", symbol(d)));
                 return None;
@@ -557,6 +623,9 @@ impl Deducer {
             if self.placed[c] || self.cells[c].is_single() {
                 continue;
             }
+            if self.poll() {
+                return None;
+            }
             for d in self.cells[c].iter() {
                 let mut grid = self.cells.clone();
                 grid[c] = Domain::single(d);
@@ -596,9 +665,13 @@ impl Deducer {
         let mut parent = vec![usize::MAX; cells * n * 2];
         let mut epoch = 0u32;
         let mut queue = Vec::new();
+        let mut next: Vec<usize> = Vec::new();
         for c in 0..cells {
             if self.placed[c] || self.cells[c].is_single() {
                 continue;
+            }
+            if self.poll() {
+                return None;
             }
             for d in self.cells[c].iter() {
                 epoch += 1;
@@ -609,10 +682,13 @@ impl Deducer {
                 let mut head = 0;
                 let mut conflict = None;
                 while head < queue.len() && conflict.is_none() {
+                    if head % 1024 == 1023 && self.poll() {
+                        return None;
+                    }
                     let x = queue[head];
                     head += 1;
                     let (xc, xd, xt) = ((x >> 1) / n, (x >> 1) % n + 1, x & 1 == 1);
-                    let mut next: Vec<usize> = Vec::new();
+                    next.clear();
                     if xt {
                         for &p in self.geo.peers(xc) {
                             if self.cells[p as usize].contains(xd as u32) {
@@ -638,7 +714,7 @@ impl Deducer {
                             }
                         }
                     }
-                    for y in next {
+                    for &y in &next {
                         if seen[y] != epoch {
                             seen[y] = epoch;
                             parent[y] = x;
@@ -720,6 +796,8 @@ pub struct Explanation {
     pub candidates: Candidates,
     /// Notes (e.g. Nishio unavailable for this size).
     pub notes: Vec<String>,
+    /// Why the run stopped before a fixpoint (deadline or cancellation), if it did.
+    pub interrupted: Option<StopReason>,
 }
 
 impl Explanation {
@@ -739,8 +817,19 @@ impl Explanation {
 
 /// Runs the rules until solved, stalled or contradictory. `stop` is polled between steps
 /// (return true to stop early, e.g. at a deadline).
-pub fn explain_with(p: &Sudoku, rules: RuleSet, mut stop: impl FnMut() -> bool) -> Result<Explanation, Contradiction> {
-    let mut d = Deducer::new(p, rules)?;
+pub fn explain_with(p: &Sudoku, rules: RuleSet, stop: impl FnMut() -> bool) -> Result<Explanation, Contradiction> {
+    Ok(run_deducer(Deducer::new(p, rules)?, stop))
+}
+
+/// Runs the rules until solved, stalled, contradictory or interrupted by the deadline or
+/// cancellation flag of `limits` (polled inside the rules, see [`Deducer::set_limits`]);
+/// [`Explanation::interrupted`] says when the limits cut the run short.
+pub fn explain_limited(p: &Sudoku, rules: RuleSet, limits: &Limits) -> Result<Explanation, Contradiction> {
+    let d = Deducer::new(p, rules)?.with_limits(limits.clone());
+    Ok(run_deducer(d, || false))
+}
+
+fn run_deducer(mut d: Deducer, mut stop: impl FnMut() -> bool) -> Explanation {
     let mut steps = Vec::new();
     while !stop() {
         match d.step() {
@@ -749,14 +838,15 @@ pub fn explain_with(p: &Sudoku, rules: RuleSet, mut stop: impl FnMut() -> bool) 
         }
     }
     let rating = steps.iter().map(|s| s.rule).max();
-    Ok(Explanation {
+    Explanation {
         solved: d.is_solved(),
         rating,
         contradiction: d.contradiction().map(str::to_string),
         candidates: d.candidates(),
         notes: d.nishio_note().map(str::to_string).into_iter().collect(),
+        interrupted: d.interrupted(),
         steps,
-    })
+    }
 }
 
 /// Runs the rules until solved, stalled or contradictory.
