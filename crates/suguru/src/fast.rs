@@ -117,8 +117,13 @@ pub struct FastSearch {
     reg_cells: Vec<u32>,
     reg_full: Vec<Domain>,
     queue: Vec<u32>,
+    /// Regions whose cells changed since the cheap region rules (hidden singles) last ran.
     dirty: Vec<bool>,
     dirty_list: Vec<u32>,
+    /// Regions whose cells changed since the costly rules (pointing, naked pairs) last ran;
+    /// those run only when everything cheaper has reached its fixpoint.
+    dirty2: Vec<bool>,
+    dirty2_list: Vec<u32>,
     rules: Rules,
     root_done: bool,
     rng: Option<SplitMix>,
@@ -184,6 +189,8 @@ impl FastSearch {
             queue: Vec::new(),
             dirty: vec![false; p.num_regions()],
             dirty_list: Vec::new(),
+            dirty2: vec![false; p.num_regions()],
+            dirty2_list: Vec::new(),
             rules,
             root_done: false,
             rng: None,
@@ -235,7 +242,21 @@ impl FastSearch {
             self.dirty[k as usize] = true;
             self.dirty_list.push(k);
         }
+        if !self.dirty2[k as usize] {
+            self.dirty2[k as usize] = true;
+            self.dirty2_list.push(k);
+        }
         Ok(())
+    }
+
+    /// Forgets pending region work (after a conflict or an undo).
+    fn clear_dirty(&mut self) {
+        for k in self.dirty_list.drain(..) {
+            self.dirty[k as usize] = false;
+        }
+        for k in self.dirty2_list.drain(..) {
+            self.dirty2[k as usize] = false;
+        }
     }
 
     /// Queues every fixed cell and marks every region (root propagation).
@@ -247,6 +268,10 @@ impl FastSearch {
                 self.dirty[k] = true;
                 self.dirty_list.push(k as u32);
             }
+            if !self.dirty2[k] {
+                self.dirty2[k] = true;
+                self.dirty2_list.push(k as u32);
+            }
         }
     }
 
@@ -255,9 +280,7 @@ impl FastSearch {
         let ok = self.fixpoint().is_ok();
         if !ok {
             self.queue.clear();
-            for k in self.dirty_list.drain(..) {
-                self.dirty[k as usize] = false;
-            }
+            self.clear_dirty();
         }
         ok
     }
@@ -287,15 +310,21 @@ impl FastSearch {
                     }
                 }
             }
-            let Some(k) = self.dirty_list.pop() else {
+            if let Some(k) = self.dirty_list.pop() {
+                self.dirty[k as usize] = false;
+                self.region_rules(k as usize, false)?;
+            } else if let Some(k) = self.dirty2_list.pop() {
+                self.dirty2[k as usize] = false;
+                self.region_rules(k as usize, true)?;
+            } else {
                 return Ok(());
-            };
-            self.dirty[k as usize] = false;
-            self.region_rules(k as usize)?;
+            }
         }
     }
 
-    fn region_rules(&mut self, k: usize) -> Result<(), ()> {
+    /// The region rules on region `k`: the missing-value check and hidden singles, or (when
+    /// `costly`) pointing and naked pairs.
+    fn region_rules(&mut self, k: usize, costly: bool) -> Result<(), ()> {
         let full = self.reg_full[k];
         let (a, b) = (self.reg_off[k] as usize, self.reg_off[k + 1] as usize);
         let mut once = Domain::EMPTY;
@@ -309,7 +338,7 @@ impl FastSearch {
             self.conflict = Some(self.reg_cells[a]);
             return Err(()); // a value fits nowhere in the region
         }
-        if self.rules.hidden_single {
+        if !costly && self.rules.hidden_single {
             let singles = full.minus(twice);
             if !singles.is_empty() {
                 for i in a..b {
@@ -326,7 +355,7 @@ impl FastSearch {
                 }
             }
         }
-        if self.rules.pointing {
+        if costly && self.rules.pointing {
             for v in twice.iter() {
                 // Cells of region k that can take v (at least two, since v is in `twice`).
                 let (mut r0, mut r1, mut c0, mut c1) = (usize::MAX, 0usize, usize::MAX, 0usize);
@@ -357,7 +386,7 @@ impl FastSearch {
                 }
             }
         }
-        if self.rules.naked_pair {
+        if costly && self.rules.naked_pair {
             for i in a..b {
                 let ci = self.reg_cells[i];
                 let d = self.dom[ci as usize];
@@ -436,9 +465,7 @@ impl FastSearch {
         let dom = &mut self.dom;
         self.trail.backtrack_to(level, |(c, old)| dom[c as usize] = old);
         self.queue.clear();
-        for k in self.dirty_list.drain(..) {
-            self.dirty[k as usize] = false;
-        }
+        self.clear_dirty();
     }
 
     /// Switches failed-value probing at branching nodes on or off (on by default for grids of at

@@ -229,22 +229,19 @@ fn read_row<'a>(
     row: usize,
     mut each: impl FnMut(Token<'a>) -> Result<(), ParseError>,
 ) -> Result<(), ParseError> {
-    let end = sc.end_pos();
+    // At the end of the input `next_token` leaves the scanner at the end position, so that is
+    // where a missing number is reported.
     let Some(first) = sc.next_token() else {
         return Err(ParseError::new(
-            end,
+            sc.pos(),
             format!("expected row {row} of the {what}, found the end of the input"),
         ));
     };
     let line = first.pos.line;
     each(first)?;
     for j in 1..width {
-        let end = sc.end_pos();
-        let tok = match sc.clone().next_token() {
-            Some(t) if t.pos.line == line => {
-                sc.next_token();
-                t
-            }
+        let tok = match sc.next_token() {
+            Some(t) if t.pos.line == line => t,
             Some(t) => {
                 return Err(ParseError::new(
                     t.pos,
@@ -257,7 +254,7 @@ fn read_row<'a>(
             }
             None => {
                 return Err(ParseError::new(
-                    end,
+                    sc.pos(),
                     format!(
                         "expected {} more {} in row {row} of the {what}, found the end of the input",
                         width - j,
