@@ -20,7 +20,11 @@ use pencilbox_core::{Grid, ParseError, Pos, Shape};
 
 /// Where byte `offset` of `text` is, as line and column.
 fn pos_at(text: &str, offset: usize) -> Pos {
-    let before = &text[..offset.min(text.len())];
+    let mut end = offset.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1; // inside a multi-byte character: name the character itself
+    }
+    let before = &text[..end];
     let line = before.matches('\n').count() as u32 + 1;
     let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
     Pos { line, col }
@@ -307,6 +311,10 @@ mod tests {
         assert!(e.message.contains("suguru"), "{e}");
         let e = parse_url("https://puzz.link/p?suguru/0/3/").unwrap_err();
         assert!(e.message.contains("at least 1"), "{e}");
+        let e = parse_url("https://puzz.link/p?suguru/3/3/bgé0j5i3").unwrap_err();
+        assert_eq!(e.pos.col, 34, "{e}");
+        let e = parse_url("https://puzz.link/p?suguru/3/3/bg10j5i3é").unwrap_err();
+        assert!(e.message.contains("unexpected"), "{e}");
         let e = parse_url("https://puzz.link/p?suguru/3/3/bg10j9").unwrap_err();
         assert!(e.message.contains("larger than its region"), "{e}");
     }
