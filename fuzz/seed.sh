@@ -7,7 +7,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 ex="$here/../examples"
 small() { find "$1" -type f -size -20k ! -name '*.png' -print0; }
 
-for t in suguru path sudoku verify; do mkdir -p "$here/corpus/$t"; done
+for t in suguru path sudoku verify settings; do mkdir -p "$here/corpus/$t"; done
 for t in suguru path sudoku; do
     # Puzzles and their answer files (answers read as puzzles exercise the error paths).
     while IFS= read -r -d '' f; do
@@ -28,7 +28,31 @@ while IFS= read -r -d '' f; do
     esac
 done < <(small "$ex")
 
-for t in suguru path sudoku verify; do
+# settings: HEADER\nPUZZLE, the header naming the family, an algorithm and --set settings.
+with() {
+    local header=$1 puzzle=$2
+    { printf '%s\n' "$header"; cat "$ex/$puzzle"; } > "$here/corpus/settings/$(echo "$header-$puzzle" | tr '/;=,' '____')"
+}
+for f in 4x4.txt 6x6.txt 9x9.txt batch-9x9.txt 12x12.txt; do
+    with "puzzle=sudoku" "sudoku/$f"
+    with "puzzle=sudoku;algorithm=backtrack" "sudoku/$f"
+done
+with "puzzle=sudoku;block=2x3" sudoku/6x6.txt
+with "puzzle=sudoku;block=3x2;algorithm=backtrack" sudoku/6x6.txt
+with "puzzle=sudoku;block=3x4" sudoku/12x12.txt
+for f in example-6x6.txt paper/fig5-3x3.txt paper/fig1-6x6.txt bench-6x6/partial-01.txt; do
+    with "puzzle=path;algorithm=paper" "path/$f"
+    with "puzzle=path;prune=none" "path/$f"
+    with "puzzle=path;prune=-parity,-deadend" "path/$f"
+    with "puzzle=path;prune=reach,owed" "path/$f"
+    with "puzzle=path;prune=blocks-min=0,bitboards=off,-cuts" "path/$f"
+done
+for f in example-6x6.in paper-fig1-3x3.in paper-fig5-1x6-hintless.in paper-fig6-1x6-hints.in theorem1-2x3-unsolvable.in; do
+    for a in fast paper linear fd; do with "puzzle=suguru;algorithm=$a" "suguru/$f"; done
+done
+with "algorithm=paper" suguru/example-6x6.in
+
+for t in suguru path sudoku verify settings; do
     [ -d "$here/seeds/$t" ] && cp "$here/seeds/$t"/* "$here/corpus/$t/"
     echo "corpus/$t: $(ls "$here/corpus/$t" | wc -l) files"
 done

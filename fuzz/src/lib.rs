@@ -18,6 +18,9 @@
 //! * `count(text, Some(2))` never exceeds 2 unless it is exact (`complete`), its witnesses pass `verify`, and when both the count
 //!   is complete and the solve finished, they agree on solvability.
 //!
+//! [`settings`] is the body of the `settings` target: the same checks with a header line giving
+//! the family, `--algorithm` and `--set key=value` settings (Sudoku `block=AxB`, Path `prune=...`).
+//!
 //! [`verify_split`] is the body of the `verify` target: puzzle and proposed solution separated by
 //! the byte [`MARKER`].
 #![forbid(unsafe_code)]
@@ -51,17 +54,51 @@ pub fn kinds() -> [&'static dyn PuzzleKind; 3] {
     [kind("path"), kind("sudoku"), kind("suguru")]
 }
 
-/// Tight limits: [`NODE_LIMIT`] nodes and a [`DEADLINE`] from now.
-pub fn options(algorithm: Option<&str>) -> RunOptions {
-    RunOptions {
-        algorithm: algorithm.map(str::to_owned),
-        limits: Limits {
-            node_limit: Some(NODE_LIMIT),
-            deadline: Some(Instant::now() + DEADLINE),
-            ..Limits::default()
-        },
-        ..RunOptions::default()
+/// What the CLI would pass besides the text: `--algorithm` and `--set key=value` settings.
+#[derive(Clone, Debug, Default)]
+pub struct Setup {
+    /// `--algorithm` (`None` = the family's default).
+    pub algorithm: Option<String>,
+    /// `--set key=value` (and `--block`).
+    pub settings: Vec<(String, String)>,
+}
+
+impl Setup {
+    /// Options with tight limits ([`NODE_LIMIT`] nodes, a [`DEADLINE`] from now), the setup's
+    /// settings, and `algorithm` (or the setup's own when `None`).
+    pub fn options(&self, algorithm: Option<&str>) -> RunOptions {
+        RunOptions {
+            algorithm: algorithm.map(str::to_owned).or_else(|| self.algorithm.clone()),
+            limits: Limits {
+                node_limit: Some(NODE_LIMIT),
+                deadline: Some(Instant::now() + DEADLINE),
+                ..Limits::default()
+            },
+            settings: self.settings.clone(),
+        }
     }
+
+    /// Reads a header line `key=value;key=value` (`;` or spaces between items): `puzzle=` names
+    /// the family, `algorithm=` the algorithm, anything else is a setting. Returns the family
+    /// named (if any) and the setup.
+    pub fn from_header(header: &str) -> (Option<&str>, Setup) {
+        let mut family = None;
+        let mut setup = Setup::default();
+        for item in header.split([';', ' ']).filter(|s| !s.is_empty()) {
+            let (k, v) = item.split_once('=').unwrap_or((item, ""));
+            match k {
+                "puzzle" => family = Some(v),
+                "algorithm" => setup.algorithm = Some(v.to_owned()),
+                _ => setup.settings.push((k.to_owned(), v.to_owned())),
+            }
+        }
+        (family, setup)
+    }
+}
+
+/// Tight limits and no settings (see [`Setup::options`]).
+pub fn options(algorithm: Option<&str>) -> RunOptions {
+    Setup::default().options(algorithm)
 }
 
 /// Asserts that `pos` is 1-based and lies inside `text` (at most one past the end of its line).
@@ -108,9 +145,9 @@ pub fn check_error(kind: &dyn PuzzleKind, op: &str, puzzle: &str, solution: Opti
 }
 
 /// `kind.verify(puzzle, solution)` must accept a solution the solver produced.
-fn assert_own_solution_verifies(kind: &dyn PuzzleKind, puzzle: &str, solution: &str, op: &str) {
+fn assert_own_solution_verifies(kind: &dyn PuzzleKind, setup: &Setup, puzzle: &str, solution: &str, op: &str) {
     let name = kind.name();
-    match kind.verify(puzzle, solution, &options(None)) {
+    match kind.verify(puzzle, solution, &setup.options(None)) {
         Ok(v) => assert!(
             v.is_valid(),
             "{name} {op}: returned a solution its verifier rejects: {:?}\nsolution:\n{solution}",
@@ -121,16 +158,21 @@ fn assert_own_solution_verifies(kind: &dyn PuzzleKind, puzzle: &str, solution: &
 }
 
 /// Solves with `algorithm` and checks the report; `Some(solvable)` when the search finished.
-fn solve_checked(kind: &dyn PuzzleKind, text: &str, algorithm: Option<&str>) -> Option<bool> {
+fn solve_checked(kind: &dyn PuzzleKind, setup: &Setup, text: &str, algorithm: Option<&str>) -> Option<bool> {
     let name = kind.name();
-    let op = format!("solve --algorithm {}", algorithm.unwrap_or("(default)"));
-    match kind.solve(text, &options(algorithm)) {
+    let opts = setup.options(algorithm);
+    let op = format!(
+        "solve --algorithm {} {:?}",
+        opts.algorithm.as_deref().unwrap_or("(default)"),
+        opts.settings
+    );
+    match kind.solve(text, &opts) {
         Ok(report) => match report.status {
             Status::Solved => {
                 let Some(sol) = report.solution.as_ref() else {
                     panic!("{name} {op}: status solved without a solution");
                 };
-                assert_own_solution_verifies(kind, text, &sol.text, &op);
+                assert_own_solution_verifies(kind, setup, text, &sol.text, &op);
                 match kind.matches_answer(sol, &sol.text) {
                     Ok(same) => assert!(same, "{name} {op}: a solution does not match its own text"),
                     Err(e) => panic!("{name} {op}: matches_answer cannot read the solution's own text: {e}"),
@@ -150,7 +192,7 @@ fn solve_checked(kind: &dyn PuzzleKind, text: &str, algorithm: Option<&str>) -> 
     }
 }
 
-fn check_count(kind: &dyn PuzzleKind, text: &str, c: &CountReport) {
+fn check_count(kind: &dyn PuzzleKind, setup: &Setup, text: &str, c: &CountReport) {
     let name = kind.name();
     let two = pencilbox_core::BigUint::from(2u32);
     // A family may report an exact count beyond the cap when it has one cheaply (Suguru 1xn: linear).
@@ -160,7 +202,7 @@ fn check_count(kind: &dyn PuzzleKind, text: &str, c: &CountReport) {
         c.count
     );
     for w in &c.witness {
-        assert_own_solution_verifies(kind, text, &w.text, "count witness");
+        assert_own_solution_verifies(kind, setup, text, &w.text, "count witness");
     }
 }
 
@@ -179,6 +221,11 @@ fn extra_algorithm(kind: &dyn PuzzleKind, text: &str) -> Option<&'static str> {
 /// Runs `detect`, `instances`, `solve` (default and one more algorithm), `count` (limit 2) and
 /// `verify(text, text)` of `kind` on `data`, asserting the contract listed in the crate docs.
 pub fn exercise(kind: &dyn PuzzleKind, data: &[u8]) {
+    exercise_with(kind, &Setup::default(), data);
+}
+
+/// [`exercise`] with an algorithm and settings (the setup's algorithm replaces the default one).
+pub fn exercise_with(kind: &dyn PuzzleKind, setup: &Setup, data: &[u8]) {
     let text = match text_from_bytes(data) {
         Ok(t) => t,
         Err(e) => {
@@ -204,16 +251,19 @@ pub fn exercise(kind: &dyn PuzzleKind, data: &[u8]) {
     }
     for inst in instances.iter().take(MAX_INSTANCES) {
         let t = inst.text;
-        let solved = solve_checked(kind, t, None);
+        let solved = solve_checked(kind, setup, t, None);
         if let Some(alg) = extra_algorithm(kind, t) {
-            let other = solve_checked(kind, t, Some(alg));
+            let other = solve_checked(kind, setup, t, Some(alg));
             if let (Some(a), Some(b)) = (solved, other) {
-                assert_eq!(a, b, "{name}: default algorithm says solvable={a}, `{alg}` says {b}");
+                assert_eq!(
+                    a, b,
+                    "{name} {setup:?}: first solve says solvable={a}, `{alg}` says {b}"
+                );
             }
         }
-        match kind.count(t, Some(2), &options(None)) {
+        match kind.count(t, Some(2), &setup.options(None)) {
             Ok(c) => {
-                check_count(kind, t, &c);
+                check_count(kind, setup, t, &c);
                 if let (true, Some(s)) = (c.complete, solved) {
                     assert_eq!(
                         s,
@@ -225,7 +275,7 @@ pub fn exercise(kind: &dyn PuzzleKind, data: &[u8]) {
             }
             Err(e) => check_error(kind, "count", t, None, &e),
         }
-        if let Err(e) = kind.verify(t, t, &options(None)) {
+        if let Err(e) = kind.verify(t, t, &setup.options(None)) {
             check_error(kind, "verify(text, text)", t, Some(t), &e);
         }
     }
@@ -244,6 +294,33 @@ pub fn verify_split(data: &[u8]) {
     for kind in kinds() {
         if let Err(e) = kind.verify(puzzle, solution, &options(None)) {
             check_error(kind, "verify", puzzle, Some(solution), &e);
+        }
+    }
+}
+
+/// Body of the `settings` target: a header line `puzzle=NAME;algorithm=A;key=value...` (see
+/// [`Setup::from_header`]), then the puzzle. Without `puzzle=`, every family whose `detect`
+/// accepts the text is exercised.
+pub fn settings(data: &[u8]) {
+    let split = data.iter().position(|&b| b == b'\n').unwrap_or(data.len());
+    let Ok(header) = std::str::from_utf8(&data[..split]) else {
+        return;
+    };
+    let body = data.get(split + 1..).unwrap_or(&[]);
+    let (family, setup) = Setup::from_header(header);
+    match family {
+        Some(f) => {
+            if let Some(k) = kinds().into_iter().find(|k| k.name() == f) {
+                exercise_with(k, &setup, body);
+            }
+        }
+        None => {
+            let Ok(text) = text_from_bytes(body) else {
+                return;
+            };
+            for k in kinds().into_iter().filter(|k| k.detect(text)) {
+                exercise_with(k, &setup, body);
+            }
         }
     }
 }
