@@ -34,7 +34,20 @@ pub struct SearchState {
     queue: Vec<usize>,
     /// Tie-breaking seed (0 = the plain order: first narrowest cell, digits ascending).
     seed: u64,
+    /// The deadline and cancel flag, polled every [`POLL_EVERY`] nodes (core's driver polls
+    /// only every 256 nodes, up to a few tens of milliseconds on 35×35 grids).
+    limits: Limits,
+    ticks: u32,
+    /// Set when the limits stopped the search: every node is then dead and every branch
+    /// rejected, so the driver unwinds at once; [`search`] reports the reason.
+    stopped: Option<StopReason>,
+    /// Failure weights per unit (dom/wdeg): bumped when propagation fails in the unit (or at a
+    /// cell of it); kept across restarts.
+    weights: Vec<u64>,
 }
+
+/// Nodes between two polls of the deadline and cancel flag by the state itself.
+pub const POLL_EVERY: u32 = 16;
 
 /// Nodes of the first run of a restarting search; run `i` gets `luby(i)` times this.
 pub const RESTART_BASE: u64 = 512;
@@ -62,6 +75,20 @@ fn mix(x: u64) -> u64 {
 
 /// Propagates singles from the cells in `queue`; false on a contradiction.
 pub fn propagate(geo: &Geometry, grid: &mut [Domain], queue: &mut Vec<usize>) -> bool {
+    propagate_blame(geo, grid, queue).is_ok()
+}
+
+/// Where propagation found a contradiction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Blame {
+    /// This cell lost its last candidate.
+    Cell(usize),
+    /// This unit has no place left for some digit.
+    Unit(usize),
+}
+
+/// [`propagate`], saying where the contradiction was found.
+pub fn propagate_blame(geo: &Geometry, grid: &mut [Domain], queue: &mut Vec<usize>) -> Result<(), Blame> {
     let n = geo.n();
     let full = Domain::range(1, n as u32);
     loop {
@@ -72,7 +99,7 @@ pub fn propagate(geo: &Geometry, grid: &mut [Domain], queue: &mut Vec<usize>) ->
                 if grid[p].0 & v.0 != 0 {
                     grid[p] = grid[p].minus(v);
                     if grid[p].is_empty() {
-                        return false;
+                        return Err(Blame::Cell(p));
                     }
                     if grid[p].is_single() {
                         queue.push(p);
@@ -80,7 +107,7 @@ pub fn propagate(geo: &Geometry, grid: &mut [Domain], queue: &mut Vec<usize>) ->
                 }
             }
         }
-        for unit in geo.units() {
+        for (u, unit) in geo.units().iter().enumerate() {
             let (mut once, mut twice) = (0u64, 0u64);
             for &c in unit {
                 let m = grid[c as usize].0;
@@ -88,7 +115,7 @@ pub fn propagate(geo: &Geometry, grid: &mut [Domain], queue: &mut Vec<usize>) ->
                 once |= m;
             }
             if once != full.0 {
-                return false;
+                return Err(Blame::Unit(u));
             }
             let mut singles = once & !twice;
             while singles != 0 {
@@ -103,7 +130,7 @@ pub fn propagate(geo: &Geometry, grid: &mut [Domain], queue: &mut Vec<usize>) ->
             }
         }
         if queue.is_empty() {
-            return true;
+            return Ok(());
         }
     }
 }
@@ -112,6 +139,7 @@ impl SearchState {
     /// A state from candidates; `None` when propagation at the root finds a contradiction.
     pub fn new(cand: &Candidates) -> Option<SearchState> {
         let geo = Geometry::get(cand.block());
+        let geo_units = geo.units().len();
         let mut grid = cand.cells().to_vec();
         let mut queue: Vec<usize> = (0..grid.len()).filter(|&i| grid[i].is_single()).collect();
         if grid.iter().any(|d| d.is_empty()) || !propagate(&geo, &mut grid, &mut queue) {
@@ -122,6 +150,10 @@ impl SearchState {
             stack: vec![grid],
             queue,
             seed: 0,
+            limits: Limits::default(),
+            ticks: 0,
+            stopped: None,
+            weights: vec![1; geo_units],
         })
     }
     /// The current grid.
@@ -135,6 +167,17 @@ impl SearchState {
 }
 
 impl SearchState {
+    /// Polls the limits every [`POLL_EVERY`] calls; true once they stopped the search.
+    fn poll(&mut self) -> bool {
+        if self.stopped.is_none() {
+            self.ticks = self.ticks.wrapping_add(1);
+            if self.ticks % POLL_EVERY == 0 {
+                self.stopped = self.limits.interrupted();
+            }
+        }
+        self.stopped.is_some()
+    }
+
     /// With a seed, starts the branch list at a hashed position (depth and first branch mixed
     /// in, so different nodes rotate differently).
     fn rotate(&self, branches: &mut [(u16, u8)]) {
@@ -149,62 +192,72 @@ impl SearchState {
 impl Backtrack for SearchState {
     type Branch = (u16, u8);
     fn expand(&mut self, out: &mut Vec<(u16, u8)>) -> Expand {
+        if self.poll() {
+            return Expand::Dead;
+        }
         let seed = self.seed;
         let start = out.len();
         let grid = self.grid();
+        let n = self.geo.n();
+        // dom/wdeg: the cell with the fewest candidates per unit of failure weight (the sum of
+        // its three units' weights); ties broken by position (seed 0) or a hash of the seed.
         let mut best: Option<(u32, usize)> = None;
-        if seed == 0 {
-            for (i, d) in grid.iter().enumerate() {
-                let k = d.len();
-                if k > 1 && best.is_none_or(|(m, _)| k < m) {
-                    best = Some((k, i));
-                    if k == 2 {
-                        break;
-                    }
-                }
+        let (mut bk, mut bw, mut bh) = (u64::MAX, 1u64, u64::MAX);
+        for (i, d) in grid.iter().enumerate() {
+            let k = d.len();
+            if k < 2 {
+                continue;
             }
-        } else {
-            // Ties between the narrowest cells broken by a hash of the seed.
-            let mut best_key = (u32::MAX, u64::MAX);
-            for (i, d) in grid.iter().enumerate() {
-                let k = d.len();
-                if k > 1 && k <= best_key.0 {
-                    let key = (k, mix(seed ^ i as u64));
-                    if key < best_key {
-                        best_key = key;
-                        best = Some((k, i));
-                    }
-                }
+            let w: u64 = self.geo.cell_units(i).iter().map(|&u| self.weights[u as usize]).sum();
+            let (lhs, rhs) = (k as u64 * bw, bk.saturating_mul(w));
+            if lhs < rhs || (lhs == rhs && seed != 0 && mix(seed ^ i as u64) < bh) {
+                (bk, bw) = (k as u64, w);
+                bh = if seed == 0 { 0 } else { mix(seed ^ i as u64) };
+                best = Some((k, i));
             }
         }
         let Some((k, i)) = best else {
             return Expand::Solution;
         };
         // A digit with fewer places in some unit than the best cell has candidates is a
-        // narrower branching point (the digit must go in one of those places).
+        // narrower branching point (the digit must go in one of those places). Places are
+        // counted per unit in one pass over its cells' candidates.
         if k > 2 {
-            let mut narrow: Option<(u32, usize, u32)> = None;
+            let mut narrow: Option<(u32, u64, usize, u32)> = None;
+            let mut counts = [0u32; 64];
             for (u, unit) in self.geo.units().iter().enumerate() {
-                let (mut once, mut twice, mut fixed) = (0u64, 0u64, 0u64);
+                counts[..n].iter_mut().for_each(|x| *x = 0);
+                let mut fixed = 0u64;
                 for &c in unit {
-                    let m = grid[c as usize].0;
-                    if grid[c as usize].is_single() {
-                        fixed |= m;
+                    let d = grid[c as usize];
+                    if d.is_single() {
+                        fixed |= d.0;
+                        continue;
                     }
-                    twice |= once & m;
-                    once |= m;
+                    let mut m = d.0;
+                    while m != 0 {
+                        counts[m.trailing_zeros() as usize] += 1;
+                        m &= m - 1;
+                    }
                 }
-                let mut open = twice & !fixed;
-                while open != 0 {
-                    let bit = open & open.wrapping_neg();
-                    open &= open - 1;
-                    let places = unit.iter().filter(|&&c| grid[c as usize].0 & bit != 0).count() as u32;
-                    if places < narrow.map_or(k, |(p, _, _)| p) {
-                        narrow = Some((places, u, bit.trailing_zeros() + 1));
+                for (bit, &places) in counts[..n].iter().enumerate() {
+                    if places < 2 || fixed >> bit & 1 == 1 {
+                        continue;
+                    }
+                    let limit = narrow.map_or(k, |(p, _, _, _)| p);
+                    if seed == 0 {
+                        if places < limit {
+                            narrow = Some((places, 0, u, bit as u32 + 1));
+                        }
+                    } else if places <= limit {
+                        let h = mix(seed ^ ((u as u64) << 8) ^ bit as u64);
+                        if places < limit || narrow.is_some_and(|(_, bh, _, _)| h < bh) {
+                            narrow = Some((places, h, u, bit as u32 + 1));
+                        }
                     }
                 }
             }
-            if let Some((_, u, d)) = narrow {
+            if let Some((_, _, u, d)) = narrow {
                 out.extend(
                     self.geo
                         .unit(u)
@@ -221,13 +274,30 @@ impl Backtrack for SearchState {
         Expand::Branches
     }
     fn apply(&mut self, (cell, v): (u16, u8)) -> bool {
+        if self.stopped.is_some() {
+            // Unwinding after an interruption: reject without work (undo pops this level).
+            self.stack.push(Vec::new());
+            return false;
+        }
         let mut g = self.grid().to_vec();
         g[cell as usize] = Domain::single(v as u32);
         self.queue.clear();
         self.queue.push(cell as usize);
-        let ok = propagate(&self.geo, &mut g, &mut self.queue);
+        let r = propagate_blame(&self.geo, &mut g, &mut self.queue);
         self.stack.push(g);
-        ok
+        match r {
+            Ok(()) => true,
+            Err(Blame::Unit(u)) => {
+                self.weights[u] += 1;
+                false
+            }
+            Err(Blame::Cell(c)) => {
+                for u in self.geo.cell_units(c) {
+                    self.weights[u as usize] += 1;
+                }
+                false
+            }
+        }
     }
     fn undo(&mut self, _: (u16, u8)) {
         self.stack.pop();
@@ -251,6 +321,11 @@ pub fn search(cand: &Candidates, limits: &Limits, keep: usize) -> (Vec<Vec<u8>>,
     let Some(mut st) = SearchState::new(cand) else {
         return (vec![], None);
     };
+    st.limits = Limits {
+        deadline: limits.deadline,
+        cancel: limits.cancel.clone(),
+        ..Limits::default()
+    };
     let mut sols = Vec::new();
     if limits.max_solutions == Some(1) {
         let r = search_restarting(&mut st, limits, RESTART_BASE, |s| {
@@ -260,12 +335,15 @@ pub fn search(cand: &Candidates, limits: &Limits, keep: usize) -> (Vec<Vec<u8>>,
         });
         return (sols, Some(r));
     }
-    let r = run(&mut st, limits, |s| {
+    let mut r = run(&mut st, limits, |s| {
         if sols.len() < keep {
             sols.push(s.values());
         }
         Flow::Continue
     });
+    if let Some(why) = st.stopped {
+        r.stop = why;
+    }
     (sols, Some(r))
 }
 
@@ -309,6 +387,11 @@ pub fn search_restarting(
             Flow::Stop
         });
         stats.absorb(&r.stats);
+        if r.solutions == 0 {
+            if let Some(why) = st.stopped {
+                return result(0, why, stats);
+            }
+        }
         match r.stop {
             StopReason::NodeLimit if left.is_none_or(|l| l > budget) => i += 1,
             StopReason::Callback | StopReason::SolutionLimit => {
@@ -393,6 +476,49 @@ mod tests {
             };
             assert_eq!(counted, brute, "{}", p.to_line());
         }
+    }
+
+    #[test]
+    fn restarting_first_solution_searches_agree_with_brute_force_on_random_4x4_givens() {
+        let all = all_4x4_grids();
+        let mut rng = crate::generate::Rng::new(7);
+        for _ in 0..300 {
+            let base = &all[rng.below(all.len())];
+            let mut g = vec![0u8; 16];
+            for (i, v) in g.iter_mut().enumerate() {
+                if rng.below(100) < 35 {
+                    *v = if rng.below(4) == 0 {
+                        1 + rng.below(4) as u8
+                    } else {
+                        base[i]
+                    };
+                }
+            }
+            let p = Sudoku::new(crate::board::BlockShape::new(2, 2), g.clone()).unwrap();
+            let brute = all.iter().any(|s| s.iter().zip(&g).all(|(&x, &y)| y == 0 || x == y));
+            let Ok(c) = Candidates::from_puzzle(&p) else {
+                assert!(!brute);
+                continue;
+            };
+            let Some(mut st) = SearchState::new(&c) else {
+                assert!(!brute);
+                continue;
+            };
+            // A budget of one node per Luby unit forces many restarts.
+            let mut found = Vec::new();
+            let r = search_restarting(&mut st, &Limits::first(), 1, |s| found = s.values());
+            assert_eq!(r.solutions == 1, brute, "{}", p.to_line());
+            assert!(r.stop == StopReason::SolutionLimit || r.stop == StopReason::Exhausted);
+            if brute {
+                assert!(crate::solver::check_solution(&p, &found).is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn the_luby_sequence_starts_as_published() {
+        let v: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(v, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
     }
 
     #[test]
