@@ -33,6 +33,18 @@ impl SplitMix64 {
     pub fn below(&mut self, n: usize) -> usize {
         (((self.next_u64() >> 11) as u128 * n as u128) >> 53) as usize
     }
+    /// A number in `0..n` (`n > 0`) by plain modulo reduction. Suguru's generator uses this
+    /// mapping, so the seeds recorded next to its bundled puzzles keep reproducing them.
+    pub fn below_mod(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+    /// Shuffles a slice (Fisher–Yates) drawing indices with [`SplitMix64::below_mod`].
+    pub fn shuffle_mod<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = self.below_mod(i + 1);
+            v.swap(i, j);
+        }
+    }
     /// True with probability `p`.
     pub fn chance(&mut self, p: f64) -> bool {
         ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64) < p

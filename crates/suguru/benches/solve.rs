@@ -7,9 +7,9 @@
 //! Run: `CARGO_TARGET_DIR=target cargo bench -p pencilbox-suguru --bench solve`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use pencilbox_core::rng::SplitMix64;
 use pencilbox_core::search::Limits;
 use pencilbox_core::{Grid, PuzzleKind, RunOptions, Shape, Status};
-use pencilbox_suguru::fast::SplitMix;
 use pencilbox_suguru::solver::{self, Algorithm};
 use pencilbox_suguru::{linear, parse, Suguru, KIND};
 use std::hint::black_box;
@@ -83,14 +83,14 @@ fn twenty(c: &mut Criterion) {
 /// A solvable `1×n` instance: random regions of 1..=5 cells (a one-cell region only after a
 /// region of at least 3), a solution from the hintless algorithm, and a fifth of its cells kept as hints.
 pub fn line_instance(n: usize, seed: u64) -> Suguru {
-    let mut rng = SplitMix(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut labels = Vec::with_capacity(n);
     let mut label = 0u32;
     let mut last_size = 0;
     while labels.len() < n {
         // A one-cell region only after a region of 3 or more cells (whose last cell is not 1
         // in the hintless solution), so the layout is solvable.
-        let mut size = 1 + rng.below(5);
+        let mut size = 1 + rng.below_mod(5);
         if size == 1 && last_size < 3 {
             size = 2;
         }
@@ -106,7 +106,7 @@ pub fn line_instance(n: usize, seed: u64) -> Suguru {
     let shape = Shape::new(1, n);
     let empty = Suguru::new(Grid::filled(shape, 0), &Grid::from_vec(shape, labels).unwrap()).unwrap();
     let sol = linear::solve_hintless(&empty).expect("no two adjacent one-cell regions");
-    let hints: Vec<u32> = sol.iter().map(|&v| if rng.below(5) == 0 { v } else { 0 }).collect();
+    let hints: Vec<u32> = sol.iter().map(|&v| if rng.below_mod(5) == 0 { v } else { 0 }).collect();
     empty.with_hints(Grid::from_vec(shape, hints).unwrap()).unwrap()
 }
 

@@ -32,6 +32,7 @@
 //! seeded random order for the generator.
 
 use crate::model::{Solution, Suguru};
+use pencilbox_core::rng::SplitMix64;
 use pencilbox_core::search::{Backtrack, Expand};
 use pencilbox_core::trail::Trail;
 use pencilbox_core::{Domain, Grid, Shape};
@@ -75,32 +76,6 @@ pub enum FastError {
     RegionTooLarge(usize),
 }
 
-/// A tiny deterministic generator (SplitMix64) for value orders; no dependency needed.
-#[derive(Clone, Debug)]
-pub struct SplitMix(pub u64);
-
-impl SplitMix {
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-    /// Shuffles a slice (Fisher–Yates).
-    pub fn shuffle<T>(&mut self, xs: &mut [T]) {
-        for i in (1..xs.len()).rev() {
-            let j = self.below(i + 1);
-            xs.swap(i, j);
-        }
-    }
-}
-
 /// Probing costs a propagation per two-valued cell at every branching node, so it is switched
 /// off by default on grids larger than this (in cells).
 pub const PROBE_MAX_CELLS: usize = 10_000;
@@ -126,7 +101,7 @@ pub struct FastSearch {
     dirty2_list: Vec<u32>,
     rules: Rules,
     root_done: bool,
-    rng: Option<SplitMix>,
+    rng: Option<SplitMix64>,
     probing: bool,
     /// Propagation steps (cells processed), for statistics.
     pub propagations: u64,
@@ -202,7 +177,7 @@ impl FastSearch {
 
     /// Tries values in a random order drawn from `seed` (the generator's random fill).
     pub fn randomise(&mut self, seed: u64) {
-        self.rng = Some(SplitMix(seed));
+        self.rng = Some(SplitMix64::new(seed));
     }
 
     /// The current domains, row-major.
@@ -512,7 +487,7 @@ impl Backtrack for FastSearch {
                 let start = out.len();
                 out.extend(self.dom[c].iter().map(|v| (c as u32, v)));
                 if let Some(rng) = &mut self.rng {
-                    rng.shuffle(&mut out[start..]);
+                    rng.shuffle_mod(&mut out[start..]);
                 }
                 Expand::Branches
             }

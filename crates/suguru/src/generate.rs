@@ -21,10 +21,11 @@
 //!    Propagation is sound, so "solved by propagation" implies exactly one solution; every
 //!    puzzle returned, at every difficulty, has exactly one solution.
 
-use crate::fast::{FastSearch, Rules, SplitMix};
+use crate::fast::{FastSearch, Rules};
 use crate::model::Suguru;
 use crate::solver;
 use crate::theorems::precheck;
+use pencilbox_core::rng::SplitMix64;
 use pencilbox_core::search::{run, Flow, Limits};
 use pencilbox_core::{Grid, Shape};
 
@@ -55,7 +56,7 @@ impl Difficulty {
 const SIZES: [usize; 20] = [1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5];
 
 /// A random region layout as labels (see the module docs, step 1).
-pub fn random_layout(shape: Shape, rng: &mut SplitMix) -> Grid<u32> {
+pub fn random_layout(shape: Shape, rng: &mut SplitMix64) -> Grid<u32> {
     let n = shape.cells();
     let mut label = vec![u32::MAX; n];
     let mut next = 0u32;
@@ -65,7 +66,7 @@ pub fn random_layout(shape: Shape, rng: &mut SplitMix) -> Grid<u32> {
         if label[s] != u32::MAX {
             continue;
         }
-        let target = SIZES[rng.below(SIZES.len())];
+        let target = SIZES[rng.below_mod(SIZES.len())];
         region.clear();
         region.push(s);
         label[s] = next;
@@ -83,7 +84,7 @@ pub fn random_layout(shape: Shape, rng: &mut SplitMix) -> Grid<u32> {
             if frontier.is_empty() {
                 break;
             }
-            let pick = frontier[rng.below(frontier.len())];
+            let pick = frontier[rng.below_mod(frontier.len())];
             label[pick] = next;
             region.push(pick);
         }
@@ -150,7 +151,7 @@ pub fn repair_layout(labels: &mut Grid<u32>) -> Option<Suguru> {
 }
 
 /// A random solution of a hintless layout, or `None` if none is found within a node budget.
-fn random_fill(p: &Suguru, rng: &mut SplitMix) -> Option<Grid<u32>> {
+fn random_fill(p: &Suguru, rng: &mut SplitMix64) -> Option<Grid<u32>> {
     let mut s = FastSearch::new(p).ok()?;
     s.randomise(rng.next_u64());
     let mut out = None;
@@ -196,7 +197,7 @@ fn acceptable(p: &Suguru, d: Difficulty, min_hints: usize) -> bool {
 /// ```
 pub fn generate(height: usize, width: usize, difficulty: Difficulty, seed: u64) -> Suguru {
     let shape = Shape::new(height.max(1), width.max(1));
-    let mut rng = SplitMix(seed ^ 0x5EED_5EED_0000_0001);
+    let mut rng = SplitMix64::new(seed ^ 0x5EED_5EED_0000_0001);
     let mut attempts = 0;
     loop {
         let mut labels = random_layout(shape, &mut rng);
@@ -211,7 +212,7 @@ pub fn generate(height: usize, width: usize, difficulty: Difficulty, seed: u64) 
         };
         let mut hints = solution.clone();
         let mut order: Vec<usize> = (0..shape.cells()).collect();
-        rng.shuffle(&mut order);
+        rng.shuffle_mod(&mut order);
         let min_hints = shape.cells() * 35 / 100;
         for i in order {
             let keep = hints.as_slice()[i];
@@ -262,7 +263,7 @@ mod tests {
 
     #[test]
     fn layouts_have_regions_of_at_most_five_cells() {
-        let mut rng = SplitMix(9);
+        let mut rng = SplitMix64::new(9);
         let l = random_layout(Shape::new(10, 10), &mut rng);
         let p = Suguru::new(Grid::filled(l.shape(), 0), &l).unwrap();
         assert!(p.max_region_size() <= 5);

@@ -176,10 +176,10 @@ proptest! {
     fn planted_solutions_on_generator_layouts_are_found_by_every_algorithm(
         h in 1usize..=4, w in 2usize..=4, seed in any::<u64>(), keep in 40u8..=100,
     ) {
-        use pencilbox_suguru::fast::SplitMix;
+        use pencilbox_core::rng::SplitMix64;
         use pencilbox_suguru::generate::{random_layout, repair_layout};
         let shape = Shape::new(h, w);
-        let mut rng = SplitMix(seed);
+        let mut rng = SplitMix64::new(seed);
         let mut labels = random_layout(shape, &mut rng);
         let Some(empty) = repair_layout(&mut labels) else { return Ok(()) };
         // A random solution from the fast solver's random fill (brute force on hintless grids
@@ -192,7 +192,7 @@ proptest! {
             pencilbox_core::search::Flow::Stop
         });
         let Some(planted) = planted else { return Ok(()) };
-        let hints: Vec<u32> = planted.iter().map(|&v| if (rng.below(100) as u8) < keep { v } else { 0 }).collect();
+        let hints: Vec<u32> = planted.iter().map(|&v| if (rng.below_mod(100) as u8) < keep { v } else { 0 }).collect();
         let p = empty.with_hints(Grid::from_vec(shape, hints).unwrap()).unwrap();
         prop_assert!(brute_force(&p).contains(&planted));
         check_all_agree(&p)?;
