@@ -23,7 +23,9 @@ fn main() {
             }
         }
         let partial = Sudoku::new(block, g).map(|p| p.to_line()).unwrap_or_default();
-        let empty = Sudoku::new(block, vec![0; n * n]).map(|p| p.to_line()).unwrap_or_default();
+        let empty = Sudoku::new(block, vec![0; n * n])
+            .map(|p| p.to_line())
+            .unwrap_or_default();
         for (what, text) in [("empty", &empty), ("60% empty", &partial)] {
             for job in ["deduce", "backtrack", "count"] {
                 let mut opts = RunOptions {

@@ -86,6 +86,25 @@ fn a_deadline_that_passes_during_the_rules_stops_them_on_an_empty_25x25() {
 }
 
 #[test]
+fn a_deadline_too_short_for_the_25x25_graph_skips_nishio_and_solves_by_search() {
+    // No test of this file builds the 25×25 graph (4.5 M vertices, estimated 2.3 s): with 4 s
+    // left the rule is skipped (less than twice the estimate) and the search solves the grid.
+    let text = ".".repeat(625);
+    let limits = Limits {
+        deadline: Some(Instant::now() + Duration::from_secs(4)),
+        ..Limits::default()
+    };
+    let r = KIND.solve(&text, &opts("deduce", limits)).unwrap();
+    assert_eq!(r.status, Status::Solved);
+    let sol = r.solution.unwrap();
+    assert!(KIND
+        .verify(&text, &sol.text, &RunOptions::default())
+        .unwrap()
+        .is_valid());
+    assert!(r.notes.iter().any(|n| n.value.contains("Nishio rule skipped")));
+}
+
+#[test]
 fn a_hard_16x16_with_an_expired_deadline_or_cancel_flag_times_out() {
     let text = bundled("16x16.txt");
     for alg in ["deduce", "backtrack"] {
