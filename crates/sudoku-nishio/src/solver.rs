@@ -26,7 +26,7 @@
 //! [`RuleSet`] selects rules: `BASIC` (singles, locked candidates, pairs/triples),
 //! `BASIC_NISHIO`, `NO_NISHIO` (basic + chains), `ALL`.
 
-use crate::board::{symbol, Candidates, Contradiction, Sudoku};
+use crate::board::{symbol, Candidates, CellMask, Contradiction, Sudoku};
 use crate::geometry::{Geometry, UnitKind};
 use crate::graph::AbGraph;
 use pencilbox_core::search::{Limits, StopReason};
@@ -165,6 +165,9 @@ pub struct Deducer {
     nishio_note: Option<String>,
     limits: Limits,
     stopped: Option<StopReason>,
+    /// Per digit, the candidate set on which Nishio last removed nothing: the rule is not
+    /// recomputed for a digit whose set is unchanged (a 25×25 digit can take seconds).
+    nishio_clean: Vec<Option<CellMask>>,
 }
 
 impl Deducer {
@@ -183,6 +186,7 @@ impl Deducer {
 
     fn with_state(cand: Candidates, placed: Vec<bool>, rules: RuleSet) -> Deducer {
         let geo = Geometry::get(cand.block());
+        let geo_n = geo.n();
         // The graph is fetched (built on first use for the shape) only when Nishio is first
         // needed, so puzzles that simpler rules solve never pay for a large graph.
         let (graph, nishio_note) = match AbGraph::check(cand.block()) {
@@ -199,6 +203,7 @@ impl Deducer {
             nishio_note,
             limits: Limits::default(),
             stopped: None,
+            nishio_clean: vec![None; geo_n + 1],
         }
     }
 
@@ -602,6 +607,9 @@ impl Deducer {
         for d in 1..=n as u8 {
             let cand = Candidates::from_cells(self.geo.block(), self.cells.clone())?;
             let s = cand.digit_cells(d);
+            if self.nishio_clean[d as usize].as_ref() == Some(&s) {
+                continue;
+            }
             let Some(r) = crate::nishio::nishio_with(&g, &s, &stop) else {
                 self.poll();
                 return None;
@@ -612,6 +620,7 @@ impl Deducer {
             }
             let removed = r.removed(&s);
             if removed.is_empty() {
+                self.nishio_clean[d as usize] = Some(s);
                 continue;
             }
             let mut elim: Vec<(usize, u8)> = removed.iter().map(|(row, c)| (row * n + c, d)).collect();
