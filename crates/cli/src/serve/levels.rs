@@ -128,6 +128,27 @@ mod tests {
     }
 
     #[test]
+    fn every_level_is_exactly_the_output_of_its_command() {
+        for l in all() {
+            let words: Vec<&str> = l.command.split_whitespace().collect();
+            let arg = |flag: &str| -> &str {
+                let i = words.iter().position(|w| *w == flag).expect("flag in the command");
+                words[i + 1]
+            };
+            let (h, w) = arg("--size").split_once('x').expect("RxC");
+            let difficulty = pencilbox_suguru::Difficulty::from_name(arg("--difficulty")).expect("difficulty");
+            let seed: u64 = arg("--seed").parse().expect("seed");
+            let made = pencilbox_suguru::generate(h.parse().unwrap(), w.parse().unwrap(), difficulty, seed);
+            assert!(
+                made.to_text().split_whitespace().eq(l.text.split_whitespace()),
+                "{}: `{}` now prints a different puzzle; regenerate the levels file",
+                l.name,
+                l.command
+            );
+        }
+    }
+
+    #[test]
     fn every_level_has_exactly_one_solution() {
         let kind = crate::registry::by_name("suguru").unwrap();
         for l in all() {
