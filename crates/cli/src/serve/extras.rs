@@ -13,7 +13,8 @@
 //! The generators and the hint are the puzzle crates' own: `pencilbox_suguru::generate` (the
 //! same as `pencilbox generate suguru`), `pencilbox_suguru::hint`,
 //! `pencilbox_pathpuzzle::generate`, `pencilbox_sudoku_nishio::generate::generate` and
-//! `pencilbox_sudoku_nishio::nishio_for_digit` (Eppstein's DAG reachability).
+//! `pencilbox_sudoku_nishio::nishio_for_digit_limited` (Eppstein's DAG reachability, under the
+//! request's deadline).
 
 use super::api::{check_family_size, check_size, decode, ApiError, AppState, Shared};
 use super::levels;
@@ -226,7 +227,7 @@ struct NishioRequest {
 }
 
 async fn nishio(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
-    use pencilbox_sudoku_nishio::{nishio_for_digit, BlockShape, Candidates, Method, Sudoku};
+    use pencilbox_sudoku_nishio::{nishio_for_digit_limited, BlockShape, Candidates, Method, Sudoku};
     let req: NishioRequest = decode(&state, body)?;
     only(&req.puzzle, "sudoku", "Nishio")?;
     check_size(&state.config, &req.text)?;
@@ -245,7 +246,7 @@ async fn nishio(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Re
     };
     let out = state
         .jobs
-        .run(None, move |_| {
+        .run(None, move |limits| {
             let p = Sudoku::parse(&req.text, block)?;
             let n = p.n();
             if req.digit == 0 || req.digit as usize > n {
@@ -273,7 +274,13 @@ async fn nishio(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Re
                     *cell = cell.and(allowed);
                 }
             }
-            let r = nishio_for_digit(&cand, req.digit as u8, method).map_err(PuzzleError::unsupported)?;
+            let Some(r) =
+                nishio_for_digit_limited(&cand, req.digit as u8, method, &limits).map_err(PuzzleError::unsupported)?
+            else {
+                return Err(PuzzleError::unsupported(
+                    "the time limit was reached before Nishio finished",
+                ));
+            };
             Ok(json!({
                 "puzzle": "sudoku",
                 "digit": req.digit,
@@ -384,7 +391,7 @@ async fn step(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Resu
             };
             let name = |i: usize| format!("r{}c{}", i / n + 1, i % n + 1);
             let mut d = match Deducer::new(&p, RuleSet::ALL) {
-                Ok(d) => d,
+                Ok(d) => d.with_limits(limits.clone()),
                 Err(c) => return Ok(json!({"puzzle": "sudoku", "rule": null, "message": c.message})),
             };
             while limits.interrupted().is_none() {
