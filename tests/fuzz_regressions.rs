@@ -1,9 +1,9 @@
 //! Regression cases found by the coverage-guided fuzzers in `fuzz/` (see README-fuzz.md).
 //!
 //! Each test is one minimised input and the property the fuzz harness asserted on it, through the
-//! same registry the CLI uses. Tests that still fail are `#[ignore]`d with the reason
-//! "fuzz finding, see report" so the suite stays green until the owning crate is fixed; run them
-//! with `cargo test -p pencilbox-tests --test fuzz_regressions -- --include-ignored`.
+//! same registry the CLI uses. F1 (Sudoku's missing-rows position) and F2 (JSON error columns in
+//! bytes; fixed once for all parsers by `pencilbox_core::scan::json_error`) are fixed; the tests
+//! keep them fixed.
 //!
 //! The contract checked (crates/core/src/puzzle.rs, crates/core/src/error.rs): parse errors carry
 //! 1-based line and column *within the text passed in*, the column counted in characters.
@@ -56,7 +56,6 @@ fn assert_inside(text: &str, pos: Pos) {
 // end of the text is 2:5). With a final newline, 3:1 is the (empty) last line and is fine.
 
 #[test]
-#[ignore = "fuzz finding, see report"]
 fn sudoku_missing_rows_without_final_newline_are_reported_inside_the_text() {
     let text = "1...\n....";
     assert_inside(text, solve_error("sudoku", text));
@@ -74,7 +73,6 @@ fn sudoku_missing_rows_with_final_newline_are_reported_inside_the_text() {
 // crates/suguru/src/model.rs `parse_json` and `parse_answer`.
 
 #[test]
-#[ignore = "fuzz finding, see report"]
 fn sudoku_json_error_columns_count_characters_not_bytes() {
     // The bad token `x` is character 7 (byte 9).
     let text = "[\"éé\",x";
@@ -82,7 +80,6 @@ fn sudoku_json_error_columns_count_characters_not_bytes() {
 }
 
 #[test]
-#[ignore = "fuzz finding, see report"]
 fn suguru_json_puzzle_error_columns_count_characters_not_bytes() {
     // serde points at the closing quote of the string value: character 13 (byte 15).
     let text = "{\"hints\":\"éé\"}";
@@ -90,7 +87,6 @@ fn suguru_json_puzzle_error_columns_count_characters_not_bytes() {
 }
 
 #[test]
-#[ignore = "fuzz finding, see report"]
 fn suguru_json_error_found_by_the_fuzzer_points_inside_the_text() {
     // fuzz/artifacts/suguru/crash-83d1fa82... verbatim (10 bytes): serde says 2:8 (bytes), line 2
     // has 6 characters; the error is the end of the text, 2:7.
@@ -99,7 +95,6 @@ fn suguru_json_error_found_by_the_fuzzer_points_inside_the_text() {
 }
 
 #[test]
-#[ignore = "fuzz finding, see report"]
 fn suguru_json_answer_error_columns_count_characters_not_bytes() {
     let puzzle = "1 6\n0 0 1 0 2 0\n1 1 2 3 3 3\n";
     // The bad token `x` is character 7 (byte 9).

@@ -246,6 +246,33 @@ pub fn text_from_bytes(bytes: &[u8]) -> Result<&str, ParseError> {
     Err(ParseError::at(line, col, message))
 }
 
+/// A `serde_json` error as a [`ParseError`] at the right *character* position.
+///
+/// serde counts columns in bytes, so every multi-byte character before the error would move it
+/// right; this converts the column to characters of that line and drops serde's own
+/// "at line L column C" suffix from the message, which becomes `{what}: {serde's reason}`.
+///
+/// ```
+/// use pencilbox_core::scan::json_error;
+/// let text = "[\"éé\",x";
+/// let e = serde_json::from_str::<serde_json::Value>(text).unwrap_err();
+/// let p = json_error(text, &e, "invalid JSON");
+/// assert_eq!((p.pos.line, p.pos.col), (1, 7));
+/// assert!(p.message.starts_with("invalid JSON: expected value"), "{}", p.message);
+/// ```
+pub fn json_error(text: &str, e: &serde_json::Error, what: &str) -> ParseError {
+    let line_no = e.line().max(1);
+    let line = text.split('\n').nth(line_no - 1).unwrap_or("");
+    let mut bytes = e.column().saturating_sub(1).min(line.len());
+    while !line.is_char_boundary(bytes) {
+        bytes -= 1;
+    }
+    let col = line[..bytes].chars().count() + 1;
+    let full = e.to_string();
+    let reason = full.rfind(" at line ").map_or(full.as_str(), |k| &full[..k]);
+    ParseError::at(line_no as u32, col as u32, format!("{what}: {reason}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,6 +19,7 @@
 //! Grids of 36×36 and more are refused (the symbol alphabet ends at `Z` = 35).
 
 use pencilbox_core::error::{ParseError, Pos};
+use pencilbox_core::scan::{json_error, Scanner};
 use pencilbox_core::Domain;
 use serde_json::Value;
 use std::fmt;
@@ -428,10 +429,8 @@ fn parse_grid_text(text: &str, block: Option<BlockShape>) -> Result<Sudoku, Pars
                 col: 1,
             }
         } else {
-            Pos {
-                line: last_line + 1,
-                col: 1,
-            }
+            // Just past the last row: the end of the text (a line that exists).
+            Scanner::new(text).end_pos()
         };
         return Err(ParseError::new(
             pos,
@@ -468,15 +467,7 @@ fn json_cell(v: &Value, r: usize, c: usize) -> Result<u32, ParseError> {
 }
 
 fn parse_json(text: &str, block: Option<BlockShape>) -> Result<Sudoku, ParseError> {
-    let v: Value = serde_json::from_str(text).map_err(|e| {
-        ParseError::new(
-            Pos {
-                line: e.line().max(1) as u32,
-                col: e.column().max(1) as u32,
-            },
-            format!("invalid JSON: {e}"),
-        )
-    })?;
+    let v: Value = serde_json::from_str(text).map_err(|e| json_error(text, &e, "invalid JSON"))?;
     let mut block = block;
     let (grid, size) = match &v {
         Value::Array(_) => (&v, None),

@@ -22,7 +22,7 @@
 //! `{"height": m, "width": n, "hints": [[..]], "regions": [[..]]}` through serde.
 
 use pencilbox_core::grid::components;
-use pencilbox_core::scan::{check_dims, shorten, Scanner, Token};
+use pencilbox_core::scan::{check_dims, json_error, shorten, Scanner, Token};
 use pencilbox_core::{CellId, Grid, ParseError, Pos, Shape};
 use serde::{Deserialize, Serialize};
 
@@ -378,13 +378,7 @@ fn model_error(e: ModelError, shape: Shape, pos: impl Fn(CellId) -> Pos) -> Pars
 
 /// Parses the JSON format (serde); errors carry serde's line and column.
 pub fn parse_json(text: &str) -> Result<Suguru, ParseError> {
-    let j: JsonSuguru = serde_json::from_str(text).map_err(|e| {
-        ParseError::at(
-            e.line().max(1) as u32,
-            e.column().max(1) as u32,
-            format!("not a Suguru JSON object: {e}"),
-        )
-    })?;
+    let j: JsonSuguru = serde_json::from_str(text).map_err(|e| json_error(text, &e, "not a Suguru JSON object"))?;
     let (h, w) = check_dims(j.height as i64, j.width as i64, Pos::START, Pos::START)?;
     let shape = Shape::new(h, w);
     let hints_ok = j.hints.len() == h && j.hints.iter().all(|r| r.len() == w);
@@ -404,13 +398,7 @@ pub fn parse_json(text: &str) -> Result<Suguru, ParseError> {
 pub fn parse_answer(text: &str, shape: Shape) -> Result<Solution, ParseError> {
     let trimmed = text.trim_start();
     if trimmed.starts_with('[') || trimmed.starts_with('{') {
-        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-            ParseError::at(
-                e.line().max(1) as u32,
-                e.column().max(1) as u32,
-                format!("bad JSON: {e}"),
-            )
-        })?;
+        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| json_error(text, &e, "bad JSON"))?;
         let rows = v.get("solution").cloned().unwrap_or(v);
         let rows: Vec<Vec<u32>> = serde_json::from_value(rows)
             .map_err(|e| ParseError::new(Pos::START, format!("expected rows of whole numbers: {e}")))?;
