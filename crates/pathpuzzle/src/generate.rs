@@ -31,35 +31,8 @@ pub enum ClueDensity {
     Percent(u8),
 }
 
-/// A small deterministic random stream (SplitMix64, Steele, Lea & Flood 2014).
-#[derive(Clone, Debug)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A stream from a seed.
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (((self.next_u64() >> 11) as u128 * n as u128) >> 53) as usize
-    }
-    /// Shuffles a slice (Fisher–Yates).
-    pub fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            let j = self.below(i + 1);
-            v.swap(i, j);
-        }
-    }
-}
+/// The generator's random stream (core's SplitMix64, re-exported for callers that pass their own).
+pub use pencilbox_core::rng::SplitMix64;
 
 /// The largest grid the generator accepts (uniqueness checks grow exponentially).
 pub const MAX_GENERATED_CELLS: usize = 400;
