@@ -239,10 +239,10 @@ pub fn check_size(config: &Config, text: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// The largest Sudoku side the server accepts. The deductive Sudoku solver checks its deadline
-/// between steps only, and one Nishio step on a nearly empty 25×25 grid runs for minutes, so the
-/// server stops at 16×16 (the command line serves every size).
-pub const MAX_SUDOKU_SIDE: u64 = 16;
+/// The largest Sudoku side the server accepts: 25×25, the largest shape whose Nishio graph the
+/// deductive solver builds (every rule, the graph build and the search poll the request's
+/// deadline, so a job ends within milliseconds of it). Larger grids: `pencilbox solve`.
+pub const MAX_SUDOKU_SIDE: u64 = 25;
 
 /// Per-family limits on top of [`check_size`].
 pub fn check_family_size(puzzle: &str, text: &str) -> Result<(), ApiError> {
@@ -251,7 +251,7 @@ pub fn check_family_size(puzzle: &str, text: &str) -> Result<(), ApiError> {
             if m.max(n) > MAX_SUDOKU_SIDE {
                 return Err(ApiError::bad(format!(
                     "the server takes Sudoku up to {MAX_SUDOKU_SIDE}×{MAX_SUDOKU_SIDE}, this one is {m}×{n}: \
-                     some deduction steps on larger grids cannot be interrupted (use `pencilbox solve` instead)"
+                     use `pencilbox solve` for larger grids"
                 )));
             }
         }
