@@ -14,7 +14,7 @@
 //!   returns Nishio(S) and the number of valid placements inside `S` (Lemma 1).
 //! * [`nishio_lanes`] — the bit-parallel variant asked for in the paper's conclusion: up to
 //!   64 candidate sets at once, one `u64` lane per set, sweeping every arc of `G_U` once per
-//!   batch (see BENCHMARKS-sudoku.md for when this wins).
+//!   batch (see BENCHMARKS.md, Sudoku section, for when this wins).
 //!
 //! [`nishio_with`] is [`nishio`] with a stop test (a deadline, a cancel flag) polled every
 //! [`POLL_EVERY`] vertices of the search: on an empty 25×25 grid one digit visits all
