@@ -419,10 +419,11 @@ mod tests {
     }
 
     #[test]
-    fn sudoku_above_sixteen_by_sixteen_is_refused_by_the_server() {
+    fn sudoku_above_twenty_five_by_twenty_five_is_refused_by_the_server() {
         assert!(check_family_size("sudoku", &".".repeat(256)).is_ok());
-        let e = check_family_size("sudoku", &".".repeat(625)).unwrap_err();
-        assert!(e.body["error"].as_str().unwrap().contains("25×25"), "{:?}", e.body);
+        assert!(check_family_size("sudoku", &".".repeat(625)).is_ok());
+        let e = check_family_size("sudoku", &".".repeat(36 * 36)).unwrap_err();
+        assert!(e.body["error"].as_str().unwrap().contains("36×36"), "{:?}", e.body);
         assert!(check_family_size("suguru", "25 25\n").is_ok());
     }
 }
