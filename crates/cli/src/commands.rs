@@ -75,19 +75,19 @@ pub fn parse_settings(raw: &[String], block: Option<&str>) -> Result<Vec<(String
     Ok(out)
 }
 
+/// Reads a puzzle file and resolves its family and run options: what `solve` and `count` share.
+fn load(args: &PuzzleArgs, file: &Path) -> Result<(String, String, &'static dyn PuzzleKind, RunOptions), InputError> {
+    let name = display_name(file);
+    let text = read_text(file)?;
+    let kind = resolve_kind(args.puzzle.as_deref(), &text, &name)?;
+    let opts = run_options(args)?;
+    Ok((name, text, kind, opts))
+}
+
 /// `pencilbox solve`.
 pub fn solve(args: &PuzzleArgs, format: Format, show_stats: bool, file: &Path) -> u8 {
-    let name = display_name(file);
-    let text = match read_text(file) {
-        Ok(t) => t,
-        Err(e) => return fail(e),
-    };
-    let kind = match resolve_kind(args.puzzle.as_deref(), &text, &name) {
-        Ok(k) => k,
-        Err(e) => return fail(e),
-    };
-    let opts = match run_options(args) {
-        Ok(o) => o,
+    let (name, text, kind, opts) = match load(args, file) {
+        Ok(loaded) => loaded,
         Err(e) => return fail(e),
     };
     let instances = kind.instances(&text);
@@ -166,17 +166,8 @@ pub fn verify(puzzle: Option<&str>, block: Option<&str>, format: Format, file: &
 
 /// `pencilbox count`.
 pub fn count(args: &PuzzleArgs, limit: Option<u64>, format: Format, show_stats: bool, file: &Path) -> u8 {
-    let name = display_name(file);
-    let text = match read_text(file) {
-        Ok(t) => t,
-        Err(e) => return fail(e),
-    };
-    let kind = match resolve_kind(args.puzzle.as_deref(), &text, &name) {
-        Ok(k) => k,
-        Err(e) => return fail(e),
-    };
-    let opts = match run_options(args) {
-        Ok(o) => o,
+    let (name, text, kind, opts) = match load(args, file) {
+        Ok(loaded) => loaded,
         Err(e) => return fail(e),
     };
     if limit == Some(0) {
