@@ -226,8 +226,33 @@ struct NishioRequest {
     settings: std::collections::BTreeMap<String, String>,
 }
 
+/// The Sudoku block shape from a request's `settings` (`block=AxB`), when given.
+fn sudoku_block(
+    settings: &std::collections::BTreeMap<String, String>,
+) -> Result<Option<pencilbox_sudoku_nishio::BlockShape>, ApiError> {
+    settings
+        .get("block")
+        .map(|b| {
+            pencilbox_sudoku_nishio::BlockShape::parse(b)
+                .ok_or_else(|| ApiError::bad(format!("block must look like 3x3, found `{b}`")))
+        })
+        .transpose()
+}
+
+/// The page sends one candidate bitmask per cell of an `n × n` Sudoku.
+fn check_candidate_count(masks: &[u64], n: usize) -> Result<(), PuzzleError> {
+    if masks.len() == n * n {
+        return Ok(());
+    }
+    Err(PuzzleError::unsupported(format!(
+        "`candidates` must have one bitmask per cell ({}), found {}",
+        n * n,
+        masks.len()
+    )))
+}
+
 async fn nishio(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
-    use pencilbox_sudoku_nishio::{nishio_for_digit_limited, BlockShape, Candidates, Method, Sudoku};
+    use pencilbox_sudoku_nishio::{nishio_for_digit_limited, Candidates, Method, Sudoku};
     let req: NishioRequest = decode(&state, body)?;
     only(&req.puzzle, "sudoku", "Nishio")?;
     check_size(&state.config, &req.text)?;
@@ -238,12 +263,7 @@ async fn nishio(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Re
             "unknown Nishio method `{method_name}`; choose dag, paper, overlay or matching"
         ))
     })?;
-    let block = match req.settings.get("block") {
-        Some(b) => {
-            Some(BlockShape::parse(b).ok_or_else(|| ApiError::bad(format!("block must look like 3x3, found `{b}`")))?)
-        }
-        None => None,
-    };
+    let block = sudoku_block(&req.settings)?;
     let out = state
         .jobs
         .run(None, move |limits| {
@@ -257,13 +277,7 @@ async fn nishio(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Re
             }
             let mut cand = Candidates::from_puzzle(&p).map_err(|c| PuzzleError::unsupported(c.message))?;
             if let Some(masks) = &req.candidates {
-                if masks.len() != n * n {
-                    return Err(PuzzleError::unsupported(format!(
-                        "`candidates` must have one bitmask per cell ({}), found {}",
-                        n * n,
-                        masks.len()
-                    )));
-                }
+                check_candidate_count(masks, n)?;
                 for (cell, &mask) in cand.cells_mut().iter_mut().zip(masks) {
                     let mut allowed = Domain::EMPTY;
                     for v in 1..=n as u32 {
@@ -362,31 +376,22 @@ struct StepRequest {
 /// and returns the first one that places a digit in an empty cell or removes a candidate the
 /// page still shows.
 async fn step(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
-    use pencilbox_sudoku_nishio::{BlockShape, Deducer, RuleSet, Sudoku};
+    use pencilbox_sudoku_nishio::{Deducer, RuleSet, Sudoku};
     let req: StepRequest = decode(&state, body)?;
     only(&req.puzzle, "sudoku", "a deduction step")?;
     check_size(&state.config, &req.text)?;
     check_family_size("sudoku", &req.text)?;
-    let block = match req.settings.get("block") {
-        Some(b) => {
-            Some(BlockShape::parse(b).ok_or_else(|| ApiError::bad(format!("block must look like 3x3, found `{b}`")))?)
-        }
-        None => None,
-    };
+    let block = sudoku_block(&req.settings)?;
     let out = state
         .jobs
         .run(None, move |limits| {
             let p = Sudoku::parse(&req.text, block)?;
             let n = p.n();
             let known: Vec<u64> = match &req.candidates {
-                Some(m) if m.len() != n * n => {
-                    return Err(PuzzleError::unsupported(format!(
-                        "`candidates` must have one bitmask per cell ({}), found {}",
-                        n * n,
-                        m.len()
-                    )))
+                Some(m) => {
+                    check_candidate_count(m, n)?;
+                    m.clone()
                 }
-                Some(m) => m.clone(),
                 None => vec![u64::MAX; n * n],
             };
             let name = |i: usize| format!("r{}c{}", i / n + 1, i % n + 1);
