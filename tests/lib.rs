@@ -125,6 +125,25 @@ pub fn run(args: &[&str]) -> Output {
     run_with_stdin(args, b"")
 }
 
+/// Runs `pencilbox bench --format json ARGS DIR` and asserts that all `instances` instances
+/// were solved and every one matched its answer file.
+#[track_caller]
+pub fn assert_bench_matches_answers(args: &[&str], dir: &Path, instances: u64) {
+    let mut full = vec!["bench", "--format", "json"];
+    full.extend_from_slice(args);
+    let dir = dir.to_str().unwrap_or_default();
+    full.push(dir);
+    let v = run(&full).code(0).json();
+    let what = full.join(" ");
+    assert_eq!(v["summary"]["instances"], instances, "{what}");
+    assert_eq!(v["summary"]["solved"], instances, "{what}");
+    assert_eq!(v["summary"]["mismatches"], 0, "{what}");
+    let all_match = v["instances"]
+        .as_array()
+        .is_some_and(|a| a.iter().all(|i| i["matches_answer"] == true));
+    assert!(all_match, "{what}: every instance has an answer file and matches it");
+}
+
 /// Writes `content` to a fresh temporary file and returns its path.
 pub fn temp_file(name: &str, content: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("pencilbox-tests-{}", std::process::id()));

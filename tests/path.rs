@@ -1,6 +1,6 @@
 //! End-to-end: Path puzzles through the `pencilbox` binary.
 
-use pencilbox_tests::{run, run_with_stdin, shared_data, temp_file};
+use pencilbox_tests::{assert_bench_matches_answers, run, run_with_stdin, shared_data, temp_file};
 
 /// 3×3, doors in opposite corners, no clues: many paths.
 const OPEN_3X3: &str = "3 3\n1 1\n3 3\n\n-1 -1 -1\n-1 -1 -1\n";
@@ -76,22 +76,7 @@ fn malformed_path_input_exits_2_with_a_position() {
 fn the_26_letters_solve_to_their_answers_and_are_unique() {
     let Some(dir) = shared_data("path/letters") else { return };
     for alg in ["fast", "paper"] {
-        let out = run(&[
-            "bench",
-            "--format",
-            "json",
-            "--puzzle",
-            "path",
-            "--algorithm",
-            alg,
-            dir.to_str().unwrap_or_default(),
-        ]);
-        let v = out.code(0).json();
-        assert_eq!(v["summary"]["instances"], 26);
-        assert_eq!(v["summary"]["mismatches"], 0);
-        assert!(v["instances"]
-            .as_array()
-            .is_some_and(|a| a.iter().all(|i| i["matches_answer"] == true)));
+        assert_bench_matches_answers(&["--puzzle", "path", "--algorithm", alg], &dir, 26);
     }
     for letter in 'a'..='z' {
         let f = dir.join(format!("{letter}.txt"));

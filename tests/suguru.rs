@@ -1,6 +1,6 @@
 //! End-to-end: Suguru through the `pencilbox` binary.
 
-use pencilbox_tests::{run, run_with_stdin, shared_data, temp_file};
+use pencilbox_tests::{assert_bench_matches_answers, run, run_with_stdin, shared_data, temp_file};
 
 /// 1×4, two regions of two cells, no hints: exactly `1 2 1 2` and `2 1 2 1`.
 const TWO_SOLUTIONS: &str = "1 4\n0 0 0 0\n1 1 2 2\n";
@@ -107,22 +107,6 @@ fn malformed_suguru_input_names_file_line_and_column() {
 fn janko_instances_solve_to_their_answers_with_paper_and_fast() {
     let Some(dir) = shared_data("suguru/janko") else { return };
     for alg in ["fast", "paper"] {
-        let out = run(&[
-            "bench",
-            "--format",
-            "json",
-            "--algorithm",
-            alg,
-            dir.to_str().unwrap_or_default(),
-        ]);
-        out.code(0);
-        let v = out.json();
-        assert_eq!(v["summary"]["instances"], 120, "{alg}");
-        assert_eq!(v["summary"]["solved"], 120, "{alg}");
-        assert_eq!(v["summary"]["mismatches"], 0, "{alg}");
-        let all_match = v["instances"]
-            .as_array()
-            .is_some_and(|a| a.iter().all(|i| i["matches_answer"] == true));
-        assert!(all_match, "{alg}: every instance has an answer file and matches it");
+        assert_bench_matches_answers(&["--algorithm", alg], &dir, 120);
     }
 }
