@@ -4,6 +4,8 @@
 //!   connected-component labelling.
 //! * [`domain`] — [`Domain`], a `Copy` bitset of values `1..=64`; [`cellset`] — sets of cells.
 //! * [`trail`] — the undo log with level marks.
+//! * [`links`] — yes/no variables on the links between adjacent cells, and the chains they
+//!   form (path and loop puzzles).
 //! * [`search`] — the generic depth-first backtracking driver with run modes (first, count up
 //!   to N, all), node limits, deadlines, cancellation and statistics.
 //! * [`fd`] — finite-domain variables, propagators and smallest-domain-first search.
@@ -19,6 +21,7 @@ pub mod domain;
 pub mod error;
 pub mod fd;
 pub mod grid;
+pub mod links;
 pub mod puzzle;
 pub mod reach;
 pub mod rng;

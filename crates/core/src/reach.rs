@@ -51,6 +51,7 @@ pub struct Flood {
     block: Vec<u32>,
     block_mark: Vec<u32>,
     calls: Vec<(CellId, u8)>,
+    separators: Vec<CellId>,
 }
 
 const NO_PARENT: u32 = u32::MAX;
@@ -87,6 +88,7 @@ impl Flood {
             block: Vec::new(),
             block_mark: Vec::new(),
             calls: Vec::new(),
+            separators: Vec::new(),
         }
     }
 
@@ -159,7 +161,36 @@ impl Flood {
     /// assert!(!f.reached(shape.id(0, 0)));
     /// assert_eq!(f.cells().len(), 5);
     /// ```
-    pub fn between(&mut self, s: CellId, t: CellId, mut enter: impl FnMut(CellId) -> bool) -> bool {
+    pub fn between(&mut self, s: CellId, t: CellId, enter: impl FnMut(CellId) -> bool) -> bool {
+        self.between_links(s, t, enter, |_, _| true)
+    }
+
+    /// [`Flood::between`] on a graph with some links removed: the fill steps from `u` to a
+    /// neighbour `w` only when `link(u, w)` holds (it must be symmetric) and, when `w` is new,
+    /// `enter(w)`. Afterwards [`Flood::separators`] lists the cut cells on every `s`–`t` path.
+    ///
+    /// ```
+    /// use pencilbox_core::grid::Shape;
+    /// use pencilbox_core::reach::Flood;
+    /// // A 2×3 grid with the link between the two middle cells removed: a ring of six cells.
+    /// let shape = Shape::new(2, 3);
+    /// let mut f = Flood::new(shape);
+    /// let (top, bottom) = (shape.id(0, 1), shape.id(1, 1));
+    /// let cut = |u, w| !((u == top && w == bottom) || (u == bottom && w == top));
+    /// assert!(f.between_links(shape.id(0, 0), shape.id(0, 2), |_| true, cut));
+    /// assert_eq!(f.cells().len(), 5);
+    /// assert!(f.separators().is_empty());
+    /// // Closing the bottom-middle cell leaves one way round, through the top-middle cell.
+    /// assert!(f.between_links(shape.id(0, 0), shape.id(0, 2), |c| c != bottom, cut));
+    /// assert_eq!(f.separators(), &[top]);
+    /// ```
+    pub fn between_links(
+        &mut self,
+        s: CellId,
+        t: CellId,
+        mut enter: impl FnMut(CellId) -> bool,
+        mut link: impl FnMut(CellId, CellId) -> bool,
+    ) -> bool {
         let cells = self.stamp.len();
         if self.disc.len() != cells {
             self.disc = vec![0; cells];
@@ -188,6 +219,9 @@ impl Flood {
                 let w = self.adj[u.index()][top.1 as usize];
                 top.1 += 1;
                 let (wi, ui) = (w.index(), u.index());
+                if !link(u, w) {
+                    continue;
+                }
                 if self.stamp[wi] != epoch {
                     if !enter(w) {
                         continue;
@@ -221,16 +255,24 @@ impl Flood {
                 }
             }
         }
+        self.separators.clear();
         if self.stamp[t.index()] != epoch || s == t {
             self.order.clear();
             return false;
         }
-        // Mark the blocks of the tree edges from t up to s: the block–cut-tree path.
+        // Mark the blocks of the tree edges from t up to s: the block–cut-tree path. Where two
+        // consecutive tree edges lie in different blocks, the cell between them is a cut cell
+        // that every s–t path passes.
         let mark = epoch;
         let mut w = t;
         while w != s {
-            self.block_mark[self.block[w.index()] as usize] = mark;
-            w = CellId(self.parent[w.index()]);
+            let b = self.block[w.index()];
+            self.block_mark[b as usize] = mark;
+            let p = CellId(self.parent[w.index()]);
+            if p != s && self.block[p.index()] != b {
+                self.separators.push(p);
+            }
+            w = p;
         }
         // Keep the vertices of marked blocks, under a fresh epoch for `reached`.
         self.next_epoch();
@@ -247,6 +289,12 @@ impl Flood {
         }
         self.order.truncate(kept);
         true
+    }
+
+    /// The cells other than `s` and `t` that every simple `s`–`t` path passes, found by the last
+    /// [`Flood::between`] or [`Flood::between_links`] (from `t` towards `s`).
+    pub fn separators(&self) -> &[CellId] {
+        &self.separators
     }
 
     /// Was `c` reached (or a start) in the last fill?

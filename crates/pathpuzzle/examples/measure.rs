@@ -1,15 +1,19 @@
-//! Measures `paper` against `fast` on puzzle files, in process (build with `--release`).
+//! Measures the Path algorithms against each other on puzzle files, in process (build with
+//! `--release`).
 //!
 //! ```text
-//! cargo run --release -p pencilbox-pathpuzzle --example measure -- [--limit-ms N] [--prune SPEC] [--count] FILE_OR_DIR...
+//! cargo run --release -p pencilbox-pathpuzzle --example measure -- [--algorithms paper,extend,fast]
+//!     [--limit-ms N] [--prune SPEC] [--rules SPEC] [--reps N] [--count] FILE_OR_DIR...
 //! ```
-//! For each file: nodes and time of both algorithms (a solve, or a full count with `--count`),
-//! then the totals and the time ratio. `paper` runs under the time limit (default 10 s) and is
-//! reported as `> limit` when it hits it; `fast` runs without a limit. Times are the best of
-//! `--reps` runs (default 5).
+//! For each file: nodes and time of each algorithm (default `paper,fast`; a solve, or a full
+//! count with `--count`), then the totals and the time ratio of the first algorithm to the last.
+//! Every algorithm runs under the time limit (default 10 s) and is reported as `> limit` when it
+//! hits it. Times are the best of `--reps` runs (default 5). `--prune` sets `extend`'s rules,
+//! `--rules` `fast`'s.
 
 use pencilbox_core::{Limits, StopReason};
-use pencilbox_pathpuzzle::fast::Pruning;
+use pencilbox_pathpuzzle::extend::Pruning;
+use pencilbox_pathpuzzle::fast::Rules;
 use pencilbox_pathpuzzle::solve::{count, solve, Algorithm, Outcome};
 use pencilbox_pathpuzzle::PathPuzzle;
 use std::path::PathBuf;
@@ -64,7 +68,9 @@ fn timed(p: &PathPuzzle, alg: &Algorithm, counting: bool, limit: Duration, reps:
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mut limit = Duration::from_secs(10);
-    let mut rules = Pruning::DEFAULT;
+    let mut prune = Pruning::DEFAULT;
+    let mut rules = Rules::ALL;
+    let mut names = vec!["paper".to_string(), "fast".to_string()];
     let mut counting = false;
     let mut reps = 5;
     let mut i = 0;
@@ -75,7 +81,15 @@ fn main() {
                 args.drain(i..i + 2);
             }
             "--prune" => {
-                rules = Pruning::parse(&args[i + 1]).expect("--prune SPEC");
+                prune = Pruning::parse(&args[i + 1]).expect("--prune SPEC");
+                args.drain(i..i + 2);
+            }
+            "--rules" => {
+                rules = Rules::parse(&args[i + 1]).expect("--rules SPEC");
+                args.drain(i..i + 2);
+            }
+            "--algorithms" => {
+                names = args[i + 1].split(',').map(String::from).collect();
                 args.drain(i..i + 2);
             }
             "--reps" => {
@@ -89,13 +103,24 @@ fn main() {
             _ => i += 1,
         }
     }
-    println!(
-        "{:<28} {:>12} {:>12} {:>12} {:>12} {:>8}",
-        "file", "paper nodes", "paper ms", "fast nodes", "fast ms", "ratio"
-    );
-    let (mut tp, mut tf) = (Duration::ZERO, Duration::ZERO);
-    let (mut np, mut nf) = (0u64, 0u64);
-    let mut paper_timeouts = 0;
+    let algs: Vec<Algorithm> = names
+        .iter()
+        .map(|n| match n.as_str() {
+            "paper" => Algorithm::Paper,
+            "extend" => Algorithm::Extend(prune),
+            "fast" => Algorithm::Fast(rules),
+            other => panic!("unknown algorithm {other} (paper, extend, fast)"),
+        })
+        .collect();
+    let mut header = format!("{:<28}", "file");
+    for n in &names {
+        header += &format!(" {:>12} {:>10}", format!("{n} nodes"), format!("{n} ms"));
+    }
+    println!("{header} {:>8}", "ratio");
+    let mut total_time = vec![Duration::ZERO; algs.len()];
+    let mut total_nodes = vec![0u64; algs.len()];
+    let mut timeouts = vec![0usize; algs.len()];
+    let seconds = |d: Duration| d.as_secs_f64().max(1e-9);
     for f in files(&args) {
         let text = std::fs::read_to_string(&f).expect("readable file");
         let p = match PathPuzzle::parse(&text) {
@@ -105,44 +130,50 @@ fn main() {
                 continue;
             }
         };
-        let (op, dp) = timed(&p, &Algorithm::Paper, counting, limit, reps);
-        let (of, df) = timed(&p, &Algorithm::Fast(rules), counting, Duration::from_secs(600), reps);
-        let paper_done = op.stop != StopReason::Deadline;
-        if paper_done && of.stop != StopReason::Deadline {
-            assert_eq!(op.solutions.first(), of.solutions.first(), "{}", f.display());
-            assert_eq!(op.count, of.count, "{}", f.display());
-        }
-        if !paper_done {
-            paper_timeouts += 1;
-        }
-        tp += dp;
-        tf += df;
-        np += op.stats.nodes;
-        nf += of.stats.nodes;
-        let pms = if paper_done {
-            format!("{:.3}", dp.as_secs_f64() * 1e3)
-        } else {
-            format!("> {}", limit.as_millis())
-        };
-        println!(
-            "{:<28} {:>12} {:>12} {:>12} {:>12.3} {:>8.1}",
+        let mut line = format!(
+            "{:<28}",
             f.file_name()
                 .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-            op.stats.nodes,
-            pms,
-            of.stats.nodes,
-            df.as_secs_f64() * 1e3,
-            dp.as_secs_f64() / df.as_secs_f64().max(1e-9)
+                .unwrap_or_default()
         );
+        let mut runs = Vec::new();
+        for (k, alg) in algs.iter().enumerate() {
+            let (o, d) = timed(&p, alg, counting, limit, reps);
+            let done = o.stop != StopReason::Deadline;
+            if done {
+                line += &format!(" {:>12} {:>10.3}", o.stats.nodes, d.as_secs_f64() * 1e3);
+            } else {
+                timeouts[k] += 1;
+                line += &format!(" {:>12} {:>10}", o.stats.nodes, format!("> {}", limit.as_millis()));
+            }
+            total_time[k] += d;
+            total_nodes[k] += o.stats.nodes;
+            runs.push((o, d, done));
+        }
+        // Every finished run agrees on solvability (and, counting, on the count).
+        let finished: Vec<&(Outcome, Duration, bool)> = runs.iter().filter(|r| r.2).collect();
+        for w in finished.windows(2) {
+            assert_eq!(
+                w[0].0.solutions.is_empty(),
+                w[1].0.solutions.is_empty(),
+                "{}",
+                f.display()
+            );
+            if counting {
+                assert_eq!(w[0].0.count, w[1].0.count, "{}", f.display());
+            }
+        }
+        let (first, last) = (&runs[0], &runs[runs.len() - 1]);
+        println!("{line} {:>8.1}", seconds(first.1) / seconds(last.1));
     }
+    let mut line = format!("{:<28}", "TOTAL");
+    for k in 0..algs.len() {
+        line += &format!(" {:>12} {:>10.3}", total_nodes[k], total_time[k].as_secs_f64() * 1e3);
+    }
+    let ratio = seconds(total_time[0]) / seconds(total_time[algs.len() - 1]);
     println!(
-        "{:<28} {:>12} {:>12.3} {:>12} {:>12.3} {:>8.1}   (paper hit the limit on {paper_timeouts} files)",
-        "TOTAL",
-        np,
-        tp.as_secs_f64() * 1e3,
-        nf,
-        tf.as_secs_f64() * 1e3,
-        tp.as_secs_f64() / tf.as_secs_f64().max(1e-9)
+        "{line} {ratio:>8.1}   (hit the {} ms limit: {:?})",
+        limit.as_millis(),
+        timeouts
     );
 }

@@ -106,7 +106,7 @@ pub fn puzzle_from_path(shape: Shape, path: &[CellId]) -> Result<PathPuzzle, Inv
 }
 
 /// Node budget for one uniqueness check during generation.
-const CHECK_NODES: u64 = 2_000_000;
+const CHECK_NODES: u64 = 50_000;
 
 /// Unique within the budget? (`None` when the budget ran out.)
 fn unique_within_budget(p: &PathPuzzle) -> Option<bool> {

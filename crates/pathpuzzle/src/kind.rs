@@ -7,7 +7,8 @@
 //! * `--stats` notes: the rules in force and how many nodes each cut (`fast`), Theorem 3's node
 //!   bound (`paper`).
 
-use crate::fast::Pruning;
+use crate::extend::Pruning;
+use crate::fast::Rules;
 use crate::model::{configuration_rows, configuration_to_text, parse_arrows, parse_configuration, Configuration};
 use crate::render::pretty;
 use crate::solve::{count, solve, Algorithm, Outcome};
@@ -26,10 +27,15 @@ pub struct Kind;
 /// The registry entry (`pencilbox_pathpuzzle::KIND`).
 pub static KIND: Kind = Kind;
 
-static ALGORITHMS: [AlgorithmInfo; 2] = [
+static ALGORITHMS: [AlgorithmInfo; 3] = [
     AlgorithmInfo {
         name: "fast",
-        summary: "Algorithm 3's search with reachability, owed-count, length, parity and dead-end pruning (default)",
+        summary: "link model: degree, line-count, loop, cut-parity, colour and reachability propagation (default)",
+    },
+    AlgorithmInfo {
+        name: "extend",
+        summary:
+            "Algorithm 3's extension from door A with reachability, owed-count, length, parity and dead-end pruning",
     },
     AlgorithmInfo {
         name: "paper",
@@ -49,12 +55,28 @@ pub fn rendered(p: &PathPuzzle, a: &Configuration) -> Rendered {
 /// The algorithm chosen by `opts` (`--algorithm`, `--set prune=...`).
 pub fn algorithm_from(opts: &RunOptions) -> Result<Algorithm, PuzzleError> {
     let info = KIND.algorithm(opts.algorithm.as_deref())?;
+    // A setting meant for another algorithm is refused, not silently ignored.
+    for (key, owner) in [("prune", "extend"), ("rules", "fast")] {
+        if opts.setting(key).is_some() && info.name != owner {
+            return Err(PuzzleError::unsupported(format!(
+                "the setting `{key}` applies to --algorithm {owner}, not {}",
+                info.name
+            )));
+        }
+    }
     match info.name {
         "paper" => Ok(Algorithm::Paper),
-        _ => {
+        "extend" => {
             let rules = match opts.setting("prune") {
                 Some(spec) => Pruning::parse(spec).map_err(PuzzleError::unsupported)?,
                 None => Pruning::DEFAULT,
+            };
+            Ok(Algorithm::Extend(rules))
+        }
+        _ => {
+            let rules = match opts.setting("rules") {
+                Some(spec) => Rules::parse(spec).map_err(PuzzleError::unsupported)?,
+                None => Rules::ALL,
             };
             Ok(Algorithm::Fast(rules))
         }
@@ -64,7 +86,7 @@ pub fn algorithm_from(opts: &RunOptions) -> Result<Algorithm, PuzzleError> {
 fn notes(p: &PathPuzzle, alg: &Algorithm, o: &Outcome) -> Vec<Note> {
     let mut notes = Vec::new();
     match alg {
-        Algorithm::Fast(rules) => {
+        Algorithm::Extend(rules) => {
             notes.push(Note::new("pruning rules", rules.describe()));
             // Nodes (or branches) each rule in force cut. `order` only sorts; `reserve` and `tail`
             // only narrow the fill (its effect shows in the other rules' counts): neither cuts.
@@ -72,6 +94,14 @@ fn notes(p: &PathPuzzle, alg: &Algorithm, o: &Outcome) -> Vec<Note> {
             for (rule, n) in &o.prunes {
                 if !["order", "reserve", "tail"].contains(rule) && on.split(',').any(|r| r == *rule) {
                     notes.push(Note::new(format!("cut by {rule}"), n));
+                }
+            }
+        }
+        Algorithm::Fast(rules) => {
+            notes.push(Note::new("rules", rules.describe()));
+            for (rule, n) in &o.prunes {
+                if rules.describe().split(',').any(|r| r == *rule) {
+                    notes.push(Note::new(format!("refuted by {rule}"), n));
                 }
             }
         }
@@ -249,11 +279,22 @@ mod tests {
 
     #[test]
     fn a_bad_prune_setting_or_algorithm_is_unsupported_not_a_panic() {
-        let opts = RunOptions {
-            settings: vec![("prune".into(), "-speed".into())],
-            ..RunOptions::default()
-        };
-        assert!(matches!(KIND.solve(FIG5, &opts), Err(PuzzleError::Unsupported(_))));
+        for (key, value, alg) in [
+            ("prune", "-speed", "extend"),
+            ("rules", "-speed", "fast"),
+            ("prune", "-parity", "fast"),
+            ("rules", "-cuts", "paper"),
+        ] {
+            let opts = RunOptions {
+                algorithm: Some(alg.into()),
+                settings: vec![(key.into(), value.into())],
+                ..RunOptions::default()
+            };
+            assert!(
+                matches!(KIND.solve(FIG5, &opts), Err(PuzzleError::Unsupported(_))),
+                "{key}={value} with {alg}"
+            );
+        }
         let opts = RunOptions {
             algorithm: Some("sat".into()),
             ..RunOptions::default()

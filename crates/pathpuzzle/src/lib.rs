@@ -31,6 +31,7 @@
 #![deny(missing_docs)]
 
 pub mod checks;
+pub mod extend;
 pub mod fast;
 pub mod generate;
 pub mod kind;

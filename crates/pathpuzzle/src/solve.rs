@@ -16,7 +16,8 @@
 //! ```
 
 use crate::checks::no_solution_reason;
-use crate::fast::{FastSearch, Pruning, RULES};
+use crate::extend::{ExtendSearch, Pruning, RULES};
+use crate::fast::{LinkSearch, Rules};
 use crate::model::{Configuration, PathPuzzle};
 use crate::paper::PaperSearch;
 use crate::verify::is_solution;
@@ -27,13 +28,16 @@ use pencilbox_core::search::{run, Flow, Limits, Stats, StopReason};
 pub enum Algorithm {
     /// Algorithm 3 of the paper, as published.
     Paper,
-    /// The pruned search with the given rules ([`crate::fast`]).
-    Fast(Pruning),
+    /// Algorithm 3's search (extension from door A) with the given pruning rules
+    /// ([`crate::extend`]).
+    Extend(Pruning),
+    /// The link model with propagation ([`crate::fast`]), the default.
+    Fast(Rules),
 }
 
 impl Default for Algorithm {
     fn default() -> Self {
-        Algorithm::Fast(Pruning::DEFAULT)
+        Algorithm::Fast(Rules::ALL)
     }
 }
 
@@ -42,6 +46,7 @@ impl Algorithm {
     pub fn name(&self) -> &'static str {
         match self {
             Algorithm::Paper => "paper",
+            Algorithm::Extend(_) => "extend",
             Algorithm::Fast(_) => "fast",
         }
     }
@@ -60,7 +65,8 @@ pub struct Outcome {
     pub stats: Stats,
     /// The instant check that proved the puzzle unsolvable, if one did (no search then ran).
     pub reason: Option<String>,
-    /// Nodes cut by each pruning rule of the fast algorithm, `(rule, count)`.
+    /// Nodes cut by each pruning rule (`extend`) or branches refuted by each rule (`fast`),
+    /// `(rule, count)`.
     pub prunes: Vec<(&'static str, u64)>,
 }
 
@@ -97,8 +103,8 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
             });
             (r, vec![])
         }
-        Algorithm::Fast(rules) => {
-            let mut s = FastSearch::new(p, *rules);
+        Algorithm::Extend(rules) => {
+            let mut s = ExtendSearch::new(p, *rules);
             let r = run(&mut s, limits, |s| {
                 if kept.len() < keep {
                     kept.push(s.configuration());
@@ -106,6 +112,16 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
                 Flow::Continue
             });
             (r, RULES.iter().copied().zip(s.prunes()).collect())
+        }
+        Algorithm::Fast(rules) => {
+            let mut s = LinkSearch::new(p, *rules);
+            let r = run(&mut s, limits, |s| {
+                if kept.len() < keep {
+                    kept.push(s.configuration());
+                }
+                Flow::Continue
+            });
+            (r, crate::fast::RULES.iter().copied().zip(s.refutations()).collect())
         }
     };
     let solutions = kept;

@@ -1,11 +1,12 @@
-//! Property tests on random small instances (up to 5×5): `paper`, `fast` (all rules, no rules,
-//! each rule alone) and a naive brute-force enumerator of all simple A→B paths agree on the
+//! Property tests on random small instances (up to 5×5): `paper`, `extend` (all rules, no
+//! rules, each rule alone), `fast` (likewise, with both branchings) and a naive brute-force enumerator of all simple A→B paths agree on the
 //! exact solution sets; every solution passes the verifier; instant checks never reject a
 //! solvable instance.
 
 use pencilbox_core::{CellId, Limits, Shape};
 use pencilbox_pathpuzzle::checks::no_solution_reason;
-use pencilbox_pathpuzzle::fast::{Pruning, RULES};
+use pencilbox_pathpuzzle::extend::{Pruning, RULES};
+use pencilbox_pathpuzzle::fast::Rules;
 use pencilbox_pathpuzzle::generate::{random_path, SplitMix64};
 use pencilbox_pathpuzzle::solve::{all_solutions, count, Algorithm};
 use pencilbox_pathpuzzle::verify::is_solution;
@@ -85,15 +86,29 @@ fn check_agreement(p: &PathPuzzle) {
     let general = |p: Pruning| Pruning { bitboards: false, ..p };
     let mut algs = vec![Algorithm::Paper];
     for base in [Pruning::ALL, Pruning::DEFAULT, Pruning::NONE] {
-        algs.extend([base, always(base), general(base), general(always(base))].map(Algorithm::Fast));
+        algs.extend([base, always(base), general(base), general(always(base))].map(Algorithm::Extend));
     }
     for rule in RULES {
         for p in [
             Pruning::parse(rule).unwrap(),
             Pruning::parse(&format!("-{rule}")).unwrap(),
         ] {
-            algs.extend([p, always(p), general(p)].map(Algorithm::Fast));
+            algs.extend([p, always(p), general(p)].map(Algorithm::Extend));
         }
+    }
+    // The link model: every rule set, each optional rule alone and each one off, both
+    // branchings.
+    let mut link_rules = vec![Rules::ALL, Rules::NONE];
+    for rule in Rules::OPTIONAL {
+        link_rules.push(Rules::parse(rule).unwrap());
+        link_rules.push(Rules::parse(&format!("-{rule}")).unwrap());
+    }
+    for r in link_rules {
+        algs.push(Algorithm::Fast(r));
+        algs.push(Algorithm::Fast(Rules {
+            branch_on_lines: false,
+            ..r
+        }));
     }
     for alg in &algs {
         assert_eq!(solution_set(p, alg), truth, "{alg:?} on\n{p}");
@@ -153,7 +168,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
 
     #[test]
-    fn paper_fast_and_brute_force_agree_on_random_instances(p in arb_instance()) {
+    fn paper_extend_fast_and_brute_force_agree_on_random_instances(p in arb_instance()) {
         check_agreement(&p);
     }
 

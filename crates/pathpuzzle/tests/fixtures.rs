@@ -81,7 +81,7 @@ fn every_fixture_is_unique() {
 /// brute-force property tests cannot reach (planted instances from 6×6 to 11×11).
 #[test]
 fn bitboards_and_the_general_code_agree_on_larger_grids() {
-    use pencilbox_pathpuzzle::fast::Pruning;
+    use pencilbox_pathpuzzle::extend::Pruning;
     use pencilbox_pathpuzzle::generate::{generate, ClueDensity};
     for (k, n) in [6usize, 8, 9, 10, 11].into_iter().enumerate() {
         for percent in [100u8, 70] {
@@ -94,8 +94,8 @@ fn bitboards_and_the_general_code_agree_on_larger_grids() {
                 bitboards: false,
                 ..Pruning::DEFAULT
             };
-            let a = count(&p, &Algorithm::Fast(Pruning::DEFAULT), Some(20), &limits);
-            let b = count(&p, &Algorithm::Fast(general), Some(20), &limits);
+            let a = count(&p, &Algorithm::Extend(Pruning::DEFAULT), Some(20), &limits);
+            let b = count(&p, &Algorithm::Extend(general), Some(20), &limits);
             assert_eq!(
                 (a.count, a.stop, a.stats.nodes),
                 (b.count, b.stop, b.stats.nodes),

@@ -3,7 +3,8 @@
 //! the shared directory is absent.
 
 use pencilbox_core::Limits;
-use pencilbox_pathpuzzle::fast::Pruning;
+use pencilbox_pathpuzzle::extend::Pruning;
+use pencilbox_pathpuzzle::fast::Rules;
 use pencilbox_pathpuzzle::solve::{count, solve, Algorithm};
 use pencilbox_pathpuzzle::verify::is_solution;
 use pencilbox_pathpuzzle::{parse_configuration, PathPuzzle};
@@ -40,7 +41,7 @@ fn pairs(dir: &std::path::Path) -> Vec<(String, PathPuzzle, Option<String>)> {
         .collect()
 }
 
-fn algorithms() -> [Algorithm; 6] {
+fn algorithms() -> [Algorithm; 9] {
     let always = Pruning {
         blocks_min_cells: 0,
         ..Pruning::ALL
@@ -51,11 +52,17 @@ fn algorithms() -> [Algorithm; 6] {
     };
     [
         Algorithm::Paper,
-        Algorithm::Fast(Pruning::DEFAULT),
-        Algorithm::Fast(Pruning::ALL),
-        Algorithm::Fast(always),
-        Algorithm::Fast(general),
-        Algorithm::Fast(Pruning::NONE),
+        Algorithm::Extend(Pruning::DEFAULT),
+        Algorithm::Extend(Pruning::ALL),
+        Algorithm::Extend(always),
+        Algorithm::Extend(general),
+        Algorithm::Extend(Pruning::NONE),
+        Algorithm::Fast(Rules::ALL),
+        Algorithm::Fast(Rules::NONE),
+        Algorithm::Fast(Rules {
+            branch_on_lines: false,
+            ..Rules::ALL
+        }),
     ]
 }
 
@@ -102,22 +109,22 @@ fn the_paper_figures_solve_to_their_answers() {
 }
 
 #[test]
-fn fast_with_every_rule_off_visits_exactly_the_papers_nodes() {
+fn extend_with_every_rule_off_visits_exactly_the_papers_nodes() {
     let Some(dir) = shared("letters") else { return };
     for (name, p, _) in pairs(&dir) {
         let a = count(&p, &Algorithm::Paper, None, &Limits::default());
-        let b = count(&p, &Algorithm::Fast(Pruning::NONE), None, &Limits::default());
+        let b = count(&p, &Algorithm::Extend(Pruning::NONE), None, &Limits::default());
         assert_eq!(a.stats.nodes, b.stats.nodes, "{name}");
         assert_eq!(a.count, b.count, "{name}");
     }
 }
 
-/// Follows each letter's answer path through the fast search: no rule may cut a node on it and
+/// Follows each letter's answer path through the extension search: no rule may cut a node on it and
 /// every step must be among the offered branches (a direct soundness check of the pruning).
 #[test]
 fn no_pruning_rule_cuts_the_answer_path_of_a_letter() {
     use pencilbox_core::search::{Backtrack, Expand};
-    use pencilbox_pathpuzzle::fast::FastSearch;
+    use pencilbox_pathpuzzle::extend::ExtendSearch;
     let Some(dir) = shared("letters") else { return };
     let always = Pruning {
         blocks_min_cells: 0,
@@ -131,7 +138,7 @@ fn no_pruning_rule_cuts_the_answer_path_of_a_letter() {
         for (name, p, sol) in pairs(&dir) {
             let a = parse_configuration(&p, &sol.unwrap()).unwrap();
             let shape = p.shape();
-            let mut s = FastSearch::new(&p, rules);
+            let mut s = ExtendSearch::new(&p, rules);
             let mut c = p.cell_a();
             let mut out = Vec::new();
             while c != p.cell_b() {

@@ -1,0 +1,257 @@
+//! Edge variables between orthogonally adjacent cells, and the chains they form.
+//!
+//! # Background
+//! Puzzles whose answer is a path or loop drawn through cells (Path puzzles, and likewise
+//! Numberlink, Masyu or Slitherlink's dual) are best modelled with one yes/no variable per pair
+//! of adjacent cells, "the path uses this link", rather than by growing the path from one end:
+//! a cell's degree constraint, line counts and connectivity then propagate anywhere in the grid.
+//! Two pieces are shared by every such model:
+//!
+//! * [`Links`] numbers the links of a [`Shape`] (horizontal links first, row-major, then vertical
+//!   links) and lists each cell's incident links;
+//! * [`Chains`] keeps, for every cell at the end of a chain of chosen links, the cell at the
+//!   chain's other end, in O(1) per added link and with an undo log, so that a link closing a
+//!   cycle is refused at once and the link that *would* close one can be excluded in advance
+//!   (the standard "no premature loop" rule).
+//!
+//! ```
+//! use pencilbox_core::links::{Chains, Links};
+//! use pencilbox_core::Shape;
+//! let shape = Shape::new(2, 2);
+//! let links = Links::new(shape);
+//! assert_eq!(links.len(), 4);
+//! let (a, b, c, d) = (shape.id(0, 0), shape.id(0, 1), shape.id(1, 0), shape.id(1, 1));
+//! let mut chains = Chains::new(4);
+//! assert_eq!(chains.join(a, b), Ok((a, b)));
+//! assert_eq!(chains.join(b, d), Ok((a, d)));
+//! assert_eq!(chains.join(d, c), Ok((a, c)));
+//! assert!(chains.join(c, a).is_err(), "c-a would close the loop a-b-d-c");
+//! assert_eq!(links.between(a, c), links.between(c, a));
+//! ```
+
+use crate::grid::{CellId, Shape};
+use crate::trail::{Level, Trail};
+
+/// The number of a link (an unordered pair of orthogonally adjacent cells).
+pub type LinkId = u32;
+
+/// The links of a grid shape.
+#[derive(Clone, Debug)]
+pub struct Links {
+    shape: Shape,
+    horizontal: usize,
+    /// Up to four incident links per cell, in the order up, left, right, down.
+    incident: Vec<smallvec::SmallVec<[LinkId; 4]>>,
+    /// The two cells of each link (the upper or left one first).
+    ends: Vec<(CellId, CellId)>,
+}
+
+impl Links {
+    /// Numbers the links of `shape`.
+    pub fn new(shape: Shape) -> Self {
+        let (h, w) = (shape.height, shape.width);
+        let horizontal = h * w.saturating_sub(1);
+        let mut ends = Vec::with_capacity(horizontal + h.saturating_sub(1) * w);
+        for r in 0..h {
+            for c in 0..w.saturating_sub(1) {
+                ends.push((shape.id(r, c), shape.id(r, c + 1)));
+            }
+        }
+        for r in 0..h.saturating_sub(1) {
+            for c in 0..w {
+                ends.push((shape.id(r, c), shape.id(r + 1, c)));
+            }
+        }
+        let mut incident = vec![smallvec::SmallVec::new(); shape.cells()];
+        for cell in shape.all() {
+            let (r, c) = shape.coords(cell);
+            if r > 0 {
+                incident[cell.index()].push((horizontal + (r - 1) * w + c) as LinkId);
+            }
+            if c > 0 {
+                incident[cell.index()].push((r * (w - 1) + c - 1) as LinkId);
+            }
+            if c + 1 < w {
+                incident[cell.index()].push((r * (w - 1) + c) as LinkId);
+            }
+            if r + 1 < h {
+                incident[cell.index()].push((horizontal + r * w + c) as LinkId);
+            }
+        }
+        Links {
+            shape,
+            horizontal,
+            incident,
+            ends,
+        }
+    }
+    /// The shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+    /// Number of links.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+    /// No links (a 1×1 grid)?
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+    /// Is the link horizontal (joining two cells of one row)?
+    #[inline]
+    pub fn is_horizontal(&self, l: LinkId) -> bool {
+        (l as usize) < self.horizontal
+    }
+    /// The vertical link between `(r, c)` and `(r + 1, c)`.
+    #[inline]
+    pub fn vertical(&self, r: usize, c: usize) -> LinkId {
+        (self.horizontal + r * self.shape.width + c) as LinkId
+    }
+    /// The horizontal link between `(r, c)` and `(r, c + 1)`.
+    #[inline]
+    pub fn horizontal(&self, r: usize, c: usize) -> LinkId {
+        (r * (self.shape.width - 1) + c) as LinkId
+    }
+    /// The links at a cell (up, left, right, down; those inside the grid).
+    #[inline]
+    pub fn at(&self, c: CellId) -> &[LinkId] {
+        &self.incident[c.index()]
+    }
+    /// The two cells of a link.
+    #[inline]
+    pub fn ends(&self, l: LinkId) -> (CellId, CellId) {
+        self.ends[l as usize]
+    }
+    /// The cell across link `l` from `c`.
+    #[inline]
+    pub fn other(&self, l: LinkId, c: CellId) -> CellId {
+        let (a, b) = self.ends[l as usize];
+        if a == c {
+            b
+        } else {
+            a
+        }
+    }
+    /// The link between two cells, if they are orthogonally adjacent.
+    #[inline]
+    pub fn between(&self, a: CellId, b: CellId) -> Option<LinkId> {
+        let (x, y) = if a.0 < b.0 { (a, b) } else { (b, a) };
+        let w = self.shape.width;
+        let (r, c) = (x.index() / w, x.index() % w);
+        if y.index() == x.index() + 1 && c + 1 < w {
+            Some(self.horizontal(r, c))
+        } else if y.index() == x.index() + w && r + 1 < self.shape.height {
+            Some(self.vertical(r, c))
+        } else {
+            None
+        }
+    }
+}
+
+/// Joining these two cells would close a cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClosesCycle;
+
+/// The chains formed by chosen links, as "other end" pointers with an undo log.
+///
+/// Each cell starts as a chain of its own (its other end is itself). Only the ends of chains
+/// are meaningful: [`Chains::other_end`] of a cell inside a chain is stale, and the caller must
+/// only join cells that are chain ends (a cell of degree 0 or 1 among chosen links).
+#[derive(Clone, Debug)]
+pub struct Chains {
+    end: Vec<u32>,
+    trail: Trail<(u32, u32)>,
+}
+
+impl Chains {
+    /// `cells` chains of one cell each.
+    pub fn new(cells: usize) -> Self {
+        Chains {
+            end: (0..cells as u32).collect(),
+            trail: Trail::new(),
+        }
+    }
+    /// The other end of the chain that ends at `c`.
+    #[inline]
+    pub fn other_end(&self, c: CellId) -> CellId {
+        CellId(self.end[c.index()])
+    }
+    /// Joins the chains ending at `a` and `b` by the link `a–b`, returning the two ends of the
+    /// joined chain, or [`ClosesCycle`] when `a` and `b` end the same chain (nothing changes then).
+    #[inline]
+    pub fn join(&mut self, a: CellId, b: CellId) -> Result<(CellId, CellId), ClosesCycle> {
+        let ea = self.end[a.index()];
+        let eb = self.end[b.index()];
+        if ea == b.0 {
+            return Err(ClosesCycle);
+        }
+        self.set(ea, eb);
+        self.set(eb, ea);
+        Ok((CellId(ea), CellId(eb)))
+    }
+    fn set(&mut self, c: u32, v: u32) {
+        let old = std::mem::replace(&mut self.end[c as usize], v);
+        if old != v {
+            self.trail.push((c, old));
+        }
+    }
+    /// Opens an undo level.
+    #[inline]
+    pub fn new_level(&mut self) {
+        self.trail.new_level();
+    }
+    /// The current undo level.
+    pub fn level(&self) -> Level {
+        self.trail.level()
+    }
+    /// Undoes every join made above `level`.
+    #[inline]
+    pub fn backtrack_to(&mut self, level: Level) {
+        let end = &mut self.end;
+        self.trail.backtrack_to(level, |(c, old)| end[c as usize] = old);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_link_is_listed_at_both_of_its_cells_and_nowhere_else() {
+        for (h, w) in [(1, 1), (1, 5), (4, 1), (3, 4), (5, 5)] {
+            let shape = Shape::new(h, w);
+            let links = Links::new(shape);
+            assert_eq!(links.len(), h * (w - 1) + (h - 1) * w);
+            for l in 0..links.len() as LinkId {
+                let (a, b) = links.ends(l);
+                let ((ra, ca), (rb, cb)) = (shape.coords(a), shape.coords(b));
+                assert_eq!(ra.abs_diff(rb) + ca.abs_diff(cb), 1);
+                assert_eq!(links.is_horizontal(l), ra == rb);
+                assert!(links.at(a).contains(&l) && links.at(b).contains(&l));
+                assert_eq!(links.other(l, a), b);
+                assert_eq!(links.between(b, a), Some(l));
+            }
+            let total: usize = shape.all().map(|c| links.at(c).len()).sum();
+            assert_eq!(total, 2 * links.len());
+        }
+    }
+
+    #[test]
+    fn chains_refuse_cycles_and_undo_by_level() {
+        let mut ch = Chains::new(6);
+        let c = CellId;
+        ch.join(c(0), c(1)).unwrap();
+        ch.new_level();
+        assert_eq!(ch.join(c(1), c(2)), Ok((c(0), c(2))));
+        assert_eq!(ch.join(c(3), c(4)), Ok((c(3), c(4))));
+        assert_eq!(ch.join(c(2), c(3)), Ok((c(0), c(4))));
+        assert_eq!(ch.join(c(4), c(0)), Err(ClosesCycle));
+        assert_eq!(ch.other_end(c(0)), c(4));
+        ch.backtrack_to(0);
+        assert_eq!(ch.other_end(c(0)), c(1));
+        assert_eq!(ch.other_end(c(1)), c(0));
+        assert_eq!((ch.other_end(c(3)), ch.other_end(c(4))), (c(3), c(4)));
+        assert_eq!(ch.level(), 0);
+    }
+}

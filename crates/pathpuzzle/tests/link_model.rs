@@ -1,0 +1,129 @@
+//! Soundness of the link model (`fast`) beyond the brute-force range: following a known
+//! answer through the search, every decision that agrees with the answer must survive
+//! propagation under every rule set, and the search must end in a solution. A rule that
+//! removed a real solution anywhere on that path fails here, on grids from 6×6 to 12×12.
+
+use pencilbox_core::links::Links;
+use pencilbox_core::search::{Backtrack, Expand};
+use pencilbox_core::Limits;
+use pencilbox_pathpuzzle::fast::{Decision, LinkSearch, Rules};
+use pencilbox_pathpuzzle::generate::{generate, ClueDensity};
+use pencilbox_pathpuzzle::solve::{count, solve, Algorithm};
+use pencilbox_pathpuzzle::verify::is_solution;
+use pencilbox_pathpuzzle::{Configuration, PathPuzzle};
+
+fn rule_sets() -> Vec<Rules> {
+    let mut out = vec![Rules::ALL, Rules::NONE];
+    for rule in Rules::OPTIONAL {
+        out.push(Rules::parse(rule).unwrap());
+        out.push(Rules::parse(&format!("-{rule}")).unwrap());
+    }
+    let links: Vec<Rules> = out
+        .iter()
+        .map(|r| Rules {
+            branch_on_lines: false,
+            ..*r
+        })
+        .collect();
+    out.extend(links);
+    out
+}
+
+/// Walks the search along `answer`, taking at each node the branch that agrees with it.
+fn follow(p: &PathPuzzle, answer: &Configuration, rules: Rules) {
+    let shape = p.shape();
+    let links = Links::new(shape);
+    let mut on_path = vec![false; shape.cells()];
+    let mut used = vec![false; links.len()];
+    let mut c = p.cell_a();
+    on_path[c.index()] = true;
+    while c != p.cell_b() {
+        let next = shape.step(c, answer[c].delta()).expect("the answer stays in the grid");
+        used[links.between(c, next).expect("adjacent") as usize] = true;
+        on_path[next.index()] = true;
+        c = next;
+    }
+    let mut s = LinkSearch::new(p, rules);
+    let mut out = Vec::new();
+    for depth in 0.. {
+        out.clear();
+        match s.expand(&mut out) {
+            Expand::Solution => {
+                assert_eq!(&s.configuration(), answer, "{rules:?} found another path\n{p}");
+                return;
+            }
+            Expand::Dead => panic!(
+                "{rules:?}: the answer was refuted at depth {depth} ({:?})\n{p}\n{}",
+                s.refutations(),
+                s.sketch()
+            ),
+            Expand::Branches => {}
+        }
+        let agree = out
+            .iter()
+            .copied()
+            .find(|d| match *d {
+                Decision::Link(l, v) => used[l as usize] == (v == 1),
+                Decision::Cell(c, v) => on_path[c.index()] == (v == 1),
+            })
+            .expect("one branch agrees with the answer");
+        assert!(
+            s.apply(agree),
+            "{rules:?}: {agree:?} (agreeing with the answer) failed at depth {depth} ({:?})\n{p}",
+            s.refutations()
+        );
+    }
+}
+
+#[test]
+fn no_rule_refutes_a_planted_answer_on_grids_up_to_12x12() {
+    for (k, (h, w)) in [(6, 6), (7, 9), (8, 8), (10, 10), (11, 12), (12, 12)]
+        .into_iter()
+        .enumerate()
+    {
+        for percent in [100u8, 60] {
+            for seed in 0..3u64 {
+                let p = generate(h, w, ClueDensity::Percent(percent), false, 700 + 10 * k as u64 + seed).unwrap();
+                // The planted path is a solution; find one with the reference-free brute force of
+                // the default solver, then check every rule set against it.
+                let limits = Limits {
+                    node_limit: Some(200_000),
+                    ..Limits::default()
+                };
+                let o = solve(&p, &Algorithm::default(), &limits);
+                let Some(answer) = o.solutions.first() else {
+                    assert!(o.stop.is_interrupted(), "a planted puzzle reported unsolvable\n{p}");
+                    continue;
+                };
+                assert!(is_solution(&p, answer));
+                for rules in rule_sets() {
+                    follow(&p, answer, rules);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_rule_set_counts_the_same_on_the_bundled_benchmark_sets() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/path");
+    let mut seen = 0;
+    for size in ["bench-6x6", "bench-7x7", "bench-8x8"] {
+        let mut files: Vec<_> = std::fs::read_dir(root.join(size))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|f| f.extension().is_some_and(|e| e == "txt"))
+            .collect();
+        files.sort();
+        for f in files {
+            let p = PathPuzzle::parse(&std::fs::read_to_string(&f).unwrap()).unwrap();
+            for rules in rule_sets() {
+                let o = count(&p, &Algorithm::Fast(rules), None, &Limits::default());
+                assert_eq!((o.count, o.complete()), (1, true), "{} with {rules:?}", f.display());
+            }
+            seen += 1;
+        }
+    }
+    assert!(seen >= 18, "{seen}");
+}
