@@ -38,4 +38,7 @@ pub use puzzle::{
     AlgorithmInfo, CountReport, Instance, Note, PuzzleKind, Rendered, RunOptions, SolveReport, Status, VerifyReport,
     Violation,
 };
-pub use search::{count_keeping, run, Backtrack, Expand, Flow, Limits, SearchResult, Stats, StopReason};
+pub use search::{
+    count_keeping, run, run_restarting, Backtrack, Expand, Flow, Limits, RestartReport, Restarts, SearchResult, Stats,
+    StopReason,
+};

@@ -56,9 +56,38 @@ pub struct Rules {
     pub connect: bool,
     /// Failed-literal probing of every open cell at every node.
     pub probe: bool,
-    /// Branch on a cell of the most constrained clued line (`true`, the default) or on a link
-    /// at the visited cell with the least slack (`false`; `branch=links` in a rule list).
-    pub branch_on_lines: bool,
+    /// How the search branches (`branch=auto|lines|links` in a rule list).
+    pub branch: Branching,
+    /// `auto`'s node budget per strategy in the first round, doubled every round
+    /// (`restart=N` in a rule list; default [`RESTART_BUDGET`]).
+    pub restart_budget: u64,
+}
+
+/// The default first-round budget of `auto` branching: about 20 ms of search on a 10×10 grid.
+pub const RESTART_BUDGET: u64 = 1024;
+
+/// The branching rule of the link model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Branching {
+    /// Visit or close a cell of the clued line with the fewest ways to place the cells it
+    /// still owes (falls back to `Links` when every clued line is settled).
+    Lines,
+    /// Choose or close an open link at the visited cell with the least slack.
+    Links,
+    /// Both, as a restart portfolio with doubling node budgets
+    /// ([`pencilbox_core::search::run_restarting`]): each rule has instances on which it is
+    /// orders of magnitude slower than the other. The default.
+    Auto,
+}
+
+impl Branching {
+    fn name(self) -> &'static str {
+        match self {
+            Branching::Lines => "lines",
+            Branching::Links => "links",
+            Branching::Auto => "auto",
+        }
+    }
 }
 
 impl Default for Rules {
@@ -68,23 +97,25 @@ impl Default for Rules {
 }
 
 impl Rules {
-    /// Every deduction on, line branching (the default).
+    /// Every deduction on, the `auto` branching portfolio (the default).
     pub const ALL: Rules = Rules {
         loops: true,
         cuts: true,
         colours: true,
         connect: true,
         probe: true,
-        branch_on_lines: true,
+        branch: Branching::Auto,
+        restart_budget: RESTART_BUDGET,
     };
-    /// Only the rules that define the puzzle (`degree`, `lines`, `finish`), line branching.
+    /// Only the rules that define the puzzle (`degree`, `lines`, `finish`), `auto` branching.
     pub const NONE: Rules = Rules {
         loops: false,
         cuts: false,
         colours: false,
         connect: false,
         probe: false,
-        branch_on_lines: true,
+        branch: Branching::Auto,
+        restart_budget: RESTART_BUDGET,
     };
     /// The optional rules' names.
     pub const OPTIONAL: [&'static str; 5] = ["loops", "cuts", "colours", "connect", "probe"];
@@ -101,40 +132,51 @@ impl Rules {
     }
 
     /// Reads a rule list: `all`, `none`, the names of the rules that are on (`loops,connect`),
-    /// or changes to the default (`-cuts,-probe`); plus `branch=lines` or `branch=links`.
+    /// or changes to the default (`-cuts,-probe`); plus `branch=auto|lines|links` and
+    /// `restart=N`.
     ///
     /// ```
     /// use pencilbox_pathpuzzle::fast::Rules;
     /// assert_eq!(Rules::parse("-cuts").unwrap(), Rules { cuts: false, ..Rules::ALL });
     /// assert_eq!(Rules::parse("connect").unwrap(), Rules { connect: true, ..Rules::NONE });
-    /// assert!(!Rules::parse("branch=links").unwrap().branch_on_lines);
+    /// use pencilbox_pathpuzzle::fast::Branching;
+    /// assert_eq!(Rules::parse("branch=links").unwrap().branch, Branching::Links);
     /// assert!(Rules::parse("speed").is_err());
     /// ```
     pub fn parse(spec: &str) -> Result<Rules, String> {
         let items: Vec<&str> = spec.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
         let relative = items
             .iter()
-            .all(|s| s.starts_with(['-', '+']) || s.starts_with("branch=") || ["all", "none"].contains(s));
+            .all(|s| s.starts_with(['-', '+']) || s.contains('=') || ["all", "none"].contains(s));
         let mut r = if relative { Rules::ALL } else { Rules::NONE };
         for item in items {
+            if let Some(n) = item.strip_prefix("restart=") {
+                r.restart_budget = n
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| format!("restart wants a positive number of nodes, found `{n}`"))?;
+                continue;
+            }
             if let Some(b) = item.strip_prefix("branch=") {
-                r.branch_on_lines = match b {
-                    "lines" => true,
-                    "links" => false,
-                    _ => return Err(format!("branch wants `lines` or `links`, found `{b}`")),
+                r.branch = match b {
+                    "lines" => Branching::Lines,
+                    "links" => Branching::Links,
+                    "auto" => Branching::Auto,
+                    _ => return Err(format!("branch wants `auto`, `lines` or `links`, found `{b}`")),
                 };
                 continue;
             }
             match item {
                 "all" => {
                     r = Rules {
-                        branch_on_lines: r.branch_on_lines,
+                        branch: r.branch,
                         ..Rules::ALL
                     }
                 }
                 "none" => {
                     r = Rules {
-                        branch_on_lines: r.branch_on_lines,
+                        branch: r.branch,
                         ..Rules::NONE
                     }
                 }
@@ -145,7 +187,7 @@ impl Rules {
                     };
                     let f = r.flag(name).ok_or_else(|| {
                         format!(
-                            "unknown rule `{name}`; the optional rules are {} (degree, lines and finish are always on; setting: branch=lines|links)",
+                            "unknown rule `{name}`; the optional rules are {} (degree, lines and finish are always on; settings: branch=auto|lines|links, restart=N)",
                             Rules::OPTIONAL.join(", ")
                         )
                     })?;
@@ -162,11 +204,11 @@ impl Rules {
         let mut names = vec!["degree", "lines"];
         names.extend(Rules::OPTIONAL.iter().zip(on).filter(|(_, o)| *o).map(|(n, _)| *n));
         names.push("finish");
-        names.push(if self.branch_on_lines {
-            "branch=lines"
-        } else {
-            "branch=links"
-        });
+        let branch = match self.branch {
+            Branching::Auto => format!("branch=auto,restart={}", self.restart_budget),
+            b => format!("branch={}", b.name()),
+        };
+        names.push(&branch);
         names.join(",")
     }
 }
@@ -244,6 +286,8 @@ pub struct LinkSearch {
     refuted: [u64; RULES.len()],
     flood: Flood,
     separators: Vec<CellId>,
+    /// Each cell's links by direction (up, left, right, down); `u32::MAX` off the grid.
+    toward: Vec<[LinkId; 4]>,
 }
 
 type Step = Result<(), usize>;
@@ -317,6 +361,18 @@ impl LinkSearch {
             refuted: [0; RULES.len()],
             flood: Flood::new(shape),
             separators: Vec::new(),
+            toward: shape
+                .all()
+                .map(|c| {
+                    let mut t = [LinkId::MAX; 4];
+                    for (d, step) in pencilbox_core::grid::ORTHOGONAL.iter().enumerate() {
+                        if let Some(n) = shape.step(c, *step) {
+                            t[d] = links.between(c, n).expect("neighbours share a link");
+                        }
+                    }
+                    t
+                })
+                .collect(),
             links,
         };
         let root = s.root();
@@ -331,16 +387,17 @@ impl LinkSearch {
         self.set_cell(self.door_a, YES)?;
         self.set_cell(self.door_b, YES)?;
         let (h, w) = (self.shape.height as u32, self.shape.width as u32);
-        self.queue.extend((0..h).map(Job::Row));
-        self.queue.extend((0..w).map(Job::Col));
+        (0..h).for_each(|r| self.push(Job::Row(r)));
+        (0..w).for_each(|k| self.push(Job::Col(k)));
         if self.rules.cuts {
-            self.queue.extend((0..h.saturating_sub(1)).map(Job::RowCut));
-            self.queue.extend((0..w.saturating_sub(1)).map(Job::ColCut));
+            (0..h.saturating_sub(1)).for_each(|t| self.push(Job::RowCut(t)));
+            (0..w.saturating_sub(1)).for_each(|t| self.push(Job::ColCut(t)));
         }
         if self.colour_need.is_some() {
-            self.queue.extend([Job::Colour(0), Job::Colour(1)]);
+            self.push(Job::Colour(0));
+            self.push(Job::Colour(1));
         }
-        self.queue.extend((0..h * w).map(Job::Cell));
+        (0..h * w).for_each(|c| self.push(Job::Cell(c)));
         self.propagate()
     }
 
@@ -445,7 +502,7 @@ impl LinkSearch {
             let d = &mut self.deg[c.index()];
             d.open -= 1;
             d.yes += yes;
-            self.queue.push(Job::Cell(c.0));
+            self.push(Job::Cell(c.0));
         }
         let (rp, cp) = self.shape.coords(p);
         if self.links.is_horizontal(l) {
@@ -453,14 +510,14 @@ impl LinkSearch {
             t.open -= 1;
             t.yes += yes;
             if self.rules.cuts {
-                self.queue.push(Job::ColCut(cp as u32));
+                self.push(Job::ColCut(cp as u32));
             }
         } else {
             let t = &mut self.row_cuts[rp];
             t.open -= 1;
             t.yes += yes;
             if self.rules.cuts {
-                self.queue.push(Job::RowCut(rp as u32));
+                self.push(Job::RowCut(rp as u32));
             }
         }
         if v == YES {
@@ -474,7 +531,7 @@ impl LinkSearch {
             let (e1, e2) = self.chains.join(p, q).map_err(|_| LOOPS)?;
             let doors = (self.door_a, self.door_b);
             if (e1, e2) == doors || (e2, e1) == doors {
-                self.queue.push(Job::Finish);
+                self.push(Job::Finish);
             } else if self.rules.loops {
                 if let Some(closing) = self.links.between(e1, e2) {
                     if self.link[closing as usize] == OPEN {
@@ -503,10 +560,11 @@ impl LinkSearch {
             t.open -= 1;
             t.yes += yes;
         }
-        self.queue
-            .extend([Job::Cell(c.0), Job::Row(r as u32), Job::Col(k as u32)]);
+        self.push(Job::Cell(c.0));
+        self.push(Job::Row(r as u32));
+        self.push(Job::Col(k as u32));
         if self.colour_need.is_some() {
-            self.queue.push(Job::Colour(colour as u8));
+            self.push(Job::Colour(colour as u8));
         }
         Ok(())
     }
@@ -546,6 +604,15 @@ impl LinkSearch {
                 None => break,
             }
         }
+    }
+
+    #[inline]
+    fn push(&mut self, job: Job) {
+        self.queue.push(job);
+    }
+
+    fn clear_queue(&mut self) {
+        self.queue.clear();
     }
 
     /// Runs the queue and reachability to a fixpoint.
@@ -728,12 +795,26 @@ impl LinkSearch {
     /// and the cut cells between those blocks must be. Closes or visits cells accordingly;
     /// `Ok(true)` when it changed any.
     fn connect(&mut self) -> Result<bool, usize> {
-        let (cell, link, links) = (&self.cell, &self.link, &self.links);
+        let (cell, link, toward) = (&self.cell, &self.link, &self.toward);
+        let width = self.shape.width as u32;
         let reached = self.flood.between_links(
             self.door_a,
             self.door_b,
             |c| cell[c.index()] != NO,
-            |u, w| links.between(u, w).is_some_and(|l| link[l as usize] != NO),
+            |u, w| {
+                // The direction from u to w (orthogonal neighbours; vertical steps are tested
+                // first, as on a grid one cell wide they also differ by one).
+                let d = if w.0 + width == u.0 {
+                    0
+                } else if u.0 + width == w.0 {
+                    3
+                } else if w.0 + 1 == u.0 {
+                    1
+                } else {
+                    2
+                };
+                link[toward[u.index()][d] as usize] != NO
+            },
         );
         if !reached {
             return Err(CONNECT);
@@ -769,12 +850,21 @@ impl LinkSearch {
         self.deg[self.door_a.index()].yes == 1 && self.chains.other_end(self.door_a) == self.door_b
     }
 
-    /// Failed-literal probing: each open cell is tried visited and closed in turn (with every
-    /// rule but `connect`, whose O(cells) fill per fixpoint costs more than it adds to a probe);
-    /// when one value fails the cell takes the other, with full propagation. One pass over
-    /// the cells per node: further passes find little that branching does not (measured on
-    /// the 10×10 and 11×11 sets, `examples/measure`).
+    /// Failed-literal probing: each open cell is tried visited and closed in turn; when one
+    /// value fails the cell takes the other. Probes and the pass propagate with every rule but
+    /// `connect`, whose O(cells) fill per fixpoint costs more than it adds there; one full
+    /// propagation follows the pass. One pass per node: further passes find little that
+    /// branching does not (measured on the 10×10 and 11×11 sets, `examples/measure`).
     fn probe(&mut self) -> Step {
+        let connect = std::mem::replace(&mut self.rules.connect, false);
+        let result = self.probe_pass();
+        self.rules.connect = connect;
+        result?;
+        // One full propagation (with reachability) for everything the pass fixed.
+        self.propagate()
+    }
+
+    fn probe_pass(&mut self) -> Step {
         for i in 0..self.cell.len() {
             if self.cell[i] != OPEN {
                 continue;
@@ -783,14 +873,12 @@ impl LinkSearch {
             for v in [YES, NO] {
                 let mark = self.trail.len();
                 self.chains.new_level();
-                self.queue.clear();
-                let connect = std::mem::replace(&mut self.rules.connect, false);
+                self.clear_queue();
                 let ok = self.set_cell(c, v).and_then(|_| self.propagate()).is_ok();
-                self.rules.connect = connect;
                 self.undo_to(mark);
                 self.chains.backtrack_to(self.chains.level() - 1);
                 if !ok {
-                    self.queue.clear();
+                    self.clear_queue();
                     self.set_cell(c, 1 - v)?;
                     self.propagate()?;
                     break;
@@ -897,7 +985,7 @@ impl Backtrack for LinkSearch {
                 }
             }
         }
-        if self.rules.branch_on_lines {
+        if self.rules.branch != Branching::Links {
             if let Some(c) = self.pick_line() {
                 out.extend([Decision::Cell(c, YES), Decision::Cell(c, NO)]);
                 return Expand::Branches;
@@ -915,7 +1003,7 @@ impl Backtrack for LinkSearch {
     fn apply(&mut self, d: Decision) -> bool {
         self.marks.push(self.trail.len());
         self.chains.new_level();
-        self.queue.clear();
+        self.clear_queue();
         let first = match d {
             Decision::Link(l, v) => self.set_link(l, v),
             Decision::Cell(c, v) => self.set_cell(c, v),

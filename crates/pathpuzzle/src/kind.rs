@@ -1,11 +1,15 @@
 //! The plug-in: [`Kind`] implements [`PuzzleKind`] for the CLI registry and the server.
 //!
-//! * Algorithms: `fast` (default, [`crate::fast`]) and `paper` (Algorithm 3, [`crate::paper`]).
-//! * Settings: `prune=RULES` for `fast` (see [`Pruning::parse`]), e.g. `--set prune=-parity`.
+//! * Algorithms: `fast` (default, the link model, [`crate::fast`]), `extend` (Algorithm 3's
+//!   search with pruning, [`crate::extend`]) and `paper` (Algorithm 3, [`crate::paper`]).
+//! * Settings: `rules=SPEC` for `fast` (see [`Rules::parse`]), e.g. `--set rules=-probe`;
+//!   `prune=SPEC` for `extend` (see [`Pruning::parse`]), e.g. `--set prune=-parity`. A setting
+//!   given to another algorithm is refused.
 //! * Answer files: `x.txt` ↔ `x.sol`; [`PuzzleKind::matches_answer`] compares the direction
 //!   grids only, so a `.sol` with or without its header matches.
-//! * `--stats` notes: the rules in force and how many nodes each cut (`fast`), Theorem 3's node
-//!   bound (`paper`).
+//! * `--stats` notes: the rules in force, the search attempts and how many branches each rule
+//!   refuted (`fast`); the rules and how many nodes each cut (`extend`); Theorem 3's node bound
+//!   (`paper`).
 
 use crate::extend::Pruning;
 use crate::fast::Rules;
@@ -98,9 +102,11 @@ fn notes(p: &PathPuzzle, alg: &Algorithm, o: &Outcome) -> Vec<Note> {
             }
         }
         Algorithm::Fast(rules) => {
-            notes.push(Note::new("rules", rules.describe()));
+            let on = rules.describe();
+            notes.push(Note::new("rules", &on));
+            notes.push(Note::new("search attempts (auto branching restarts)", o.attempts));
             for (rule, n) in &o.prunes {
-                if rules.describe().split(',').any(|r| r == *rule) {
+                if on.split(',').any(|r| r == *rule) {
                     notes.push(Note::new(format!("refuted by {rule}"), n));
                 }
             }

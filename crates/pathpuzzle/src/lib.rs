@@ -12,7 +12,8 @@
 //!   files and JSON.
 //! * [`checks`] — instant no-solution checks (Definition 1, Theorems 1 and 2).
 //! * [`verify`] — the O(mn) verifier (Algorithms 1 and 2) listing every violation.
-//! * [`paper`] — Algorithm 3 as published; [`fast`] — the pruned default solver.
+//! * [`paper`] — Algorithm 3 as published; [`extend`] — the same extension search with
+//!   pruning rules; [`fast`] — the default: a link model with propagation and probing.
 //! * [`solve`] — solve / count / uniqueness for any algorithm on the core driver.
 //! * [`render`] — the box-drawing picture; [`mod@generate`] — random instances and fixtures.
 //! * [`kind`] — the [`PuzzleKind`](pencilbox_core::PuzzleKind) plug-in [`KIND`].

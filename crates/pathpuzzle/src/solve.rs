@@ -17,11 +17,11 @@
 
 use crate::checks::no_solution_reason;
 use crate::extend::{ExtendSearch, Pruning, RULES};
-use crate::fast::{LinkSearch, Rules};
+use crate::fast::{Branching, LinkSearch, Rules};
 use crate::model::{Configuration, PathPuzzle};
 use crate::paper::PaperSearch;
 use crate::verify::is_solution;
-use pencilbox_core::search::{run, Flow, Limits, Stats, StopReason};
+use pencilbox_core::search::{run, run_restarting, Flow, Limits, Restarts, Stats, StopReason};
 
 /// A solving algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +68,9 @@ pub struct Outcome {
     /// Nodes cut by each pruning rule (`extend`) or branches refuted by each rule (`fast`),
     /// `(rule, count)`.
     pub prunes: Vec<(&'static str, u64)>,
+    /// Searches started: more than 1 when `fast`'s `auto` branching restarted (the counters
+    /// add up over all of them); 0 when an instant check answered.
+    pub attempts: u32,
 }
 
 impl Outcome {
@@ -88,10 +91,12 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
             stats: Stats::default(),
             reason: Some(reason),
             prunes: vec![],
+            attempts: 0,
         };
     }
     // Solutions are kept as they come (no allocation up front, so any `keep` is safe).
     let mut kept: Vec<Configuration> = Vec::new();
+    let mut attempts = 1;
     let (result, prunes) = match alg {
         Algorithm::Paper => {
             let mut s = PaperSearch::new(p);
@@ -114,14 +119,56 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
             (r, RULES.iter().copied().zip(s.prunes()).collect())
         }
         Algorithm::Fast(rules) => {
-            let mut s = LinkSearch::new(p, *rules);
-            let r = run(&mut s, limits, |s| {
-                if kept.len() < keep {
-                    kept.push(s.configuration());
+            let mut refuted = [0u64; crate::fast::RULES.len()];
+            let strategies: &[Branching] = match rules.branch {
+                Branching::Auto => &[Branching::Lines, Branching::Links],
+                b => {
+                    if b == Branching::Lines {
+                        &[Branching::Lines]
+                    } else {
+                        &[Branching::Links]
+                    }
                 }
-                Flow::Continue
-            });
-            (r, crate::fast::RULES.iter().copied().zip(s.refutations()).collect())
+            };
+            let plan = Restarts {
+                strategies: strategies.len(),
+                first_budget: if strategies.len() > 1 {
+                    rules.restart_budget
+                } else {
+                    u64::MAX
+                },
+            };
+            let mut current = 0;
+            let (r, report) = run_restarting(
+                plan,
+                limits,
+                |k| {
+                    LinkSearch::new(
+                        p,
+                        Rules {
+                            branch: strategies[k],
+                            ..*rules
+                        },
+                    )
+                },
+                |s| {
+                    for (total, n) in refuted.iter_mut().zip(s.refutations()) {
+                        *total += n;
+                    }
+                },
+                |s, attempt| {
+                    if attempt != current {
+                        kept.clear();
+                        current = attempt;
+                    }
+                    if kept.len() < keep {
+                        kept.push(s.configuration());
+                    }
+                    Flow::Continue
+                },
+            );
+            attempts = report.attempts;
+            (r, crate::fast::RULES.iter().copied().zip(refuted).collect())
         }
     };
     let solutions = kept;
@@ -136,6 +183,7 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
         stats: result.stats,
         reason: None,
         prunes,
+        attempts,
     }
 }
 

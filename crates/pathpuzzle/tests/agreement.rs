@@ -6,7 +6,7 @@
 use pencilbox_core::{CellId, Limits, Shape};
 use pencilbox_pathpuzzle::checks::no_solution_reason;
 use pencilbox_pathpuzzle::extend::{Pruning, RULES};
-use pencilbox_pathpuzzle::fast::Rules;
+use pencilbox_pathpuzzle::fast::{Branching, Rules};
 use pencilbox_pathpuzzle::generate::{random_path, SplitMix64};
 use pencilbox_pathpuzzle::solve::{all_solutions, count, Algorithm};
 use pencilbox_pathpuzzle::verify::is_solution;
@@ -103,10 +103,18 @@ fn check_agreement(p: &PathPuzzle) {
         link_rules.push(Rules::parse(rule).unwrap());
         link_rules.push(Rules::parse(&format!("-{rule}")).unwrap());
     }
+    // Tiny restart budgets: `auto` restarts many times, and only the finishing attempt's
+    // solutions and count may be reported.
+    for budget in [1, 3] {
+        link_rules.push(Rules {
+            restart_budget: budget,
+            ..Rules::ALL
+        });
+    }
     for r in link_rules {
         algs.push(Algorithm::Fast(r));
         algs.push(Algorithm::Fast(Rules {
-            branch_on_lines: false,
+            branch: Branching::Links,
             ..r
         }));
     }

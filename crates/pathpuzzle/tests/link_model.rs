@@ -6,7 +6,7 @@
 use pencilbox_core::links::Links;
 use pencilbox_core::search::{Backtrack, Expand};
 use pencilbox_core::Limits;
-use pencilbox_pathpuzzle::fast::{Decision, LinkSearch, Rules};
+use pencilbox_pathpuzzle::fast::{Branching, Decision, LinkSearch, Rules};
 use pencilbox_pathpuzzle::generate::{generate, ClueDensity};
 use pencilbox_pathpuzzle::solve::{count, solve, Algorithm};
 use pencilbox_pathpuzzle::verify::is_solution;
@@ -21,7 +21,7 @@ fn rule_sets() -> Vec<Rules> {
     let links: Vec<Rules> = out
         .iter()
         .map(|r| Rules {
-            branch_on_lines: false,
+            branch: Branching::Links,
             ..*r
         })
         .collect();

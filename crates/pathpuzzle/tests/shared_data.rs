@@ -4,7 +4,7 @@
 
 use pencilbox_core::Limits;
 use pencilbox_pathpuzzle::extend::Pruning;
-use pencilbox_pathpuzzle::fast::Rules;
+use pencilbox_pathpuzzle::fast::{Branching, Rules};
 use pencilbox_pathpuzzle::solve::{count, solve, Algorithm};
 use pencilbox_pathpuzzle::verify::is_solution;
 use pencilbox_pathpuzzle::{parse_configuration, PathPuzzle};
@@ -60,7 +60,7 @@ fn algorithms() -> [Algorithm; 9] {
         Algorithm::Fast(Rules::ALL),
         Algorithm::Fast(Rules::NONE),
         Algorithm::Fast(Rules {
-            branch_on_lines: false,
+            branch: Branching::Links,
             ..Rules::ALL
         }),
     ]
