@@ -11,6 +11,7 @@
 //! * [`fd`] — finite-domain variables, propagators and smallest-domain-first search.
 //! * [`puzzle`] — the plug-in trait [`PuzzleKind`] and the reports the CLI prints.
 //! * [`rng`] — a deterministic random stream for generators.
+//! * [`switches`] — the rule-list mini-language (`-cuts,+edges`, `reach,owed`, `none,+x`).
 //! * [`scan`] — the line/column tokenizer all parsers use; [`error`] — parse errors.
 //!
 //! Dependencies flow one way: core ← puzzle crates ← cli. Nothing here is about one puzzle.
@@ -27,6 +28,7 @@ pub mod reach;
 pub mod rng;
 pub mod scan;
 pub mod search;
+pub mod switches;
 pub mod trail;
 
 pub use cellset::CellSet;

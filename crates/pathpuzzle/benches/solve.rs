@@ -1,5 +1,6 @@
-//! Criterion benchmarks: the paper's 26 letters (`paper` vs `fast`, in one iteration each) and
-//! our generated sets `examples/path/bench-NxN` (first solution, `fast`; `paper` up to 8×8).
+//! Criterion benchmarks: the paper's 26 letters (`paper`, `extend` and `fast`, all 26 in one
+//! iteration) and our generated sets `examples/path/bench-NxN` (first solution, `fast` and
+//! `extend`; `paper` up to 8×8).
 //!
 //! ```text
 //! cargo bench -p pencilbox-pathpuzzle --bench solve
@@ -45,6 +46,9 @@ fn letters(c: &mut Criterion) {
     g.bench_function("paper", |b| {
         b.iter(|| black_box(solve_all(&puzzles, &Algorithm::Paper)))
     });
+    g.bench_function("extend", |b| {
+        b.iter(|| black_box(solve_all(&puzzles, &Algorithm::Extend(Default::default()))))
+    });
     g.bench_function("fast", |b| {
         b.iter(|| black_box(solve_all(&puzzles, &Algorithm::default())))
     });
@@ -63,6 +67,11 @@ fn generated(c: &mut Criterion) {
         g.bench_function("fast", |b| {
             b.iter(|| black_box(solve_all(&puzzles, &Algorithm::default())))
         });
+        if n <= 11 {
+            g.bench_function("extend", |b| {
+                b.iter(|| black_box(solve_all(&puzzles, &Algorithm::Extend(Default::default()))))
+            });
+        }
         if n <= 8 {
             g.bench_function("paper", |b| {
                 b.iter(|| black_box(solve_all(&puzzles, &Algorithm::Paper)))

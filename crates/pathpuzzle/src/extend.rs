@@ -27,6 +27,7 @@
 use crate::model::{configuration_from_path, Configuration, PathPuzzle};
 use pencilbox_core::reach::Flood;
 use pencilbox_core::search::{Backtrack, Expand};
+use pencilbox_core::switches::{self, Switches};
 use pencilbox_core::{CellId, Shape};
 
 /// The names of the pruning rules, in the order of [`ExtendSearch::prunes`].
@@ -151,50 +152,32 @@ impl Pruning {
     /// assert!(!q.cuts && !q.bitboards && q.blocks_min_cells == 0 && q.reach);
     /// ```
     pub fn parse(spec: &str) -> Result<Pruning, String> {
-        let items: Vec<&str> = spec.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
-        let setting = |s: &str| s.starts_with("blocks-min=") || s == "bitboards=off";
-        let relative = items
-            .iter()
-            .all(|s| s.starts_with(['-', '+']) || setting(s) || ["all", "none", "default"].contains(s));
-        let mut p = if relative { Pruning::DEFAULT } else { Pruning::NONE };
-        for item in items {
-            if item == "bitboards=off" {
+        let switches = Switches {
+            default: Pruning::DEFAULT,
+            none: Pruning::NONE,
+            presets: vec![
+                ("all", Pruning::ALL),
+                ("default", Pruning::DEFAULT),
+                ("none", Pruning::NONE),
+            ],
+            names: &RULES,
+        };
+        // Settings apply after the rules, so a preset never resets them.
+        switches::parse(spec, &switches, Pruning::flag, |p, key, value| match (key, value) {
+            ("bitboards", "off") => {
                 p.bitboards = false;
-                continue;
+                Ok(())
             }
-            if let Some(v) = item.strip_prefix("blocks-min=") {
+            ("blocks-min", v) => {
                 p.blocks_min_cells = v
                     .parse()
                     .map_err(|_| format!("blocks-min wants a number of cells, found `{v}`"))?;
-                continue;
+                Ok(())
             }
-            let base = match item {
-                "all" => Some(Pruning::ALL),
-                "default" => Some(Pruning::DEFAULT),
-                "none" => Some(Pruning::NONE),
-                _ => None,
-            };
-            if let Some(base) = base {
-                p = Pruning {
-                    blocks_min_cells: p.blocks_min_cells,
-                    bitboards: p.bitboards,
-                    ..base
-                };
-                continue;
-            }
-            let (on, name) = match item.strip_prefix('-') {
-                Some(n) => (false, n),
-                None => (true, item.strip_prefix('+').unwrap_or(item)),
-            };
-            let Some(f) = p.flag(name) else {
-                return Err(format!(
-                    "unknown pruning rule `{name}`; the rules are {} (settings: blocks-min=N, bitboards=off)",
-                    RULES.join(", ")
-                ));
-            };
-            *f = on;
-        }
-        Ok(p)
+            _ => Err(format!(
+                "unknown setting `{key}={value}` (settings: blocks-min=N, bitboards=off)"
+            )),
+        })
     }
 
     /// The rules that are on, comma-separated (`none` when empty).

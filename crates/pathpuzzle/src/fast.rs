@@ -31,6 +31,7 @@ use crate::model::{configuration_from_path, Configuration, PathPuzzle};
 use pencilbox_core::links::{Chains, LinkId, Links};
 use pencilbox_core::reach::Flood;
 use pencilbox_core::search::{Backtrack, Expand};
+use pencilbox_core::switches::{self, Switches};
 use pencilbox_core::{CellId, Shape};
 
 /// The names of the rules, in the order of [`LinkSearch::refutations`].
@@ -144,58 +145,39 @@ impl Rules {
     /// assert!(Rules::parse("speed").is_err());
     /// ```
     pub fn parse(spec: &str) -> Result<Rules, String> {
-        let items: Vec<&str> = spec.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
-        let relative = items
-            .iter()
-            .all(|s| s.starts_with(['-', '+']) || s.contains('=') || ["all", "none"].contains(s));
-        let mut r = if relative { Rules::ALL } else { Rules::NONE };
-        for item in items {
-            if let Some(n) = item.strip_prefix("restart=") {
-                r.restart_budget = n
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or_else(|| format!("restart wants a positive number of nodes, found `{n}`"))?;
-                continue;
-            }
-            if let Some(b) = item.strip_prefix("branch=") {
-                r.branch = match b {
-                    "lines" => Branching::Lines,
-                    "links" => Branching::Links,
-                    "auto" => Branching::Auto,
-                    _ => return Err(format!("branch wants `auto`, `lines` or `links`, found `{b}`")),
-                };
-                continue;
-            }
-            match item {
-                "all" => {
-                    r = Rules {
-                        branch: r.branch,
-                        ..Rules::ALL
+        let switches = Switches {
+            default: Rules::ALL,
+            none: Rules::NONE,
+            presets: vec![("all", Rules::ALL), ("none", Rules::NONE)],
+            names: &Rules::OPTIONAL,
+        };
+        // Settings apply after the rules, so a preset never resets them.
+        switches::parse(spec, &switches, Rules::flag, |r, key, value| {
+            match key {
+                "branch" => {
+                    r.branch = match value {
+                        "lines" => Branching::Lines,
+                        "links" => Branching::Links,
+                        "auto" => Branching::Auto,
+                        _ => return Err(format!("branch wants `auto`, `lines` or `links`, found `{value}`")),
                     }
                 }
-                "none" => {
-                    r = Rules {
-                        branch: r.branch,
-                        ..Rules::NONE
-                    }
+                "restart" => {
+                    r.restart_budget = value
+                        .parse()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| format!("restart wants a positive number of nodes, found `{value}`"))?
                 }
                 _ => {
-                    let (on, name) = match item.strip_prefix('-') {
-                        Some(n) => (false, n),
-                        None => (true, item.strip_prefix('+').unwrap_or(item)),
-                    };
-                    let f = r.flag(name).ok_or_else(|| {
-                        format!(
-                            "unknown rule `{name}`; the optional rules are {} (degree, lines and finish are always on; settings: branch=auto|lines|links, restart=N)",
-                            Rules::OPTIONAL.join(", ")
-                        )
-                    })?;
-                    *f = on;
+                    return Err(format!(
+                        "unknown setting `{key}={value}` (settings: branch=auto|lines|links, restart=N)"
+                    ))
                 }
             }
-        }
-        Ok(r)
+            Ok(())
+        })
+        .map_err(|e| format!("{e}; degree, lines and finish are always on"))
     }
 
     /// The rules that are on and the branching, comma-separated.
@@ -252,6 +234,28 @@ enum Undo {
 struct Tally {
     yes: u32,
     open: u32,
+}
+
+/// The tally cannot reach its count.
+struct Infeasible;
+
+impl Tally {
+    /// Exactly `need` of the counted cells are visited: fails when that is out of reach, and
+    /// gives the value every open cell must take when it is forced (all closed when `need` is
+    /// met, all visited when only `need` can still be).
+    fn exactly(self, need: u32) -> Result<Option<u8>, Infeasible> {
+        if self.yes > need || self.yes + self.open < need {
+            Err(Infeasible)
+        } else if self.open == 0 {
+            Ok(None)
+        } else if self.yes == need {
+            Ok(Some(NO))
+        } else if self.yes + self.open == need {
+            Ok(Some(YES))
+        } else {
+            Ok(None)
+        }
+    }
 }
 
 /// The search state of the link model.
@@ -691,18 +695,7 @@ impl LinkSearch {
         if clue < 0 {
             return Ok(());
         }
-        let k = clue as u32;
-        if t.yes > k || t.yes + t.open < k {
-            return Err(LINES);
-        }
-        if t.open == 0 {
-            return Ok(());
-        }
-        let value = if t.yes == k {
-            NO
-        } else if t.yes + t.open == k {
-            YES
-        } else {
+        let Some(value) = t.exactly(clue as u32).map_err(|_| LINES)? else {
             return Ok(());
         };
         let (h, w) = (self.shape.height, self.shape.width);
@@ -751,18 +744,7 @@ impl LinkSearch {
         let Some(need) = self.colour_need else {
             return Ok(());
         };
-        let (t, need) = (self.colours[k], need[k]);
-        if t.yes > need || t.yes + t.open < need {
-            return Err(COLOURS);
-        }
-        if t.open == 0 {
-            return Ok(());
-        }
-        let value = if t.yes == need {
-            NO
-        } else if t.yes + t.open == need {
-            YES
-        } else {
+        let Some(value) = self.colours[k].exactly(need[k]).map_err(|_| COLOURS)? else {
             return Ok(());
         };
         for i in 0..self.cell.len() {
