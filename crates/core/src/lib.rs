@@ -41,6 +41,5 @@ pub use puzzle::{
     Violation,
 };
 pub use search::{
-    count_keeping, run, run_restarting, Backtrack, Expand, Flow, Limits, RestartReport, Restarts, SearchResult, Stats,
-    StopReason,
+    count_keeping, race, run, Backtrack, Expand, Flow, Limits, RaceResult, Search, SearchResult, Stats, StopReason,
 };

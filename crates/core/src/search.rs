@@ -223,80 +223,310 @@ struct Frame<B> {
 /// assert!(r.complete());
 /// ```
 pub fn run<S: Backtrack>(state: &mut S, limits: &Limits, mut on_solution: impl FnMut(&mut S) -> Flow) -> SearchResult {
-    let started = Instant::now();
-    let mut stats = Stats::default();
-    let mut solutions = 0u64;
-    let mut buf: Vec<S::Branch> = Vec::new();
-    let mut frames: Vec<Frame<S::Branch>> = Vec::new();
-    let stop = 'search: loop {
-        // A fresh node: the state after the last applied branch (or the root).
-        stats.nodes += 1;
-        if let Some(limit) = limits.node_limit {
-            if stats.nodes > limit {
-                stats.nodes = limit;
-                break 'search StopReason::NodeLimit;
-            }
-        }
-        if stats.nodes % CHECK_EVERY == 0 {
-            if let Some(why) = limits.interrupted() {
-                break 'search why;
-            }
-        }
-        let start = buf.len();
-        match state.expand(&mut buf) {
-            Expand::Solution => {
-                buf.truncate(start);
-                solutions += 1;
-                if on_solution(state) == Flow::Stop {
-                    break 'search StopReason::Callback;
-                }
-                if limits.max_solutions.is_some_and(|m| solutions >= m) {
-                    break 'search StopReason::SolutionLimit;
-                }
-            }
-            Expand::Dead => {
-                buf.truncate(start);
-                stats.failures += 1;
-            }
-            Expand::Branches => {
-                frames.push(Frame {
-                    start,
-                    next: start,
-                    applied: None,
-                });
-            }
-        }
-        // Move to the next branch to apply, backtracking as needed.
-        loop {
-            let Some(f) = frames.last_mut() else {
-                break 'search StopReason::Exhausted;
-            };
-            if let Some(b) = f.applied.take() {
-                state.undo(b);
-            }
-            if f.next == buf.len() {
-                buf.truncate(f.start);
-                frames.pop();
-                continue;
-            }
-            let b = buf[f.next];
-            f.next += 1;
-            f.applied = Some(b);
-            if state.apply(b) {
-                stats.max_depth = stats.max_depth.max(frames.len() as u64);
-                continue 'search;
-            }
-            stats.failures += 1;
-        }
-    };
-    // Unwind so the caller gets the root state back.
-    while let Some(f) = frames.pop() {
-        if let Some(b) = f.applied {
-            state.undo(b);
+    let mut search = Search::new(state);
+    loop {
+        if let Some(r) = search.resume(limits, u64::MAX, |s| on_solution(s)) {
+            return r;
         }
     }
-    stats.elapsed_us = started.elapsed().as_micros() as u64;
-    SearchResult { solutions, stop, stats }
+}
+
+/// A mutable reference to a state is a state: [`run`] searches in place.
+impl<S: Backtrack + ?Sized> Backtrack for &mut S {
+    type Branch = S::Branch;
+    #[inline]
+    fn expand(&mut self, out: &mut Vec<Self::Branch>) -> Expand {
+        (**self).expand(out)
+    }
+    #[inline]
+    fn apply(&mut self, branch: Self::Branch) -> bool {
+        (**self).apply(branch)
+    }
+    #[inline]
+    fn undo(&mut self, branch: Self::Branch) {
+        (**self).undo(branch)
+    }
+}
+
+/// A depth-first search that owns its state and can be paused between nodes and resumed:
+/// [`run`] is one unbounded [`Search::resume`] on a borrowed state; [`race`] interleaves
+/// several.
+pub struct Search<S: Backtrack> {
+    /// `None` only after [`Search::into_state`].
+    state: Option<S>,
+    buf: Vec<S::Branch>,
+    frames: Vec<Frame<S::Branch>>,
+    stats: Stats,
+    solutions: u64,
+    result: Option<SearchResult>,
+}
+
+impl<S: Backtrack> Search<S> {
+    /// A search from the current state of `state` (the root).
+    pub fn new(state: S) -> Self {
+        Search {
+            state: Some(state),
+            buf: Vec::new(),
+            frames: Vec::new(),
+            stats: Stats::default(),
+            solutions: 0,
+            result: None,
+        }
+    }
+
+    /// The counters so far.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// Solutions found so far.
+    pub fn solutions(&self) -> u64 {
+        self.solutions
+    }
+
+    /// The result, once the search has ended.
+    pub fn result(&self) -> Option<SearchResult> {
+        self.result
+    }
+
+    /// The state (at the node where the search paused, or back at the root once it ended).
+    pub fn state(&self) -> &S {
+        self.state.as_ref().expect("the state is taken only by into_state")
+    }
+
+    /// Ends the search (see [`Search::abandon`]) and hands the state back, at the root.
+    pub fn into_state(mut self) -> S {
+        self.abandon();
+        self.state.take().expect("the state is taken only here")
+    }
+
+    /// Ends the search where it is, returning the state to the root (a no-op once ended).
+    pub fn abandon(&mut self) {
+        if self.result.is_some() {
+            return;
+        }
+        if let Some(state) = self.state.as_mut() {
+            while let Some(f) = self.frames.pop() {
+                if let Some(b) = f.applied {
+                    state.undo(b);
+                }
+            }
+        }
+        self.buf.clear();
+        self.result = Some(SearchResult {
+            solutions: self.solutions,
+            stop: StopReason::Cancelled,
+            stats: self.stats,
+        });
+    }
+
+    /// Runs at most `slice` more nodes under `limits` (which count the whole search). Returns
+    /// the result when the search ends (the state is then back at the root), `None` when it
+    /// paused; a paused search resumes exactly where it stopped.
+    pub fn resume(
+        &mut self,
+        limits: &Limits,
+        slice: u64,
+        mut on_solution: impl FnMut(&mut S) -> Flow,
+    ) -> Option<SearchResult> {
+        if self.result.is_some() {
+            return self.result;
+        }
+        let started = Instant::now();
+        let Some(state) = self.state.as_mut() else {
+            return self.result;
+        };
+        let (buf, frames, stats) = (&mut self.buf, &mut self.frames, &mut self.stats);
+        let mut budget = slice;
+        let stop = 'search: loop {
+            // A fresh node: the state after the last applied branch (or the root).
+            if budget == 0 {
+                stats.elapsed_us += started.elapsed().as_micros() as u64;
+                return None;
+            }
+            budget -= 1;
+            stats.nodes += 1;
+            if let Some(limit) = limits.node_limit {
+                if stats.nodes > limit {
+                    stats.nodes = limit;
+                    break 'search StopReason::NodeLimit;
+                }
+            }
+            if stats.nodes % CHECK_EVERY == 0 {
+                if let Some(why) = limits.interrupted() {
+                    break 'search why;
+                }
+            }
+            let start = buf.len();
+            match state.expand(buf) {
+                Expand::Solution => {
+                    buf.truncate(start);
+                    self.solutions += 1;
+                    if on_solution(state) == Flow::Stop {
+                        break 'search StopReason::Callback;
+                    }
+                    if limits.max_solutions.is_some_and(|m| self.solutions >= m) {
+                        break 'search StopReason::SolutionLimit;
+                    }
+                }
+                Expand::Dead => {
+                    buf.truncate(start);
+                    stats.failures += 1;
+                }
+                Expand::Branches => {
+                    frames.push(Frame {
+                        start,
+                        next: start,
+                        applied: None,
+                    });
+                }
+            }
+            // Move to the next branch to apply, backtracking as needed.
+            loop {
+                let Some(f) = frames.last_mut() else {
+                    break 'search StopReason::Exhausted;
+                };
+                if let Some(b) = f.applied.take() {
+                    state.undo(b);
+                }
+                if f.next == buf.len() {
+                    buf.truncate(f.start);
+                    frames.pop();
+                    continue;
+                }
+                let b = buf[f.next];
+                f.next += 1;
+                f.applied = Some(b);
+                if state.apply(b) {
+                    stats.max_depth = stats.max_depth.max(frames.len() as u64);
+                    continue 'search;
+                }
+                stats.failures += 1;
+            }
+        };
+        // Unwind so the caller gets the root state back.
+        while let Some(f) = frames.pop() {
+            if let Some(b) = f.applied {
+                state.undo(b);
+            }
+        }
+        stats.elapsed_us += started.elapsed().as_micros() as u64;
+        self.result = Some(SearchResult {
+            solutions: self.solutions,
+            stop,
+            stats: *stats,
+        });
+        self.result
+    }
+}
+
+impl<S: Backtrack> Drop for Search<S> {
+    /// A paused search still hands its state back at the root.
+    fn drop(&mut self) {
+        self.abandon();
+    }
+}
+
+/// The outcome of [`race`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RaceResult {
+    /// The result of the search that ended first (its counters add up every racer's work).
+    pub result: SearchResult,
+    /// Which racer ended first (or was running when the shared node limit ran out).
+    pub winner: usize,
+}
+
+/// Runs up to `racers` searches, one per state `make(k)`, interleaved in slices of `slice`
+/// nodes, until one of them ends: a portfolio against heavy-tailed search times. Returns the
+/// result and the racers' states (back at their roots), in order.
+///
+/// # Background
+/// Backtracking times on one instance can differ by orders of magnitude between branching
+/// rules (Gomes, Selman & Kautz, "Boosting combinatorial search through randomization", AAAI
+/// 1998). Racing `k` complete searches costs at most `k` times the best of them on the
+/// instance, while one unlucky rule alone can cost orders of magnitude more.
+///
+/// # Practical
+/// Racer `k` is made only when its first turn comes, so an instance the first racer settles
+/// within one slice costs one state. Every racer is a complete search of the same problem, so
+/// the winner's answer is exact (a count stays a count); the others are abandoned.
+/// `on_solution(state, racer)` sees every racer's solutions: keep them per racer and use the
+/// winner's. `limits` apply to each racer, except the node limit, which counts all of them
+/// together; the winner's [`SearchResult::stats`] add up every racer's counters (depth is the
+/// maximum).
+///
+/// ```
+/// use pencilbox_core::search::{race, Backtrack, Expand, Flow, Limits};
+/// // Racer 0 searches 2^20 useless leaves before the answer; racer 1 goes straight to it.
+/// struct Walk { first: u8, bits: Vec<u8> }
+/// impl Backtrack for Walk {
+///     type Branch = u8;
+///     fn expand(&mut self, out: &mut Vec<u8>) -> Expand {
+///         if self.bits.len() == 20 {
+///             return if self.bits[0] == 1 { Expand::Solution } else { Expand::Dead };
+///         }
+///         out.extend([self.first, 1 - self.first]);
+///         Expand::Branches
+///     }
+///     fn apply(&mut self, b: u8) -> bool { self.bits.push(b); true }
+///     fn undo(&mut self, _: u8) { self.bits.pop(); }
+/// }
+/// let make = |k: usize| Walk { first: k as u8, bits: vec![] };
+/// let (r, states) = race(2, make, &Limits::first(), 16, |_, _| Flow::Continue);
+/// assert_eq!((r.winner, r.result.solutions), (1, 1));
+/// assert!(r.result.stats.nodes <= 2 * 21 + 16);
+/// assert!(states.iter().all(|s| s.bits.is_empty()));
+/// ```
+pub fn race<S: Backtrack>(
+    racers: usize,
+    mut make: impl FnMut(usize) -> S,
+    limits: &Limits,
+    slice: u64,
+    mut on_solution: impl FnMut(&mut S, usize) -> Flow,
+) -> (RaceResult, Vec<S>) {
+    let (racers, slice) = (racers.max(1), slice.max(1));
+    let mut searches: Vec<Search<S>> = Vec::with_capacity(racers);
+    let own_limits = Limits {
+        node_limit: None,
+        ..limits.clone()
+    };
+    let total = |searches: &[Search<S>]| {
+        let mut t = Stats::default();
+        for s in searches {
+            t.absorb(&s.stats());
+        }
+        t
+    };
+    let outcome = 'race: loop {
+        for k in 0..racers {
+            if k == searches.len() {
+                searches.push(Search::new(make(k)));
+            }
+            let spent = total(&searches).nodes;
+            let mut this_slice = slice;
+            if let Some(limit) = limits.node_limit {
+                if spent >= limit {
+                    let mut stats = total(&searches);
+                    stats.nodes = limit;
+                    let result = SearchResult {
+                        solutions: searches[k].solutions(),
+                        stop: StopReason::NodeLimit,
+                        stats,
+                    };
+                    break 'race RaceResult { result, winner: k };
+                }
+                this_slice = this_slice.min(limit - spent);
+            }
+            if let Some(r) = searches[k].resume(&own_limits, this_slice, |s| on_solution(s, k)) {
+                let stats = total(&searches);
+                break 'race RaceResult {
+                    result: SearchResult { stats, ..r },
+                    winner: k,
+                };
+            }
+        }
+    };
+    (outcome, searches.into_iter().map(Search::into_state).collect())
 }
 
 /// Counts solutions under `limits` and keeps the first `keep` of them, decoded by `decode`
@@ -334,116 +564,10 @@ pub fn count_keeping<S: Backtrack, T>(
     (r, kept)
 }
 
-/// A restart plan for [`run_restarting`]: `strategies` search strategies tried in turn, the
-/// first round with `first_budget` nodes each, every later round with twice the budget of the
-/// one before.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Restarts {
-    /// Number of strategies (attempt `k` uses strategy `k % strategies`).
-    pub strategies: usize,
-    /// Node budget of each attempt of the first round.
-    pub first_budget: u64,
-}
-
-/// What [`run_restarting`] did besides the final search.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RestartReport {
-    /// Attempts started (1 = the first attempt finished).
-    pub attempts: u32,
-    /// The strategy of the last attempt.
-    pub strategy: usize,
-}
-
-/// Runs fresh searches, cycling through strategies with doubling node budgets, until one ends
-/// for a reason other than its own budget: a portfolio against heavy-tailed search times.
-///
-/// # Background
-/// Backtracking times on one instance vary by orders of magnitude with the branching rule
-/// (Gomes, Selman & Kautz, "Boosting combinatorial search through randomization", AAAI 1998).
-/// Interleaving strategies with geometrically growing budgets costs at most a small constant
-/// factor over the best strategy for the instance (each round at most doubles the work
-/// already spent), while one unlucky rule can cost orders of magnitude.
-///
-/// # Practical
-/// `make(strategy)` builds a fresh root state. Every attempt is a complete search within its
-/// budget, so the result of the attempt that finishes is exact (a count stays a count): the
-/// solutions of abandoned attempts are discarded, and `on_solution` is told the attempt
-/// number so the caller can drop what it kept from an earlier one. `limits` apply to the whole
-/// run (the node limit counts all attempts); statistics add up over the attempts.
-/// `on_attempt_end` sees each state after its attempt, e.g. to gather rule counters.
-///
-/// ```
-/// use pencilbox_core::search::{run_restarting, Backtrack, Expand, Flow, Limits, Restarts};
-/// // Strategy 0 explores a useless subtree of 2^20 leaves before the answer; strategy 1 goes
-/// // straight to it.
-/// struct Walk { strategy: usize, bits: Vec<u8> }
-/// impl Backtrack for Walk {
-///     type Branch = u8;
-///     fn expand(&mut self, out: &mut Vec<u8>) -> Expand {
-///         if self.bits.len() == 20 {
-///             return if self.bits[0] == 1 { Expand::Solution } else { Expand::Dead };
-///         }
-///         if self.strategy == 0 { out.extend([0, 1]) } else { out.extend([1, 0]) }
-///         Expand::Branches
-///     }
-///     fn apply(&mut self, b: u8) -> bool { self.bits.push(b); true }
-///     fn undo(&mut self, _: u8) { self.bits.pop(); }
-/// }
-/// let plan = Restarts { strategies: 2, first_budget: 100 };
-/// let (r, report) = run_restarting(plan, &Limits::first(), |k| Walk { strategy: k, bits: vec![] },
-///     |_| {}, |_, _| Flow::Continue);
-/// assert_eq!((r.solutions, report.attempts, report.strategy), (1, 2, 1));
-/// assert!(r.stats.nodes < 200);
-/// ```
-pub fn run_restarting<S: Backtrack>(
-    plan: Restarts,
-    limits: &Limits,
-    mut make: impl FnMut(usize) -> S,
-    mut on_attempt_end: impl FnMut(&S),
-    mut on_solution: impl FnMut(&mut S, u32) -> Flow,
-) -> (SearchResult, RestartReport) {
-    let strategies = plan.strategies.max(1);
-    let mut total = Stats::default();
-    let mut report = RestartReport::default();
-    let mut budget = plan.first_budget.max(1);
-    loop {
-        let strategy = report.attempts as usize % strategies;
-        let attempt = report.attempts;
-        report.attempts += 1;
-        report.strategy = strategy;
-        let remaining = limits.node_limit.map(|n| n.saturating_sub(total.nodes));
-        let own = remaining.is_none_or(|r| budget < r);
-        let attempt_limits = Limits {
-            node_limit: Some(if own { budget } else { remaining.unwrap_or(budget) }),
-            ..limits.clone()
-        };
-        let mut state = make(strategy);
-        let r = run(&mut state, &attempt_limits, |s| on_solution(s, attempt));
-        on_attempt_end(&state);
-        total.nodes += r.stats.nodes;
-        total.failures += r.stats.failures;
-        total.max_depth = total.max_depth.max(r.stats.max_depth);
-        total.elapsed_us += r.stats.elapsed_us;
-        if r.stop != StopReason::NodeLimit || !own {
-            return (
-                SearchResult {
-                    solutions: r.solutions,
-                    stop: r.stop,
-                    stats: total,
-                },
-                report,
-            );
-        }
-        if strategy + 1 == strategies {
-            budget = budget.saturating_mul(2);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
 
-    /// Strategy k visits the 2^depth leaves in a different order; every leaf whose bits are all
+    /// The 2^depth leaves of a binary tree, in either order; every leaf whose bits are all
     /// equal is a solution (2 of them).
     struct Leaves {
         depth: usize,
@@ -473,41 +597,68 @@ mod tests {
     }
 
     #[test]
-    fn restarts_report_only_the_finishing_attempt_and_respect_the_node_limit() {
-        let plan = Restarts {
-            strategies: 2,
-            first_budget: 5,
-        };
+    fn a_race_reports_the_winners_exact_count_and_all_the_work() {
+        // Racer 1 (depth 10) needs far more nodes than racer 0 (depth 6): racer 0 wins with its
+        // full count of 2, and the counters include racer 1's slices.
         let make = |k: usize| Leaves {
-            depth: 8,
+            depth: if k == 0 { 6 } else { 10 },
             flip: k == 1,
             bits: vec![],
         };
         let mut seen = Vec::new();
-        let (r, report) = run_restarting(
-            plan,
-            &Limits::all(),
-            make,
-            |_| {},
-            |s, attempt| {
-                seen.push((attempt, s.bits.clone()));
-                Flow::Continue
-            },
+        let (r, racers) = race(2, make, &Limits::all(), 8, |s, k| {
+            seen.push((k, s.bits.clone()));
+            Flow::Continue
+        });
+        assert_eq!(
+            (r.winner, r.result.solutions, r.result.stop),
+            (0, 2, StopReason::Exhausted)
         );
-        assert_eq!((r.solutions, r.stop), (2, StopReason::Exhausted));
-        let last = report.attempts - 1;
-        assert_eq!(seen.iter().filter(|(a, _)| *a == last).count(), 2);
-        // Budgets 5, 5, 10, 10, 20, 20, ...: the full tree has 511 nodes, so attempts run until
-        // a budget of at least 511 (5 * 2^7 = 640), and the node total adds every attempt up.
-        assert!(report.attempts >= 15, "{report:?}");
-        assert!(r.stats.nodes > 511);
-        // A global node limit ends the run, reported as such.
+        assert_eq!(seen.iter().filter(|(k, _)| *k == 0).count(), 2);
+        assert!(r.result.stats.nodes > 127, "{:?}", r.result.stats);
+        // Every racer is back at its root.
+        assert!(racers.iter().all(|s| s.bits.is_empty()));
+        // A node limit counts all racers together.
         let limits = Limits {
-            node_limit: Some(100),
+            node_limit: Some(50),
             ..Limits::all()
         };
-        let (r, _) = run_restarting(plan, &limits, make, |_| {}, |_, _| Flow::Continue);
-        assert_eq!((r.stop, r.stats.nodes), (StopReason::NodeLimit, 100));
+        let (r, racers) = race(2, make, &limits, 8, |_, _| Flow::Continue);
+        assert_eq!((r.result.stop, r.result.stats.nodes), (StopReason::NodeLimit, 50));
+        assert!(racers.iter().all(|s| s.bits.is_empty()));
+        // A racer that finishes within its first slice is the only one made.
+        let (r, racers) = race(2, make, &Limits::first(), 1000, |_, _| Flow::Continue);
+        assert_eq!((r.winner, racers.len()), (0, 1));
+    }
+
+    #[test]
+    fn a_paused_search_resumes_where_it_stopped() {
+        let mut whole = Leaves {
+            depth: 7,
+            flip: false,
+            bits: vec![],
+        };
+        let full = run(&mut whole, &Limits::all(), |_| Flow::Continue);
+        let mut sliced = Leaves {
+            depth: 7,
+            flip: false,
+            bits: vec![],
+        };
+        let mut search = Search::new(&mut sliced);
+        let mut slices = 0;
+        let r = loop {
+            slices += 1;
+            if let Some(r) = search.resume(&Limits::all(), 3, |_| Flow::Continue) {
+                break r;
+            }
+        };
+        assert_eq!(
+            (r.solutions, r.stop, r.stats.nodes),
+            (full.solutions, full.stop, full.stats.nodes)
+        );
+        assert!(slices > 40);
+        drop(search);
+        assert!(sliced.bits.is_empty());
     }
 
     use super::*;

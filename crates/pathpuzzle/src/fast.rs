@@ -59,13 +59,15 @@ pub struct Rules {
     pub probe: bool,
     /// How the search branches (`branch=auto|lines|links` in a rule list).
     pub branch: Branching,
-    /// `auto`'s node budget per strategy in the first round, doubled every round
-    /// (`restart=N` in a rule list; default [`RESTART_BUDGET`]).
-    pub restart_budget: u64,
+    /// `auto`'s slice: how many nodes each branching runs before the other takes its turn
+    /// (`slice=N` in a rule list; default [`RACE_SLICE`]).
+    pub slice: u64,
 }
 
-/// The default first-round budget of `auto` branching: about 20 ms of search on a 10×10 grid.
-pub const RESTART_BUDGET: u64 = 1024;
+/// The default slice of `auto` branching: about 20 ms of search on a 10×10 grid, so an
+/// instance line branching settles quickly never pays for the race (measured on the bundled
+/// sets and on random planted instances with `examples/measure` and `examples/planted`).
+pub const RACE_SLICE: u64 = 1024;
 
 /// The branching rule of the link model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,14 +77,15 @@ pub enum Branching {
     Lines,
     /// Choose or close an open link at the visited cell with the least slack.
     Links,
-    /// Both, as a restart portfolio with doubling node budgets
-    /// ([`pencilbox_core::search::run_restarting`]): each rule has instances on which it is
-    /// orders of magnitude slower than the other. The default.
+    /// Both, raced in slices of nodes ([`pencilbox_core::search::race`]) until one ends: each
+    /// rule has instances on which it is orders of magnitude slower than the other, and the
+    /// race costs at most twice the better one. The default.
     Auto,
 }
 
 impl Branching {
-    fn name(self) -> &'static str {
+    /// The name used in rule lists (`branch=NAME`).
+    pub fn name(self) -> &'static str {
         match self {
             Branching::Lines => "lines",
             Branching::Links => "links",
@@ -106,7 +109,7 @@ impl Rules {
         connect: true,
         probe: true,
         branch: Branching::Auto,
-        restart_budget: RESTART_BUDGET,
+        slice: RACE_SLICE,
     };
     /// Only the rules that define the puzzle (`degree`, `lines`, `finish`), `auto` branching.
     pub const NONE: Rules = Rules {
@@ -116,7 +119,7 @@ impl Rules {
         connect: false,
         probe: false,
         branch: Branching::Auto,
-        restart_budget: RESTART_BUDGET,
+        slice: RACE_SLICE,
     };
     /// The optional rules' names.
     pub const OPTIONAL: [&'static str; 5] = ["loops", "cuts", "colours", "connect", "probe"];
@@ -134,7 +137,7 @@ impl Rules {
 
     /// Reads a rule list: `all`, `none`, the names of the rules that are on (`loops,connect`),
     /// or changes to the default (`-cuts,-probe`); plus `branch=auto|lines|links` and
-    /// `restart=N`.
+    /// `slice=N`.
     ///
     /// ```
     /// use pencilbox_pathpuzzle::fast::Rules;
@@ -162,16 +165,16 @@ impl Rules {
                         _ => return Err(format!("branch wants `auto`, `lines` or `links`, found `{value}`")),
                     }
                 }
-                "restart" => {
-                    r.restart_budget = value
+                "slice" => {
+                    r.slice = value
                         .parse()
                         .ok()
                         .filter(|&n| n > 0)
-                        .ok_or_else(|| format!("restart wants a positive number of nodes, found `{value}`"))?
+                        .ok_or_else(|| format!("slice wants a positive number of nodes, found `{value}`"))?
                 }
                 _ => {
                     return Err(format!(
-                        "unknown setting `{key}={value}` (settings: branch=auto|lines|links, restart=N)"
+                        "unknown setting `{key}={value}` (settings: branch=auto|lines|links, slice=N)"
                     ))
                 }
             }
@@ -187,7 +190,7 @@ impl Rules {
         names.extend(Rules::OPTIONAL.iter().zip(on).filter(|(_, o)| *o).map(|(n, _)| *n));
         names.push("finish");
         let branch = match self.branch {
-            Branching::Auto => format!("branch=auto,restart={}", self.restart_budget),
+            Branching::Auto => format!("branch=auto,slice={}", self.slice),
             b => format!("branch={}", b.name()),
         };
         names.push(&branch);
@@ -220,6 +223,16 @@ pub enum Decision {
     Link(LinkId, u8),
     /// Visit (`1`) or close (`0`) a cell.
     Cell(CellId, u8),
+}
+
+impl Decision {
+    /// The same variable with value `v`.
+    fn with_value(self, v: u8) -> Decision {
+        match self {
+            Decision::Link(l, _) => Decision::Link(l, v),
+            Decision::Cell(c, _) => Decision::Cell(c, v),
+        }
+    }
 }
 
 /// One undo record.
@@ -851,23 +864,34 @@ impl LinkSearch {
             if self.cell[i] != OPEN {
                 continue;
             }
-            let c = CellId(i as u32);
-            for v in [YES, NO] {
-                let mark = self.trail.len();
-                self.chains.new_level();
+            self.probe_one(Decision::Cell(CellId(i as u32), YES))?;
+        }
+        Ok(())
+    }
+
+    /// Probes both values of the variable of `d`; a value that fails fixes the other.
+    fn probe_one(&mut self, d: Decision) -> Step {
+        for v in [YES, NO] {
+            let mark = self.trail.len();
+            self.chains.new_level();
+            self.clear_queue();
+            let ok = self.decide(d.with_value(v)).and_then(|_| self.propagate()).is_ok();
+            self.undo_to(mark);
+            self.chains.backtrack_to(self.chains.level() - 1);
+            if !ok {
                 self.clear_queue();
-                let ok = self.set_cell(c, v).and_then(|_| self.propagate()).is_ok();
-                self.undo_to(mark);
-                self.chains.backtrack_to(self.chains.level() - 1);
-                if !ok {
-                    self.clear_queue();
-                    self.set_cell(c, 1 - v)?;
-                    self.propagate()?;
-                    break;
-                }
+                self.decide(d.with_value(1 - v))?;
+                return self.propagate();
             }
         }
         Ok(())
+    }
+
+    fn decide(&mut self, d: Decision) -> Step {
+        match d {
+            Decision::Link(l, v) => self.set_link(l, v),
+            Decision::Cell(c, v) => self.set_cell(c, v),
+        }
     }
 
     /// The cell to branch on with line branching: in the clued row or column with the fewest
@@ -986,11 +1010,7 @@ impl Backtrack for LinkSearch {
         self.marks.push(self.trail.len());
         self.chains.new_level();
         self.clear_queue();
-        let first = match d {
-            Decision::Link(l, v) => self.set_link(l, v),
-            Decision::Cell(c, v) => self.set_cell(c, v),
-        };
-        match first.and_then(|_| self.propagate()) {
+        match self.decide(d).and_then(|_| self.propagate()) {
             Ok(()) => true,
             Err(rule) => {
                 self.refuted[rule] += 1;

@@ -7,7 +7,7 @@
 //!   given to another algorithm is refused.
 //! * Answer files: `x.txt` ↔ `x.sol`; [`PuzzleKind::matches_answer`] compares the direction
 //!   grids only, so a `.sol` with or without its header matches.
-//! * `--stats` notes: the rules in force, the search attempts and how many branches each rule
+//! * `--stats` notes: the rules in force, the searches raced and how many branches each rule
 //!   refuted (`fast`); the rules and how many nodes each cut (`extend`); Theorem 3's node bound
 //!   (`paper`).
 
@@ -104,7 +104,10 @@ fn notes(p: &PathPuzzle, alg: &Algorithm, o: &Outcome) -> Vec<Note> {
         Algorithm::Fast(rules) => {
             let on = rules.describe();
             notes.push(Note::new("rules", &on));
-            notes.push(Note::new("search attempts (auto branching restarts)", o.attempts));
+            notes.push(Note::new("searches (auto races lines and links)", o.searches));
+            if let Some(b) = o.answered_by {
+                notes.push(Note::new("answered by branching", b.name()));
+            }
             for (rule, n) in &o.prunes {
                 if on.split(',').any(|r| r == *rule) {
                     notes.push(Note::new(format!("refuted by {rule}"), n));

@@ -21,7 +21,7 @@ use crate::fast::{Branching, LinkSearch, Rules};
 use crate::model::{Configuration, PathPuzzle};
 use crate::paper::PaperSearch;
 use crate::verify::is_solution;
-use pencilbox_core::search::{run, run_restarting, Flow, Limits, Restarts, Stats, StopReason};
+use pencilbox_core::search::{race, run, Flow, Limits, Stats, StopReason};
 
 /// A solving algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,9 +68,11 @@ pub struct Outcome {
     /// Nodes cut by each pruning rule (`extend`) or branches refuted by each rule (`fast`),
     /// `(rule, count)`.
     pub prunes: Vec<(&'static str, u64)>,
-    /// Searches started: more than 1 when `fast`'s `auto` branching restarted (the counters
-    /// add up over all of them); 0 when an instant check answered.
-    pub attempts: u32,
+    /// Searches run: 2 when `fast`'s `auto` branching raced both of its branchings (the
+    /// counters add up both), 1 otherwise, 0 when an instant check answered.
+    pub searches: u32,
+    /// `fast`: the branching whose search gave the answer (the winner of `auto`'s race).
+    pub answered_by: Option<Branching>,
 }
 
 impl Outcome {
@@ -91,12 +93,14 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
             stats: Stats::default(),
             reason: Some(reason),
             prunes: vec![],
-            attempts: 0,
+            searches: 0,
+            answered_by: None,
         };
     }
     // Solutions are kept as they come (no allocation up front, so any `keep` is safe).
     let mut kept: Vec<Configuration> = Vec::new();
-    let mut attempts = 1;
+    let mut searches = 1;
+    let mut answered_by = None;
     let (result, prunes) = match alg {
         Algorithm::Paper => {
             let mut s = PaperSearch::new(p);
@@ -119,29 +123,15 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
             (r, RULES.iter().copied().zip(s.prunes()).collect())
         }
         Algorithm::Fast(rules) => {
-            let mut refuted = [0u64; crate::fast::RULES.len()];
             let strategies: &[Branching] = match rules.branch {
                 Branching::Auto => &[Branching::Lines, Branching::Links],
-                b => {
-                    if b == Branching::Lines {
-                        &[Branching::Lines]
-                    } else {
-                        &[Branching::Links]
-                    }
-                }
+                Branching::Lines => &[Branching::Lines],
+                Branching::Links => &[Branching::Links],
             };
-            let plan = Restarts {
-                strategies: strategies.len(),
-                first_budget: if strategies.len() > 1 {
-                    rules.restart_budget
-                } else {
-                    u64::MAX
-                },
-            };
-            let mut current = 0;
-            let (r, report) = run_restarting(
-                plan,
-                limits,
+            // Solutions are kept per racer; the winner's are reported.
+            let mut per_racer: Vec<Vec<Configuration>> = vec![Vec::new(); strategies.len()];
+            let (race, states) = race(
+                strategies.len(),
                 |k| {
                     LinkSearch::new(
                         p,
@@ -151,24 +141,25 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
                         },
                     )
                 },
-                |s| {
-                    for (total, n) in refuted.iter_mut().zip(s.refutations()) {
-                        *total += n;
-                    }
-                },
-                |s, attempt| {
-                    if attempt != current {
-                        kept.clear();
-                        current = attempt;
-                    }
-                    if kept.len() < keep {
-                        kept.push(s.configuration());
+                limits,
+                rules.slice,
+                |s, k| {
+                    if per_racer[k].len() < keep {
+                        per_racer[k].push(s.configuration());
                     }
                     Flow::Continue
                 },
             );
-            attempts = report.attempts;
-            (r, crate::fast::RULES.iter().copied().zip(refuted).collect())
+            let mut refuted = [0u64; crate::fast::RULES.len()];
+            for s in &states {
+                for (total, n) in refuted.iter_mut().zip(s.refutations()) {
+                    *total += n;
+                }
+            }
+            kept = std::mem::take(&mut per_racer[race.winner]);
+            searches = states.len() as u32;
+            answered_by = Some(strategies[race.winner]);
+            (race.result, crate::fast::RULES.iter().copied().zip(refuted).collect())
         }
     };
     let solutions = kept;
@@ -183,7 +174,8 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
         stats: result.stats,
         reason: None,
         prunes,
-        attempts,
+        searches,
+        answered_by,
     }
 }
 

@@ -127,3 +127,28 @@ fn every_rule_set_counts_the_same_on_the_bundled_benchmark_sets() {
     }
     assert!(seen >= 18, "{seen}");
 }
+
+/// When `auto`'s race is won by link branching, the answer and witnesses are the winner's
+/// (12×12 `complete-02`: line branching needs about 25 times the nodes of link branching).
+#[test]
+fn the_race_reports_the_winners_solutions() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/path/bench-12x12");
+    let p = PathPuzzle::parse(&std::fs::read_to_string(root.join("complete-02.txt")).unwrap()).unwrap();
+    let expected =
+        pencilbox_pathpuzzle::parse_configuration(&p, &std::fs::read_to_string(root.join("complete-02.sol")).unwrap())
+            .unwrap();
+    let rules = Rules {
+        slice: 16,
+        ..Rules::ALL
+    };
+    for counting in [false, true] {
+        let o = if counting {
+            count(&p, &Algorithm::Fast(rules), None, &Limits::default())
+        } else {
+            solve(&p, &Algorithm::Fast(rules), &Limits::default())
+        };
+        assert_eq!((o.searches, o.answered_by), (2, Some(Branching::Links)));
+        assert_eq!(o.solutions, vec![expected.clone()]);
+        assert_eq!(o.count, 1);
+    }
+}
