@@ -42,10 +42,13 @@ with "puzzle=sudoku;block=3x2;algorithm=backtrack" sudoku/6x6.txt
 with "puzzle=sudoku;block=3x4" sudoku/12x12.txt
 for f in example-6x6.txt paper/fig5-3x3.txt paper/fig1-6x6.txt bench-6x6/partial-01.txt; do
     with "puzzle=path;algorithm=paper" "path/$f"
-    with "puzzle=path;prune=none" "path/$f"
-    with "puzzle=path;prune=-parity,-deadend" "path/$f"
-    with "puzzle=path;prune=reach,owed" "path/$f"
-    with "puzzle=path;prune=blocks-min=0,bitboards=off,-cuts" "path/$f"
+    with "puzzle=path;algorithm=extend;prune=none" "path/$f"
+    with "puzzle=path;algorithm=extend;prune=-parity,-deadend" "path/$f"
+    with "puzzle=path;algorithm=extend;prune=reach,owed" "path/$f"
+    with "puzzle=path;algorithm=extend;prune=blocks-min=0,bitboards=off,-cuts" "path/$f"
+    with "puzzle=path;rules=none" "path/$f"
+    with "puzzle=path;rules=-probe,branch=links" "path/$f"
+    with "puzzle=path;rules=connect,cuts,slice=1" "path/$f"
 done
 for f in example-6x6.in paper-fig1-3x3.in paper-fig5-1x6-hintless.in paper-fig6-1x6-hints.in theorem1-2x3-unsolvable.in; do
     for a in fast paper linear fd; do with "puzzle=suguru;algorithm=$a" "suguru/$f"; done

@@ -19,7 +19,7 @@
 //!   is complete and the solve finished, they agree on solvability.
 //!
 //! [`settings`] is the body of the `settings` target: the same checks with a header line giving
-//! the family, `--algorithm` and `--set key=value` settings (Sudoku `block=AxB`, Path `prune=...`).
+//! the family, `--algorithm` and `--set key=value` settings (Sudoku `block=AxB`, Path `rules=...` and, with `algorithm=extend`, `prune=...`).
 //!
 //! [`verify_split`] is the body of the `verify` target: puzzle and proposed solution separated by
 //! the byte [`MARKER`].
