@@ -91,3 +91,47 @@ fn the_26_letters_solve_to_their_answers_and_are_unique() {
         assert_eq!(out.code(0).json()["count"], 1, "{letter}");
     }
 }
+
+#[test]
+fn a_generated_puzzle_is_unique_and_its_answer_verifies() {
+    let dir = std::env::temp_dir().join(format!("pencilbox-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let sol = dir.join("generated.sol");
+    let out = run(&[
+        "generate",
+        "path",
+        "--size",
+        "7x7",
+        "--clues",
+        "70",
+        "--seed",
+        "11",
+        "--answer",
+        sol.to_str().unwrap_or_default(),
+    ]);
+    let text = out.code(0).stdout.clone();
+    // The same seed gives the same puzzle.
+    let again = run(&["generate", "path", "--size", "7x7", "--clues", "70", "--seed", "11"]);
+    assert_eq!(again.code(0).stdout, text);
+    let puzzle = temp_file("generated.txt", text.as_bytes());
+    let puzzle = puzzle.to_str().unwrap_or_default();
+    run(&["verify", puzzle, sol.to_str().unwrap_or_default()])
+        .code(0)
+        .stdout_has("valid");
+    let v = run(&["count", "--format", "json", puzzle]).code(0).json();
+    assert_eq!(v["count"], 1, "{text}");
+}
+
+#[test]
+fn generate_path_refuses_bad_sizes_and_percentages() {
+    for args in [
+        &["generate", "path", "--size", "30x30"][..],
+        &["generate", "path", "--size", "1x1"],
+        &["generate", "path", "--clues", "101"],
+        &["generate", "path", "--size", "ax3"],
+    ] {
+        let out = run(args);
+        out.code(2);
+        assert!(out.stderr.lines().count() == 1, "{args:?}: {}", out.stderr);
+    }
+}

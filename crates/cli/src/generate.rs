@@ -1,8 +1,17 @@
-//! `pencilbox generate ...`: puzzle generators (Suguru: `pencilbox_suguru::generate`).
+//! `pencilbox generate ...`: puzzle generators (Suguru: `pencilbox_suguru::generate`; Path:
+//! `pencilbox_pathpuzzle::generate`).
 //!
 //! `pencilbox generate suguru --size 8x8 --difficulty medium [--seed N] [--format text|json|url]
 //! [--answer FILE]` prints a puzzle with exactly one solution in the paper-repository format
 //! (or JSON, or a puzz.link URL). Exit 2 on a bad size.
+//!
+//! `pencilbox generate path --size 8x8 [--clues PERCENT] [--seed N] [--tries N] [--any]
+//! [--format text|json] [--answer FILE]` prints a Path puzzle in the paper's format: a random
+//! self-avoiding path between two edge cells, its row and column counts, then clues removed
+//! (down to PERCENT) while the puzzle stays unique. Random complete-clue paths are rarely
+//! unique, so the generator tries 200 paths per seed and up to `--tries` seeds (`seed`,
+//! `seed + 1`, …), naming the seed it used; exit 1 when none gave a unique puzzle. `--any` keeps
+//! the planted puzzle without the uniqueness requirement. Exit 2 on a bad size or percentage.
 
 use clap::ValueEnum;
 use pencilbox_core::search::Limits;
@@ -17,6 +26,43 @@ pub const MAX_SIDE: usize = 60;
 pub enum GenerateCommand {
     /// Generate a Suguru puzzle with exactly one solution.
     Suguru(SuguruArgs),
+    /// Generate a Path puzzle (unique unless --any).
+    Path(PathArgs),
+}
+
+/// Output formats of a generated Path puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PathFormat {
+    /// The paper's repository format (`m n`, doors, blank line, clues).
+    Text,
+    /// JSON (`height`, `width`, `door_a`, `door_b`, `row_clues`, `col_clues`).
+    Json,
+}
+
+/// Options of `generate path`.
+#[derive(clap::Args, Debug)]
+pub struct PathArgs {
+    /// Grid size ROWSxCOLS, at most 400 cells, e.g. 10x10.
+    #[arg(long, default_value = "8x8", value_name = "RxC")]
+    pub size: String,
+    /// Percentage of the row and column clues to keep (100 = all).
+    #[arg(long, default_value_t = 100, value_name = "PERCENT")]
+    pub clues: u8,
+    /// Random seed (the same seed gives the same puzzle); drawn from the clock when omitted.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// How many consecutive seeds to try for a unique puzzle.
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    pub tries: u32,
+    /// Keep the planted puzzle even when it has other solutions.
+    #[arg(long)]
+    pub any: bool,
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = PathFormat::Text)]
+    pub format: PathFormat,
+    /// Also write a solution (a `.sol` file) here.
+    #[arg(long, value_name = "FILE")]
+    pub answer: Option<std::path::PathBuf>,
 }
 
 /// Difficulty levels.
@@ -85,7 +131,80 @@ pub fn parse_size(s: &str) -> Result<(usize, usize), String> {
 pub fn run(c: GenerateCommand) -> u8 {
     match c {
         GenerateCommand::Suguru(a) => suguru(&a),
+        GenerateCommand::Path(a) => path(&a),
     }
+}
+
+fn clock_seed() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+fn path(a: &PathArgs) -> u8 {
+    use pencilbox_pathpuzzle::generate::MAX_GENERATED_CELLS;
+    use pencilbox_pathpuzzle::{configuration_to_text, generate, solve, Algorithm, ClueDensity};
+    let (h, w) = match parse_size(&a.size) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("pencilbox: {e}");
+            return 2;
+        }
+    };
+    if h * w < 2 || h * w > MAX_GENERATED_CELLS {
+        eprintln!("pencilbox: --size: the Path generator makes grids of 2 to {MAX_GENERATED_CELLS} cells, not {h}x{w}");
+        return 2;
+    }
+    if a.clues > 100 {
+        eprintln!("pencilbox: --clues is a percentage (0 to 100), found {}", a.clues);
+        return 2;
+    }
+    let density = if a.clues == 100 {
+        ClueDensity::Complete
+    } else {
+        ClueDensity::Percent(a.clues)
+    };
+    let first = a.seed.unwrap_or_else(clock_seed);
+    let mut found = None;
+    for k in 0..u64::from(a.tries.max(1)) {
+        let seed = first.wrapping_add(k);
+        if let Ok(p) = generate(h, w, density, !a.any, seed) {
+            found = Some((p, seed));
+            break;
+        }
+    }
+    let Some((p, seed)) = found else {
+        eprintln!(
+            "pencilbox: no unique {h}x{w} Path puzzle from seeds {first}..{} (200 paths each); try other seeds, more --tries, or --any",
+            first.wrapping_add(u64::from(a.tries.max(1)) - 1)
+        );
+        return 1;
+    };
+    if a.seed.is_none() || seed != first {
+        eprintln!("pencilbox: seed {seed}");
+    }
+    match a.format {
+        PathFormat::Text => print!("{}", p.to_text()),
+        PathFormat::Json => match serde_json::to_string(&p) {
+            Ok(j) => println!("{j}"),
+            Err(e) => {
+                eprintln!("pencilbox: internal error: {e}");
+                return 1;
+            }
+        },
+    }
+    if let Some(file) = &a.answer {
+        let o = solve::solve(&p, &Algorithm::default(), &Limits::default());
+        let Some(sol) = o.solutions.first() else {
+            eprintln!("pencilbox: internal error: the generated puzzle did not solve");
+            return 1;
+        };
+        if let Err(e) = std::fs::write(file, configuration_to_text(&p, sol)) {
+            eprintln!("pencilbox: cannot write {}: {e}", file.display());
+            return 2;
+        }
+    }
+    0
 }
 
 fn suguru(a: &SuguruArgs) -> u8 {
@@ -96,11 +215,7 @@ fn suguru(a: &SuguruArgs) -> u8 {
             return 2;
         }
     };
-    let seed = a.seed.unwrap_or_else(|| {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
+    let seed = a.seed.unwrap_or_else(clock_seed);
     let difficulty = match a.difficulty {
         Level::Easy => Difficulty::Easy,
         Level::Medium => Difficulty::Medium,
