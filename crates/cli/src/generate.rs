@@ -142,8 +142,9 @@ fn clock_seed() -> u64 {
 }
 
 fn path(a: &PathArgs) -> u8 {
+    use pencilbox_pathpuzzle::generate::generate_trying;
     use pencilbox_pathpuzzle::generate::MAX_GENERATED_CELLS;
-    use pencilbox_pathpuzzle::{configuration_to_text, generate, solve, Algorithm, ClueDensity};
+    use pencilbox_pathpuzzle::{configuration_to_text, solve, Algorithm, ClueDensity};
     let (h, w) = match parse_size(&a.size) {
         Ok(x) => x,
         Err(e) => {
@@ -165,20 +166,16 @@ fn path(a: &PathArgs) -> u8 {
         ClueDensity::Percent(a.clues)
     };
     let first = a.seed.unwrap_or_else(clock_seed);
-    let mut found = None;
-    for k in 0..u64::from(a.tries.max(1)) {
-        let seed = first.wrapping_add(k);
-        if let Ok(p) = generate(h, w, density, !a.any, seed) {
-            found = Some((p, seed));
-            break;
+    let tries = a.tries.max(1);
+    let (p, seed) = match generate_trying(h, w, density, !a.any, first, tries) {
+        Ok(x) => x,
+        Err(_) => {
+            eprintln!(
+                "pencilbox: no unique {h}x{w} Path puzzle from seeds {first}..{} (200 paths each); try other seeds, more --tries, or --any",
+                first.wrapping_add(u64::from(tries) - 1)
+            );
+            return 1;
         }
-    }
-    let Some((p, seed)) = found else {
-        eprintln!(
-            "pencilbox: no unique {h}x{w} Path puzzle from seeds {first}..{} (200 paths each); try other seeds, more --tries, or --any",
-            first.wrapping_add(u64::from(a.tries.max(1)) - 1)
-        );
-        return 1;
     };
     if a.seed.is_none() || seed != first {
         eprintln!("pencilbox: seed {seed}");

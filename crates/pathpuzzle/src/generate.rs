@@ -191,6 +191,36 @@ pub fn generate(
     )))
 }
 
+/// [`generate`] from `seed`, then `seed + 1`, … for up to `tries` seeds (at least one): the
+/// first success and the seed that gave it. Random complete-clue paths are rarely unique
+/// (none of 100 at 10×10), so one seed's 200 paths are often not enough. Fails with the last
+/// seed's error.
+///
+/// ```
+/// use pencilbox_pathpuzzle::generate::{generate_trying, ClueDensity};
+/// let (p, seed) = generate_trying(6, 6, ClueDensity::Percent(70), true, 1, 20).unwrap();
+/// assert!(seed >= 1 && seed < 21);
+/// assert_eq!(pencilbox_pathpuzzle::solve::is_unique(&p, &Default::default()), Some(true));
+/// ```
+pub fn generate_trying(
+    height: usize,
+    width: usize,
+    clues: ClueDensity,
+    unique: bool,
+    seed: u64,
+    tries: u32,
+) -> Result<(PathPuzzle, u64), InvalidInstance> {
+    let mut last = None;
+    for k in 0..u64::from(tries.max(1)) {
+        let s = seed.wrapping_add(k);
+        match generate(height, width, clues, unique, s) {
+            Ok(p) => return Ok((p, s)),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| InvalidInstance("no seed was tried".into())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

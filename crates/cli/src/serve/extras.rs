@@ -172,12 +172,15 @@ async fn generate(State(state): Shared, body: Result<Bytes, BytesRejection>) -> 
             state
                 .jobs
                 .run(None, move |_| {
-                    let p = pencilbox_pathpuzzle::generate(
+                    // Up to 20 consecutive seeds, as `pencilbox generate path`; the reply names
+                    // the seed that gave the puzzle.
+                    let (p, seed) = pencilbox_pathpuzzle::generate::generate_trying(
                         rows,
                         cols,
                         pencilbox_pathpuzzle::ClueDensity::Percent(percent),
                         true,
                         seed,
+                        20,
                     )
                     .map_err(|e| PuzzleError::unsupported(e.to_string()))?;
                     Ok(json!({"puzzle": "path", "text": p.to_text(), "seed": seed, "unique": true}))
