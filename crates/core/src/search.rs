@@ -436,9 +436,10 @@ pub struct RaceResult {
     pub winner: usize,
 }
 
-/// Runs up to `racers` searches, one per state `make(k)`, interleaved in slices of `slice`
-/// nodes, until one of them ends: a portfolio against heavy-tailed search times. Returns the
-/// result and the racers' states (back at their roots), in order.
+/// Runs one search per state `make(k)`, interleaved in slices of `slice` nodes, until one of
+/// them ends: a portfolio against heavy-tailed search times. Racer `k` joins in round
+/// `starts[k]` (non-decreasing; each round gives every racer that has joined one slice).
+/// Returns the result and the racers' states (back at their roots), in order.
 ///
 /// # Background
 /// Backtracking times on one instance can differ by orders of magnitude between branching
@@ -448,7 +449,8 @@ pub struct RaceResult {
 ///
 /// # Practical
 /// Racer `k` is made only when its first turn comes, so an instance the first racer settles
-/// within one slice costs one state. Every racer is a complete search of the same problem, so
+/// within one slice costs one state, and late joiners (`starts[k] > 0`) cost nothing on
+/// instances settled before their round. Every racer is a complete search of the same problem, so
 /// the winner's answer is exact (a count stays a count); the others are abandoned.
 /// `on_solution(state, racer)` sees every racer's solutions: keep them per racer and use the
 /// winner's. `limits` apply to each racer, except the node limit, which counts all of them
@@ -472,20 +474,24 @@ pub struct RaceResult {
 ///     fn undo(&mut self, _: u8) { self.bits.pop(); }
 /// }
 /// let make = |k: usize| Walk { first: k as u8, bits: vec![] };
-/// let (r, states) = race(2, make, &Limits::first(), 16, |_, _| Flow::Continue);
+/// let (r, states) = race(&[0, 0], make, &Limits::first(), 16, |_, _| Flow::Continue);
 /// assert_eq!((r.winner, r.result.solutions), (1, 1));
 /// assert!(r.result.stats.nodes <= 2 * 21 + 16);
 /// assert!(states.iter().all(|s| s.bits.is_empty()));
 /// ```
 pub fn race<S: Backtrack>(
-    racers: usize,
+    starts: &[u64],
     mut make: impl FnMut(usize) -> S,
     limits: &Limits,
     slice: u64,
     mut on_solution: impl FnMut(&mut S, usize) -> Flow,
 ) -> (RaceResult, Vec<S>) {
-    let (racers, slice) = (racers.max(1), slice.max(1));
-    let mut searches: Vec<Search<S>> = Vec::with_capacity(racers);
+    assert!(
+        !starts.is_empty() && starts.windows(2).all(|w| w[0] <= w[1]),
+        "race needs at least one racer, with non-decreasing start rounds"
+    );
+    let slice = slice.max(1);
+    let mut searches: Vec<Search<S>> = Vec::with_capacity(starts.len());
     let own_limits = Limits {
         node_limit: None,
         ..limits.clone()
@@ -497,8 +503,12 @@ pub fn race<S: Backtrack>(
         }
         t
     };
+    let mut round = 0u64;
     let outcome = 'race: loop {
-        for k in 0..racers {
+        for (k, &start) in starts.iter().enumerate() {
+            if start > round {
+                break;
+            }
             if k == searches.len() {
                 searches.push(Search::new(make(k)));
             }
@@ -525,6 +535,7 @@ pub fn race<S: Backtrack>(
                 };
             }
         }
+        round += 1;
     };
     (outcome, searches.into_iter().map(Search::into_state).collect())
 }
@@ -606,7 +617,7 @@ mod tests {
             bits: vec![],
         };
         let mut seen = Vec::new();
-        let (r, racers) = race(2, make, &Limits::all(), 8, |s, k| {
+        let (r, racers) = race(&[0, 0], make, &Limits::all(), 8, |s, k| {
             seen.push((k, s.bits.clone()));
             Flow::Continue
         });
@@ -623,12 +634,17 @@ mod tests {
             node_limit: Some(50),
             ..Limits::all()
         };
-        let (r, racers) = race(2, make, &limits, 8, |_, _| Flow::Continue);
+        let (r, racers) = race(&[0, 0], make, &limits, 8, |_, _| Flow::Continue);
         assert_eq!((r.result.stop, r.result.stats.nodes), (StopReason::NodeLimit, 50));
         assert!(racers.iter().all(|s| s.bits.is_empty()));
         // A racer that finishes within its first slice is the only one made.
-        let (r, racers) = race(2, make, &Limits::first(), 1000, |_, _| Flow::Continue);
+        let (r, racers) = race(&[0, 0], make, &Limits::first(), 1000, |_, _| Flow::Continue);
         assert_eq!((r.winner, racers.len()), (0, 1));
+        // A racer that joins late runs only from its round on: racer 1 (slow) joins in round 3,
+        // after racer 0 used 3 slices of 8 nodes, and racer 0 still wins.
+        let (r, racers) = race(&[0, 3], make, &Limits::all(), 8, |_, _| Flow::Continue);
+        assert_eq!((r.winner, racers.len()), (0, 2));
+        assert!(r.result.stats.nodes < 2 * 127, "{:?}", r.result.stats);
     }
 
     #[test]

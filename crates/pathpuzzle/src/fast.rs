@@ -30,6 +30,7 @@
 use crate::model::{configuration_from_path, Configuration, PathPuzzle};
 use pencilbox_core::links::{Chains, LinkId, Links};
 use pencilbox_core::reach::Flood;
+use pencilbox_core::rng::SplitMix64;
 use pencilbox_core::search::{Backtrack, Expand};
 use pencilbox_core::switches::{self, Switches};
 use pencilbox_core::{CellId, Shape};
@@ -59,9 +60,12 @@ pub struct Rules {
     pub probe: bool,
     /// How the search branches (`branch=auto|lines|links` in a rule list).
     pub branch: Branching,
-    /// `auto`'s slice: how many nodes each branching runs before the other takes its turn
+    /// `auto`'s slice: how many nodes each racer runs before the next takes its turn
     /// (`slice=N` in a rule list; default [`RACE_SLICE`]).
     pub slice: u64,
+    /// How many racers `auto` may use (`racers=N`, 1 to 6; default 6): line and link
+    /// branching, then copies of each with random tie-breaking that join the race later.
+    pub racers: u8,
 }
 
 /// The default slice of `auto` branching: about 20 ms of search on a 10×10 grid, so an
@@ -110,6 +114,7 @@ impl Rules {
         probe: true,
         branch: Branching::Auto,
         slice: RACE_SLICE,
+        racers: 6,
     };
     /// Only the rules that define the puzzle (`degree`, `lines`, `finish`), `auto` branching.
     pub const NONE: Rules = Rules {
@@ -120,6 +125,7 @@ impl Rules {
         probe: false,
         branch: Branching::Auto,
         slice: RACE_SLICE,
+        racers: 6,
     };
     /// The optional rules' names.
     pub const OPTIONAL: [&'static str; 5] = ["loops", "cuts", "colours", "connect", "probe"];
@@ -136,8 +142,8 @@ impl Rules {
     }
 
     /// Reads a rule list: `all`, `none`, the names of the rules that are on (`loops,connect`),
-    /// or changes to the default (`-cuts,-probe`); plus `branch=auto|lines|links` and
-    /// `slice=N`.
+    /// or changes to the default (`-cuts,-probe`); plus `branch=auto|lines|links`, `slice=N`
+    /// and `racers=N`.
     ///
     /// ```
     /// use pencilbox_pathpuzzle::fast::Rules;
@@ -165,6 +171,13 @@ impl Rules {
                         _ => return Err(format!("branch wants `auto`, `lines` or `links`, found `{value}`")),
                     }
                 }
+                "racers" => {
+                    r.racers = value
+                        .parse()
+                        .ok()
+                        .filter(|n| (1..=6).contains(n))
+                        .ok_or_else(|| format!("racers wants a number from 1 to 6, found `{value}`"))?
+                }
                 "slice" => {
                     r.slice = value
                         .parse()
@@ -174,7 +187,7 @@ impl Rules {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown setting `{key}={value}` (settings: branch=auto|lines|links, slice=N)"
+                        "unknown setting `{key}={value}` (settings: branch=auto|lines|links, slice=N, racers=N)"
                     ))
                 }
             }
@@ -190,7 +203,7 @@ impl Rules {
         names.extend(Rules::OPTIONAL.iter().zip(on).filter(|(_, o)| *o).map(|(n, _)| *n));
         names.push("finish");
         let branch = match self.branch {
-            Branching::Auto => format!("branch=auto,slice={}", self.slice),
+            Branching::Auto => format!("branch=auto,slice={},racers={}", self.slice, self.racers),
             b => format!("branch={}", b.name()),
         };
         names.push(&branch);
@@ -303,6 +316,10 @@ pub struct LinkSearch {
     refuted: [u64; RULES.len()],
     flood: Flood,
     separators: Vec<CellId>,
+    /// With a seed, ties between equally good branching choices (and the value tried first)
+    /// are broken at random, so racers with different seeds explore different trees.
+    seed: Option<u64>,
+    salt: u64,
     /// Each cell's links by direction (up, left, right, down); `u32::MAX` off the grid.
     toward: Vec<[LinkId; 4]>,
 }
@@ -316,8 +333,17 @@ fn ways(n: u32, k: u32) -> f64 {
 }
 
 impl LinkSearch {
-    /// The root state for `p` with the given rules, propagated. Run
-    /// [`crate::checks::no_solution_reason`] first.
+    /// The root state for `p` whose ties between equally good branching choices (and the value
+    /// tried first) are broken at random from `seed`: racers with different seeds explore
+    /// different trees.
+    pub fn with_seed(p: &PathPuzzle, rules: Rules, seed: u64) -> Self {
+        let mut s = LinkSearch::new(p, rules);
+        s.seed = Some(seed);
+        s
+    }
+
+    /// The root state for `p` with the given rules, propagated, with deterministic branching
+    /// choices. Run [`crate::checks::no_solution_reason`] first.
     pub fn new(p: &PathPuzzle, rules: Rules) -> Self {
         let shape = p.shape();
         let links = Links::new(shape);
@@ -378,6 +404,8 @@ impl LinkSearch {
             refuted: [0; RULES.len()],
             flood: Flood::new(shape),
             separators: Vec::new(),
+            seed: None,
+            salt: 0,
             toward: shape
                 .all()
                 .map(|c| {
@@ -894,6 +922,17 @@ impl LinkSearch {
         }
     }
 
+    /// A number in `[0, 0.01)` that varies with the node and `x` when the search has a seed;
+    /// 0 without one (deterministic choices).
+    #[inline]
+    fn noise(&self, x: u64) -> f64 {
+        if self.seed.is_none() {
+            return 0.0;
+        }
+        let h = SplitMix64::new(self.salt ^ x.wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64();
+        (h >> 11) as f64 / (1u64 << 53) as f64 * 0.01
+    }
+
     /// The cell to branch on with line branching: in the clued row or column with the fewest
     /// ways to place the cells it still owes (`C(open, owed)`, more than one), the open cell
     /// whose crossing line has the fewest.
@@ -905,8 +944,10 @@ impl LinkSearch {
                     continue;
                 }
                 let w = ways(t.open, k as u32 - t.yes);
-                if w > 1.0 && best.is_none_or(|(b, _, _)| w < b) {
-                    best = Some((w, is_row, i));
+                // Ties (and, with a seed, near-ties) are broken by the search's noise.
+                let key = w * (1.0 + self.noise((i as u64) << 1 | u64::from(is_row)));
+                if w > 1.0 && best.is_none_or(|(b, _, _)| key < b) {
+                    best = Some((key, is_row, i));
                 }
             }
         }
@@ -923,7 +964,7 @@ impl LinkSearch {
             if clue < 0 {
                 f64::INFINITY
             } else {
-                ways(t.open, clue as u32 - t.yes)
+                ways(t.open, clue as u32 - t.yes) * (1.0 + self.noise(1000 + c.0 as u64))
             }
         };
         (0..len)
@@ -940,7 +981,7 @@ impl LinkSearch {
 
     /// The open link to branch on: at the visited cell with the least slack.
     fn pick(&self) -> Option<LinkId> {
-        let mut best: Option<(u32, CellId)> = None;
+        let mut best: Option<((u32, u32), CellId)> = None;
         for i in 0..self.cell.len() {
             if self.cell[i] != YES {
                 continue;
@@ -952,11 +993,10 @@ impl LinkSearch {
                 continue;
             }
             let slack = open - need;
-            if best.is_none_or(|(s, _)| slack < s) {
-                best = Some((slack, c));
-                if slack == 0 {
-                    break;
-                }
+            // Ties are broken by the search's noise (none without a seed: the first cell).
+            let key = (slack, (self.noise(c.0 as u64) * 1e6) as u32);
+            if best.is_none_or(|(b, _)| key < b) {
+                best = Some((key, c));
             }
         }
         let (_, c) = best?;
@@ -991,15 +1031,24 @@ impl Backtrack for LinkSearch {
                 }
             }
         }
+        if let Some(seed) = self.seed {
+            self.salt = SplitMix64::new(self.salt ^ seed).next_u64();
+        }
+        // Without a seed the first value tried is "yes"; with one, either.
+        let first = if self.seed.is_some() && self.noise(u64::MAX) < 0.005 {
+            NO
+        } else {
+            YES
+        };
         if self.rules.branch != Branching::Links {
             if let Some(c) = self.pick_line() {
-                out.extend([Decision::Cell(c, YES), Decision::Cell(c, NO)]);
+                out.extend([Decision::Cell(c, first), Decision::Cell(c, 1 - first)]);
                 return Expand::Branches;
             }
         }
         match self.pick() {
             Some(l) => {
-                out.extend([Decision::Link(l, YES), Decision::Link(l, NO)]);
+                out.extend([Decision::Link(l, first), Decision::Link(l, 1 - first)]);
                 Expand::Branches
             }
             None => Expand::Dead,

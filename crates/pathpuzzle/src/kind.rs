@@ -104,9 +104,13 @@ fn notes(p: &PathPuzzle, alg: &Algorithm, o: &Outcome) -> Vec<Note> {
         Algorithm::Fast(rules) => {
             let on = rules.describe();
             notes.push(Note::new("rules", &on));
-            notes.push(Note::new("searches (auto races lines and links)", o.searches));
+            notes.push(Note::new("searches raced", o.searches));
             if let Some(b) = o.answered_by {
-                notes.push(Note::new("answered by branching", b.name()));
+                let by = match o.answered_seed {
+                    Some(seed) => format!("{} (random tie-breaks, seed {seed})", b.name()),
+                    None => b.name().to_string(),
+                };
+                notes.push(Note::new("answered by branching", by));
             }
             for (rule, n) in &o.prunes {
                 if on.split(',').any(|r| r == *rule) {

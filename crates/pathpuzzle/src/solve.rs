@@ -23,6 +23,20 @@ use crate::paper::PaperSearch;
 use crate::verify::is_solution;
 use pencilbox_core::search::{race, run, Flow, Limits, Stats, StopReason};
 
+/// The racers of `fast`'s `auto` branching, in order: (branching, seed of its random
+/// tie-breaking, the round it joins). Line and link branching start at once; the randomised
+/// copies join after 4 and 8 slices each (about 80 and 160 ms on a 10×10 grid), so instances
+/// settled sooner never pay for them, while long searches get four more chances to be lucky
+/// (measured with `examples/planted` on 12×12 to 16×16 and `examples/measure` on the sets).
+const RACERS: [(Branching, Option<u64>, u64); 6] = [
+    (Branching::Lines, None, 0),
+    (Branching::Links, None, 0),
+    (Branching::Lines, Some(1), 4),
+    (Branching::Links, Some(2), 4),
+    (Branching::Lines, Some(3), 8),
+    (Branching::Links, Some(4), 8),
+];
+
 /// A solving algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Algorithm {
@@ -68,11 +82,13 @@ pub struct Outcome {
     /// Nodes cut by each pruning rule (`extend`) or branches refuted by each rule (`fast`),
     /// `(rule, count)`.
     pub prunes: Vec<(&'static str, u64)>,
-    /// Searches run: 2 when `fast`'s `auto` branching raced both of its branchings (the
-    /// counters add up both), 1 otherwise, 0 when an instant check answered.
+    /// Searches run: more than 1 when `fast`'s `auto` branching raced several (the counters
+    /// add them all up), 1 otherwise, 0 when an instant check answered.
     pub searches: u32,
     /// `fast`: the branching whose search gave the answer (the winner of `auto`'s race).
     pub answered_by: Option<Branching>,
+    /// `fast`: the seed of the winner's random tie-breaking (`None`: deterministic choices).
+    pub answered_seed: Option<u64>,
 }
 
 impl Outcome {
@@ -95,12 +111,14 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
             prunes: vec![],
             searches: 0,
             answered_by: None,
+            answered_seed: None,
         };
     }
     // Solutions are kept as they come (no allocation up front, so any `keep` is safe).
     let mut kept: Vec<Configuration> = Vec::new();
     let mut searches = 1;
     let mut answered_by = None;
+    let mut answered_seed = None;
     let (result, prunes) = match alg {
         Algorithm::Paper => {
             let mut s = PaperSearch::new(p);
@@ -123,23 +141,24 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
             (r, RULES.iter().copied().zip(s.prunes()).collect())
         }
         Algorithm::Fast(rules) => {
-            let strategies: &[Branching] = match rules.branch {
-                Branching::Auto => &[Branching::Lines, Branching::Links],
-                Branching::Lines => &[Branching::Lines],
-                Branching::Links => &[Branching::Links],
+            // (branching, seed for random tie-breaking, the round it joins the race)
+            let strategies: &[(Branching, Option<u64>, u64)] = match rules.branch {
+                Branching::Auto => &RACERS[..usize::from(rules.racers).clamp(1, RACERS.len())],
+                Branching::Lines => &RACERS[0..1],
+                Branching::Links => &RACERS[1..2],
             };
+            let starts: Vec<u64> = strategies.iter().map(|r| r.2).collect();
             // Solutions are kept per racer; the winner's are reported.
             let mut per_racer: Vec<Vec<Configuration>> = vec![Vec::new(); strategies.len()];
             let (race, states) = race(
-                strategies.len(),
+                &starts,
                 |k| {
-                    LinkSearch::new(
-                        p,
-                        Rules {
-                            branch: strategies[k],
-                            ..*rules
-                        },
-                    )
+                    let (branch, seed, _) = strategies[k];
+                    let r = Rules { branch, ..*rules };
+                    match seed {
+                        Some(seed) => LinkSearch::with_seed(p, r, seed),
+                        None => LinkSearch::new(p, r),
+                    }
                 },
                 limits,
                 rules.slice,
@@ -158,7 +177,8 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
             }
             kept = std::mem::take(&mut per_racer[race.winner]);
             searches = states.len() as u32;
-            answered_by = Some(strategies[race.winner]);
+            answered_by = Some(strategies[race.winner].0);
+            answered_seed = strategies[race.winner].1;
             (race.result, crate::fast::RULES.iter().copied().zip(refuted).collect())
         }
     };
@@ -176,6 +196,7 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
         prunes,
         searches,
         answered_by,
+        answered_seed,
     }
 }
 

@@ -106,8 +106,18 @@ fn check_agreement(p: &PathPuzzle) {
     // Tiny race slices: both racers find solutions before one ends, and only the winner's
     // solutions and count may be reported.
     for slice in [1, 3] {
-        link_rules.push(Rules { slice, ..Rules::ALL });
+        link_rules.push(Rules {
+            slice,
+            racers: 2,
+            ..Rules::ALL
+        });
     }
+    // Slices of one node: the randomised racers join after 4 and 8 nodes and often win.
+    link_rules.push(Rules {
+        slice: 1,
+        racers: 6,
+        ..Rules::ALL
+    });
     for r in link_rules {
         algs.push(Algorithm::Fast(r));
         algs.push(Algorithm::Fast(Rules {

@@ -139,6 +139,7 @@ fn the_race_reports_the_winners_solutions() {
             .unwrap();
     let rules = Rules {
         slice: 16,
+        racers: 2,
         ..Rules::ALL
     };
     for counting in [false, true] {
@@ -150,5 +151,42 @@ fn the_race_reports_the_winners_solutions() {
         assert_eq!((o.searches, o.answered_by), (2, Some(Branching::Links)));
         assert_eq!(o.solutions, vec![expected.clone()]);
         assert_eq!(o.count, 1);
+    }
+}
+
+/// Searches with random tie-breaking (the late racers of `auto`) are complete searches too:
+/// each seed follows a different tree to the same unique answer and the same count.
+#[test]
+fn seeded_searches_find_the_same_unique_answers() {
+    use pencilbox_core::search::run;
+    use pencilbox_core::Flow;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/path");
+    for name in [
+        "bench-8x8/partial-01",
+        "bench-10x10/complete-03",
+        "bench-10x10/partial-03",
+    ] {
+        let p = PathPuzzle::parse(&std::fs::read_to_string(root.join(format!("{name}.txt"))).unwrap()).unwrap();
+        let expected = pencilbox_pathpuzzle::parse_configuration(
+            &p,
+            &std::fs::read_to_string(root.join(format!("{name}.sol"))).unwrap(),
+        )
+        .unwrap();
+        let mut trees = std::collections::BTreeSet::new();
+        for seed in 1..=4 {
+            for branch in [Branching::Lines, Branching::Links] {
+                let rules = Rules { branch, ..Rules::ALL };
+                let mut s = LinkSearch::with_seed(&p, rules, seed);
+                let mut found = Vec::new();
+                let r = run(&mut s, &Limits::all(), |s| {
+                    found.push(s.configuration());
+                    Flow::Continue
+                });
+                assert!(r.complete(), "{name}");
+                assert_eq!(found, vec![expected.clone()], "{name} seed {seed} {branch:?}");
+                trees.insert(r.stats.nodes);
+            }
+        }
+        assert!(trees.len() > 1, "{name}: every seed searched the same tree");
     }
 }
