@@ -13,19 +13,29 @@
 //! | `loops`   | chosen links never close a cycle; the link that would join the two ends of one chain is closed in advance ([`Chains`]) |
 //! | `cuts`    | the path crosses the cut between two consecutive rows (columns) an odd number of times exactly when the doors lie on different sides of it; the last open link of a cut is decided by this parity |
 //! | `colours` | when every row (or every column) is clued the path's length `L` is known, and on the checkerboard the path alternates colours: door A's colour holds `⌈L/2⌉` of its cells and the other `⌊L/2⌋`, counted like a line |
-//! | `connect` | every visited cell and door B lie in the region reachable from door A through cells and links still open (not passing through B, where the path ends); unreachable cells are closed |
+//! | `connect` | the path is a simple path from A to B in the graph of open cells and links, so only cells on *some* simple A–B path of that graph can be visited (the biconnected blocks on the block–cut-tree path, [`Flood::between_links`]) and the cut cells between those blocks must be |
+//! | `probe`   | failed-literal probing: at each node every open cell is tried visited and closed; a value whose propagation fails fixes the other (one pass, without `connect` inside the probes) |
 //! | `finish`  | when the chain from A reaches B, every cell off it is closed (a visited cell off it is a contradiction) |
 //!
 //! `degree`, `lines` and `finish` define the puzzle and are always on; `loops`, `cuts`,
-//! `colours` and `connect` are deductions that can be switched off (`--set rules=-cuts`) to
-//! measure what each pays. `--stats` reports, per rule, how many branches it refuted.
+//! `colours`, `connect` and `probe` are deductions that can be switched off
+//! (`--set rules=-cuts`) to measure what each pays. `--stats` reports, per rule, how many
+//! branches it refuted. `cuts` is the dynamic form of the paper's Theorem 2 (a path joining
+//! two doors in one row never leaves it when that row's clue is 1): it applies to every cut
+//! and every partial state, not only to the clues at the start.
 //!
 //! # Search
-//! Propagation runs to a fixpoint after each decision. The driver then branches on one open
-//! link at the visited cell with the least slack (open links minus links still needed), first
-//! choosing the link, then closing it: the two branches are disjoint, so counts are exact.
-//! A node whose chain from A has reached B is a solution: every variable is decided there and
-//! every clue met.
+//! Propagation runs to a fixpoint after each decision; then the state branches ([`Branching`]):
+//! * `lines` — visit, then close, an open cell of the clued line with the fewest ways
+//!   `C(open, owed)` to place the cells it still owes (more than one), choosing the cell whose
+//!   crossing line has the fewest; when every clued line is settled, as `links`;
+//! * `links` — choose, then close, an open link at the visited cell with the least slack (open
+//!   links minus links still needed).
+//!
+//! Both branches fix one variable both ways, so they are disjoint and counts are exact. A node
+//! whose chain from A has reached B is a solution: every variable is decided there and every
+//! clue met. The default `auto` races several such searches ([`crate::solve`]); a search made
+//! with [`LinkSearch::with_seed`] breaks ties between equally good choices at random.
 
 use crate::model::{configuration_from_path, Configuration, PathPuzzle};
 use pencilbox_core::links::{Chains, LinkId, Links};
