@@ -20,9 +20,10 @@
 //! `degree`, `lines` and `finish` define the puzzle and are always on; `loops`, `cuts`,
 //! `colours`, `connect` and `probe` are deductions that can be switched off
 //! (`--set rules=-cuts`) to measure what each pays. `--stats` reports, per rule, how many
-//! branches it refuted. `cuts` is the dynamic form of the paper's Theorem 2 (a path joining
-//! two doors in one row never leaves it when that row's clue is 1): it applies to every cut
-//! and every partial state, not only to the clues at the start.
+//! branches it refuted. `cuts` generalises the crossing argument behind the paper's Theorem 2
+//! (with both doors in one row, a row whose clue is 1 makes the puzzle unsolvable: the path
+//! would have to cross that row twice through its single cell) to every cut of every partial
+//! state, not only to the clues at the start.
 //!
 //! # Search
 //! Propagation runs to a fixpoint after each decision; then the state branches ([`Branching`]):
