@@ -144,6 +144,18 @@ pub fn assert_bench_matches_answers(args: &[&str], dir: &Path, instances: u64) {
     assert!(all_match, "{what}: every instance has an answer file and matches it");
 }
 
+/// Runs `pencilbox verify PUZZLE SOLUTION` and asserts that the solution is valid (exit 0).
+#[track_caller]
+pub fn assert_verifies(puzzle: &Path, solution: &Path) {
+    run(&[
+        "verify",
+        puzzle.to_str().unwrap_or_default(),
+        solution.to_str().unwrap_or_default(),
+    ])
+    .code(0)
+    .stdout_has("valid");
+}
+
 /// Writes `content` to a fresh temporary file and returns its path.
 pub fn temp_file(name: &str, content: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("pencilbox-tests-{}", std::process::id()));

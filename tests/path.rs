@@ -1,6 +1,6 @@
 //! End-to-end: Path puzzles through the `pencilbox` binary.
 
-use pencilbox_tests::{assert_bench_matches_answers, run, run_with_stdin, shared_data, temp_file};
+use pencilbox_tests::{assert_bench_matches_answers, assert_verifies, run, run_with_stdin, shared_data, temp_file};
 
 /// 3×3, doors in opposite corners, no clues: many paths.
 const OPEN_3X3: &str = "3 3\n1 1\n3 3\n\n-1 -1 -1\n-1 -1 -1\n";
@@ -11,13 +11,7 @@ fn the_kind_is_detected_and_the_solution_verifies() {
     let out = run(&["solve", puzzle.to_str().unwrap_or_default()]);
     out.code(0);
     let sol = temp_file("open.sol", out.stdout.as_bytes());
-    run(&[
-        "verify",
-        puzzle.to_str().unwrap_or_default(),
-        sol.to_str().unwrap_or_default(),
-    ])
-    .code(0)
-    .stdout_has("valid");
+    assert_verifies(&puzzle, &sol);
 }
 
 #[test]
@@ -114,11 +108,10 @@ fn a_generated_puzzle_is_unique_and_its_answer_verifies() {
     let again = run(&["generate", "path", "--size", "7x7", "--clues", "70", "--seed", "11"]);
     assert_eq!(again.code(0).stdout, text);
     let puzzle = temp_file("generated.txt", text.as_bytes());
-    let puzzle = puzzle.to_str().unwrap_or_default();
-    run(&["verify", puzzle, sol.to_str().unwrap_or_default()])
+    assert_verifies(&puzzle, &sol);
+    let v = run(&["count", "--format", "json", puzzle.to_str().unwrap_or_default()])
         .code(0)
-        .stdout_has("valid");
-    let v = run(&["count", "--format", "json", puzzle]).code(0).json();
+        .json();
     assert_eq!(v["count"], 1, "{text}");
 }
 

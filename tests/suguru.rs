@@ -1,6 +1,6 @@
 //! End-to-end: Suguru through the `pencilbox` binary.
 
-use pencilbox_tests::{assert_bench_matches_answers, run, run_with_stdin, shared_data, temp_file};
+use pencilbox_tests::{assert_bench_matches_answers, assert_verifies, run, run_with_stdin, shared_data, temp_file};
 
 /// 1×4, two regions of two cells, no hints: exactly `1 2 1 2` and `2 1 2 1`.
 const TWO_SOLUTIONS: &str = "1 4\n0 0 0 0\n1 1 2 2\n";
@@ -42,13 +42,7 @@ fn every_algorithm_solves_from_stdin_and_the_result_verifies() {
         out.code(0);
         let puzzle = temp_file("p.in", TWO_SOLUTIONS.as_bytes());
         let sol = temp_file(&format!("p-{alg}.ans"), out.stdout.as_bytes());
-        run(&[
-            "verify",
-            puzzle.to_str().unwrap_or_default(),
-            sol.to_str().unwrap_or_default(),
-        ])
-        .code(0)
-        .stdout_has("valid");
+        assert_verifies(&puzzle, &sol);
     }
 }
 

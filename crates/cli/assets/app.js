@@ -146,6 +146,24 @@ function sgReset(m, n) {
   sgClearMarks();
 }
 
+// Reports a /api/verify answer for any family: marks each violated cell in `bad` (at
+// `index(row, col)`) and shows `praise` when the grid is valid, else the number of unmet
+// constraints and one line per violation (`line(v)`, by default "where: what").
+function reportCheck(res, bad, index, praise, line = (v) => `${v.at}: ${v.message}`) {
+  for (const v of res.violations) {
+    const rc = cellOf(v.at);
+    if (rc) bad.add(index(rc[0], rc[1]));
+  }
+  if (res.valid) {
+    setStatus(praise, 'good');
+    setMessages([{ text: praise, cls: 'good' }]);
+  } else {
+    const summary = `there are ${res.violations.length} constraint(s) not met`;
+    setStatus(summary, 'bad');
+    setMessages([{ text: summary, cls: 'bad summary' }, ...res.violations.map((v) => ({ text: line(v), cls: 'bad' }))]);
+  }
+}
+
 function sgClearMarks() {
   sg.bad = new Set(); sg.hint = new Set(); sg.diff = new Set();
 }
@@ -407,21 +425,9 @@ function sgSetTool(tool) {
 async function sgCheck() {
   const res = await api('/api/verify', { puzzle: 'suguru', text: sgText(), solution: sgSolutionText() });
   sgClearMarks();
-  const items = [];
-  for (const v of res.violations) {
-    const rc = cellOf(v.at);
-    if (rc) sg.bad.add(rc[0] * sg.n + rc[1]);
-    // The verifier's messages are the manual's ("cell (3, 1) shares a number with ...").
-    items.push({ text: v.message.startsWith('cell (') ? v.message : `${manualName(v.at)}: ${v.message}`, cls: 'bad' });
-  }
-  if (res.valid) {
-    setStatus('your configuration is correct, well done.', 'good');
-    setMessages([{ text: 'your configuration is correct, well done.', cls: 'good' }]);
-  } else {
-    const summary = `there are ${res.violations.length} constraint(s) not met`;
-    setStatus(summary, 'bad');
-    setMessages([{ text: summary, cls: 'bad summary' }, ...items]);
-  }
+  // The verifier's messages are the manual's ("cell (3, 1) shares a number with ...").
+  reportCheck(res, sg.bad, (r, c) => r * sg.n + c, 'your configuration is correct, well done.',
+    (v) => (v.message.startsWith('cell (') ? v.message : `${manualName(v.at)}: ${v.message}`));
   sgRender();
 }
 
@@ -830,26 +836,11 @@ function ptSetTool(tool) {
   $('pt-tool-b').classList.toggle('active', tool === 'b');
 }
 
-function ptMarkViolations(violations) {
-  pt.bad = new Set();
-  for (const v of violations) {
-    const rc = cellOf(v.at);
-    if (rc) pt.bad.add(ptIdx(rc[0], rc[1]));
-  }
-}
-
 async function ptCheck() {
   if (!pt.route.length) { setStatus('draw a path first, starting at door A', 'warn'); return; }
   const res = await api('/api/verify', { puzzle: 'path', text: ptText(), solution: ptSolutionText() });
-  ptMarkViolations(res.violations);
-  if (res.valid) {
-    setStatus('your path is correct, well done.', 'good');
-    setMessages([{ text: 'your path is correct, well done.', cls: 'good' }]);
-  } else {
-    const summary = `there are ${res.violations.length} constraint(s) not met`;
-    setStatus(summary, 'bad');
-    setMessages([{ text: summary, cls: 'bad summary' }, ...res.violations.map((v) => ({ text: `${v.at}: ${v.message}`, cls: 'bad' }))]);
-  }
+  pt.bad = new Set();
+  reportCheck(res, pt.bad, ptIdx, 'your path is correct, well done.');
   ptRender();
 }
 
@@ -1115,20 +1106,7 @@ const sdSettings = () => ({ block: `${sd.br}x${sd.bc}` });
 async function sdCheck() {
   const res = await api('/api/verify', { puzzle: 'sudoku', text: sdText(false), solution: sdSolutionText(), settings: sdSettings() });
   sdChanged();
-  const items = [];
-  for (const v of res.violations) {
-    const rc = cellOf(v.at);
-    if (rc) sd.bad.add(rc[0] * sd.n + rc[1]);
-    items.push({ text: `${v.at}: ${v.message}`, cls: 'bad' });
-  }
-  if (res.valid) {
-    setStatus('your grid is correct, well done.', 'good');
-    setMessages([{ text: 'your grid is correct, well done.', cls: 'good' }]);
-  } else {
-    const summary = `there are ${res.violations.length} constraint(s) not met`;
-    setStatus(summary, 'bad');
-    setMessages([{ text: summary, cls: 'bad summary' }, ...items]);
-  }
+  reportCheck(res, sd.bad, (r, c) => r * sd.n + c, 'your grid is correct, well done.');
   sdRender();
 }
 

@@ -204,7 +204,13 @@ impl Rules {
             }
             Ok(())
         })
-        .map_err(|e| format!("{e}; degree, lines and finish are always on"))
+        .map_err(|e| {
+            if e.starts_with("unknown rule") {
+                format!("{e}; degree, lines and finish are always on")
+            } else {
+                e
+            }
+        })
     }
 
     /// The rules that are on and the branching, comma-separated.
@@ -443,17 +449,17 @@ impl LinkSearch {
         self.set_cell(self.door_a, YES)?;
         self.set_cell(self.door_b, YES)?;
         let (h, w) = (self.shape.height as u32, self.shape.width as u32);
-        (0..h).for_each(|r| self.push(Job::Row(r)));
-        (0..w).for_each(|k| self.push(Job::Col(k)));
+        (0..h).for_each(|r| self.queue.push(Job::Row(r)));
+        (0..w).for_each(|k| self.queue.push(Job::Col(k)));
         if self.rules.cuts {
-            (0..h.saturating_sub(1)).for_each(|t| self.push(Job::RowCut(t)));
-            (0..w.saturating_sub(1)).for_each(|t| self.push(Job::ColCut(t)));
+            (0..h.saturating_sub(1)).for_each(|t| self.queue.push(Job::RowCut(t)));
+            (0..w.saturating_sub(1)).for_each(|t| self.queue.push(Job::ColCut(t)));
         }
         if self.colour_need.is_some() {
-            self.push(Job::Colour(0));
-            self.push(Job::Colour(1));
+            self.queue.push(Job::Colour(0));
+            self.queue.push(Job::Colour(1));
         }
-        (0..h * w).for_each(|c| self.push(Job::Cell(c)));
+        (0..h * w).for_each(|c| self.queue.push(Job::Cell(c)));
         self.propagate()
     }
 
@@ -558,7 +564,7 @@ impl LinkSearch {
             let d = &mut self.deg[c.index()];
             d.open -= 1;
             d.yes += yes;
-            self.push(Job::Cell(c.0));
+            self.queue.push(Job::Cell(c.0));
         }
         let (rp, cp) = self.shape.coords(p);
         if self.links.is_horizontal(l) {
@@ -566,14 +572,14 @@ impl LinkSearch {
             t.open -= 1;
             t.yes += yes;
             if self.rules.cuts {
-                self.push(Job::ColCut(cp as u32));
+                self.queue.push(Job::ColCut(cp as u32));
             }
         } else {
             let t = &mut self.row_cuts[rp];
             t.open -= 1;
             t.yes += yes;
             if self.rules.cuts {
-                self.push(Job::RowCut(rp as u32));
+                self.queue.push(Job::RowCut(rp as u32));
             }
         }
         if v == YES {
@@ -587,7 +593,7 @@ impl LinkSearch {
             let (e1, e2) = self.chains.join(p, q).map_err(|_| LOOPS)?;
             let doors = (self.door_a, self.door_b);
             if (e1, e2) == doors || (e2, e1) == doors {
-                self.push(Job::Finish);
+                self.queue.push(Job::Finish);
             } else if self.rules.loops {
                 if let Some(closing) = self.links.between(e1, e2) {
                     if self.link[closing as usize] == OPEN {
@@ -616,11 +622,11 @@ impl LinkSearch {
             t.open -= 1;
             t.yes += yes;
         }
-        self.push(Job::Cell(c.0));
-        self.push(Job::Row(r as u32));
-        self.push(Job::Col(k as u32));
+        self.queue.push(Job::Cell(c.0));
+        self.queue.push(Job::Row(r as u32));
+        self.queue.push(Job::Col(k as u32));
         if self.colour_need.is_some() {
-            self.push(Job::Colour(colour as u8));
+            self.queue.push(Job::Colour(colour as u8));
         }
         Ok(())
     }
@@ -660,15 +666,6 @@ impl LinkSearch {
                 None => break,
             }
         }
-    }
-
-    #[inline]
-    fn push(&mut self, job: Job) {
-        self.queue.push(job);
-    }
-
-    fn clear_queue(&mut self) {
-        self.queue.clear();
     }
 
     /// Runs the queue and reachability to a fixpoint.
@@ -890,12 +887,18 @@ impl LinkSearch {
     /// propagation follows the pass. One pass per node: further passes find little that
     /// branching does not (measured on the 10×10 and 11×11 sets, `examples/measure`).
     fn probe(&mut self) -> Step {
+        let before = self.trail.len();
         let connect = std::mem::replace(&mut self.rules.connect, false);
         let result = self.probe_pass();
         self.rules.connect = connect;
         result?;
-        // One full propagation (with reachability) for everything the pass fixed.
-        self.propagate()
+        // One full propagation (with reachability) for whatever the pass fixed; the state was
+        // already at the full fixpoint when the pass fixed nothing.
+        if self.trail.len() == before {
+            Ok(())
+        } else {
+            self.propagate()
+        }
     }
 
     fn probe_pass(&mut self) -> Step {
@@ -913,12 +916,12 @@ impl LinkSearch {
         for v in [YES, NO] {
             let mark = self.trail.len();
             self.chains.new_level();
-            self.clear_queue();
+            self.queue.clear();
             let ok = self.decide(d.with_value(v)).and_then(|_| self.propagate()).is_ok();
             self.undo_to(mark);
             self.chains.backtrack_to(self.chains.level() - 1);
             if !ok {
-                self.clear_queue();
+                self.queue.clear();
                 self.decide(d.with_value(1 - v))?;
                 return self.propagate();
             }
@@ -1069,7 +1072,7 @@ impl Backtrack for LinkSearch {
     fn apply(&mut self, d: Decision) -> bool {
         self.marks.push(self.trail.len());
         self.chains.new_level();
-        self.clear_queue();
+        self.queue.clear();
         match self.decide(d).and_then(|_| self.propagate()) {
             Ok(()) => true,
             Err(rule) => {

@@ -5,7 +5,7 @@
 
 use pencilbox_core::{PuzzleKind, RunOptions};
 use pencilbox_sudoku_nishio::board::{BlockShape, Sudoku};
-use pencilbox_sudoku_nishio::generate::{pattern_solution, Rng};
+use pencilbox_sudoku_nishio::generate::{partial_grid, Rng};
 use pencilbox_sudoku_nishio::KIND;
 use std::time::{Duration, Instant};
 
@@ -15,14 +15,7 @@ fn main() {
     for (a, b) in shapes {
         let block = BlockShape::new(a, b);
         let n = block.n();
-        let mut rng = Rng::new(1);
-        let mut g = pattern_solution(block, &mut rng);
-        for v in g.iter_mut() {
-            if rng.next_u64() % 100 < 60 {
-                *v = 0;
-            }
-        }
-        let partial = Sudoku::new(block, g).map(|p| p.to_line()).unwrap_or_default();
+        let partial = partial_grid(block, 60, &mut Rng::new(1)).to_line();
         let empty = Sudoku::new(block, vec![0; n * n])
             .map(|p| p.to_line())
             .unwrap_or_default();

@@ -5,8 +5,8 @@
 //! (block, percent emptied, first seed, number of seeds, timeout in seconds, algorithm).
 
 use pencilbox_core::{PuzzleKind, RunOptions, Status};
-use pencilbox_sudoku_nishio::board::{BlockShape, Sudoku};
-use pencilbox_sudoku_nishio::generate::{pattern_solution, Rng};
+use pencilbox_sudoku_nishio::board::BlockShape;
+use pencilbox_sudoku_nishio::generate::{partial_grid, Rng};
 use pencilbox_sudoku_nishio::KIND;
 use std::time::{Duration, Instant};
 
@@ -24,17 +24,7 @@ fn main() {
     let mut times = Vec::new();
     let mut timeouts = 0;
     for seed in first..first + count {
-        let mut rng = Rng::new(seed);
-        let mut g = pattern_solution(block, &mut rng);
-        for v in g.iter_mut() {
-            if rng.next_u64() % 100 < empty_pct {
-                *v = 0;
-            }
-        }
-        let Some(p) = Sudoku::new(block, g) else {
-            eprintln!("bad shape");
-            return;
-        };
+        let p = partial_grid(block, empty_pct, &mut Rng::new(seed));
         let mut opts = RunOptions {
             algorithm: Some(alg.clone()),
             settings: vec![("block".into(), format!("{}x{}", block.height, block.width))],

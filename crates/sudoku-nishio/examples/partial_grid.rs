@@ -2,8 +2,8 @@
 //! cells emptied) for quick tests of large shapes:
 //! `cargo run --release -p pencilbox-sudoku-nishio --example partial_grid -- 5x7 60 [SEED]`.
 
-use pencilbox_sudoku_nishio::board::{BlockShape, Sudoku};
-use pencilbox_sudoku_nishio::generate::{pattern_solution, Rng};
+use pencilbox_sudoku_nishio::board::BlockShape;
+use pencilbox_sudoku_nishio::generate::{partial_grid, Rng};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -13,15 +13,5 @@ fn main() {
         .unwrap_or(BlockShape::new(3, 3));
     let empty_pct: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(50);
     let seed: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
-    let mut rng = Rng::new(seed);
-    let mut g = pattern_solution(block, &mut rng);
-    for v in g.iter_mut() {
-        if rng.next_u64() % 100 < empty_pct {
-            *v = 0;
-        }
-    }
-    match Sudoku::new(block, g) {
-        Some(p) => println!("{}", p.to_line()),
-        None => eprintln!("bad shape"),
-    }
+    println!("{}", partial_grid(block, empty_pct, &mut Rng::new(seed)).to_line());
 }

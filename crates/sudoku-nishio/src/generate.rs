@@ -101,6 +101,26 @@ pub fn pattern_solution(block: BlockShape, rng: &mut Rng) -> Vec<u8> {
     g
 }
 
+/// A random partial grid for tests and benchmarks of large shapes: a [`pattern_solution`] with
+/// each cell emptied with probability `empty_percent / 100` (consistent, not unique in
+/// general).
+///
+/// ```
+/// use pencilbox_sudoku_nishio::board::BlockShape;
+/// use pencilbox_sudoku_nishio::generate::{partial_grid, Rng};
+/// let p = partial_grid(BlockShape::new(3, 3), 60, &mut Rng::new(1));
+/// assert!(p.num_givens() > 0 && p.num_givens() < 81);
+/// ```
+pub fn partial_grid(block: BlockShape, empty_percent: u64, rng: &mut Rng) -> Sudoku {
+    let mut g = pattern_solution(block, rng);
+    for v in g.iter_mut() {
+        if rng.next_u64() % 100 < empty_percent {
+            *v = 0;
+        }
+    }
+    Sudoku::new(block, g).expect("a pattern grid has the block's size")
+}
+
 /// Is the puzzle's solution unique?
 pub fn is_unique(p: &Sudoku) -> bool {
     match Candidates::from_puzzle(p) {

@@ -113,24 +113,19 @@ impl RuleSet {
     };
     /// Every rule but Nishio.
     pub const NO_NISHIO: RuleSet = RuleSet {
-        locked: true,
-        subsets: true,
         nishio: false,
-        chains: true,
+        ..RuleSet::ALL
     };
     /// Singles, locked candidates, pairs and triples (no Nishio, no chains).
     pub const BASIC: RuleSet = RuleSet {
-        locked: true,
-        subsets: true,
         nishio: false,
         chains: false,
+        ..RuleSet::ALL
     };
     /// The basic rules plus Nishio (no chains).
     pub const BASIC_NISHIO: RuleSet = RuleSet {
-        locked: true,
-        subsets: true,
-        nishio: true,
         chains: false,
+        ..RuleSet::ALL
     };
     /// Singles only.
     pub const SINGLES: RuleSet = RuleSet {
