@@ -70,7 +70,8 @@ fn sudoku_missing_rows_with_final_newline_are_reported_inside_the_text() {
 // Finding 2 (verify target): JSON parse errors carry serde_json's column, which counts bytes,
 // not characters, so every multi-byte character before the error moves it right (and past the
 // end of the line: the fuzzer's check). Sites: crates/sudoku-nishio/src/board.rs `parse_json`,
-// crates/suguru/src/model.rs `parse_json` and `parse_answer`.
+// crates/suguru/src/model.rs `parse_json` and `parse_answer` (both now in
+// crates/core/src/regions/format.rs, which Suguru calls).
 
 #[test]
 fn sudoku_json_error_columns_count_characters_not_bytes() {

@@ -148,6 +148,13 @@ impl FromIterator<u32> for Domain {
     }
 }
 
+/// A domain is written as the list of its values (`[1, 3, 4]`).
+impl serde::Serialize for Domain {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
 impl fmt::Debug for Domain {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_set().entries(self.iter()).finish()

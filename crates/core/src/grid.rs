@@ -212,11 +212,26 @@ impl<T> IndexMut<CellId> for Grid<T> {
 
 impl<T: std::fmt::Display> Grid<T> {
     /// Rows of values separated by single spaces, one row per line (no trailing newline).
+    ///
+    /// ```
+    /// use pencilbox_core::{Grid, Shape};
+    /// assert_eq!(Grid::from_vec(Shape::new(2, 2), vec![1, 20, 3, 4]).unwrap().to_text(), "1 20\n3 4");
+    /// ```
     pub fn to_text(&self) -> String {
-        self.rows()
-            .map(|r| r.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "))
-            .collect::<Vec<_>>()
-            .join("\n")
+        use std::fmt::Write;
+        let mut out = String::with_capacity(self.cells.len() * 3);
+        for (r, row) in self.rows().enumerate() {
+            if r > 0 {
+                out.push('\n');
+            }
+            for (c, v) in row.iter().enumerate() {
+                if c > 0 {
+                    out.push(' ');
+                }
+                let _ = write!(out, "{v}");
+            }
+        }
+        out
     }
 }
 

@@ -8,27 +8,44 @@
 //!   form (path and loop puzzles).
 //! * [`search`] — the generic depth-first backtracking driver with run modes (first, count up
 //!   to N, all), node limits, deadlines, cancellation and statistics.
+//! * [`engine`] — the shared engine: variables, named propagators run to a fixpoint by a
+//!   priority queue, one trail, probing, branching, restarts and explanations.
+//! * [`constraints`] — the constraint library on the engine (distinctness, Boolean sums, a
+//!   single path on links).
 //! * [`fd`] — finite-domain variables, propagators and smallest-domain-first search.
-//! * [`puzzle`] — the plug-in trait [`PuzzleKind`] and the reports the CLI prints.
+//! * [`puzzle`] — the plug-in trait [`PuzzleKind`] and the reports the CLI prints;
+//!   [`plugin`] — the typed [`plugin::Puzzle`] trait and the adapter that makes any puzzle a
+//!   `PuzzleKind`.
+//! * [`regions`] — grids cut into regions holding `1..=size` (Suguru, Ripple Effect): the
+//!   normalised partition, hints-plus-labels text / JSON / puzz.link formats, the O(mn) region
+//!   verifier with a hook for a family's own rule, and the drawing with region walls.
 //! * [`rng`] — a deterministic random stream for generators.
 //! * [`switches`] — the rule-list mini-language (`-cuts,+edges`, `reach,owed`, `none,+x`).
 //! * [`scan`] — the line/column tokenizer all parsers use; [`error`] — parse errors.
+//! * `testing` (feature `test-support`) — brute-force oracles, the fixpoint check and the
+//!   fixture-test macro the puzzle crates' tests share.
 //!
 //! Dependencies flow one way: core ← puzzle crates ← cli. Nothing here is about one puzzle.
 #![deny(missing_docs)]
 
 pub mod cellset;
+pub mod constraints;
 pub mod domain;
+pub mod engine;
 pub mod error;
 pub mod fd;
 pub mod grid;
 pub mod links;
+pub mod plugin;
 pub mod puzzle;
 pub mod reach;
+pub mod regions;
 pub mod rng;
 pub mod scan;
 pub mod search;
 pub mod switches;
+#[cfg(feature = "test-support")]
+pub mod testing;
 pub mod trail;
 
 pub use cellset::CellSet;

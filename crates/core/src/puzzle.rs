@@ -183,7 +183,13 @@ pub trait PuzzleKind: Sync {
     /// A cheap guess: does this text look like this family's format?
     fn detect(&self, text: &str) -> bool;
     /// The algorithms, the default first.
-    fn algorithms(&self) -> &'static [AlgorithmInfo];
+    fn algorithms(&self) -> Vec<AlgorithmInfo>;
+    /// The settings it accepts as `--set KEY=VALUE` (others are refused).
+    fn settings(&self) -> &'static [crate::plugin::SettingInfo] {
+        &[]
+    }
+    /// `(height, width)` of the puzzle in `text` once parsed (the server's size guard).
+    fn dimensions(&self, text: &str, opts: &RunOptions) -> Result<(usize, usize), PuzzleError>;
     /// The extension of answer files next to instances (`ans` for `x.in` ↔ `x.ans`), if any.
     fn answer_extension(&self) -> Option<&'static str> {
         None
@@ -203,14 +209,27 @@ pub trait PuzzleKind: Sync {
     fn matches_answer(&self, solution: &Rendered, answer: &str) -> Result<bool, PuzzleError> {
         Ok(solution.text.split_whitespace().eq(answer.split_whitespace()))
     }
+    /// The generator, if the family has one.
+    fn generator(&self) -> Option<crate::plugin::GeneratorInfo> {
+        None
+    }
+    /// Makes a puzzle (see [`crate::plugin::Puzzle::generate`]).
+    fn generate(&self, req: &crate::plugin::GenerateRequest) -> Result<crate::plugin::Generated, PuzzleError> {
+        let _ = req;
+        Err(PuzzleError::unsupported(format!(
+            "there is no generator for {}",
+            self.name()
+        )))
+    }
     /// Looks up an algorithm by name (`None` = the default).
-    fn algorithm(&self, name: Option<&str>) -> Result<&'static AlgorithmInfo, PuzzleError> {
+    fn algorithm(&self, name: Option<&str>) -> Result<AlgorithmInfo, PuzzleError> {
         let algs = self.algorithms();
         match name {
             None => algs
                 .first()
+                .copied()
                 .ok_or_else(|| PuzzleError::unsupported(format!("{} has no algorithm", self.name()))),
-            Some(n) => algs.iter().find(|a| a.name == n).ok_or_else(|| {
+            Some(n) => algs.iter().find(|a| a.name == n).copied().ok_or_else(|| {
                 let names: Vec<_> = algs.iter().map(|a| a.name).collect();
                 PuzzleError::unsupported(format!(
                     "unknown algorithm `{n}` for {}; choose one of: {}",

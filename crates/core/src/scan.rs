@@ -240,10 +240,26 @@ pub fn text_from_bytes(bytes: &[u8]) -> Result<&str, ParseError> {
         None if complete => return Ok(valid),
         None => (valid.len(), "the input is not UTF-8 text (binary data?)"),
     };
-    let before = &valid[..bad];
+    Err(ParseError::new(pos_at(valid, bad), message))
+}
+
+/// Where byte `offset` of `text` is, as a 1-based line and column in characters. An offset
+/// inside a multi-byte character names that character; one past the end names the end.
+///
+/// ```
+/// use pencilbox_core::{scan::pos_at, Pos};
+/// assert_eq!(pos_at("ab\néx", 5), Pos { line: 2, col: 2 });
+/// assert_eq!(pos_at("ab\néx", 4), Pos { line: 2, col: 1 });
+/// ```
+pub fn pos_at(text: &str, offset: usize) -> Pos {
+    let mut end = offset.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1; // inside a multi-byte character: name the character itself
+    }
+    let before = &text[..end];
     let line = before.matches('\n').count() as u32 + 1;
     let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
-    Err(ParseError::at(line, col, message))
+    Pos { line, col }
 }
 
 /// A `serde_json` error as a [`ParseError`] at the right *character* position.

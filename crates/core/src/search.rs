@@ -50,6 +50,13 @@ pub trait Backtrack {
     fn apply(&mut self, branch: Self::Branch) -> bool;
     /// Undoes the most recent `apply` (called even when `apply` returned `false`).
     fn undo(&mut self, branch: Self::Branch);
+    /// Why the state stopped on its own, if it did: a state that polls the deadline inside an
+    /// expensive node (the engine does, by elapsed work) answers `Dead` or rejects the branch
+    /// and says why here; the driver then ends the search with that reason. Default: never.
+    #[inline]
+    fn interrupted(&self) -> Option<StopReason> {
+        None
+    }
 }
 
 /// Whether the search goes on after a solution.
@@ -246,6 +253,10 @@ impl<S: Backtrack + ?Sized> Backtrack for &mut S {
     fn undo(&mut self, branch: Self::Branch) {
         (**self).undo(branch)
     }
+    #[inline]
+    fn interrupted(&self) -> Option<StopReason> {
+        (**self).interrupted()
+    }
 }
 
 /// A depth-first search that owns its state and can be paused between nodes and resumed:
@@ -372,6 +383,9 @@ impl<S: Backtrack> Search<S> {
                 Expand::Dead => {
                     buf.truncate(start);
                     stats.failures += 1;
+                    if let Some(why) = state.interrupted() {
+                        break 'search why;
+                    }
                 }
                 Expand::Branches => {
                     frames.push(Frame {
@@ -402,6 +416,9 @@ impl<S: Backtrack> Search<S> {
                     continue 'search;
                 }
                 stats.failures += 1;
+                if let Some(why) = state.interrupted() {
+                    break 'search why;
+                }
             }
         };
         // Unwind so the caller gets the root state back.
@@ -565,7 +582,8 @@ pub fn count_keeping<S: Backtrack, T>(
     keep: usize,
     mut decode: impl FnMut(&mut S) -> T,
 ) -> (SearchResult, Vec<T>) {
-    let mut kept = Vec::with_capacity(keep);
+    // Kept solutions grow as they come: `keep` may be `usize::MAX` ("keep all").
+    let mut kept = Vec::new();
     let r = run(state, limits, |s| {
         if kept.len() < keep {
             kept.push(decode(s));

@@ -8,10 +8,16 @@
 pub type Level = usize;
 
 /// An undo log with level boundaries.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Trail<T> {
     entries: Vec<T>,
     marks: Vec<usize>,
+}
+
+impl<T> Default for Trail<T> {
+    fn default() -> Self {
+        Trail::new()
+    }
 }
 
 impl<T> Trail<T> {
@@ -44,6 +50,15 @@ impl<T> Trail<T> {
     /// No entries?
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+    /// Makes room for `additional` more entries.
+    pub fn reserve(&mut self, additional: usize) {
+        self.entries.reserve(additional);
+    }
+    /// The entries recorded since the last [`Trail::new_level`] (all of them at level 0).
+    #[inline]
+    pub fn top(&self) -> &[T] {
+        &self.entries[self.marks.last().copied().unwrap_or(0)..]
     }
     /// Pops every entry above `level` (newest first), passing each to `undo`, and closes the levels.
     #[inline]

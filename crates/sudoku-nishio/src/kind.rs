@@ -87,8 +87,12 @@ impl PuzzleKind for Kind {
         // Suguru solution), not a Sudoku.
         Sudoku::parse(first, None).is_ok_and(|p| p.num_givens() < p.n() * p.n() || Candidates::from_puzzle(&p).is_ok())
     }
-    fn algorithms(&self) -> &'static [AlgorithmInfo] {
-        ALGORITHMS
+    fn algorithms(&self) -> Vec<AlgorithmInfo> {
+        ALGORITHMS.to_vec()
+    }
+    fn dimensions(&self, text: &str, opts: &RunOptions) -> Result<(usize, usize), PuzzleError> {
+        let n = parse(text, opts)?.n();
+        Ok((n, n))
     }
     fn instances<'a>(&self, text: &'a str) -> Vec<Instance<'a>> {
         match batch_lines(text) {

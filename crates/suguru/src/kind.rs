@@ -4,6 +4,7 @@ use crate::model::{parse, parse_answer, Solution, Suguru};
 use crate::solver::{self, Algorithm};
 use crate::{theorems, verify};
 use pencilbox_core::puzzle::differences;
+use pencilbox_core::regions;
 use pencilbox_core::{
     AlgorithmInfo, CountReport, Note, PuzzleError, PuzzleKind, Rendered, RunOptions, SolveReport, VerifyReport,
 };
@@ -16,75 +17,17 @@ pub static KIND: Kind = Kind;
 
 /// A solution rendered as answer-file text, a drawing with region walls, and JSON rows.
 pub fn render(p: &Suguru, s: &Solution) -> Rendered {
-    Rendered {
-        text: grid_text(s),
-        pretty: draw(p, s),
-        json: serde_json::json!(s.to_rows()),
-    }
+    regions::render(p.board().regions(), s)
 }
 
 /// Rows of numbers separated by single spaces, one row per line (the `.ans` body).
 pub fn grid_text(s: &Solution) -> String {
-    use std::fmt::Write;
-    let mut out = String::with_capacity(s.as_slice().len() * 3);
-    for (r, row) in s.rows().enumerate() {
-        if r > 0 {
-            out.push('\n');
-        }
-        for (c, v) in row.iter().enumerate() {
-            if c > 0 {
-                out.push(' ');
-            }
-            let _ = write!(out, "{v}");
-        }
-    }
-    out
+    s.to_text()
 }
 
 /// Draws the grid with region walls (`|`, `---`) for people.
 pub fn draw(p: &Suguru, s: &Solution) -> String {
-    use std::fmt::Write;
-    let shape = p.shape();
-    let reg = p.region_grid();
-    let w = s
-        .as_slice()
-        .iter()
-        .map(|v| v.checked_ilog10().unwrap_or(0) as usize + 1)
-        .max()
-        .unwrap_or(1);
-    let dash = "-".repeat(w + 2);
-    let blank = " ".repeat(w + 2);
-    let mut out = String::new();
-    for r in 0..=shape.height {
-        out.push('+');
-        for c in 0..shape.width {
-            let wall = r == 0 || r == shape.height || reg.at(r - 1, c) != reg.at(r, c);
-            out.push_str(if wall { &dash } else { &blank });
-            out.push('+');
-        }
-        out.push('\n');
-        if r == shape.height {
-            break;
-        }
-        out.push('|');
-        for c in 0..shape.width {
-            let v = *s.at(r, c);
-            out.push(' ');
-            if v == 0 {
-                out.extend(std::iter::repeat_n(' ', w - 1));
-                out.push('.');
-            } else {
-                let digits = v.checked_ilog10().unwrap_or(0) as usize + 1;
-                out.extend(std::iter::repeat_n(' ', w - digits));
-                let _ = write!(out, "{v}");
-            }
-            out.push(' ');
-            let wall = c + 1 == shape.width || reg.at(r, c) != reg.at(r, c + 1);
-            out.push(if wall { '|' } else { ' ' });
-        }
-        out.push('\n');
-    }
-    out
+    regions::draw(p.board().regions(), s)
 }
 
 fn algorithm(opts: &RunOptions) -> Result<Option<Algorithm>, PuzzleError> {
@@ -121,8 +64,12 @@ impl PuzzleKind for Kind {
     fn detect(&self, text: &str) -> bool {
         crate::model::detect(text)
     }
-    fn algorithms(&self) -> &'static [AlgorithmInfo] {
-        Algorithm::INFO
+    fn algorithms(&self) -> Vec<AlgorithmInfo> {
+        Algorithm::INFO.to_vec()
+    }
+    fn dimensions(&self, text: &str, _: &RunOptions) -> Result<(usize, usize), PuzzleError> {
+        let s = parse(text)?.shape();
+        Ok((s.height, s.width))
     }
     fn answer_extension(&self) -> Option<&'static str> {
         Some("ans")

@@ -9,7 +9,8 @@
 //! clean-up; the MIP model note gives the same constraints as our `fd` model.
 //!
 //! # Modules
-//! * [`model`] — [`Suguru`], the text / JSON / answer formats, [`detect`].
+//! * [`model`] — [`Suguru`], the text / JSON / answer formats, [`detect`]: a region board and
+//!   its formats from [`pencilbox_core::regions`], spelled the Suguru way.
 //! * [`puzzlink`] — puzz.link `suguru` URLs, read and written.
 //! * [`verify()`] — Section III, every violation with its cell.
 //! * [`theorems`] — Theorem 1 pre-checks, Theorem 2 and Theorem 4 bounds.

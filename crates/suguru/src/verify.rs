@@ -6,10 +6,14 @@
 //! *configuration* needs against its *instance*: no cell left empty and no hint changed.
 //! Messages follow the playground's validator (playground manual, Appendix B), e.g.
 //! "cell (2, 3) shares a number with its adjacent cell(s)".
+//!
+//! III-A to III-D, the empty cells and the hints are the same for every region puzzle and live
+//! in the core's [`pencilbox_core::regions::verify()`]; this module adds III-E, the eight
+//! neighbours, as that verifier's per-cell rule, so the whole stays one O(mn) pass.
 
 use crate::model::{Solution, Suguru};
 use pencilbox_core::grid::KING;
-use pencilbox_core::{VerifyReport, Violation};
+use pencilbox_core::{regions, VerifyReport};
 
 /// Checks a filled grid against the instance; every broken rule is listed (row-major order).
 ///
@@ -22,80 +26,16 @@ use pencilbox_core::{VerifyReport, Violation};
 /// ```
 pub fn verify(p: &Suguru, sol: &Solution) -> VerifyReport {
     let shape = p.shape();
-    let mut violations = Vec::new();
-    if sol.shape() != shape {
-        violations.push(Violation::new(
-            "grid",
-            "shape",
-            format!(
-                "the solution is {}×{} but the puzzle is {}×{}",
-                sol.height(),
-                sol.width(),
-                shape.height,
-                shape.width
-            ),
-        ));
-        return VerifyReport { violations };
-    }
-    // Section III-A and III-B: region sizes and the CV counters (flattened, one slot per value 1..=s).
-    let sizes: Vec<usize> = p.regions().map(<[_]>::len).collect();
-    let mut offset = Vec::with_capacity(sizes.len());
-    let mut total = 0usize;
-    for &s in &sizes {
-        offset.push(total);
-        total += s;
-    }
-    let mut cv = vec![0u32; total];
-    for c in shape.all() {
-        let (k, v) = (p.region_of(c), sol[c] as usize);
-        if (1..=sizes[k]).contains(&v) {
-            cv[offset[k] + v - 1] += 1;
-        }
-    }
-    for c in shape.all() {
-        let name = shape.name(c);
-        let (r, col) = shape.coords(c);
-        let human = format!("cell ({}, {})", r + 1, col + 1);
-        let v = sol[c];
-        let k = p.region_of(c);
-        let s = sizes[k];
-        if v == 0 {
-            violations.push(Violation::new(&name, "empty", format!("{human} is empty.")));
-            continue;
-        }
-        let hint = p.hint(c);
-        if hint != 0 && hint != v {
-            violations.push(Violation::new(
-                &name,
-                "hint-changed",
-                format!("{human} holds {v} but its hint is {hint}."),
-            ));
-        }
-        // III-C: range.
-        if v as usize > s {
-            violations.push(Violation::new(
-                &name,
-                "range",
-                format!("{human} has a number exceeding {s}."),
-            ));
-        } else if cv[offset[k] + v as usize - 1] > 1 {
-            // III-D: uniqueness within the region.
-            violations.push(Violation::new(
-                &name,
-                "region-duplicate",
-                format!("{human} shares a number with cell(s) in within the same region."),
-            ));
-        }
+    regions::verify(p.board(), sol, |cell| {
         // III-E: the eight neighbours.
-        if KING.iter().any(|&d| shape.step(c, d).is_some_and(|n| sol[n] == v)) {
-            violations.push(Violation::new(
-                &name,
-                "adjacent",
-                format!("{human} shares a number with its adjacent cell(s)."),
-            ));
+        if KING
+            .iter()
+            .any(|&d| shape.step(cell.cell, d).is_some_and(|n| sol[n] == cell.value))
+        {
+            let message = format!("{} shares a number with its adjacent cell(s).", cell.human);
+            cell.fail("adjacent", message);
         }
-    }
-    VerifyReport { violations }
+    })
 }
 
 #[cfg(test)]

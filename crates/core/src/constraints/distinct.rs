@@ -1,0 +1,728 @@
+//! Distinctness: pairs of variables that must differ (on all values or on some), groups whose
+//! variables are pairwise different, and *permutation* groups that take each of a set of
+//! values exactly once — with the classic deductions as named rules.
+//!
+//! # Background
+//! Suguru (regions hold `1..=size`, touching cells differ), Sudoku (rows, columns and blocks
+//! hold `1..=n`), Ripple Effect (regions hold `1..=size`, two equal numbers `N` in a line are
+//! more than `N` cells apart) and many other grid puzzles are one structure: a *conflict
+//! graph* whose edges say "these two cells cannot both hold a value of this set", plus groups
+//! that are permutations. [`Distinct`] collects that structure once; every rule below reads it,
+//! so a technique written here serves every such puzzle:
+//!
+//! | rule (name) | priority | deduction |
+//! |---|---|---|
+//! | `naked-single` | immediate | a fixed value leaves every peer that conflicts with it on that value |
+//! | `hidden-single` | linear | in a permutation group, a value that fits one cell goes there; a value that fits none, or two fixed cells with one value, is a conflict; in an all-different group, fewer values than cells is a conflict |
+//! | `pointing` | costly | when a permutation group's places for `v` all conflict (on `v`) with a cell outside them, that cell loses `v` (Sudoku's pointing and claiming, Suguru's "a region's value confined to cells with a common neighbour") |
+//! | `naked-subset` | costly | `k` cells of a group whose candidates are `k` values between them: the values leave the group's other cells and every cell that conflicts with all of the cells able to take the value (naked pairs, triples) |
+//! | `hidden-subset` | costly | `k` values of a permutation group whose places are `k` cells between them: those cells lose every other value (hidden pairs, triples) |
+//!
+//! `naked-single` and `hidden-single` together are exactly the "all-different with permutation"
+//! propagation of finite-domain solvers (and of the papers' models: the Suguru MIP model's
+//! region and neighbourhood rows, the Suguru playground's CNF); the others are the human
+//! techniques that make most puzzles solvable without search.
+//!
+//! # Practical
+//! Build a [`Distinct`], then [`Distinct::post`] it with the [`DistinctRules`] wanted; it
+//! returns the shared [`DistinctGraph`] (for branching rules and verifiers that want the
+//! structure). Pairs given several times are merged (their value sets united).
+
+use crate::domain::Domain;
+use crate::engine::{Conflict, Context, Engine, Init, Ints, Premise, Priority, Propagator, VarId};
+use std::sync::Arc;
+
+/// Which of the rules run (`naked-single` always does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DistinctRules {
+    /// `hidden-single` (also the checker of permutation and all-different groups).
+    pub hidden_single: bool,
+    /// `pointing`.
+    pub pointing: bool,
+    /// `naked-subset` up to this many cells (0 or 1: off; 2: pairs; 3: pairs and triples; at most 4).
+    pub naked_subsets: u8,
+    /// `hidden-subset` up to this many values (0 or 1: off; at most 4).
+    pub hidden_subsets: u8,
+}
+
+impl DistinctRules {
+    /// Every rule, subsets up to triples.
+    pub const ALL: DistinctRules = DistinctRules {
+        hidden_single: true,
+        pointing: true,
+        naked_subsets: 3,
+        hidden_subsets: 3,
+    };
+    /// `naked-single` and `hidden-single`: the finite-domain all-different propagation.
+    pub const SINGLES: DistinctRules = DistinctRules {
+        hidden_single: true,
+        pointing: false,
+        naked_subsets: 0,
+        hidden_subsets: 0,
+    };
+    /// `naked-single` only.
+    pub const NAKED_SINGLES: DistinctRules = DistinctRules {
+        hidden_single: false,
+        pointing: false,
+        naked_subsets: 0,
+        hidden_subsets: 0,
+    };
+}
+
+impl Default for DistinctRules {
+    fn default() -> Self {
+        DistinctRules::ALL
+    }
+}
+
+/// A group of pairwise different variables.
+#[derive(Clone, Debug)]
+struct Group {
+    /// Local indices of its variables.
+    members: Vec<u32>,
+    /// For a permutation group, the values it takes exactly once each.
+    values: Option<Domain>,
+}
+
+/// The conflict structure shared by the rules (see the module docs).
+#[derive(Clone, Debug)]
+pub struct DistinctGraph {
+    vars: Vec<VarId>,
+    peer_off: Vec<u32>,
+    peers: Vec<(u32, Domain)>,
+    group_off: Vec<u32>,
+    groups_of: Vec<u32>,
+    groups: Vec<Group>,
+}
+
+impl DistinctGraph {
+    /// The engine variables, by local index.
+    pub fn vars(&self) -> &[VarId] {
+        &self.vars
+    }
+    /// The peers of local variable `i` with the values they conflict on.
+    #[inline]
+    pub fn peers(&self, i: usize) -> &[(u32, Domain)] {
+        &self.peers[self.peer_off[i] as usize..self.peer_off[i + 1] as usize]
+    }
+    /// The groups local variable `i` belongs to.
+    #[inline]
+    pub fn groups_of(&self, i: usize) -> &[u32] {
+        &self.groups_of[self.group_off[i] as usize..self.group_off[i + 1] as usize]
+    }
+    /// Number of groups.
+    pub fn num_groups(&self) -> usize {
+        self.groups.len()
+    }
+    /// The variables of group `g` (engine ids).
+    pub fn group(&self, g: usize) -> impl ExactSizeIterator<Item = VarId> + '_ {
+        self.groups[g].members.iter().map(|&i| self.vars[i as usize])
+    }
+    /// The values of a permutation group (`None` for an all-different group).
+    pub fn group_values(&self, g: usize) -> Option<Domain> {
+        self.groups[g].values
+    }
+    fn var(&self, i: u32) -> VarId {
+        self.vars[i as usize]
+    }
+}
+
+/// Collects distinctness constraints (see the module docs).
+#[derive(Clone, Debug, Default)]
+pub struct Distinct {
+    pairs: Vec<(VarId, VarId, Domain)>,
+    groups: Vec<(Vec<VarId>, Option<Domain>)>,
+}
+
+impl Distinct {
+    /// Nothing yet.
+    pub fn new() -> Self {
+        Distinct::default()
+    }
+    /// `a ≠ b`.
+    pub fn not_equal(&mut self, a: VarId, b: VarId) {
+        self.not_equal_on(a, b, Domain::ALL)
+    }
+    /// `a` and `b` do not both take the same value of `values` (they may share others).
+    pub fn not_equal_on(&mut self, a: VarId, b: VarId, values: Domain) {
+        if a != b && !values.is_empty() {
+            self.pairs.push((a, b, values));
+        }
+    }
+    /// The variables are pairwise different.
+    pub fn all_different(&mut self, vars: &[VarId]) {
+        self.groups.push((vars.to_vec(), None));
+    }
+    /// The variables take each value of `values` exactly once (`values.len()` must equal
+    /// `vars.len()`; a mismatch makes the group unsatisfiable).
+    pub fn permutation(&mut self, vars: &[VarId], values: Domain) {
+        self.groups.push((vars.to_vec(), Some(values)));
+    }
+
+    /// Builds the shared structure.
+    pub fn build(self) -> Arc<DistinctGraph> {
+        let mut local: std::collections::HashMap<VarId, u32> = std::collections::HashMap::new();
+        let mut vars = Vec::new();
+        let mut id = |v: VarId, vars: &mut Vec<VarId>| -> u32 {
+            *local.entry(v).or_insert_with(|| {
+                vars.push(v);
+                vars.len() as u32 - 1
+            })
+        };
+        // Keep the variables in increasing engine order within each group and pair, so that
+        // local order follows the model's order.
+        let mut all: Vec<VarId> = self
+            .pairs
+            .iter()
+            .flat_map(|&(a, b, _)| [a, b])
+            .chain(self.groups.iter().flat_map(|(g, _)| g.iter().copied()))
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        for v in all {
+            id(v, &mut vars);
+        }
+        let n = vars.len();
+        let mut adj: Vec<Vec<(u32, Domain)>> = vec![Vec::new(); n];
+        let add = |a: u32, b: u32, m: Domain, adj: &mut Vec<Vec<(u32, Domain)>>| {
+            for (x, y) in [(a, b), (b, a)] {
+                match adj[x as usize].iter_mut().find(|(p, _)| *p == y) {
+                    Some(e) => e.1 = e.1.or(m),
+                    None => adj[x as usize].push((y, m)),
+                }
+            }
+        };
+        let mut groups = Vec::new();
+        let mut member_of: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (g, values) in &self.groups {
+            let members: Vec<u32> = g.iter().map(|&v| id(v, &mut vars)).collect();
+            for (i, &a) in members.iter().enumerate() {
+                member_of[a as usize].push(groups.len() as u32);
+                for &b in &members[i + 1..] {
+                    if a != b {
+                        add(a, b, Domain::ALL, &mut adj);
+                    }
+                }
+            }
+            groups.push(Group {
+                members,
+                values: *values,
+            });
+        }
+        for &(a, b, m) in &self.pairs {
+            let (a, b) = (id(a, &mut vars), id(b, &mut vars));
+            add(a, b, m, &mut adj);
+        }
+        let mut peer_off = Vec::with_capacity(n + 1);
+        let mut peers = Vec::new();
+        peer_off.push(0);
+        for mut list in adj {
+            list.sort_unstable_by_key(|&(p, _)| p);
+            peers.extend(list);
+            peer_off.push(peers.len() as u32);
+        }
+        let mut group_off = Vec::with_capacity(n + 1);
+        let mut groups_of = Vec::new();
+        group_off.push(0);
+        for list in member_of {
+            groups_of.extend(list);
+            group_off.push(groups_of.len() as u32);
+        }
+        Arc::new(DistinctGraph {
+            vars,
+            peer_off,
+            peers,
+            group_off,
+            groups_of,
+            groups,
+        })
+    }
+
+    /// Posts the rules on `engine` and returns the shared structure.
+    pub fn post(self, engine: &mut Engine, rules: DistinctRules) -> Arc<DistinctGraph> {
+        let g = self.build();
+        post_rules(&g, engine, rules);
+        g
+    }
+}
+
+/// Posts the rules of an already built structure.
+pub fn post_rules(g: &Arc<DistinctGraph>, engine: &mut Engine, rules: DistinctRules) {
+    engine.post(NakedSingle::new(g.clone()));
+    if !g.groups.is_empty() {
+        if rules.hidden_single {
+            engine.post(GroupRule::new(g.clone(), Kind::HiddenSingle));
+        }
+        if rules.pointing && g.groups.iter().any(|gr| gr.values.is_some()) {
+            engine.post(GroupRule::new(g.clone(), Kind::Pointing));
+        }
+        if rules.naked_subsets >= 2 {
+            engine.post(GroupRule::new(g.clone(), Kind::NakedSubset(rules.naked_subsets.min(4))));
+        }
+        if rules.hidden_subsets >= 2 && g.groups.iter().any(|gr| gr.values.is_some()) {
+            engine.post(GroupRule::new(
+                g.clone(),
+                Kind::HiddenSubset(rules.hidden_subsets.min(4)),
+            ));
+        }
+    }
+}
+
+/// `naked-single`: a fixed value leaves its conflicting peers.
+struct NakedSingle {
+    g: Arc<DistinctGraph>,
+    pending: Vec<u32>,
+}
+
+impl NakedSingle {
+    fn new(g: Arc<DistinctGraph>) -> Self {
+        NakedSingle { g, pending: Vec::new() }
+    }
+    #[inline]
+    fn clear_peers(&self, cx: &mut Context, i: u32) -> Result<(), Conflict> {
+        let x = self.g.var(i);
+        let Some(v) = cx.value(x) else {
+            return Ok(());
+        };
+        let mut announced = false;
+        for &(p, mask) in self.g.peers(i as usize) {
+            let y = self.g.var(p);
+            if mask.contains(v) && cx.dom(y).contains(v) {
+                if !announced && cx.explaining() {
+                    cx.because([Premise::is(x, v)]);
+                    announced = true;
+                }
+                cx.remove(y, v)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Propagator for NakedSingle {
+    fn name(&self) -> &'static str {
+        "naked-single"
+    }
+    fn priority(&self) -> Priority {
+        Priority::Immediate
+    }
+    fn init(&mut self, init: &mut Init) {
+        init.watch_all(&self.g.vars);
+    }
+    #[inline]
+    fn notify(&mut self, _: &mut Ints, tag: u32, old: Domain, new: Domain) -> bool {
+        if new.is_single() && !old.is_single() {
+            self.pending.push(tag);
+            true
+        } else {
+            false
+        }
+    }
+    fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        self.pending.clear();
+        // A permutation group's cells take only its values, and it needs one cell per value:
+        // with that, pairwise difference is the whole constraint (the other rules only
+        // deduce sooner).
+        for group in &self.g.groups {
+            if let Some(values) = group.values {
+                if group.members.len() != values.len() as usize {
+                    return Err(Conflict);
+                }
+                for &i in &group.members {
+                    cx.restrict(self.g.var(i), values)?;
+                }
+            }
+        }
+        for i in 0..self.g.vars.len() as u32 {
+            self.clear_peers(cx, i)?;
+        }
+        Ok(())
+    }
+    fn incremental(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        while let Some(i) = self.pending.pop() {
+            self.clear_peers(cx, i)?;
+        }
+        Ok(())
+    }
+    fn backtracked(&mut self) {
+        self.pending.clear();
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    HiddenSingle,
+    Pointing,
+    NakedSubset(u8),
+    HiddenSubset(u8),
+}
+
+/// The group-based rules: each keeps the groups touched since it last ran.
+struct GroupRule {
+    g: Arc<DistinctGraph>,
+    kind: Kind,
+    dirty: Vec<bool>,
+    dirty_list: Vec<u32>,
+    /// Scratch for common-peer counting: `count[i]` is valid when `stamp[i] == epoch`.
+    count: Vec<u32>,
+    stamp: Vec<u32>,
+    epoch: u32,
+    targets: Vec<u32>,
+}
+
+impl GroupRule {
+    fn new(g: Arc<DistinctGraph>, kind: Kind) -> Self {
+        let (n, groups) = (g.vars.len(), g.groups.len());
+        GroupRule {
+            g,
+            kind,
+            dirty: vec![false; groups],
+            dirty_list: Vec::new(),
+            count: vec![0; n],
+            stamp: vec![0; n],
+            epoch: 0,
+            targets: Vec::new(),
+        }
+    }
+
+    fn run_group(&mut self, cx: &mut Context, k: usize) -> Result<(), Conflict> {
+        match self.kind {
+            Kind::HiddenSingle => hidden_single(&self.g, cx, k),
+            Kind::Pointing => self.pointing(cx, k),
+            Kind::NakedSubset(max) => self.naked_subsets(cx, k, max),
+            Kind::HiddenSubset(max) => hidden_subsets(&self.g, cx, k, max),
+        }
+    }
+
+    /// Fills `targets` with the variables outside `cells` that conflict on `v` with every one
+    /// of `cells` and can still take `v`.
+    fn common_peers(&mut self, cx: &Context, cells: &[u32], v: u32) {
+        self.targets.clear();
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.fill(0);
+            self.epoch = 1;
+        }
+        let epoch = self.epoch;
+        for (round, &c) in cells.iter().enumerate() {
+            let round = round as u32;
+            for &(p, mask) in self.g.peers(c as usize) {
+                if !mask.contains(v) {
+                    continue;
+                }
+                let pi = p as usize;
+                if round == 0 {
+                    if cx.dom(self.g.var(p)).contains(v) {
+                        self.stamp[pi] = epoch;
+                        self.count[pi] = 1;
+                    }
+                } else if self.stamp[pi] == epoch && self.count[pi] == round {
+                    self.count[pi] = round + 1;
+                }
+            }
+        }
+        let want = cells.len() as u32;
+        for &(p, _) in self.g.peers(cells[0] as usize) {
+            if self.stamp[p as usize] == epoch && self.count[p as usize] == want && !cells.contains(&p) {
+                self.targets.push(p);
+            }
+        }
+    }
+
+    fn pointing(&mut self, cx: &mut Context, k: usize) -> Result<(), Conflict> {
+        let Some(values) = self.g.groups[k].values else {
+            return Ok(());
+        };
+        let members = self.g.groups[k].members.clone();
+        let mut places: smallvec::SmallVec<[u32; 16]> = smallvec::SmallVec::new();
+        for v in values.iter() {
+            places.clear();
+            places.extend(members.iter().copied().filter(|&i| cx.dom(self.g.var(i)).contains(v)));
+            if places.len() < 2 {
+                continue;
+            }
+            self.common_peers(cx, &places, v);
+            if self.targets.is_empty() {
+                continue;
+            }
+            if cx.explaining() {
+                let premises: Vec<Premise> = members
+                    .iter()
+                    .filter(|i| !places.contains(i))
+                    .map(|&i| Premise::not(self.g.var(i), v))
+                    .collect();
+                cx.because(premises);
+            }
+            for t in std::mem::take(&mut self.targets) {
+                cx.remove(self.g.var(t), v)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn naked_subsets(&mut self, cx: &mut Context, k: usize, max: u8) -> Result<(), Conflict> {
+        let members = &self.g.groups[k].members;
+        // Unfixed members with at most `max` values.
+        let open: smallvec::SmallVec<[u32; 32]> = members
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let n = cx.dom(self.g.var(i)).len();
+                n >= 2 && n <= max as u32
+            })
+            .collect();
+        let mut found: Vec<(smallvec::SmallVec<[u32; 4]>, Domain)> = Vec::new();
+        let doms: smallvec::SmallVec<[Domain; 32]> = open.iter().map(|&i| cx.dom(self.g.var(i))).collect();
+        for size in 2..=max as usize {
+            subsets(doms.len(), size, &mut |idx| {
+                let union = idx.iter().fold(Domain::EMPTY, |u, &j| u.or(doms[j]));
+                if union.len() as usize == size {
+                    found.push((idx.iter().map(|&j| open[j]).collect(), union));
+                }
+            });
+        }
+        for (cells, union) in found {
+            // The state may have changed since the subset was found: re-check it.
+            let now = cells.iter().fold(Domain::EMPTY, |u, &c| u.or(cx.dom(self.g.var(c))));
+            if now.len() as usize != cells.len() || now != union {
+                continue;
+            }
+            let rule = match cells.len() {
+                2 => "naked-pair",
+                3 => "naked-triple",
+                _ => "naked-quad",
+            };
+            let mut announced = false;
+            for v in union.iter() {
+                let holders: smallvec::SmallVec<[u32; 4]> = cells
+                    .iter()
+                    .copied()
+                    .filter(|&c| cx.dom(self.g.var(c)).contains(v))
+                    .collect();
+                self.common_peers(cx, &holders, v);
+                let targets = std::mem::take(&mut self.targets);
+                let targets: Vec<u32> = targets.into_iter().filter(|t| !cells.contains(t)).collect();
+                if targets.is_empty() {
+                    continue;
+                }
+                if !announced && cx.explaining() {
+                    let premises: Vec<Premise> = cells
+                        .iter()
+                        .map(|&c| Premise::within(self.g.var(c), cx.dom(self.g.var(c))))
+                        .collect();
+                    cx.because_rule(rule, premises);
+                    announced = true;
+                }
+                for t in targets {
+                    cx.remove(self.g.var(t), v)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Calls `f` with every `size`-subset of `0..n` (as increasing indices).
+fn subsets(n: usize, size: usize, f: &mut impl FnMut(&[usize])) {
+    fn rec(
+        start: usize,
+        n: usize,
+        size: usize,
+        cur: &mut smallvec::SmallVec<[usize; 4]>,
+        f: &mut impl FnMut(&[usize]),
+    ) {
+        if cur.len() == size {
+            f(cur);
+            return;
+        }
+        for i in start..n {
+            if n - i < size - cur.len() {
+                break;
+            }
+            cur.push(i);
+            rec(i + 1, n, size, cur, f);
+            cur.pop();
+        }
+    }
+    if size <= n {
+        rec(0, n, size, &mut smallvec::SmallVec::new(), f);
+    }
+}
+
+/// `hidden-single` on group `k`, and the group's checks.
+fn hidden_single(g: &DistinctGraph, cx: &mut Context, k: usize) -> Result<(), Conflict> {
+    let group = &g.groups[k];
+    let (mut once, mut twice, mut fixed) = (Domain::EMPTY, Domain::EMPTY, Domain::EMPTY);
+    for &i in &group.members {
+        let d = cx.dom(g.var(i));
+        twice = twice.or(once.and(d));
+        once = once.or(d);
+        if let Some(v) = d.value() {
+            if fixed.contains(v) {
+                return Err(Conflict); // two fixed cells with one value
+            }
+            fixed.insert(v);
+        }
+    }
+    let Some(values) = group.values else {
+        // All different: pigeonhole.
+        return if (once.len() as usize) < group.members.len() {
+            Err(Conflict)
+        } else {
+            Ok(())
+        };
+    };
+    if !values.minus(once).is_empty() || group.members.len() != values.len() as usize {
+        return Err(Conflict); // a value has no place (or the group cannot be a permutation)
+    }
+    let singles = values.minus(twice);
+    if singles.is_empty() {
+        return Ok(());
+    }
+    for &i in &group.members {
+        let x = g.var(i);
+        let d = cx.dom(x);
+        let s = d.and(singles);
+        if s.is_empty() || d.is_single() {
+            continue;
+        }
+        let Some(v) = s.value() else {
+            return Err(Conflict); // two values need this one cell
+        };
+        if cx.explaining() {
+            let premises: Vec<Premise> = group
+                .members
+                .iter()
+                .filter(|&&j| j != i)
+                .map(|&j| Premise::not(g.var(j), v))
+                .collect();
+            cx.because(premises);
+        }
+        cx.assign(x, v)?;
+    }
+    Ok(())
+}
+
+/// `hidden-subset` on permutation group `k`.
+fn hidden_subsets(g: &DistinctGraph, cx: &mut Context, k: usize, max: u8) -> Result<(), Conflict> {
+    let group = &g.groups[k];
+    let Some(values) = group.values else {
+        return Ok(());
+    };
+    if group.members.len() > 64 {
+        return Ok(());
+    }
+    // Places of each value, as a bit mask over the members.
+    let mut places: smallvec::SmallVec<[(u32, u64); 16]> = smallvec::SmallVec::new();
+    for v in values.iter() {
+        let mut m = 0u64;
+        for (j, &i) in group.members.iter().enumerate() {
+            let d = cx.dom(g.var(i));
+            if d.contains(v) && !d.is_single() {
+                m |= 1 << j;
+            }
+        }
+        let n = m.count_ones();
+        if n >= 2 && n <= max as u32 {
+            places.push((v, m));
+        }
+    }
+    let mut found: Vec<(Domain, u64)> = Vec::new();
+    for size in 2..=max as usize {
+        subsets(places.len(), size, &mut |idx| {
+            let union = idx.iter().fold(0u64, |u, &j| u | places[j].1);
+            if union.count_ones() as usize == size {
+                found.push((idx.iter().map(|&j| places[j].0).collect(), union));
+            }
+        });
+    }
+    for (vals, cells) in found {
+        let rule = match vals.len() {
+            2 => "hidden-pair",
+            3 => "hidden-triple",
+            _ => "hidden-quad",
+        };
+        let mut announced = false;
+        for (j, &i) in group.members.iter().enumerate() {
+            if cells >> j & 1 == 0 {
+                continue;
+            }
+            let x = g.var(i);
+            if cx.dom(x).minus(vals).is_empty() {
+                continue;
+            }
+            if !announced && cx.explaining() {
+                let premises: Vec<Premise> = group
+                    .members
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| cells >> j & 1 == 0)
+                    .flat_map(|(_, &o)| vals.iter().map(move |v| Premise::not(g.var(o), v)))
+                    .collect();
+                cx.because_rule(rule, premises);
+                announced = true;
+            }
+            cx.restrict(x, vals)?;
+        }
+    }
+    Ok(())
+}
+
+impl Propagator for GroupRule {
+    fn name(&self) -> &'static str {
+        match self.kind {
+            Kind::HiddenSingle => "hidden-single",
+            Kind::Pointing => "pointing",
+            Kind::NakedSubset(_) => "naked-subset",
+            Kind::HiddenSubset(_) => "hidden-subset",
+        }
+    }
+    fn priority(&self) -> Priority {
+        match self.kind {
+            Kind::HiddenSingle => Priority::Linear,
+            _ => Priority::Costly,
+        }
+    }
+    fn init(&mut self, init: &mut Init) {
+        for (i, &v) in self.g.vars.iter().enumerate() {
+            if !self.g.groups_of(i).is_empty() {
+                init.watch(v, i as u32);
+            }
+        }
+    }
+    #[inline]
+    fn notify(&mut self, _: &mut Ints, tag: u32, _old: Domain, _new: Domain) -> bool {
+        let mut any = false;
+        let (off, groups_of) = (&self.g.group_off, &self.g.groups_of);
+        for &k in &groups_of[off[tag as usize] as usize..off[tag as usize + 1] as usize] {
+            if !self.dirty[k as usize] {
+                self.dirty[k as usize] = true;
+                self.dirty_list.push(k);
+            }
+            any = true;
+        }
+        any
+    }
+    fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        self.backtracked();
+        for k in 0..self.g.groups.len() {
+            if cx.should_stop() {
+                return Ok(());
+            }
+            self.run_group(cx, k)?;
+        }
+        Ok(())
+    }
+    fn incremental(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        while let Some(k) = self.dirty_list.pop() {
+            self.dirty[k as usize] = false;
+            self.run_group(cx, k as usize)?;
+        }
+        Ok(())
+    }
+    fn backtracked(&mut self) {
+        for k in self.dirty_list.drain(..) {
+            self.dirty[k as usize] = false;
+        }
+    }
+}

@@ -1,0 +1,593 @@
+//! A single simple path between two terminals, drawn on the links between adjacent cells
+//! (Path puzzles; the same pieces serve Numberlink and loop puzzles).
+//!
+//! # Model
+//! One Boolean per link ("the path uses it", [`crate::links::Links`]) and one per cell ("the
+//! path visits it"). [`SinglePath::post`] adds:
+//!
+//! | rule | priority | what it enforces (and deduces) |
+//! |---|---|---|
+//! | `degree` | immediate | channelling: a visited cell has exactly two path links (a terminal one), an unvisited cell none; a cell with a used link is visited, a cell that cannot get its links is not; when a cell's open links are exactly what it still needs they are all used, when it has them the rest are closed |
+//! | `chains` | linear | the used links never close a cycle (chain ends kept in trailed integers, as [`crate::links::Chains`] does with its own log); with `loops` on, the link that would join the two ends of one chain is closed in advance (logged as `loops`); when the chain from one terminal reaches the other, every cell off it is unvisited (logged as `finish`) |
+//! | `connect` | global | only cells on *some* simple path between the terminals through cells and links not closed can be visited (the blocks of the block–cut tree between them, [`crate::reach::Flood::between_links`]), and the cut cells every such path passes must be |
+//!
+//! Counting rules (a row visits exactly `k` cells, a cut is crossed an odd number of times)
+//! are [`super::BoolSum`]s the puzzle adds on the same variables.
+
+use super::worklist::Worklist;
+use crate::domain::Domain;
+use crate::engine::{Conflict, Context, Engine, Init, IntId, Ints, Premise, Priority, Propagator, VarId, FALSE, TRUE};
+use crate::grid::{CellId, Shape, ORTHOGONAL};
+use crate::links::{LinkId, Links};
+use crate::reach::Flood;
+use std::sync::Arc;
+
+/// The variables of a path model on a grid.
+#[derive(Clone, Debug)]
+pub struct PathVars {
+    /// The links of the grid.
+    pub links: Arc<Links>,
+    /// One Boolean per link, by [`LinkId`].
+    pub link: Vec<VarId>,
+    /// One Boolean per cell, by cell index.
+    pub cell: Vec<VarId>,
+}
+
+impl PathVars {
+    /// Creates the variables of a `shape` grid on `engine` (links first, then cells).
+    pub fn new(engine: &mut Engine, shape: Shape) -> Self {
+        let links = Arc::new(Links::new(shape));
+        engine.reserve(links.len() + shape.cells());
+        let link = (0..links.len()).map(|_| engine.new_bool()).collect();
+        let cell = (0..shape.cells()).map(|_| engine.new_bool()).collect();
+        PathVars { links, link, cell }
+    }
+    /// The shape.
+    pub fn shape(&self) -> Shape {
+        self.links.shape()
+    }
+}
+
+/// Which optional path rules run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PathRules {
+    /// Close the link that would make a chain a loop.
+    pub loops: bool,
+    /// Reachability between the terminals.
+    pub connect: bool,
+}
+
+/// A single simple path from terminal `a` to terminal `b` (see the module docs).
+#[derive(Clone, Debug)]
+pub struct SinglePath {
+    /// The variables.
+    pub vars: PathVars,
+    /// The first terminal.
+    pub a: CellId,
+    /// The second terminal.
+    pub b: CellId,
+}
+
+impl SinglePath {
+    /// Posts `degree`, `chains` and (when asked) `connect`; fixes both terminals visited.
+    pub fn post(&self, engine: &mut Engine, rules: PathRules) -> Result<(), Conflict> {
+        engine.assign(self.vars.cell[self.a.index()], TRUE)?;
+        engine.assign(self.vars.cell[self.b.index()], TRUE)?;
+        engine.post(Degree::new(self.clone()));
+        engine.post(ChainRule::new(self.clone(), rules.loops));
+        if rules.connect {
+            engine.post(Connect::new(self.clone()));
+        }
+        Ok(())
+    }
+    #[inline]
+    fn cap(&self, c: CellId) -> u32 {
+        if c == self.a || c == self.b {
+            1
+        } else {
+            2
+        }
+    }
+}
+
+/// The used and undecided links at a cell.
+#[inline]
+fn tally(cx: &Context, p: &SinglePath, c: CellId) -> (u32, u32) {
+    let (mut yes, mut open) = (0, 0);
+    for &l in p.vars.links.at(c) {
+        let d = cx.dom(p.vars.link[l as usize]);
+        if d == Domain::single(TRUE) {
+            yes += 1;
+        } else if !d.is_single() {
+            open += 1;
+        }
+    }
+    (yes, open)
+}
+
+/// `degree`: links ↔ cells channelling. Idempotent: a run works through a list of cells to
+/// look at (the ends of the links it fixes join the list), so its own changes need not come
+/// back as events.
+struct Degree {
+    p: SinglePath,
+    /// Each cell's link variables and the cells at their other ends (up to four; `len` of
+    /// them), and its capacity.
+    around: Vec<Around>,
+    /// Cells to look at.
+    work: Worklist,
+}
+
+/// A cell's links and how many links a path through it uses.
+#[derive(Clone, Copy, Debug)]
+struct Around {
+    links: [VarId; 4],
+    across: [u32; 4],
+    len: u8,
+    cap: u8,
+}
+
+impl Degree {
+    fn new(p: SinglePath) -> Self {
+        let around = p
+            .vars
+            .shape()
+            .all()
+            .map(|c| {
+                let at = p.vars.links.at(c);
+                let (mut links, mut across) = ([VarId(0); 4], [0; 4]);
+                for (k, &l) in at.iter().enumerate() {
+                    links[k] = p.vars.link[l as usize];
+                    across[k] = p.vars.links.other(l, c).0;
+                }
+                Around {
+                    links,
+                    across,
+                    len: at.len() as u8,
+                    cap: p.cap(c) as u8,
+                }
+            })
+            .collect();
+        let n = p.vars.cell.len();
+        Degree {
+            p,
+            around,
+            work: Worklist::new(n),
+        }
+    }
+
+    /// Looks at the listed cells until the list is empty.
+    fn drain(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        while let Some(c) = self.work.pop() {
+            self.cell(cx, c as usize)?;
+        }
+        Ok(())
+    }
+
+    /// Brings cell `c` to its local fixpoint; lists the far ends of the links it fixes.
+    #[inline]
+    fn cell(&mut self, cx: &mut Context, c: usize) -> Result<(), Conflict> {
+        let around = self.around[c];
+        let links = &around.links[..around.len as usize];
+        // Boolean domains: {FALSE} = 1, {TRUE} = 2, open = 3.
+        let (mut yes, mut open) = (0u32, 0u32);
+        for &l in links {
+            let d = cx.dom(l).0;
+            yes += u32::from(d == 2);
+            open += u32::from(d == 3);
+        }
+        let x = self.p.vars.cell[c];
+        let cap = u32::from(around.cap);
+        let mut state = cx.dom(x);
+        if !state.is_single() {
+            if yes > 0 {
+                self.explain_cell(cx, c);
+                cx.set(x, true)?;
+            } else if open < cap {
+                self.explain_cell(cx, c);
+                cx.set(x, false)?;
+            } else {
+                return Ok(());
+            }
+            state = cx.dom(x);
+        }
+        let visited = state == Domain::single(TRUE);
+        let value = if !visited {
+            if yes > 0 {
+                return Err(Conflict);
+            }
+            false
+        } else if yes > cap || yes + open < cap {
+            return Err(Conflict);
+        } else if yes == cap {
+            false
+        } else if yes + open == cap {
+            true
+        } else {
+            return Ok(());
+        };
+        if open == 0 {
+            return Ok(());
+        }
+        self.explain_cell(cx, c);
+        for (k, &v) in links.iter().enumerate() {
+            if !cx.is_fixed(v) {
+                cx.set(v, value)?;
+                self.work.push(around.across[k]);
+            }
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn explain_cell(&self, cx: &mut Context, c: usize) {
+        if cx.explaining() {
+            self.explain_cell_now(cx, c);
+        }
+    }
+
+    #[cold]
+    fn explain_cell_now(&self, cx: &mut Context, c: usize) {
+        let mut premises = Vec::new();
+        let x = self.p.vars.cell[c];
+        if let Some(v) = cx.value(x) {
+            premises.push(Premise::is(x, v));
+        }
+        let around = &self.around[c];
+        for &v in &around.links[..around.len as usize] {
+            if let Some(val) = cx.value(v) {
+                premises.push(Premise::is(v, val));
+            }
+        }
+        cx.because(premises);
+    }
+}
+
+impl Propagator for Degree {
+    fn name(&self) -> &'static str {
+        "degree"
+    }
+    fn priority(&self) -> Priority {
+        Priority::Immediate
+    }
+    fn idempotent(&self) -> bool {
+        true
+    }
+    fn init(&mut self, init: &mut Init) {
+        // Only *which* cells to look at matters: buffered events, no `notify`.
+        let nl = self.p.vars.link.len() as u32;
+        for (l, &v) in self.p.vars.link.iter().enumerate() {
+            init.watch_buffered(v, l as u32);
+        }
+        for (c, &v) in self.p.vars.cell.iter().enumerate() {
+            init.watch_buffered(v, nl + c as u32);
+        }
+    }
+    fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        self.work.clear();
+        for c in (0..self.p.vars.cell.len() as u32).rev() {
+            self.work.push(c);
+        }
+        self.drain(cx)
+    }
+    fn incremental(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        // The cells at the ends of each changed link, and each changed cell.
+        let nl = self.p.vars.link.len() as u32;
+        for &tag in cx.events() {
+            if tag < nl {
+                let (a, b) = self.p.vars.links.ends(tag);
+                self.work.push(a.0);
+                self.work.push(b.0);
+            } else {
+                self.work.push(tag - nl);
+            }
+        }
+        self.drain(cx)
+    }
+    fn backtracked(&mut self) {
+        self.work.clear();
+    }
+}
+
+/// `chains`: no cycles, `loops` closing in advance, `finish`.
+struct ChainRule {
+    p: SinglePath,
+    loops: bool,
+    /// Per cell, the other end of the chain it ends (stale inside a chain).
+    end: Vec<IntId>,
+    /// Links used.
+    used: IntId,
+    pending: Vec<LinkId>,
+}
+
+impl ChainRule {
+    fn new(p: SinglePath, loops: bool) -> Self {
+        ChainRule {
+            p,
+            loops,
+            end: Vec::new(),
+            used: IntId(0),
+            pending: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn end(&self, cx: &Context, c: CellId) -> CellId {
+        CellId(cx.int(self.end[c.index()]) as u32)
+    }
+
+    fn used(&self, cx: &Context, l: LinkId) -> bool {
+        cx.is_true(self.p.vars.link[l as usize])
+    }
+
+    /// The link `l` became used: joins the chains at its ends. (Both ends have at most two
+    /// used links: `degree` runs first, at a lower priority level, and refutes more.)
+    fn join(&mut self, cx: &mut Context, l: LinkId) -> Result<(), Conflict> {
+        let (p, q) = self.p.vars.links.ends(l);
+        let (ea, eb) = (self.end(cx, p), self.end(cx, q));
+        if ea == q {
+            return Err(Conflict); // a cycle
+        }
+        cx.set_int(self.end[ea.index()], eb.0 as i64);
+        cx.set_int(self.end[eb.index()], ea.0 as i64);
+        self.joined(cx, ea, eb)
+    }
+
+    /// The chain with ends `e1`, `e2` was formed: finish, or close the link between its ends.
+    fn joined(&mut self, cx: &mut Context, e1: CellId, e2: CellId) -> Result<(), Conflict> {
+        if (e1, e2) == (self.p.a, self.p.b) || (e2, e1) == (self.p.a, self.p.b) {
+            return self.finish(cx);
+        }
+        if self.loops {
+            if let Some(closing) = self.p.vars.links.between(e1, e2) {
+                let v = self.p.vars.link[closing as usize];
+                if !cx.is_fixed(v) {
+                    if cx.explaining() {
+                        cx.because_rule("loops", self.chain_premises(cx, e1));
+                    }
+                    cx.set(v, false)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The cells of the chain that ends at `from` (a chain end), in order.
+    fn walk(&self, cx: &Context, from: CellId) -> Vec<CellId> {
+        let mut path = vec![from];
+        let (mut prev, mut cur) = (None, from);
+        loop {
+            let next = self
+                .p
+                .vars
+                .links
+                .at(cur)
+                .iter()
+                .filter(|&&l| self.used(cx, l))
+                .map(|&l| self.p.vars.links.other(l, cur))
+                .find(|&c| Some(c) != prev);
+            match next {
+                Some(n) if path.len() <= self.p.vars.cell.len() => {
+                    path.push(n);
+                    (prev, cur) = (Some(cur), n);
+                }
+                _ => return path,
+            }
+        }
+    }
+
+    fn chain_premises(&self, cx: &Context, from: CellId) -> Vec<Premise> {
+        let cells = self.walk(cx, from);
+        cells
+            .windows(2)
+            .filter_map(|w| self.p.vars.links.between(w[0], w[1]))
+            .map(|l| Premise::is(self.p.vars.link[l as usize], TRUE))
+            .collect()
+    }
+
+    /// The chain from `a` reached `b`: every other cell is unvisited.
+    fn finish(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        // Every visited cell is on that chain exactly when the visited cells outnumber the
+        // used links by one: without cycles (refuted when their last link is joined), each
+        // other chain or lone visited cell adds one to the difference. (No cell can become
+        // visited afterwards: every other cell is closed below.)
+        let visited = self.p.vars.cell.iter().filter(|&&x| cx.is_true(x)).count() as i64;
+        if visited != cx.int(self.used) + 1 {
+            return Err(Conflict);
+        }
+        if cx.explaining() {
+            cx.because_rule("finish", self.chain_premises(cx, self.p.a));
+        }
+        for &x in &self.p.vars.cell {
+            if !cx.is_fixed(x) {
+                cx.set(x, false)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Propagator for ChainRule {
+    fn name(&self) -> &'static str {
+        "chains"
+    }
+    fn init(&mut self, init: &mut Init) {
+        let n = self.p.vars.cell.len();
+        self.end = (0..n).map(|c| init.int(c as i64)).collect();
+        let used = self
+            .p
+            .vars
+            .link
+            .iter()
+            .filter(|&&v| init.dom(v) == Domain::single(TRUE))
+            .count();
+        self.used = init.int(used as i64);
+        // Only a link becoming used (losing FALSE) matters.
+        for (l, &v) in self.p.vars.link.iter().enumerate() {
+            init.watch_removal(v, l as u32, Domain::single(FALSE));
+        }
+    }
+    #[inline]
+    fn notify(&mut self, ints: &mut Ints, tag: u32, old: Domain, new: Domain) -> bool {
+        if old.is_single() || new != Domain::single(TRUE) {
+            return false;
+        }
+        ints.add(self.used, 1);
+        self.pending.push(tag);
+        true
+    }
+    fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        // Rebuild every chain from the used links.
+        self.pending.clear();
+        let n = self.p.vars.cell.len();
+        let mut seen = vec![false; n];
+        for c in 0..n {
+            let cell = CellId::from_index(c);
+            cx.set_int(self.end[c], c as i64);
+            let (yes, _) = tally(cx, &self.p, cell);
+            if yes > 2 {
+                return Err(Conflict);
+            }
+        }
+        let used = self.p.vars.link.iter().filter(|&&v| cx.is_true(v)).count();
+        cx.set_int(self.used, used as i64);
+        let mut chains = Vec::new();
+        for c in 0..n {
+            let cell = CellId::from_index(c);
+            if seen[c] || tally(cx, &self.p, cell).0 != 1 {
+                continue;
+            }
+            let chain = self.walk(cx, cell);
+            for x in &chain {
+                seen[x.index()] = true;
+            }
+            let e = *chain.last().unwrap_or(&cell);
+            cx.set_int(self.end[c], e.0 as i64);
+            cx.set_int(self.end[e.index()], c as i64);
+            chains.push((cell, e));
+        }
+        // A used link not on any chain lies on a cycle.
+        for (c, &on_chain) in seen.iter().enumerate() {
+            if !on_chain && tally(cx, &self.p, CellId::from_index(c)).0 == 2 {
+                return Err(Conflict);
+            }
+        }
+        for (e1, e2) in chains {
+            self.joined(cx, e1, e2)?;
+        }
+        Ok(())
+    }
+    fn incremental(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        while let Some(l) = self.pending.pop() {
+            if self.used(cx, l) {
+                self.join(cx, l)?;
+            }
+        }
+        Ok(())
+    }
+    fn backtracked(&mut self) {
+        self.pending.clear();
+    }
+}
+
+/// `connect`: only cells on some simple path between the terminals; cut cells are visited.
+struct Connect {
+    p: SinglePath,
+    flood: Flood,
+    /// Each cell's links by direction (up, left, right, down); `LinkId::MAX` off the grid.
+    toward: Vec<[LinkId; 4]>,
+    separators: Vec<CellId>,
+}
+
+impl Connect {
+    fn new(p: SinglePath) -> Self {
+        let shape = p.vars.shape();
+        let toward = shape
+            .all()
+            .map(|c| {
+                let mut t = [LinkId::MAX; 4];
+                for (d, step) in ORTHOGONAL.iter().enumerate() {
+                    if let Some(n) = shape.step(c, *step) {
+                        t[d] = p.vars.links.between(c, n).expect("neighbours share a link");
+                    }
+                }
+                t
+            })
+            .collect();
+        Connect {
+            flood: Flood::new(shape),
+            toward,
+            separators: Vec::new(),
+            p,
+        }
+    }
+}
+
+impl Propagator for Connect {
+    fn name(&self) -> &'static str {
+        "connect"
+    }
+    fn priority(&self) -> Priority {
+        Priority::Global
+    }
+    fn init(&mut self, init: &mut Init) {
+        // Reachability changes only when a link or a cell is closed (loses TRUE); the fill
+        // reruns from scratch, so no event needs remembering.
+        for &v in self.p.vars.link.iter().chain(&self.p.vars.cell) {
+            init.wake_on_removal(v, Domain::single(TRUE));
+        }
+    }
+    fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        let width = self.p.vars.shape().width as u32;
+        let (p, toward) = (&self.p, &self.toward);
+        let reached = {
+            let cxr: &Context = cx;
+            self.flood.between_links(
+                p.a,
+                p.b,
+                |c| !cxr.is_false(p.vars.cell[c.index()]),
+                |u, w| {
+                    // The direction from u to w (vertical steps first: on a one-cell-wide grid
+                    // they also differ by one).
+                    let d = if w.0 + width == u.0 {
+                        0
+                    } else if u.0 + width == w.0 {
+                        3
+                    } else if w.0 + 1 == u.0 {
+                        1
+                    } else {
+                        2
+                    };
+                    !cxr.is_false(p.vars.link[toward[u.index()][d] as usize])
+                },
+            )
+        };
+        if !reached {
+            return Err(Conflict);
+        }
+        let explaining = cx.explaining();
+        if explaining {
+            cx.because([]);
+        }
+        for i in 0..p.vars.cell.len() {
+            let c = CellId::from_index(i);
+            if c != p.a && !self.flood.reached(c) {
+                let x = p.vars.cell[i];
+                if cx.is_true(x) {
+                    return Err(Conflict);
+                }
+                if !cx.is_fixed(x) {
+                    cx.set(x, false)?;
+                }
+            }
+        }
+        self.separators.clear();
+        self.separators.extend_from_slice(self.flood.separators());
+        for &c in &self.separators {
+            let x = p.vars.cell[c.index()];
+            if !cx.is_fixed(x) {
+                cx.set(x, true)?;
+            }
+        }
+        Ok(())
+    }
+}

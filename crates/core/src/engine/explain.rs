@@ -1,0 +1,132 @@
+//! Explanations as data: every domain change, with the rule that made it and the facts it
+//! rested on.
+//!
+//! When [`Engine::explain`](super::Engine::explain) is on, the engine records a [`Step`] for
+//! every deduction: the rule (the propagator's name, or a technique name the propagator gives),
+//! its premises ("this variable's domain was within these values") and the values it removed.
+//! Decisions of the search and the conclusions of probing are steps too, marked by their
+//! [`StepKind`]. The log follows the trail: backtracking drops the steps made above the level,
+//! so at a solution the log is the chain of reasoning of that branch.
+//!
+//! When the log is off, recording costs one test of an `Option` per domain change.
+
+use super::store::VarId;
+use crate::domain::Domain;
+use serde::Serialize;
+
+/// A fact a step rested on: the domain of `var` was within `dom` (`{v}`: "`var` = v";
+/// everything but `v`: "`var` ≠ v").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Premise {
+    /// The variable.
+    pub var: VarId,
+    /// The values it could still take, at most.
+    pub dom: Domain,
+}
+
+impl Premise {
+    /// "`var` = `value`".
+    pub fn is(var: VarId, value: u32) -> Self {
+        Premise {
+            var,
+            dom: Domain::single(value),
+        }
+    }
+    /// "`var` ≠ `value`".
+    pub fn not(var: VarId, value: u32) -> Self {
+        Premise {
+            var,
+            dom: Domain::ALL.without(value),
+        }
+    }
+    /// "`var` takes one of `dom`".
+    pub fn within(var: VarId, dom: Domain) -> Self {
+        Premise { var, dom }
+    }
+}
+
+/// Values removed from a variable by a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Change {
+    /// The variable.
+    pub var: VarId,
+    /// The values it lost.
+    pub removed: Domain,
+}
+
+/// What kind of step it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepKind {
+    /// A rule deduced it.
+    Deduction,
+    /// The search guessed it (a branch of a decision).
+    Decision,
+    /// Probing: assuming the opposite led the rules to a contradiction.
+    Probe,
+}
+
+/// One step of reasoning.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Step {
+    /// The rule's name.
+    pub rule: &'static str,
+    /// Deduction, decision or probe.
+    pub kind: StepKind,
+    /// The facts it rested on (may be empty when the rule gave none).
+    pub premises: Vec<Premise>,
+    /// What it removed.
+    pub changes: Vec<Change>,
+}
+
+/// The explanation log.
+#[derive(Clone, Debug, Default)]
+pub struct Log {
+    pub(crate) steps: Vec<Step>,
+    /// The last step accepts further changes of its rule.
+    open: bool,
+}
+
+impl Log {
+    /// The steps so far.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// Records a change of `rule`: into the open step when it is this rule's, otherwise as a
+    /// new step without premises.
+    #[inline]
+    pub(crate) fn record(&mut self, rule: &'static str, change: Change) {
+        match self.steps.last_mut() {
+            Some(s) if self.open && s.rule == rule => s.changes.push(change),
+            _ => {
+                self.steps.push(Step {
+                    rule,
+                    kind: StepKind::Deduction,
+                    premises: Vec::new(),
+                    changes: vec![change],
+                });
+                self.open = true;
+            }
+        }
+    }
+
+    /// Starts a step; the changes that follow go into it until the next step or [`Log::close`].
+    pub(crate) fn open(&mut self, step: Step) {
+        self.drop_empty();
+        self.steps.push(step);
+        self.open = true;
+    }
+
+    /// Ends the open step (the end of a propagator's run); drops it when it changed nothing.
+    pub(crate) fn close(&mut self) {
+        self.drop_empty();
+        self.open = false;
+    }
+
+    fn drop_empty(&mut self) {
+        if self.open && self.steps.last().is_some_and(|s| s.changes.is_empty()) {
+            self.steps.pop();
+        }
+    }
+}

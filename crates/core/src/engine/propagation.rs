@@ -1,0 +1,627 @@
+//! [`Engine`]: variables, posted propagators, the priority queue and the fixpoint loop.
+
+use super::explain::{Log, Premise, Step, StepKind};
+use super::propagator::{Declared, Delivery, Init, Priority, Propagator, Watch};
+use super::store::{Conflict, Context, IntId, Ints, Store, VarId, BOOL};
+use crate::domain::Domain;
+use crate::search::{Limits, StopReason};
+
+/// A posted propagator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PropId(pub u32);
+
+/// Counters of one rule (summed over the propagators that share its name).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct RuleStats {
+    /// Times a propagator of the rule ran.
+    pub runs: u64,
+    /// Conflicts it found (branches and probes it refuted).
+    pub conflicts: u64,
+}
+
+struct Meta {
+    name: &'static str,
+    level: u8,
+    enabled: bool,
+    /// Run `propagate` (from scratch) rather than `incremental` at the next turn.
+    scratch: bool,
+    queued: bool,
+    /// Its own changes neither notify nor queue it ([`Propagator::idempotent`]).
+    idempotent: bool,
+    stats: RuleStats,
+}
+
+/// Propagation: a store of variables, the propagators posted on them and a queue ordered by
+/// [`Priority`]. See the [module docs](super) for the whole picture.
+///
+/// ```
+/// use pencilbox_core::engine::Engine;
+/// use pencilbox_core::constraints::Distinct;
+/// use pencilbox_core::Domain;
+/// // Three cells that take 1..3 once each; the first is 2, the second is not 1.
+/// let mut e = Engine::new();
+/// let x: Vec<_> = (0..3).map(|_| e.new_var(Domain::range(1, 3))).collect();
+/// let mut d = Distinct::new();
+/// d.permutation(&x, Domain::range(1, 3));
+/// d.post(&mut e, Default::default());
+/// e.assign(x[0], 2).unwrap();
+/// e.remove(x[1], 1).unwrap();
+/// e.propagate().unwrap();
+/// assert_eq!((e.value(x[1]), e.value(x[2])), (Some(3), Some(1)));
+/// ```
+pub struct Engine {
+    pub(crate) store: Store,
+    props: Vec<Box<dyn Propagator>>,
+    meta: Vec<Meta>,
+    /// The watches of variable `v`: `watch_list[watch_start[v]..watch_start[v + 1]]` (built
+    /// from `posted` when a propagator was posted since: one allocation, contiguous reads).
+    watch_start: Vec<u32>,
+    watch_list: Vec<Watch>,
+    /// Every watch declared so far, `(variable, watch)`, in posting order.
+    posted: Vec<(u32, Watch)>,
+    /// `watch_start`/`watch_list` are behind `posted` or the variables.
+    watches_stale: bool,
+    /// Scratch for the watches a propagator declares when posted.
+    declared: Vec<Declared>,
+    /// Per propagator, the tags of its buffered watches that changed since it last ran.
+    events: Vec<Vec<u32>>,
+    /// Propagators without watches: woken by every change.
+    everywhere: Vec<u32>,
+    on_backtrack: Vec<u32>,
+    queues: [Vec<u32>; Priority::LEVELS],
+    heads: [usize; Priority::LEVELS],
+    /// Propagators at this level and above do not run (probing suspends costly rules).
+    ceiling: usize,
+    /// The propagator that found the last conflict.
+    last_conflict: Option<PropId>,
+    /// Failure weights of the variables (dom/wdeg).
+    pub(crate) weights: Vec<u32>,
+    /// Values probed and values refuted by [`Engine::probe`].
+    pub(crate) probe_stats: RuleStats,
+    /// Scratch of [`Engine::probe`]: per variable, the values a successful probe of the
+    /// current pass fixed it to.
+    pub(crate) implied: Vec<Domain>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An empty engine.
+    pub fn new() -> Self {
+        Engine {
+            store: Store {
+                rule: "decision",
+                ..Store::default()
+            },
+            props: Vec::new(),
+            meta: Vec::new(),
+            watch_start: Vec::new(),
+            watch_list: Vec::new(),
+            posted: Vec::new(),
+            watches_stale: false,
+            declared: Vec::new(),
+            events: Vec::new(),
+            everywhere: Vec::new(),
+            on_backtrack: Vec::new(),
+            queues: std::array::from_fn(|_| Vec::with_capacity(64)),
+            heads: [0; Priority::LEVELS],
+            ceiling: Priority::LEVELS,
+            last_conflict: None,
+            weights: Vec::new(),
+            probe_stats: RuleStats::default(),
+            implied: Vec::new(),
+        }
+    }
+
+    // ----- variables --------------------------------------------------------------------
+
+    /// A new variable with an initial domain.
+    pub fn new_var(&mut self, d: Domain) -> VarId {
+        self.watches_stale = true;
+        self.weights.push(1);
+        self.store.new_var(d)
+    }
+    /// Makes room for `vars` more variables (and, as a guess, as many trailed integers, a few
+    /// watches each and a trail of some depth), so that building a model does not grow the
+    /// engine's vectors step by step.
+    pub fn reserve(&mut self, vars: usize) {
+        let s = &mut self.store;
+        s.doms.reserve(vars);
+        s.ints.reserve(vars);
+        s.changed.reserve(vars);
+        s.trail.reserve(4 * vars);
+        self.weights.reserve(vars);
+        self.posted.reserve(6 * vars);
+        self.declared.reserve(2 * vars);
+    }
+    /// A new Boolean variable (`{FALSE, TRUE}`).
+    pub fn new_bool(&mut self) -> VarId {
+        self.new_var(BOOL)
+    }
+    /// A new trailed integer (reversible state outside any propagator).
+    pub fn new_int(&mut self, value: i64) -> IntId {
+        self.store.new_int(value)
+    }
+    /// Number of variables.
+    pub fn num_vars(&self) -> usize {
+        self.store.doms.len()
+    }
+    /// The domain of `v`.
+    #[inline]
+    pub fn dom(&self, v: VarId) -> Domain {
+        self.store.doms[v.index()]
+    }
+    /// Every domain, by variable index.
+    #[inline]
+    pub fn domains(&self) -> &[Domain] {
+        &self.store.doms
+    }
+    /// The value of `v` when fixed.
+    #[inline]
+    pub fn value(&self, v: VarId) -> Option<u32> {
+        self.dom(v).value()
+    }
+    /// Is every variable fixed?
+    #[inline]
+    pub fn all_fixed(&self) -> bool {
+        self.store.unfixed == 0
+    }
+    /// A trailed integer's value.
+    pub fn int(&self, id: IntId) -> i64 {
+        self.store.ints[id.0 as usize]
+    }
+    /// Number of domain changes made so far (decisions, deductions, probes).
+    pub fn changes(&self) -> u64 {
+        self.store.changes
+    }
+
+    // ----- decisions --------------------------------------------------------------------
+
+    /// Narrows `v` to `d ∩ dom(v)` from outside propagation (a decision or a given); run
+    /// [`Engine::propagate`] afterwards.
+    pub fn restrict(&mut self, v: VarId, d: Domain) -> Result<bool, Conflict> {
+        self.store.rule = "decision";
+        if let Some(log) = &mut self.store.log {
+            log.open(Step {
+                rule: "decision",
+                kind: StepKind::Decision,
+                premises: Vec::new(),
+                changes: Vec::new(),
+            });
+        }
+        let r = self.store.restrict(v, d);
+        if let Some(log) = &mut self.store.log {
+            log.close();
+        }
+        r
+    }
+    /// Fixes `v` to `value` (see [`Engine::restrict`]).
+    pub fn assign(&mut self, v: VarId, value: u32) -> Result<bool, Conflict> {
+        self.restrict(v, Domain::single(value))
+    }
+    /// Removes `value` from `v` (see [`Engine::restrict`]).
+    pub fn remove(&mut self, v: VarId, value: u32) -> Result<bool, Conflict> {
+        self.restrict(v, Domain::ALL.without(value))
+    }
+
+    // ----- propagators ------------------------------------------------------------------
+
+    /// Posts a propagator; it runs from scratch at the next [`Engine::propagate`].
+    pub fn post(&mut self, p: impl Propagator + 'static) -> PropId {
+        self.post_boxed(Box::new(p))
+    }
+
+    /// Posts a boxed propagator.
+    pub fn post_boxed(&mut self, mut p: Box<dyn Propagator>) -> PropId {
+        // Changes made before this post (a given fixed with `assign`) go to the propagators
+        // already posted; the new one sees them in the domains its `init` reads, and must not
+        // receive them again as events (its trailed counters would count them twice).
+        self.dispatch(None);
+        let id = self.props.len() as u32;
+        self.declared.clear();
+        let mut init = Init {
+            store: &mut self.store,
+            watches: &mut self.declared,
+            on_backtrack: false,
+        };
+        p.init(&mut init);
+        let on_backtrack = init.on_backtrack;
+        if self.declared.is_empty() {
+            self.everywhere.push(id);
+        }
+        self.posted.reserve(self.declared.len());
+        for &(v, tag, removed, delivery) in &self.declared {
+            let w = Watch {
+                prop: id,
+                tag,
+                removed,
+                delivery,
+            };
+            self.posted.push((v.0, w));
+        }
+        self.watches_stale = true;
+        let buffered = self.declared.iter().filter(|d| d.3 == Delivery::Buffer).count();
+        self.events.push(Vec::with_capacity(buffered));
+        if on_backtrack {
+            self.on_backtrack.push(id);
+        }
+        let level = p.priority() as u8;
+        self.meta.push(Meta {
+            name: p.name(),
+            level,
+            enabled: true,
+            scratch: true,
+            queued: false,
+            idempotent: p.idempotent(),
+            stats: RuleStats::default(),
+        });
+        self.props.push(p);
+        self.enqueue(id);
+        PropId(id)
+    }
+
+    /// Switches every propagator called `name` on or off; returns how many there are. A
+    /// switched-off propagator is never run or notified (switching it on again runs it from
+    /// scratch).
+    pub fn set_enabled(&mut self, name: &str, on: bool) -> usize {
+        let mut n = 0;
+        for id in 0..self.meta.len() {
+            if self.meta[id].name == name {
+                n += 1;
+                let was = self.meta[id].enabled;
+                self.meta[id].enabled = on;
+                if on && !was {
+                    self.meta[id].scratch = true;
+                    self.enqueue(id as u32);
+                }
+            }
+        }
+        n
+    }
+
+    /// The distinct rule names posted, in posting order.
+    pub fn rule_names(&self) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = Vec::new();
+        for m in &self.meta {
+            if !names.contains(&m.name) {
+                names.push(m.name);
+            }
+        }
+        names
+    }
+
+    /// Counters per rule name, in posting order; then, once [`Engine::probe`] has run,
+    /// `probe`: the values it tried (`runs`) and refuted (`conflicts`).
+    pub fn rule_stats(&self) -> Vec<(&'static str, RuleStats)> {
+        let mut out: Vec<(&'static str, RuleStats)> = Vec::new();
+        for m in &self.meta {
+            match out.iter_mut().find(|(n, _)| *n == m.name) {
+                Some((_, s)) => {
+                    s.runs += m.stats.runs;
+                    s.conflicts += m.stats.conflicts;
+                }
+                None => out.push((m.name, m.stats)),
+            }
+        }
+        if self.probe_stats.runs > 0 {
+            out.push(("probe", self.probe_stats));
+        }
+        out
+    }
+
+    /// The propagator that found the last conflict, if one did.
+    pub fn last_conflict(&self) -> Option<PropId> {
+        self.last_conflict
+    }
+
+    /// The name of a propagator.
+    pub fn name_of(&self, p: PropId) -> &'static str {
+        self.meta[p.0 as usize].name
+    }
+
+    #[inline]
+    fn enqueue(&mut self, p: u32) {
+        let m = &mut self.meta[p as usize];
+        if !m.queued && m.enabled {
+            m.queued = true;
+            self.queues[m.level as usize].push(p);
+        }
+    }
+
+    /// Queues every enabled propagator at `from` and above for a run from scratch.
+    pub fn enqueue_from(&mut self, from: Priority) {
+        for p in 0..self.meta.len() {
+            if self.meta[p].level as usize >= from as usize {
+                self.meta[p].scratch = true;
+                self.enqueue(p as u32);
+            }
+        }
+    }
+
+    /// Queues every enabled propagator for a run from scratch.
+    pub fn enqueue_all(&mut self) {
+        self.enqueue_from(Priority::Immediate);
+    }
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        for level in 0..self.ceiling {
+            let q = &mut self.queues[level];
+            let h = &mut self.heads[level];
+            if *h < q.len() {
+                let p = q[*h];
+                *h += 1;
+                if *h == q.len() {
+                    q.clear();
+                    *h = 0;
+                }
+                return Some(p);
+            }
+        }
+        None
+    }
+
+    /// Lays the posted watches out by variable (a counting sort; posting order is kept).
+    fn index_watches(&mut self) {
+        let n = self.store.doms.len();
+        let mut start = vec![0u32; n + 1];
+        for &(v, _) in &self.posted {
+            start[v as usize + 1] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut next = start.clone();
+        let mut list = vec![
+            Watch {
+                prop: 0,
+                tag: 0,
+                removed: Domain::EMPTY,
+                delivery: Delivery::Wake,
+            };
+            self.posted.len()
+        ];
+        for &(v, w) in &self.posted {
+            list[next[v as usize] as usize] = w;
+            next[v as usize] += 1;
+        }
+        self.watch_start = start;
+        self.watch_list = list;
+        self.watches_stale = false;
+    }
+
+    /// Sends the pending change events to the watchers; `source` made them (`None`: a
+    /// decision or a given), and is skipped when it is idempotent.
+    fn dispatch(&mut self, source: Option<u32>) {
+        if self.store.changed.is_empty() {
+            return;
+        }
+        if self.watches_stale {
+            self.index_watches();
+        }
+        let Engine {
+            store,
+            props,
+            meta,
+            watch_start,
+            watch_list,
+            everywhere,
+            queues,
+            events,
+            ..
+        } = self;
+        let mut ints = Ints {
+            ints: &mut store.ints,
+            trail: &mut store.trail,
+        };
+        // An idempotent source is not told of its own changes.
+        let skip = source.filter(|&s| meta[s as usize].idempotent);
+        for &(v, old) in &store.changed {
+            let new = store.doms[v as usize];
+            let removed = old.minus(new);
+            let (from, to) = (watch_start[v as usize], watch_start[v as usize + 1]);
+            for w in &watch_list[from as usize..to as usize] {
+                if removed.and(w.removed).is_empty() || Some(w.prop) == skip {
+                    continue;
+                }
+                let p = w.prop as usize;
+                let m = &mut meta[p];
+                if !m.enabled {
+                    continue;
+                }
+                match w.delivery {
+                    Delivery::Notify => {
+                        if !props[p].notify(&mut ints, w.tag, old, new) {
+                            continue;
+                        }
+                    }
+                    Delivery::Wake => {}
+                    Delivery::Buffer => events[p].push(w.tag),
+                }
+                if !m.queued {
+                    m.queued = true;
+                    queues[m.level as usize].push(w.prop);
+                }
+            }
+        }
+        store.changed.clear();
+        for &p in everywhere.iter() {
+            let m = &mut meta[p as usize];
+            if m.enabled && !m.queued {
+                m.queued = true;
+                queues[m.level as usize].push(p);
+            }
+        }
+    }
+
+    /// Empties the queue after a conflict or an interruption, telling the propagators.
+    fn abort(&mut self) {
+        self.store.changed.clear();
+        for level in 0..Priority::LEVELS {
+            let q = std::mem::take(&mut self.queues[level]);
+            for &p in &q[self.heads[level]..] {
+                self.meta[p as usize].queued = false;
+                self.events[p as usize].clear();
+                self.props[p as usize].backtracked();
+            }
+            self.queues[level] = q;
+            self.queues[level].clear();
+            self.heads[level] = 0;
+        }
+        if let Some(log) = &mut self.store.log {
+            log.close();
+        }
+    }
+
+    /// Runs the queue to a fixpoint. `Err` at a conflict (then backtrack: the state is
+    /// inconsistent) or when the limits stopped propagation ([`Engine::interrupted`] says so).
+    pub fn propagate(&mut self) -> Result<(), Conflict> {
+        self.dispatch(None);
+        while let Some(p) = self.next() {
+            let pi = p as usize;
+            let m = &mut self.meta[pi];
+            m.queued = false;
+            if !m.enabled {
+                continue;
+            }
+            let scratch = std::mem::replace(&mut m.scratch, false);
+            m.stats.runs += 1;
+            self.store.rule = m.name;
+            let mut events = std::mem::take(&mut self.events[pi]);
+            let mut cx = Context {
+                store: &mut self.store,
+                events: &events,
+            };
+            let r = if scratch {
+                self.props[pi].propagate(&mut cx)
+            } else {
+                self.props[pi].incremental(&mut cx)
+            };
+            // Keep the buffer's capacity (nothing was buffered for it during its own run).
+            events.clear();
+            self.events[pi] = events;
+            if let Some(log) = &mut self.store.log {
+                log.close();
+            }
+            if r.is_err() {
+                // The failing propagator may have stopped halfway through its remembered
+                // events: it forgets them like the ones still queued.
+                self.props[pi].backtracked();
+                self.meta[pi].stats.conflicts += 1;
+                self.last_conflict = Some(PropId(p));
+                if let Some(v) = self.store.emptied.take() {
+                    self.weights[v.index()] += 1;
+                }
+                self.abort();
+                return Err(Conflict);
+            }
+            if self.store.poll.tick() {
+                self.props[pi].backtracked();
+                self.abort();
+                return Err(Conflict);
+            }
+            self.dispatch(Some(p));
+        }
+        Ok(())
+    }
+
+    /// [`Engine::propagate`] with the propagators at `ceiling` and above suspended (they stay
+    /// queued for a later full propagation).
+    pub fn propagate_below(&mut self, ceiling: Priority) -> Result<(), Conflict> {
+        self.ceiling = ceiling as usize;
+        let r = self.propagate();
+        self.ceiling = Priority::LEVELS;
+        r
+    }
+
+    // ----- levels -----------------------------------------------------------------------
+
+    /// Opens a decision level.
+    pub fn push_level(&mut self) {
+        self.store.push_level();
+    }
+    /// The current decision level (0 at the root).
+    pub fn level(&self) -> usize {
+        self.store.trail.level()
+    }
+    /// Undoes everything done since the last [`Engine::push_level`].
+    pub fn pop_level(&mut self) {
+        let l = self.level();
+        if l > 0 {
+            self.backtrack_to(l - 1);
+        }
+    }
+    /// Undoes everything above `level`.
+    pub fn backtrack_to(&mut self, level: usize) {
+        self.store.backtrack_to(level);
+        // Queued propagators below the ceiling were drained by a successful propagation or
+        // dropped by `abort`; what remains (suspended levels) may stay queued: their events
+        // are revalidated when they run.
+        for &p in &self.on_backtrack {
+            self.props[p as usize].backtracked();
+        }
+    }
+
+    // ----- limits -----------------------------------------------------------------------
+
+    /// Polls the deadline and cancellation flag of `limits` during propagation and search
+    /// (by elapsed work, see [`Context::should_stop`]); clears an earlier interruption.
+    pub fn set_limits(&mut self, limits: &Limits) {
+        self.store.poll.set(limits);
+    }
+    /// Why propagation stopped early, if the limits stopped it.
+    pub fn interrupted(&self) -> Option<StopReason> {
+        self.store.poll.stopped
+    }
+    /// Reads the clock now; true when the limits have stopped the run.
+    pub fn check_limits(&mut self) -> bool {
+        self.store.poll.check_now()
+    }
+
+    // ----- explanations -----------------------------------------------------------------
+
+    /// Starts (or stops) recording every change with its rule and premises.
+    pub fn explain(&mut self, on: bool) {
+        self.store.log = on.then(Log::default);
+    }
+    /// The explanation so far (when recording).
+    pub fn log(&self) -> Option<&Log> {
+        self.store.log.as_ref()
+    }
+    /// Takes the recorded steps, leaving an empty log (recording goes on).
+    pub fn take_log(&mut self) -> Vec<Step> {
+        match &mut self.store.log {
+            Some(log) => std::mem::take(&mut log.steps),
+            None => Vec::new(),
+        }
+    }
+    /// Records a step from outside propagation (a probe's conclusion, a model's own rule).
+    pub fn log_step(&mut self, rule: &'static str, kind: StepKind, premises: Vec<Premise>) {
+        if let Some(log) = &mut self.store.log {
+            log.open(Step {
+                rule,
+                kind,
+                premises,
+                changes: Vec::new(),
+            });
+        }
+        self.store.rule = rule;
+    }
+    /// Runs `f` with direct access to the domains as a propagator would (for a model's own
+    /// deductions outside the queue); the changes are attributed to `rule`.
+    pub fn with_context<T>(&mut self, rule: &'static str, f: impl FnOnce(&mut Context) -> T) -> T {
+        self.store.rule = rule;
+        let r = f(&mut Context {
+            store: &mut self.store,
+            events: &[],
+        });
+        if let Some(log) = &mut self.store.log {
+            log.close();
+        }
+        r
+    }
+}

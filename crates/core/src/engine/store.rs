@@ -1,0 +1,352 @@
+//! Variables, trailed integers and the one trail that undoes both; the [`Context`] through
+//! which propagators read and narrow domains.
+
+use super::explain::{Change, Log, Premise, Step, StepKind};
+use crate::domain::Domain;
+use crate::search::{Limits, StopReason};
+use crate::trail::Trail;
+
+/// A variable of an [`Engine`](super::Engine).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct VarId(pub u32);
+
+impl VarId {
+    /// The variable's index (variables are numbered from 0 in creation order).
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+    /// The variable with this index.
+    #[inline]
+    pub fn from_index(i: usize) -> Self {
+        VarId(i as u32)
+    }
+}
+
+/// A trailed integer: reversible propagator state (counters, chain ends) that the engine's
+/// trail restores on backtracking, like the domains.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct IntId(pub u32);
+
+/// A constraint cannot be satisfied in the current state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conflict;
+
+/// The value a Boolean variable takes when false. Boolean variables are ordinary variables
+/// whose domain is a subset of `{FALSE, TRUE}` (see [`BOOL`]).
+pub const FALSE: u32 = 1;
+/// The value a Boolean variable takes when true.
+pub const TRUE: u32 = 2;
+/// The initial domain of a Boolean variable: `{FALSE, TRUE}`.
+pub const BOOL: Domain = Domain(0b11);
+
+/// One undo record of the trail.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Entry {
+    /// A variable's domain before a change.
+    Dom(u32, Domain),
+    /// A trailed integer's value before a change.
+    Int(u32, i64),
+    /// The explanation log's length when a level was opened (restored on backtracking).
+    Log(u32),
+}
+
+/// How often (in calls of [`Context::should_stop`] or engine steps) the clock is read.
+const POLL_EVERY: u32 = 32;
+
+/// The deadline and cancellation flag, polled by elapsed work.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Poll {
+    limits: Limits,
+    armed: bool,
+    ticks: u32,
+    pub(crate) stopped: Option<StopReason>,
+}
+
+impl Poll {
+    pub(crate) fn set(&mut self, limits: &Limits) {
+        self.limits = Limits {
+            max_solutions: None,
+            node_limit: None,
+            ..limits.clone()
+        };
+        self.armed = self.limits.deadline.is_some() || self.limits.cancel.is_some();
+        self.ticks = 0;
+        self.stopped = None;
+    }
+    /// Counts one unit of work; every [`POLL_EVERY`] units the clock and the flag are read.
+    #[inline]
+    pub(crate) fn tick(&mut self) -> bool {
+        if self.stopped.is_some() {
+            return true;
+        }
+        if !self.armed {
+            return false;
+        }
+        self.ticks = self.ticks.wrapping_add(1);
+        if self.ticks % POLL_EVERY == 0 {
+            self.stopped = self.limits.interrupted();
+        }
+        self.stopped.is_some()
+    }
+    /// Reads the clock now.
+    pub(crate) fn check_now(&mut self) -> bool {
+        if self.stopped.is_none() && self.armed {
+            self.stopped = self.limits.interrupted();
+        }
+        self.stopped.is_some()
+    }
+}
+
+/// The engine's state: domains, trailed integers, the trail, pending change events, the
+/// optional explanation log and the limits.
+#[derive(Clone, Debug, Default)]
+pub struct Store {
+    pub(crate) doms: Vec<Domain>,
+    pub(crate) ints: Vec<i64>,
+    pub(crate) trail: Trail<Entry>,
+    /// `(var, old domain)` for every change not yet dispatched to the watchers.
+    pub(crate) changed: Vec<(u32, Domain)>,
+    /// Variables with more than one value.
+    pub(crate) unfixed: u32,
+    /// The variable whose domain would have become empty at the last conflict.
+    pub(crate) emptied: Option<VarId>,
+    /// The rule currently making changes (its propagator's name), for the log.
+    pub(crate) rule: &'static str,
+    pub(crate) log: Option<Log>,
+    pub(crate) poll: Poll,
+    /// Number of domain changes made so far.
+    pub(crate) changes: u64,
+}
+
+impl Store {
+    pub(crate) fn new_var(&mut self, d: Domain) -> VarId {
+        let v = VarId::from_index(self.doms.len());
+        self.doms.push(d);
+        if !d.is_single() {
+            self.unfixed += 1;
+        }
+        v
+    }
+
+    pub(crate) fn new_int(&mut self, value: i64) -> IntId {
+        self.ints.push(value);
+        IntId(self.ints.len() as u32 - 1)
+    }
+
+    /// Narrows `v` to `d ∩ dom(v)`. `Ok(true)` when it shrank; `Err` (and no change) when it
+    /// would become empty.
+    #[inline]
+    pub(crate) fn restrict(&mut self, v: VarId, d: Domain) -> Result<bool, Conflict> {
+        let old = self.doms[v.index()];
+        let new = old.and(d);
+        if new == old {
+            return Ok(false);
+        }
+        if new.is_empty() {
+            self.emptied = Some(v);
+            return Err(Conflict);
+        }
+        self.trail.push(Entry::Dom(v.0, old));
+        self.doms[v.index()] = new;
+        if new.is_single() {
+            // `old` had more than one value: it shrank and was not empty.
+            self.unfixed -= 1;
+        }
+        self.changed.push((v.0, old));
+        self.changes += 1;
+        if let Some(log) = &mut self.log {
+            log.record(
+                self.rule,
+                Change {
+                    var: v,
+                    removed: old.minus(new),
+                },
+            );
+        }
+        Ok(true)
+    }
+
+    #[inline]
+    pub(crate) fn set_int(&mut self, id: IntId, value: i64) {
+        let old = std::mem::replace(&mut self.ints[id.0 as usize], value);
+        if old != value {
+            self.trail.push(Entry::Int(id.0, old));
+        }
+    }
+
+    pub(crate) fn push_level(&mut self) {
+        self.trail.new_level();
+        if let Some(log) = &self.log {
+            self.trail.push(Entry::Log(log.steps.len() as u32));
+        }
+    }
+
+    pub(crate) fn backtrack_to(&mut self, level: usize) {
+        let (doms, ints, log, unfixed) = (&mut self.doms, &mut self.ints, &mut self.log, &mut self.unfixed);
+        self.trail.backtrack_to(level, |e| match e {
+            Entry::Dom(v, old) => {
+                let cur = &mut doms[v as usize];
+                if cur.is_single() && !old.is_single() {
+                    *unfixed += 1;
+                }
+                *cur = old;
+            }
+            Entry::Int(i, old) => ints[i as usize] = old,
+            Entry::Log(len) => {
+                if let Some(log) = log {
+                    log.steps.truncate(len as usize);
+                }
+            }
+        });
+        self.changed.clear();
+    }
+}
+
+/// What a propagator sees: the domains (read and narrow), the trailed integers, the
+/// explanation log and the limits. See the [module docs](super) for the contract.
+pub struct Context<'a> {
+    pub(crate) store: &'a mut Store,
+    /// The running propagator's buffered events (see `Init::watch_buffered`).
+    pub(crate) events: &'a [u32],
+}
+
+impl<'a> Context<'a> {
+    /// The tags of the buffered watches (`Init::watch_buffered`) whose variables changed
+    /// since the propagator last ran, in order (one per change). Empty for other propagators.
+    /// (The slice does not borrow the context: narrow domains while walking it.)
+    #[inline]
+    pub fn events(&self) -> &'a [u32] {
+        self.events
+    }
+}
+
+impl Context<'_> {
+    /// The domain of `v`.
+    #[inline]
+    pub fn dom(&self, v: VarId) -> Domain {
+        self.store.doms[v.index()]
+    }
+    /// The value of `v` when it is fixed.
+    #[inline]
+    pub fn value(&self, v: VarId) -> Option<u32> {
+        self.store.doms[v.index()].value()
+    }
+    /// Is `v` fixed (one value left)?
+    #[inline]
+    pub fn is_fixed(&self, v: VarId) -> bool {
+        self.store.doms[v.index()].is_single()
+    }
+    /// Is the Boolean `v` fixed to true?
+    #[inline]
+    pub fn is_true(&self, v: VarId) -> bool {
+        self.store.doms[v.index()] == Domain::single(TRUE)
+    }
+    /// Is the Boolean `v` fixed to false?
+    #[inline]
+    pub fn is_false(&self, v: VarId) -> bool {
+        self.store.doms[v.index()] == Domain::single(FALSE)
+    }
+    /// Narrows `v` to `d ∩ dom(v)`: `Ok(true)` when it shrank, `Err` when it would become
+    /// empty (nothing changes then).
+    #[inline]
+    pub fn restrict(&mut self, v: VarId, d: Domain) -> Result<bool, Conflict> {
+        self.store.restrict(v, d)
+    }
+    /// Removes `value` from `v`.
+    #[inline]
+    pub fn remove(&mut self, v: VarId, value: u32) -> Result<bool, Conflict> {
+        self.store.restrict(v, Domain::ALL.without(value))
+    }
+    /// Removes every value of `values` from `v`.
+    #[inline]
+    pub fn remove_all(&mut self, v: VarId, values: Domain) -> Result<bool, Conflict> {
+        self.store.restrict(v, Domain(!values.0))
+    }
+    /// Fixes `v` to `value`.
+    #[inline]
+    pub fn assign(&mut self, v: VarId, value: u32) -> Result<bool, Conflict> {
+        self.store.restrict(v, Domain::single(value))
+    }
+    /// Fixes the Boolean `v`.
+    #[inline]
+    pub fn set(&mut self, v: VarId, value: bool) -> Result<bool, Conflict> {
+        self.store.restrict(v, Domain::single(if value { TRUE } else { FALSE }))
+    }
+    /// A trailed integer's value.
+    #[inline]
+    pub fn int(&self, id: IntId) -> i64 {
+        self.store.ints[id.0 as usize]
+    }
+    /// Sets a trailed integer (restored on backtracking).
+    #[inline]
+    pub fn set_int(&mut self, id: IntId, value: i64) {
+        self.store.set_int(id, value)
+    }
+    /// Is an explanation being recorded? Propagators build premises only when it is.
+    #[inline]
+    pub fn explaining(&self) -> bool {
+        self.store.log.is_some()
+    }
+    /// Starts a new explanation step of the running rule: the changes that follow rest on
+    /// `premises` (each `(var, dom)` says "`var`'s domain was within `dom`"). A no-op when no
+    /// explanation is recorded; call it only under [`Context::explaining`] when building the
+    /// premises costs anything.
+    #[inline]
+    pub fn because(&mut self, premises: impl IntoIterator<Item = Premise>) {
+        let rule = self.store.rule;
+        self.because_rule(rule, premises)
+    }
+    /// [`Context::because`] under another rule name (for propagators that apply several
+    /// named techniques).
+    pub fn because_rule(&mut self, rule: &'static str, premises: impl IntoIterator<Item = Premise>) {
+        if let Some(log) = &mut self.store.log {
+            log.open(Step {
+                rule,
+                kind: StepKind::Deduction,
+                premises: premises.into_iter().collect(),
+                changes: Vec::new(),
+            });
+        }
+    }
+    /// Counts a unit of work and says whether the deadline passed or the run was cancelled
+    /// (the clock is read every few calls). A long propagator calls it in its loops and, when
+    /// it returns true, returns `Ok(())` at once without further changes; the engine then
+    /// reports the interruption.
+    #[inline]
+    pub fn should_stop(&mut self) -> bool {
+        self.store.poll.tick()
+    }
+}
+
+/// What [`Propagator::notify`](super::Propagator::notify) may touch: the trailed integers.
+pub struct Ints<'a> {
+    pub(crate) ints: &'a mut Vec<i64>,
+    pub(crate) trail: &'a mut Trail<Entry>,
+}
+
+impl Ints<'_> {
+    /// A trailed integer's value.
+    #[inline]
+    pub fn get(&self, id: IntId) -> i64 {
+        self.ints[id.0 as usize]
+    }
+    /// Sets a trailed integer (restored on backtracking).
+    #[inline]
+    pub fn set(&mut self, id: IntId, value: i64) {
+        let old = std::mem::replace(&mut self.ints[id.0 as usize], value);
+        if old != value {
+            self.trail.push(Entry::Int(id.0, old));
+        }
+    }
+    /// Adds `delta` to a trailed integer; returns the new value.
+    #[inline]
+    pub fn add(&mut self, id: IntId, delta: i64) -> i64 {
+        let x = &mut self.ints[id.0 as usize];
+        if delta != 0 {
+            self.trail.push(Entry::Int(id.0, *x));
+            *x += delta;
+        }
+        *x
+    }
+}

@@ -1,0 +1,500 @@
+//! The typed puzzle trait, and the one adapter that makes any [`Puzzle`] a [`PuzzleKind`].
+//!
+//! A family implements [`Puzzle`] on its instance type: parse text into an instance, search it
+//! with one of its (typed) algorithms, parse, verify and render solutions, name the places
+//! where two solutions differ. [`Plugin`] does the rest once for every family: algorithm
+//! lookup by name (into the family's own enum), refusal of unknown settings, the status of a
+//! solve, counting with a witness pair and their differences, the answer-file check, and the
+//! check that every returned solution passes the family's verifier (debug builds and tests).
+//!
+//! ```
+//! use pencilbox_core::plugin::{Found, Plugin, Puzzle};
+//! use pencilbox_core::{AlgorithmInfo, Limits, ParseError, PuzzleError, PuzzleKind, Rendered, RunOptions, VerifyReport, Violation};
+//! /// "Pick a number from 1 to N": N solutions.
+//! struct Pick(u32);
+//! impl Puzzle for Pick {
+//!     const NAME: &'static str = "pick";
+//!     const SUMMARY: &'static str = "pick a number";
+//!     type Solution = u32;
+//!     type Algorithm = ();
+//!     const ALGORITHMS: &'static [((), AlgorithmInfo)] = &[((), AlgorithmInfo { name: "all", summary: "try them all" })];
+//!     fn detect(text: &str) -> bool { text.trim().starts_with("pick") }
+//!     fn parse(text: &str, _: &RunOptions) -> Result<Self, PuzzleError> {
+//!         let n = text.trim().trim_start_matches("pick").trim().parse().map_err(|_| ParseError::at(1, 6, "expected a number"))?;
+//!         Ok(Pick(n))
+//!     }
+//!     fn search(&self, _: Option<()>, _: &RunOptions, limits: &Limits, keep: usize) -> Result<Found<u32>, PuzzleError> {
+//!         let max = limits.max_solutions.unwrap_or(u64::MAX).min(self.0 as u64) as u32;
+//!         let sols: Vec<u32> = (1..=max).take(keep).collect();
+//!         Ok(Found::counted(sols, max as u64, max == self.0, Default::default()))
+//!     }
+//!     fn parse_solution(&self, text: &str) -> Result<u32, ParseError> {
+//!         text.trim().parse().map_err(|_| ParseError::at(1, 1, "expected a number"))
+//!     }
+//!     fn verify(&self, s: &u32) -> VerifyReport {
+//!         let mut r = VerifyReport::default();
+//!         if !(1..=self.0).contains(s) { r.violations.push(Violation::new("number", "range", "out of range")); }
+//!         r
+//!     }
+//!     fn render(&self, s: &u32) -> Rendered { Rendered { text: s.to_string(), pretty: s.to_string(), json: (*s).into() } }
+//!     fn differences(&self, _: &u32, _: &u32) -> Vec<String> { vec!["number".into()] }
+//!     fn dimensions(&self) -> (usize, usize) { (1, 1) }
+//! }
+//! static KIND: Plugin<Pick> = Plugin::new();
+//! let c = KIND.count("pick 3", Some(2), &RunOptions::default()).unwrap();
+//! assert_eq!((c.count, c.complete, c.witness.len()), (2u32.into(), false, 2));
+//! assert_eq!(KIND.solve("pick 3", &RunOptions::default()).unwrap().solution.unwrap().text, "1");
+//! ```
+
+use crate::error::{ParseError, PuzzleError};
+use crate::puzzle::{
+    AlgorithmInfo, CountReport, Instance, Note, PuzzleKind, Rendered, RunOptions, SolveReport, Status, VerifyReport,
+};
+use crate::search::{Limits, SearchResult, Stats, StopReason};
+use num_bigint::BigUint;
+use std::marker::PhantomData;
+
+/// A setting a family accepts as `--set KEY=VALUE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct SettingInfo {
+    /// The key.
+    pub key: &'static str,
+    /// One line for help: the values it takes and what it does.
+    pub summary: &'static str,
+}
+
+/// What a family's generator offers (for help, validation and the playground).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct GeneratorInfo {
+    /// The difficulty names it accepts (empty: no difficulty levels), the default first.
+    pub difficulties: &'static [&'static str],
+    /// The generator's own settings (`--set KEY=VALUE`).
+    pub settings: &'static [SettingInfo],
+    /// The largest grid (in cells) it makes in reasonable time.
+    pub max_cells: usize,
+}
+
+/// A request to generate a puzzle.
+#[derive(Clone, Debug, Default)]
+pub struct GenerateRequest {
+    /// Rows.
+    pub height: usize,
+    /// Columns.
+    pub width: usize,
+    /// A difficulty name (`None`: the generator's default).
+    pub difficulty: Option<String>,
+    /// The random seed: the same request and seed give the same puzzle.
+    pub seed: u64,
+    /// Generator settings (`KEY=VALUE`).
+    pub settings: Vec<(String, String)>,
+    /// Deadline and cancellation.
+    pub limits: Limits,
+}
+
+impl GenerateRequest {
+    /// The value of a setting.
+    pub fn setting(&self, key: &str) -> Option<&str> {
+        self.settings.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+}
+
+/// A generated puzzle.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Generated {
+    /// The puzzle in the family's file format.
+    pub text: String,
+    /// The puzzle as JSON.
+    pub json: serde_json::Value,
+    /// The puzzle as a puzz.link URL, when the family has one.
+    pub url: Option<String>,
+    /// Its solution in the answer-file format.
+    pub answer: String,
+    /// The seed that made it (a generator may move on to later seeds).
+    pub seed: u64,
+    /// True when it has exactly one solution.
+    pub unique: bool,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Found<S> {
+    /// The first solutions (at most the number asked to keep).
+    pub solutions: Vec<S>,
+    /// How many solutions were found (exact when `complete`).
+    pub count: BigUint,
+    /// True when `count` is exact (the search space was exhausted, or the algorithm counts
+    /// exactly without enumerating).
+    pub complete: bool,
+    /// Why the search stopped early, when a deadline, node limit or cancellation stopped it.
+    pub interrupted: Option<StopReason>,
+    /// Why the puzzle has no solution, when a theorem or check proves it before search.
+    pub reason: Option<String>,
+    /// The algorithm that actually ran, when it differs from the one asked for (a default
+    /// that depends on the instance, a fallback).
+    pub algorithm: Option<&'static str>,
+    /// Search counters.
+    pub stats: Stats,
+    /// Extra figures for `--stats` (rules in force, what each rule refuted, bounds).
+    pub notes: Vec<Note>,
+}
+
+impl<S> Found<S> {
+    /// The result of a search run by core's driver, with the solutions kept.
+    pub fn from_search(solutions: Vec<S>, r: &SearchResult) -> Self {
+        Found {
+            solutions,
+            count: BigUint::from(r.solutions),
+            complete: r.complete(),
+            interrupted: r.stop.is_interrupted().then_some(r.stop),
+            reason: None,
+            algorithm: None,
+            stats: r.stats,
+            notes: Vec::new(),
+        }
+    }
+    /// A count (`complete` when exact) with the solutions kept.
+    pub fn counted(solutions: Vec<S>, count: u64, complete: bool, stats: Stats) -> Self {
+        Found {
+            solutions,
+            count: BigUint::from(count),
+            complete,
+            interrupted: None,
+            reason: None,
+            algorithm: None,
+            stats,
+            notes: Vec::new(),
+        }
+    }
+    /// No solution, proved by `reason` before any search.
+    pub fn unsolvable(reason: impl Into<String>) -> Self {
+        Found {
+            solutions: Vec::new(),
+            count: BigUint::default(),
+            complete: true,
+            interrupted: None,
+            reason: Some(reason.into()),
+            algorithm: None,
+            stats: Stats::default(),
+            notes: Vec::new(),
+        }
+    }
+    /// The same result, naming the algorithm that ran.
+    pub fn ran(mut self, algorithm: &'static str) -> Self {
+        self.algorithm = Some(algorithm);
+        self
+    }
+    /// The same result with notes added.
+    pub fn with_notes(mut self, notes: impl IntoIterator<Item = Note>) -> Self {
+        self.notes.extend(notes);
+        self
+    }
+}
+
+/// A puzzle family with types (see the module docs). Implement it on the instance type and
+/// register `static KIND: Plugin<YourPuzzle> = Plugin::new();`.
+pub trait Puzzle: Sized + 'static {
+    /// The family's name (`--puzzle NAME`), lower case.
+    const NAME: &'static str;
+    /// One line describing the family.
+    const SUMMARY: &'static str;
+    /// A solution: a filled grid, a path.
+    type Solution: Clone + PartialEq;
+    /// The family's algorithms.
+    type Algorithm: Copy + PartialEq + 'static;
+    /// The algorithms with their names and summaries, the default first.
+    const ALGORITHMS: &'static [(Self::Algorithm, AlgorithmInfo)];
+    /// The settings it accepts (`--set KEY=VALUE`); any other key is refused.
+    const SETTINGS: &'static [SettingInfo] = &[];
+    /// The extension of answer files beside instances (`ans` for `x.in` ↔ `x.ans`).
+    const ANSWER_EXTENSION: Option<&'static str> = None;
+
+    /// A cheap guess: does `text` look like this family's format?
+    fn detect(text: &str) -> bool;
+    /// Splits a file into puzzles (default: the whole file is one).
+    fn instances(text: &str) -> Vec<Instance<'_>> {
+        vec![Instance { text, first_line: 1 }]
+    }
+    /// Parses an instance (positions within `text`); settings such as a block shape apply.
+    fn parse(text: &str, opts: &RunOptions) -> Result<Self, PuzzleError>;
+    /// Searches with `alg` under `limits` (whose `max_solutions` is the cap), keeping at most
+    /// `keep` solutions. `alg` is `None` when the user named none: the family's default, which
+    /// may depend on the instance (report what ran in [`Found::algorithm`]). `opts` carries
+    /// the settings.
+    fn search(
+        &self,
+        alg: Option<Self::Algorithm>,
+        opts: &RunOptions,
+        limits: &Limits,
+        keep: usize,
+    ) -> Result<Found<Self::Solution>, PuzzleError>;
+    /// Parses a proposed solution (positions within `text`).
+    fn parse_solution(&self, text: &str) -> Result<Self::Solution, ParseError>;
+    /// Every rule a proposed solution breaks.
+    fn verify(&self, s: &Self::Solution) -> VerifyReport;
+    /// The solution as answer-file text, a drawing and JSON.
+    fn render(&self, s: &Self::Solution) -> Rendered;
+    /// The names of the places (cells, links) where two solutions differ.
+    fn differences(&self, a: &Self::Solution, b: &Self::Solution) -> Vec<String>;
+    /// `(height, width)` of the grid.
+    fn dimensions(&self) -> (usize, usize);
+    /// Figures about the instance for `--stats` (size, a paper's bound).
+    fn notes(&self) -> Vec<Note> {
+        Vec::new()
+    }
+    /// The generator, if the family has one.
+    const GENERATOR: Option<GeneratorInfo> = None;
+    /// Makes a puzzle (called only when [`Puzzle::GENERATOR`] is set, with a size, difficulty
+    /// and settings it accepts).
+    fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
+        let _ = req;
+        Err(PuzzleError::unsupported(format!(
+            "there is no generator for {}",
+            Self::NAME
+        )))
+    }
+    /// Does a found solution (its rendered text) equal an answer file? Default: the same
+    /// whitespace-separated tokens. (Answer checks in `bench` need no parsed instance.)
+    fn answers_match(found: &str, answer: &str) -> Result<bool, PuzzleError> {
+        Ok(found.split_whitespace().eq(answer.split_whitespace()))
+    }
+}
+
+/// Turns a [`Puzzle`] into the object-safe [`PuzzleKind`] the CLI and server use.
+pub struct Plugin<P>(PhantomData<fn() -> P>);
+
+impl<P> Plugin<P> {
+    /// The adapter (a `const fn`, for `static KIND`).
+    pub const fn new() -> Self {
+        Plugin(PhantomData)
+    }
+}
+
+impl<P> Default for Plugin<P> {
+    fn default() -> Self {
+        Plugin::new()
+    }
+}
+
+/// Runs an engine model under `limits` (deadline and cancellation polled inside propagation
+/// too), keeping the first `keep` solutions decoded by `decode`; the notes list the conflicts
+/// each rule found.
+pub fn engine_search<B: crate::engine::Brancher, S>(
+    search: &mut crate::engine::EngineSearch<B>,
+    limits: &Limits,
+    keep: usize,
+    mut decode: impl FnMut(&crate::engine::Engine) -> S,
+) -> Found<S> {
+    search.engine.set_limits(limits);
+    let (r, solutions) = crate::search::count_keeping(search, limits, keep, |s| decode(&s.engine));
+    let notes: Vec<Note> = search
+        .engine
+        .rule_stats()
+        .into_iter()
+        .filter(|(_, st)| st.conflicts > 0)
+        .map(|(rule, st)| Note::new(format!("conflicts found by {rule}"), st.conflicts))
+        .collect();
+    Found::from_search(solutions, &r).with_notes(notes)
+}
+
+/// The typed algorithm named in `opts` (`None` when none is) and the name to report (the
+/// default's name when none is).
+pub fn algorithm_of<P: Puzzle>(opts: &RunOptions) -> Result<(Option<P::Algorithm>, &'static str), PuzzleError> {
+    let algs = P::ALGORITHMS;
+    match opts.algorithm.as_deref() {
+        None => algs
+            .first()
+            .map(|(_, info)| (None, info.name))
+            .ok_or_else(|| PuzzleError::unsupported(format!("{} has no algorithm", P::NAME))),
+        Some(n) => algs
+            .iter()
+            .find(|(_, i)| i.name == n)
+            .map(|(a, i)| (Some(*a), i.name))
+            .ok_or_else(|| {
+                let names: Vec<_> = algs.iter().map(|(_, i)| i.name).collect();
+                PuzzleError::unsupported(format!(
+                    "unknown algorithm `{n}` for {}; choose one of: {}",
+                    P::NAME,
+                    names.join(", ")
+                ))
+            }),
+    }
+}
+
+/// Refuses settings the family does not know.
+pub fn check_settings<P: Puzzle>(opts: &RunOptions) -> Result<(), PuzzleError> {
+    for (key, _) in &opts.settings {
+        if !P::SETTINGS.iter().any(|s| s.key == key) {
+            let known: Vec<_> = P::SETTINGS.iter().map(|s| s.key).collect();
+            return Err(PuzzleError::unsupported(if known.is_empty() {
+                format!("unknown setting `{key}`: {} takes no settings", P::NAME)
+            } else {
+                format!(
+                    "unknown setting `{key}` for {}; it accepts: {}",
+                    P::NAME,
+                    known.join(", ")
+                )
+            }));
+        }
+    }
+    Ok(())
+}
+
+impl<P: Puzzle> Plugin<P> {
+    /// Parses and runs a search with the options' algorithm: what `solve` and `count` share.
+    fn run(
+        &self,
+        text: &str,
+        opts: &RunOptions,
+        max: Option<u64>,
+        keep: usize,
+    ) -> Result<(P, Found<P::Solution>, &'static str), PuzzleError> {
+        check_settings::<P>(opts)?;
+        let (alg, name) = algorithm_of::<P>(opts)?;
+        let p = P::parse(text, opts)?;
+        let limits = opts.limits.clone().with_max_solutions(max);
+        let found = p.search(alg, opts, &limits, keep)?;
+        for s in &found.solutions {
+            let v = p.verify(s);
+            if !v.is_valid() {
+                return Err(PuzzleError::unsupported(format!(
+                    "internal error: {} returned a solution that breaks a rule ({}: {})",
+                    found.algorithm.unwrap_or(name),
+                    v.violations[0].at,
+                    v.violations[0].message
+                )));
+            }
+        }
+        let name = found.algorithm.unwrap_or(name);
+        Ok((p, found, name))
+    }
+}
+
+impl<P: Puzzle> PuzzleKind for Plugin<P> {
+    fn name(&self) -> &'static str {
+        P::NAME
+    }
+    fn summary(&self) -> &'static str {
+        P::SUMMARY
+    }
+    fn detect(&self, text: &str) -> bool {
+        P::detect(text)
+    }
+    fn algorithms(&self) -> Vec<AlgorithmInfo> {
+        P::ALGORITHMS.iter().map(|(_, i)| *i).collect()
+    }
+    fn settings(&self) -> &'static [SettingInfo] {
+        P::SETTINGS
+    }
+    fn answer_extension(&self) -> Option<&'static str> {
+        P::ANSWER_EXTENSION
+    }
+    fn instances<'a>(&self, text: &'a str) -> Vec<Instance<'a>> {
+        P::instances(text)
+    }
+    fn dimensions(&self, text: &str, opts: &RunOptions) -> Result<(usize, usize), PuzzleError> {
+        Ok(P::parse(text, opts)?.dimensions())
+    }
+    fn solve(&self, text: &str, opts: &RunOptions) -> Result<SolveReport, PuzzleError> {
+        let (p, mut found, algorithm) = self.run(text, opts, Some(1), 1)?;
+        let solution = found.solutions.pop();
+        let status = match (&solution, found.interrupted) {
+            (Some(_), _) => Status::Solved,
+            (None, Some(_)) => Status::Timeout,
+            (None, None) => Status::Unsolvable,
+        };
+        let mut notes = p.notes();
+        notes.append(&mut found.notes);
+        Ok(SolveReport {
+            status,
+            solution: solution.map(|s| p.render(&s)),
+            reason: found.reason,
+            algorithm: algorithm.to_string(),
+            stats: found.stats,
+            notes,
+        })
+    }
+    fn count(&self, text: &str, limit: Option<u64>, opts: &RunOptions) -> Result<CountReport, PuzzleError> {
+        let (p, mut found, algorithm) = self.run(text, opts, limit, 2)?;
+        let (witness, differences) = match &found.solutions[..] {
+            [a, b] if found.count >= BigUint::from(2u32) => (vec![p.render(a), p.render(b)], p.differences(a, b)),
+            _ => (Vec::new(), Vec::new()),
+        };
+        let mut notes = p.notes();
+        notes.append(&mut found.notes);
+        Ok(CountReport {
+            count: found.count,
+            complete: found.complete,
+            interrupted: found.interrupted.is_some(),
+            witness,
+            differences,
+            reason: found.reason,
+            algorithm: algorithm.to_string(),
+            stats: found.stats,
+            notes,
+        })
+    }
+    fn verify(&self, text: &str, solution: &str, opts: &RunOptions) -> Result<VerifyReport, PuzzleError> {
+        check_settings::<P>(opts)?;
+        let p = P::parse(text, opts)?;
+        let s = p.parse_solution(solution).map_err(PuzzleError::Solution)?;
+        Ok(p.verify(&s))
+    }
+    fn matches_answer(&self, solution: &Rendered, answer: &str) -> Result<bool, PuzzleError> {
+        P::answers_match(&solution.text, answer)
+    }
+    fn generator(&self) -> Option<GeneratorInfo> {
+        P::GENERATOR
+    }
+    fn generate(&self, req: &GenerateRequest) -> Result<Generated, PuzzleError> {
+        let Some(info) = P::GENERATOR else {
+            return Err(PuzzleError::unsupported(format!(
+                "there is no generator for {}",
+                P::NAME
+            )));
+        };
+        let cells = req.height.saturating_mul(req.width);
+        if req.height == 0 || req.width == 0 || cells > info.max_cells {
+            return Err(PuzzleError::unsupported(format!(
+                "the {} generator makes grids of 1 to {} cells, not {}x{}",
+                P::NAME,
+                info.max_cells,
+                req.height,
+                req.width
+            )));
+        }
+        if let Some(d) = &req.difficulty {
+            if !info.difficulties.contains(&d.as_str()) {
+                return Err(PuzzleError::unsupported(if info.difficulties.is_empty() {
+                    format!("the {} generator has no difficulty levels", P::NAME)
+                } else {
+                    format!(
+                        "unknown difficulty `{d}` for {}; choose one of: {}",
+                        P::NAME,
+                        info.difficulties.join(", ")
+                    )
+                }));
+            }
+        }
+        for (key, _) in &req.settings {
+            if !info.settings.iter().any(|s| s.key == key) {
+                let known: Vec<_> = info.settings.iter().map(|s| s.key).collect();
+                return Err(PuzzleError::unsupported(format!(
+                    "unknown generator setting `{key}` for {}{}",
+                    P::NAME,
+                    if known.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; it accepts: {}", known.join(", "))
+                    }
+                )));
+            }
+        }
+        P::generate(req)
+    }
+}
+
+/// Names the positions where two equally long sequences differ (cells of a row-major grid:
+/// `r{row}c{col}`, 1-based).
+pub fn grid_differences<T: PartialEq>(width: usize, a: &[T], b: &[T]) -> Vec<String> {
+    crate::puzzle::differences(a, b, |i| format!("r{}c{}", i / width.max(1) + 1, i % width.max(1) + 1))
+}

@@ -1,0 +1,511 @@
+//! The text and JSON forms of a region [`Board`], answers, and a cheap detector.
+//!
+//! # Text
+//! ```text
+//! [keyword] m n
+//! m lines of n hints (0 = empty cell)
+//! m lines of n region labels
+//! ```
+//! The keyword is the family's [`Family::keyword`] (`ripple 6 6`); without one the first line
+//! is the plain `m n` of the paper repository's Suguru files. Region labels are any whole
+//! numbers, normalised as [`Regions::new`](super::Regions::new) says; they are written back as
+//! `1..=R`. Every row must sit on one line. A hint must lie in `0..=s` where `s` is the size of
+//! its region; anything else is a [`ParseError`] at the hint's line and column.
+//!
+//! # JSON
+//! `{"height": m, "width": n, "hints": [[..]], "regions": [[..]]}`.
+//!
+//! # Answers
+//! `m` lines of `n` values, `0` for an empty cell, or the same rows as JSON, bare or as
+//! `{"solution": [[..]]}` ([`parse_answer`]).
+
+use super::{Board, BoardError, Family};
+use crate::error::{ParseError, Pos};
+use crate::grid::{CellId, Grid, Shape};
+use crate::scan::{check_dims, json_error, parse_int, shorten, Scanner, Token};
+use serde::{Deserialize, Serialize};
+
+/// The serde shape of the JSON form.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonBoard {
+    height: usize,
+    width: usize,
+    hints: Vec<Vec<u32>>,
+    regions: Vec<Vec<i64>>,
+}
+
+/// `1 cell`, `2 cells`: a count and its noun, for messages.
+fn plural(n: usize, one: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {one}s")
+    }
+}
+
+/// Reads one row of `width` numbers that must sit on one line, with clear messages for short and long rows.
+fn read_row<'a>(
+    sc: &mut Scanner<'a>,
+    width: usize,
+    what: &str,
+    row: usize,
+    mut each: impl FnMut(Token<'a>) -> Result<(), ParseError>,
+) -> Result<(), ParseError> {
+    // At the end of the input `next_token` leaves the scanner at the end position, so that is
+    // where a missing number is reported.
+    let Some(first) = sc.next_token() else {
+        return Err(ParseError::new(
+            sc.pos(),
+            format!("expected row {row} of the {what}, found the end of the input"),
+        ));
+    };
+    let line = first.pos.line;
+    each(first)?;
+    for j in 1..width {
+        let tok = match sc.next_token() {
+            Some(t) if t.pos.line == line => t,
+            Some(t) => {
+                return Err(ParseError::new(
+                    t.pos,
+                    format!(
+                        "row {row} of the {what} has {} but the grid is {} wide",
+                        plural(j, "number"),
+                        width
+                    ),
+                ))
+            }
+            None => {
+                return Err(ParseError::new(
+                    sc.pos(),
+                    format!(
+                        "expected {} more {} in row {row} of the {what}, found the end of the input",
+                        width - j,
+                        if width - j == 1 { "number" } else { "numbers" }
+                    ),
+                ))
+            }
+        };
+        each(tok)?;
+    }
+    if let Some(t) = sc.clone().next_token() {
+        if t.pos.line == line {
+            return Err(ParseError::new(
+                t.pos,
+                format!(
+                    "row {row} of the {what} has more than {width} numbers (found `{}`)",
+                    shorten(t.text)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A [`BoardError`] as a parse error; `pos` says where a cell's hint was read.
+fn board_error(e: BoardError, shape: Shape, pos: impl Fn(CellId) -> Pos) -> ParseError {
+    match e {
+        BoardError::ShapeMismatch => ParseError::new(Pos::START, "the hint and region grids differ in shape"),
+        BoardError::HintTooLarge { cell, hint, size } => ParseError::new(
+            pos(cell),
+            format!(
+                "hint {hint} is larger than its region ({} is in a region of {})",
+                shape.name(cell),
+                plural(size, "cell")
+            ),
+        ),
+    }
+}
+
+impl Family {
+    /// What the first line holds, for messages: `height width` or `ripple height width`.
+    fn header(&self) -> String {
+        match self.keyword {
+            Some(k) => format!("{k} height width"),
+            None => "height width".to_string(),
+        }
+    }
+
+    /// Parses any form: JSON when the text starts with `{`, a puzz.link URL when it starts with
+    /// `http` or names the genre, and the text format otherwise. Positions in errors are
+    /// 1-based line:column of `text`.
+    pub fn parse(&self, text: &str) -> Result<Board, ParseError> {
+        let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+        if trimmed.starts_with('{') {
+            return self.parse_json(text);
+        }
+        if trimmed.starts_with("http")
+            || trimmed.contains(&format!("p?{}", self.genre))
+            || trimmed.contains(&format!("p.html?{}", self.genre))
+        {
+            return self.parse_url(text);
+        }
+        self.parse_text(text)
+    }
+
+    /// Parses the text format (see the module docs).
+    ///
+    /// ```
+    /// use pencilbox_core::regions::Family;
+    /// let f = Family { name: "Ripple Effect", keyword: Some("ripple"), genre: "ripple" };
+    /// let e = f.parse_text("1 2\n0 0\n1 1\n").unwrap_err();
+    /// assert_eq!(e.to_string(), "1:1: expected `ripple height width` on the first line, found `1`");
+    /// let e = f.parse_text("ripple 1 3\n0 0 3\n1 1 2\n").unwrap_err();
+    /// assert_eq!(e.to_string(), "2:5: hint 3 is larger than its region (r1c3 is in a region of 1 cell)");
+    /// ```
+    pub fn parse_text(&self, text: &str) -> Result<Board, ParseError> {
+        let header = self.header();
+        let mut sc = Scanner::new(text);
+        if sc.at_end() {
+            return Err(ParseError::new(
+                Pos::START,
+                format!("the input is empty; expected `{header}` followed by hint rows and region rows"),
+            ));
+        }
+        if let Some(keyword) = self.keyword {
+            let t = sc.expect(&format!("`{header}`"))?;
+            if t.text != keyword {
+                return Err(ParseError::new(
+                    t.pos,
+                    format!("expected `{header}` on the first line, found `{}`", shorten(t.text)),
+                ));
+            }
+        }
+        let (h, w) = sc.dims()?;
+        if let Some(t) = sc.clone().next_token() {
+            if t.pos.line == 1 {
+                return Err(ParseError::new(
+                    t.pos,
+                    format!("the first line must hold only `{header}`; found `{}`", shorten(t.text)),
+                ));
+            }
+        }
+        let shape = Shape::new(h, w);
+        let mut hints = Vec::with_capacity(shape.cells());
+        let mut hint_pos = Vec::with_capacity(shape.cells());
+        for r in 1..=h {
+            read_row(&mut sc, w, "hints", r, |t| {
+                let v = parse_int::<i64>(t, "a hint")?;
+                if v < 0 {
+                    return Err(ParseError::new(
+                        t.pos,
+                        format!("hint {v} is negative; hints are 0 (empty) or 1..region size"),
+                    ));
+                }
+                if v > shape.cells() as i64 {
+                    return Err(ParseError::new(
+                        t.pos,
+                        format!("hint {v} is larger than the whole grid ({} cells)", shape.cells()),
+                    ));
+                }
+                hints.push(v as u32);
+                hint_pos.push(t.pos);
+                Ok(())
+            })?;
+        }
+        let mut labels: Vec<i64> = Vec::with_capacity(shape.cells());
+        for r in 1..=h {
+            let res = read_row(&mut sc, w, "region labels", r, |t| {
+                labels.push(parse_int::<i64>(t, "a region label")?);
+                Ok(())
+            });
+            if let Err(e) = res {
+                if e.message.contains("found the end of the input") && labels.len() == (r - 1) * w {
+                    return Err(ParseError::new(
+                        e.pos,
+                        format!(
+                            "missing region rows: found {} of {h}; after the {h} hint rows come {h} rows of region labels",
+                            r - 1
+                        ),
+                    ));
+                }
+                return Err(e);
+            }
+        }
+        sc.finish("the region rows")?;
+        let hints = Grid::from_vec(shape, hints).expect("row lengths checked");
+        let labels = Grid::from_vec(shape, labels).expect("row lengths checked");
+        Board::new(hints, &labels).map_err(|e| board_error(e, shape, |c| hint_pos[c.index()]))
+    }
+
+    /// Parses the JSON form; errors carry serde's line and column (in characters).
+    pub fn parse_json(&self, text: &str) -> Result<Board, ParseError> {
+        let j: JsonBoard = serde_json::from_str(text)
+            .map_err(|e| json_error(text, &e, &format!("not a {} JSON object", self.name)))?;
+        let (h, w) = check_dims(j.height as i64, j.width as i64, Pos::START, Pos::START)?;
+        let shape = Shape::new(h, w);
+        let hints_ok = j.hints.len() == h && j.hints.iter().all(|r| r.len() == w);
+        let regions_ok = j.regions.len() == h && j.regions.iter().all(|r| r.len() == w);
+        if !hints_ok || !regions_ok {
+            return Err(ParseError::new(
+                Pos::START,
+                format!("`hints` and `regions` must both be {h} rows of {w} numbers"),
+            ));
+        }
+        let hints = Grid::from_vec(shape, j.hints.concat()).expect("checked");
+        let labels = Grid::from_vec(shape, j.regions.concat()).expect("checked");
+        Board::new(hints, &labels).map_err(|e| board_error(e, shape, |_| Pos::START))
+    }
+
+    /// The text form (header, hints, labels `1..=R`), ending with a newline.
+    pub fn to_text(&self, b: &Board) -> String {
+        let s = b.shape();
+        let mut out = match self.keyword {
+            Some(k) => format!("{k} {} {}\n", s.height, s.width),
+            None => format!("{} {}\n", s.height, s.width),
+        };
+        out.push_str(&b.hints().to_text());
+        out.push('\n');
+        out.push_str(&b.regions().grid().map(|r| r + 1).to_text());
+        out.push('\n');
+        out
+    }
+
+    /// The JSON form (region labels `1..=R`).
+    pub fn to_json(&self, b: &Board) -> serde_json::Value {
+        serde_json::to_value(JsonBoard {
+            height: b.shape().height,
+            width: b.shape().width,
+            hints: b.hints().to_rows(),
+            regions: b.regions().grid().map(|r| i64::from(*r) + 1).to_rows(),
+        })
+        .unwrap_or(serde_json::Value::Null)
+    }
+
+    /// A cheap test: does `text` look like one of this family's boards (the text format, JSON
+    /// with `hints` and `regions`, or a puzz.link URL of the genre)?
+    ///
+    /// The text must be the header (with the keyword, if any) followed by exactly `2m` rows of
+    /// `n` integers, one row per line; this refuses Path-puzzle files (their door lines have 2
+    /// numbers and a blank line precedes the clues) and one-line Sudoku strings. JSON carries no
+    /// family, so every family without a keyword of its own accepts the same JSON.
+    pub fn detect(&self, text: &str) -> bool {
+        let t = text.trim_start_matches('\u{feff}').trim();
+        if t.starts_with('{') {
+            return t.contains("\"regions\"") && t.contains("\"hints\"");
+        }
+        if t.contains(&format!("?{}/", self.genre)) {
+            return true;
+        }
+        let mut lines = t.lines();
+        let Some(first) = lines.next() else {
+            return false;
+        };
+        let mut dims: Vec<&str> = first.split_whitespace().collect();
+        if let Some(k) = self.keyword {
+            if dims.first() != Some(&k) {
+                return false;
+            }
+            dims.remove(0);
+        }
+        let (Some(h), Some(w)) = (
+            dims.first().and_then(|x| x.parse::<usize>().ok()),
+            dims.get(1).and_then(|x| x.parse::<usize>().ok()),
+        ) else {
+            return false;
+        };
+        if dims.len() != 2 || h == 0 || w == 0 {
+            return false;
+        }
+        let mut rows = 0usize;
+        for line in lines {
+            let toks: Vec<&str> = line.split_whitespace().collect();
+            if toks.is_empty() {
+                return false; // blank lines separate sections in other formats
+            }
+            if toks.len() != w || !toks.iter().all(|x| x.parse::<i64>().is_ok()) {
+                return false;
+            }
+            rows += 1;
+            if rows > 2 * h {
+                return false;
+            }
+        }
+        rows == 2 * h
+    }
+}
+
+/// Parses an answer for a board of the given shape: `m` lines of `n` values (`0` = empty), or
+/// JSON rows, bare or as `{"solution": rows}`.
+///
+/// ```
+/// use pencilbox_core::{regions::parse_answer, Shape};
+/// let s = Shape::new(1, 2);
+/// assert_eq!(parse_answer("2 1\n", s).unwrap().as_slice(), &[2, 1]);
+/// assert_eq!(parse_answer("{\"solution\": [[2, 1]]}", s).unwrap().as_slice(), &[2, 1]);
+/// assert_eq!(parse_answer("2\n1\n", s).unwrap_err().to_string(), "2:1: row 1 of the solution has 1 number but the grid is 2 wide");
+/// ```
+pub fn parse_answer(text: &str, shape: Shape) -> Result<Grid<u32>, ParseError> {
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('[') || trimmed.starts_with('{') {
+        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| json_error(text, &e, "bad JSON"))?;
+        let rows = v.get("solution").cloned().unwrap_or(v);
+        let rows: Vec<Vec<u32>> = serde_json::from_value(rows)
+            .map_err(|e| ParseError::new(Pos::START, format!("expected rows of whole numbers: {e}")))?;
+        if rows.len() != shape.height || rows.iter().any(|r| r.len() != shape.width) {
+            return Err(ParseError::new(
+                Pos::START,
+                format!("expected {} rows of {} values", shape.height, shape.width),
+            ));
+        }
+        return Ok(Grid::from_vec(shape, rows.concat()).expect("checked"));
+    }
+    let mut sc = Scanner::new(text);
+    if sc.at_end() {
+        return Err(ParseError::new(
+            Pos::START,
+            format!(
+                "the solution is empty; expected {} rows of {} values",
+                shape.height, shape.width
+            ),
+        ));
+    }
+    let mut vals = Vec::with_capacity(shape.cells());
+    for r in 1..=shape.height {
+        read_row(&mut sc, shape.width, "solution", r, |t| {
+            let v = parse_int::<i64>(t, "a value")?;
+            if v < 0 || v > u32::MAX as i64 {
+                return Err(ParseError::new(
+                    t.pos,
+                    format!("value {v} is not a cell value (0 = empty, otherwise 1..region size)"),
+                ));
+            }
+            vals.push(v as u32);
+            Ok(())
+        })?;
+    }
+    sc.finish("the solution rows")?;
+    Ok(Grid::from_vec(shape, vals).expect("row lengths checked"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::regions::{PLAIN, RIPPLE};
+
+    /// A 2×4 board: labels `3 3 8 8 / 3 5 5 8`, one hint.
+    const BOARD: &str = "2 4\n0 0 0 1\n0 2 0 0\n3 3 8 8\n3 5 5 8\n";
+
+    #[test]
+    fn text_to_board_to_text_renumbers_labels_and_keeps_the_rest() {
+        let b = PLAIN.parse(BOARD).unwrap();
+        assert_eq!(b.regions().num_regions(), 3);
+        assert_eq!(PLAIN.to_text(&b), "2 4\n0 0 0 1\n0 2 0 0\n1 1 2 2\n1 3 3 2\n");
+        assert_eq!(PLAIN.parse(&PLAIN.to_text(&b)).unwrap(), b);
+    }
+
+    #[test]
+    fn the_json_form_round_trips_and_names_the_family_in_syntax_errors() {
+        let b = PLAIN.parse(BOARD).unwrap();
+        let json = PLAIN.to_json(&b);
+        assert_eq!(json["regions"][1], serde_json::json!([1, 3, 3, 2]));
+        assert_eq!(PLAIN.parse(&json.to_string()).unwrap(), b);
+        let e = RIPPLE.parse("{\"height\": x}").unwrap_err();
+        assert!(e.message.starts_with("not a Ripple Effect JSON object: "), "{e}");
+        assert_eq!(e.pos, Pos { line: 1, col: 12 });
+        let e = PLAIN
+            .parse("{\"height\":1,\"width\":2,\"hints\":[[0,3]],\"regions\":[[1,1]]}")
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "1:1: hint 3 is larger than its region (r1c2 is in a region of 2 cells)"
+        );
+    }
+
+    #[test]
+    fn a_keyword_header_is_required_written_and_detected() {
+        let text = format!("ripple {BOARD}");
+        let b = RIPPLE.parse(&text).unwrap();
+        assert_eq!(b, PLAIN.parse(BOARD).unwrap());
+        assert!(RIPPLE.to_text(&b).starts_with("ripple 2 4\n0 0 0 1\n"));
+        assert!(RIPPLE.detect(&text) && !RIPPLE.detect(BOARD));
+        assert!(PLAIN.detect(BOARD) && !PLAIN.detect(&text));
+        let e = RIPPLE.parse(BOARD).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "1:1: expected `ripple height width` on the first line, found `2`"
+        );
+        let e = RIPPLE.parse("ripple 2 4 0\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "1:12: the first line must hold only `ripple height width`; found `0`"
+        );
+        let e = RIPPLE.parse(" \n").unwrap_err();
+        assert!(e.message.contains("expected `ripple height width` followed by"), "{e}");
+        let e = RIPPLE.parse("ripple").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "1:7: expected the number of rows, found the end of the input"
+        );
+    }
+
+    #[test]
+    fn text_errors_point_at_the_offending_number() {
+        let cases = [
+            (
+                "2 4\n0 0 0\n1 1 1 1\n",
+                (3, 1),
+                "row 1 of the hints has 3 numbers but the grid is 4 wide",
+            ),
+            (
+                "2 4\n0 0 0 1\n0 2 0 0\n3 3 8 8\n",
+                (5, 1),
+                "missing region rows: found 1 of 2",
+            ),
+            ("2 4\n0 0 0 1\n0 -2 0 0\n", (3, 3), "hint -2 is negative"),
+            (
+                "2 4\n0 0 0 9\n",
+                (2, 7),
+                "hint 9 is larger than the whole grid (8 cells)",
+            ),
+            (
+                "2 4\n0 0 0 4\n0 0 0 0\n3 3 8 8\n3 5 5 8\n",
+                (2, 7),
+                "hint 4 is larger than its region",
+            ),
+            (
+                "2 4\n0 0 0 1\n0 2 0 0\n3 3 8 8\n3 5 5 8 8\n",
+                (5, 9),
+                "has more than 4 numbers",
+            ),
+            (
+                "2 4\n0 0 0 1\n0 2 0 0\n3 3 8 8\n3 5 5 8\n7\n",
+                (6, 1),
+                "unexpected `7` after the region rows",
+            ),
+        ];
+        for (text, (line, col), message) in cases {
+            let e = PLAIN.parse(text).unwrap_err();
+            assert_eq!((e.pos, e.message.contains(message)), (Pos { line, col }, true), "{e}");
+        }
+    }
+
+    #[test]
+    fn detection_wants_exactly_twice_as_many_rows_as_the_header_says() {
+        assert!(PLAIN.detect(BOARD));
+        assert!(!PLAIN.detect("2 4\n0 0 0 1\n0 2 0 0\n3 3 8 8\n"));
+        assert!(!PLAIN.detect("2 4\n0 0 0 1\n\n0 2 0 0\n3 3 8 8\n3 5 5 8\n"));
+        assert!(PLAIN.detect("https://puzz.link/p?plain/1/1/0"));
+        assert!(!RIPPLE.detect("https://puzz.link/p?plain/1/1/0"));
+    }
+
+    #[test]
+    fn answers_are_read_from_rows_or_json_with_positions_for_mistakes() {
+        let cases: [(&str, Result<&[u32], &str>); 6] = [
+            ("2 1\n1 2\n", Ok(&[2, 1, 1, 2])),
+            ("[[1, 2], [2, 1]]", Ok(&[1, 2, 2, 1])),
+            ("{\"solution\": [[0, 2], [2, 1]]}", Ok(&[0, 2, 2, 1])),
+            (
+                "1 2\n2 -1\n",
+                Err("2:3: value -1 is not a cell value (0 = empty, otherwise 1..region size)"),
+            ),
+            ("[[1, 2]]", Err("1:1: expected 2 rows of 2 values")),
+            ("", Err("1:1: the solution is empty; expected 2 rows of 2 values")),
+        ];
+        for (text, want) in cases {
+            let got = parse_answer(text, Shape::new(2, 2));
+            let got = got.as_ref().map(Grid::as_slice).map_err(ToString::to_string);
+            assert_eq!(got, want.map_err(str::to_string), "{text:?}");
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! Test helpers for the puzzle crates (feature `test-support`): brute-force oracles that
+//! share nothing with the solvers, a check of the engine's incremental propagation against
+//! from-scratch runs, and a macro that makes one `#[test]` per fixture file.
+//!
+//! ```toml
+//! [dev-dependencies]
+//! pencilbox-core = { workspace = true, features = ["test-support"] }
+//! ```
+
+use crate::domain::Domain;
+use crate::engine::Engine;
+use crate::grid::{CellId, Shape};
+use std::path::{Path, PathBuf};
+
+/// Every assignment of values to cells `0..doms.len()` (cell `i` takes a value of `doms[i]`)
+/// that `clash` accepts, by plain depth-first enumeration in index order: after cell `i` is
+/// given a value, `clash(values, i)` must say whether `values[i]` breaks a rule together with
+/// the cells before it (`values[..=i]` are set). Stops after `limit` solutions.
+///
+/// ```
+/// use pencilbox_core::testing::brute_force;
+/// use pencilbox_core::Domain;
+/// // Three cells over 1..3, pairwise different: 3! solutions.
+/// let doms = vec![Domain::range(1, 3); 3];
+/// let sols = brute_force(&doms, |v, i| (0..i).any(|j| v[j] == v[i]), None);
+/// assert_eq!(sols.len(), 6);
+/// ```
+pub fn brute_force(
+    doms: &[Domain],
+    mut clash: impl FnMut(&[u32], usize) -> bool,
+    limit: Option<usize>,
+) -> Vec<Vec<u32>> {
+    let mut vals = vec![0u32; doms.len()];
+    let mut out = Vec::new();
+    fn go(
+        doms: &[Domain],
+        vals: &mut Vec<u32>,
+        i: usize,
+        clash: &mut impl FnMut(&[u32], usize) -> bool,
+        out: &mut Vec<Vec<u32>>,
+        limit: usize,
+    ) {
+        if out.len() >= limit {
+            return;
+        }
+        if i == vals.len() {
+            out.push(vals.clone());
+            return;
+        }
+        for v in doms[i].iter() {
+            vals[i] = v;
+            if !clash(&vals[..=i], i) {
+                go(doms, vals, i + 1, clash, out, limit);
+            }
+        }
+        vals[i] = 0;
+    }
+    go(doms, &mut vals, 0, &mut clash, &mut out, limit.unwrap_or(usize::MAX));
+    out
+}
+
+/// Every simple path of orthogonally adjacent cells from `a` to `b` (as cell lists, `a`
+/// first), by plain depth-first enumeration (directions down, left, right, up).
+///
+/// ```
+/// use pencilbox_core::testing::simple_paths;
+/// use pencilbox_core::Shape;
+/// let s = Shape::new(2, 2);
+/// assert_eq!(simple_paths(s, s.id(0, 0), s.id(1, 1)).len(), 2);
+/// ```
+pub fn simple_paths(shape: Shape, a: CellId, b: CellId) -> Vec<Vec<CellId>> {
+    let mut out = Vec::new();
+    if a == b {
+        return out;
+    }
+    let mut path = vec![a];
+    let mut seen = vec![false; shape.cells()];
+    seen[a.index()] = true;
+    fn go(shape: Shape, b: CellId, path: &mut Vec<CellId>, seen: &mut [bool], out: &mut Vec<Vec<CellId>>) {
+        let head = *path.last().expect("the path starts at a");
+        if head == b {
+            out.push(path.clone());
+            return;
+        }
+        for d in [(1, 0), (0, -1), (0, 1), (-1, 0)] {
+            if let Some(n) = shape.step(head, d) {
+                if !seen[n.index()] {
+                    seen[n.index()] = true;
+                    path.push(n);
+                    go(shape, b, path, seen, out);
+                    path.pop();
+                    seen[n.index()] = false;
+                }
+            }
+        }
+    }
+    go(shape, b, &mut path, &mut seen, &mut out);
+    out
+}
+
+/// Checks that the engine is at the fixpoint of every propagator run from scratch: after
+/// `engine.propagate()` succeeded, queueing every propagator again must change nothing.
+/// Panics (with the differing variables) otherwise.
+pub fn assert_complete_fixpoint(engine: &mut Engine) {
+    let before = engine.domains().to_vec();
+    engine.enqueue_all();
+    let ok = engine.propagate().is_ok();
+    let after = engine.domains();
+    let differ: Vec<usize> = (0..before.len()).filter(|&i| before[i] != after[i]).collect();
+    assert!(
+        ok && differ.is_empty(),
+        "incremental propagation stopped short of the from-scratch fixpoint: {} (variables {:?})",
+        if ok {
+            "domains narrowed"
+        } else {
+            "a conflict was missed"
+        },
+        differ
+    );
+}
+
+/// The files with extension `ext` directly in `dir`, by file stem, sorted.
+pub fn fixture_stems(dir: &Path, ext: &str) -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Asserts that every fixture file of `dir` with extension `ext` has a test among `listed`
+/// (file stems), so a new fixture cannot be forgotten.
+pub fn assert_all_listed(dir: &Path, ext: &str, listed: &[&str]) {
+    let missing: Vec<String> = fixture_stems(dir, ext)
+        .into_iter()
+        .filter(|s| !listed.contains(&s.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "fixtures without a test in {}: {missing:?}",
+        dir.display()
+    );
+}
+
+/// A public data set under `../shared/data` beside the checkout (found from a crate's
+/// manifest directory), or `None` with a `skip:` line on standard error when it is absent.
+pub fn shared_data(manifest_dir: &str, relative: &str) -> Option<PathBuf> {
+    let root = Path::new(manifest_dir)
+        .ancestors()
+        .map(|a| a.join("../shared/data"))
+        .find(|p| p.is_dir());
+    match root.map(|r| r.join(relative)).filter(|p| p.exists()) {
+        Some(p) => Some(p),
+        None => {
+            eprintln!("skip: ../shared/data/{relative} is not present");
+            None
+        }
+    }
+}
+
+/// One `#[test]` per fixture: `fixtures!(check; name => "file", ...)` expands to
+/// `#[test] fn name() { check("file") }` for each pair, so a failing fixture names its file.
+/// Pair it with [`assert_all_listed`] in one more test.
+///
+/// ```
+/// # mod demo {
+/// fn check(file: &str) { assert!(file.ends_with(".in")); }
+/// pencilbox_core::fixtures!(check; fig1 => "paper-fig1.in", fig5 => "paper-fig5.in");
+/// # }
+/// ```
+#[macro_export]
+macro_rules! fixtures {
+    ($check:path; $($name:ident => $file:expr),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                $check($file)
+            }
+        )*
+    };
+}
