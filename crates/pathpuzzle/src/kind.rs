@@ -1,51 +1,33 @@
-//! The plug-in: [`Kind`] implements [`PuzzleKind`] for the CLI registry and the server.
+//! The plug-in: [`PathPuzzle`] implements the typed [`Puzzle`] trait, and [`KIND`] (core's
+//! [`Plugin`] adapter) is the [`PuzzleKind`](pencilbox_core::PuzzleKind) the CLI registry and
+//! the server use.
 //!
-//! * Algorithms: `fast` (default, the link model, [`crate::fast`]), `extend` (Algorithm 3's
-//!   search with pruning, [`crate::extend`]) and `paper` (Algorithm 3, [`crate::paper`]).
+//! * Algorithms: `fast` (default, the link model on the engine, [`crate::fast`]), `extend`
+//!   (Algorithm 3's search with pruning, [`crate::extend`]) and `paper` (Algorithm 3,
+//!   [`crate::paper`]).
 //! * Settings: `rules=SPEC` for `fast` (see [`Rules::parse`]), e.g. `--set rules=-probe`;
 //!   `prune=SPEC` for `extend` (see [`Pruning::parse`]), e.g. `--set prune=-parity`. A setting
 //!   given to another algorithm is refused.
-//! * Answer files: `x.txt` ↔ `x.sol`; [`PuzzleKind::matches_answer`] compares the direction
-//!   grids only, so a `.sol` with or without its header matches.
-//! * `--stats` notes: the rules in force, the searches raced and how many branches each rule
-//!   refuted (`fast`); the rules and how many nodes each cut (`extend`); Theorem 3's node bound
-//!   (`paper`).
+//! * Answer files: `x.txt` ↔ `x.sol`; [`Puzzle::answers_match`] compares the direction grids
+//!   only, so a `.sol` with or without its header matches.
+//! * `--stats` notes: the rules in force, the searches raced, the winning branching and how
+//!   many conflicts each rule found (`fast`); the rules and how many nodes each cut (`extend`);
+//!   Theorem 3's node bound (`paper`).
 
 use crate::extend::Pruning;
 use crate::fast::Rules;
 use crate::model::{configuration_rows, configuration_to_text, parse_arrows, parse_configuration, Configuration};
 use crate::render::pretty;
-use crate::solve::{count, solve, Algorithm, Outcome};
+use crate::solve::{search, Algorithm, Outcome};
 use crate::verify::violations;
 use crate::PathPuzzle;
-use pencilbox_core::puzzle::differences;
+use pencilbox_core::plugin::{Found, Plugin, Puzzle, SettingInfo};
 use pencilbox_core::{
-    AlgorithmInfo, BigUint, CountReport, Note, PuzzleError, PuzzleKind, Rendered, RunOptions, SolveReport, Status,
-    VerifyReport,
+    AlgorithmInfo, BigUint, Limits, Note, ParseError, PuzzleError, Rendered, RunOptions, VerifyReport,
 };
 
-/// The Path puzzle family.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Kind;
-
 /// The registry entry (`pencilbox_pathpuzzle::KIND`).
-pub static KIND: Kind = Kind;
-
-static ALGORITHMS: [AlgorithmInfo; 3] = [
-    AlgorithmInfo {
-        name: "fast",
-        summary: "link model: degree, line-count, loop, cut-parity, colour and reachability propagation (default)",
-    },
-    AlgorithmInfo {
-        name: "extend",
-        summary:
-            "Algorithm 3's extension from door A with reachability, owed-count, length, parity and dead-end pruning",
-    },
-    AlgorithmInfo {
-        name: "paper",
-        summary: "Algorithm 3 of Sakti, Arzaki & Wulandari exactly as published (d, l, r, u backtracking from door A)",
-    },
-];
+pub static KIND: Plugin<PathPuzzle> = Plugin::new();
 
 /// A configuration in the three output forms: `.sol` text, drawing, JSON rows.
 pub fn rendered(p: &PathPuzzle, a: &Configuration) -> Rendered {
@@ -56,35 +38,30 @@ pub fn rendered(p: &PathPuzzle, a: &Configuration) -> Rendered {
     }
 }
 
-/// The algorithm chosen by `opts` (`--algorithm`, `--set prune=...`).
-pub fn algorithm_from(opts: &RunOptions) -> Result<Algorithm, PuzzleError> {
-    let info = KIND.algorithm(opts.algorithm.as_deref())?;
-    // A setting meant for another algorithm is refused, not silently ignored.
+/// The algorithm to run: `alg` (`None`: `fast`, the default) with its setting from `opts`
+/// (`rules` for `fast`, `prune` for `extend`). A setting meant for another algorithm is
+/// refused, not silently ignored.
+pub fn algorithm_with_settings(alg: Option<Algorithm>, opts: &RunOptions) -> Result<Algorithm, PuzzleError> {
+    let alg = alg.unwrap_or_default();
     for (key, owner) in [("prune", "extend"), ("rules", "fast")] {
-        if opts.setting(key).is_some() && info.name != owner {
+        if opts.setting(key).is_some() && alg.name() != owner {
             return Err(PuzzleError::unsupported(format!(
                 "the setting `{key}` applies to --algorithm {owner}, not {}",
-                info.name
+                alg.name()
             )));
         }
     }
-    match info.name {
-        "paper" => Ok(Algorithm::Paper),
-        "extend" => {
-            let rules = match opts.setting("prune") {
-                Some(spec) => Pruning::parse(spec).map_err(PuzzleError::unsupported)?,
-                None => Pruning::DEFAULT,
-            };
-            Ok(Algorithm::Extend(rules))
-        }
-        _ => {
-            let rules = match opts.setting("rules") {
-                Some(spec) => Rules::parse(spec).map_err(PuzzleError::unsupported)?,
-                None => Rules::ALL,
-            };
-            Ok(Algorithm::Fast(rules))
-        }
-    }
+    Ok(match alg {
+        Algorithm::Extend(_) => match opts.setting("prune") {
+            Some(spec) => Algorithm::Extend(Pruning::parse(spec).map_err(PuzzleError::unsupported)?),
+            None => alg,
+        },
+        Algorithm::Fast(_) => match opts.setting("rules") {
+            Some(spec) => Algorithm::Fast(Rules::parse(spec).map_err(PuzzleError::unsupported)?),
+            None => alg,
+        },
+        Algorithm::Paper => alg,
+    })
 }
 
 fn notes(p: &PathPuzzle, alg: &Algorithm, o: &Outcome) -> Vec<Note> {
@@ -102,8 +79,7 @@ fn notes(p: &PathPuzzle, alg: &Algorithm, o: &Outcome) -> Vec<Note> {
             }
         }
         Algorithm::Fast(rules) => {
-            let on = rules.describe();
-            notes.push(Note::new("rules", &on));
+            notes.push(Note::new("rules", rules.describe()));
             notes.push(Note::new("searches raced", o.searches));
             if let Some(b) = o.answered_by {
                 let by = match o.answered_seed {
@@ -112,10 +88,9 @@ fn notes(p: &PathPuzzle, alg: &Algorithm, o: &Outcome) -> Vec<Note> {
                 };
                 notes.push(Note::new("answered by branching", by));
             }
+            // Every rule posted (and `probe` once it ran), from the engine's statistics.
             for (rule, n) in &o.prunes {
-                if on.split(',').any(|r| r == *rule) {
-                    notes.push(Note::new(format!("refuted by {rule}"), n));
-                }
+                notes.push(Note::new(format!("refuted by {rule}"), n));
             }
         }
         Algorithm::Paper => {
@@ -127,10 +102,6 @@ fn notes(p: &PathPuzzle, alg: &Algorithm, o: &Outcome) -> Vec<Note> {
         }
     }
     notes
-}
-
-fn parse(text: &str) -> Result<PathPuzzle, PuzzleError> {
-    Ok(PathPuzzle::parse(text)?)
 }
 
 /// Does `text` look like the paper's format: three lines of two whole numbers, a blank line,
@@ -166,88 +137,108 @@ pub fn looks_like_path(text: &str) -> bool {
     header[0] >= 1 && header[1] >= 1 && clues == header[0].saturating_add(header[1])
 }
 
-impl pencilbox_core::PuzzleKind for Kind {
-    fn name(&self) -> &'static str {
-        "path"
-    }
+static ALGORITHMS: [(Algorithm, AlgorithmInfo); 3] = [
+    (
+        Algorithm::Fast(Rules::ALL),
+        AlgorithmInfo {
+            name: "fast",
+            summary: "link model on the shared engine: degree, line-count, chain, cut-parity, colour and reachability propagation, probing (default)",
+        },
+    ),
+    (
+        Algorithm::Extend(Pruning::DEFAULT),
+        AlgorithmInfo {
+            name: "extend",
+            summary:
+                "Algorithm 3's extension from door A with reachability, owed-count, length, parity and dead-end pruning",
+        },
+    ),
+    (
+        Algorithm::Paper,
+        AlgorithmInfo {
+            name: "paper",
+            summary:
+                "Algorithm 3 of Sakti, Arzaki & Wulandari exactly as published (d, l, r, u backtracking from door A)",
+        },
+    ),
+];
 
-    fn summary(&self) -> &'static str {
-        "Path puzzles (Kimball): one path between two doors, row and column counts (Sakti, Arzaki & Wulandari)"
-    }
+impl Puzzle for PathPuzzle {
+    const NAME: &'static str = "path";
+    const SUMMARY: &'static str =
+        "Path puzzles (Kimball): one path between two doors, row and column counts (Sakti, Arzaki & Wulandari)";
+    type Solution = Configuration;
+    type Algorithm = Algorithm;
+    const ALGORITHMS: &'static [(Algorithm, AlgorithmInfo)] = &ALGORITHMS;
+    const SETTINGS: &'static [SettingInfo] = &[
+        SettingInfo {
+            key: "rules",
+            summary: "fast's rules: all, none, names (connect,cuts) or changes (-probe); branch=auto|lines|links, slice=N, racers=N",
+        },
+        SettingInfo {
+            key: "prune",
+            summary: "extend's pruning rules: all, none, names or changes (-parity)",
+        },
+    ];
+    const ANSWER_EXTENSION: Option<&'static str> = Some("sol");
 
-    fn detect(&self, text: &str) -> bool {
+    fn detect(text: &str) -> bool {
         looks_like_path(text)
     }
 
-    fn algorithms(&self) -> &'static [AlgorithmInfo] {
-        &ALGORITHMS
+    fn parse(text: &str, _: &RunOptions) -> Result<Self, PuzzleError> {
+        Ok(PathPuzzle::parse(text)?)
     }
 
-    fn answer_extension(&self) -> Option<&'static str> {
-        Some("sol")
-    }
-
-    fn solve(&self, text: &str, opts: &RunOptions) -> Result<SolveReport, PuzzleError> {
-        let p = parse(text)?;
-        let alg = algorithm_from(opts)?;
-        let o = solve(&p, &alg, &opts.limits);
-        let status = if !o.solutions.is_empty() {
-            Status::Solved
-        } else if o.stop.is_interrupted() {
-            Status::Timeout
-        } else {
-            Status::Unsolvable
-        };
-        Ok(SolveReport {
-            status,
-            solution: o.solutions.first().map(|a| rendered(&p, a)),
-            reason: o.reason.clone(),
-            algorithm: alg.name().into(),
-            stats: o.stats,
-            notes: notes(&p, &alg, &o),
-        })
-    }
-
-    fn count(&self, text: &str, limit: Option<u64>, opts: &RunOptions) -> Result<CountReport, PuzzleError> {
-        let p = parse(text)?;
-        let alg = algorithm_from(opts)?;
-        let o = count(&p, &alg, limit, &opts.limits);
-        let witness: Vec<Rendered> = if o.solutions.len() >= 2 {
-            o.solutions.iter().map(|a| rendered(&p, a)).collect()
-        } else {
-            vec![]
-        };
-        let diffs = if o.solutions.len() >= 2 {
-            let shape = p.shape();
-            differences(o.solutions[0].as_slice(), o.solutions[1].as_slice(), |i| {
-                shape.name(pencilbox_core::CellId::from_index(i))
-            })
-        } else {
-            vec![]
-        };
-        Ok(CountReport {
+    fn search(
+        &self,
+        alg: Option<Algorithm>,
+        opts: &RunOptions,
+        limits: &Limits,
+        keep: usize,
+    ) -> Result<Found<Configuration>, PuzzleError> {
+        let alg = algorithm_with_settings(alg, opts)?;
+        let o = search(self, &alg, limits, keep);
+        let notes = notes(self, &alg, &o);
+        Ok(Found {
             count: BigUint::from(o.count),
             complete: o.complete(),
-            interrupted: o.stop.is_interrupted(),
-            witness,
-            differences: diffs,
-            reason: o.reason.clone(),
-            algorithm: alg.name().into(),
+            interrupted: o.stop.is_interrupted().then_some(o.stop),
+            reason: o.reason,
+            algorithm: None,
             stats: o.stats,
-            notes: notes(&p, &alg, &o),
+            notes,
+            solutions: o.solutions,
         })
     }
 
-    fn verify(&self, text: &str, solution: &str, _opts: &RunOptions) -> Result<VerifyReport, PuzzleError> {
-        let p = parse(text)?;
-        let a = parse_configuration(&p, solution).map_err(PuzzleError::Solution)?;
-        Ok(VerifyReport {
-            violations: violations(&p, &a),
+    fn parse_solution(&self, text: &str) -> Result<Configuration, ParseError> {
+        parse_configuration(self, text)
+    }
+
+    fn verify(&self, s: &Configuration) -> VerifyReport {
+        VerifyReport {
+            violations: violations(self, s),
+        }
+    }
+
+    fn render(&self, s: &Configuration) -> Rendered {
+        rendered(self, s)
+    }
+
+    fn differences(&self, a: &Configuration, b: &Configuration) -> Vec<String> {
+        let shape = self.shape();
+        pencilbox_core::puzzle::differences(a.as_slice(), b.as_slice(), |i| {
+            shape.name(pencilbox_core::CellId::from_index(i))
         })
     }
 
-    fn matches_answer(&self, solution: &Rendered, answer: &str) -> Result<bool, PuzzleError> {
-        let ours = parse_arrows(&solution.text).map_err(PuzzleError::Solution)?;
+    fn dimensions(&self) -> (usize, usize) {
+        (self.height(), self.width())
+    }
+
+    fn answers_match(found: &str, answer: &str) -> Result<bool, PuzzleError> {
+        let ours = parse_arrows(found).map_err(PuzzleError::Solution)?;
         let theirs = parse_arrows(answer).map_err(PuzzleError::Solution)?;
         Ok(ours == theirs)
     }
@@ -256,7 +247,7 @@ impl pencilbox_core::PuzzleKind for Kind {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pencilbox_core::PuzzleKind;
+    use pencilbox_core::{PuzzleKind, Status};
 
     const FIG5: &str = "3 3\n2 1\n3 2\n\n3 2 2\n2 2 3\n";
 

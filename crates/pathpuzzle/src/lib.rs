@@ -13,10 +13,11 @@
 //! * [`checks`] — instant no-solution checks (Definition 1, Theorems 1 and 2).
 //! * [`verify`] — the O(mn) verifier (Algorithms 1 and 2) listing every violation.
 //! * [`paper`] — Algorithm 3 as published; [`extend`] — the same extension search with
-//!   pruning rules; [`fast`] — the default: a link model with propagation and probing.
+//!   pruning rules; [`fast`] — the default: the link model on the shared engine
+//!   ([`pencilbox_core::engine`]) with propagation, probing and a race of branchings.
 //! * [`solve`] — solve / count / uniqueness for any algorithm on the core driver.
 //! * [`render`] — the box-drawing picture; [`mod@generate`] — random instances and fixtures.
-//! * [`kind`] — the [`PuzzleKind`](pencilbox_core::PuzzleKind) plug-in [`KIND`].
+//! * [`kind`] — the typed [`Puzzle`](pencilbox_core::plugin::Puzzle) implementation and the plug-in [`KIND`].
 //!
 //! # API for servers and tools
 //! ```
@@ -43,7 +44,7 @@ pub mod solve;
 pub mod verify;
 
 pub use generate::{generate, ClueDensity};
-pub use kind::{Kind, KIND};
+pub use kind::KIND;
 pub use model::{
     configuration_from_path, configuration_rows, configuration_to_text, parse_arrows, parse_configuration, Arrow,
     Configuration, InvalidInstance, PathPuzzle,

@@ -193,10 +193,14 @@ impl PathPuzzle {
         let (height, width) = s.dims()?;
         let shape = Shape::new(height, width);
         let mut doors = [(0, 0); 2];
-        for (k, name) in ["A", "B"].into_iter().enumerate() {
+        let coords = [
+            ("A", "the row of door A", "the column of door A"),
+            ("B", "the row of door B", "the column of door B"),
+        ];
+        for (k, (name, row, col)) in coords.into_iter().enumerate() {
             let pos = s.end_pos();
-            let r = s.int_in(&format!("the row of door {name}"), 1, height as i64)? as usize;
-            let c = s.int_in(&format!("the column of door {name}"), 1, width as i64)? as usize;
+            let r = s.int_in(row, 1, height as i64)? as usize;
+            let c = s.int_in(col, 1, width as i64)? as usize;
             if !shape.on_edge(shape.id(r - 1, c - 1)) {
                 return Err(ParseError::new(
                     pos,
@@ -219,9 +223,9 @@ impl PathPuzzle {
         let mut col_clues = Vec::with_capacity(width);
         for (i, &t) in toks.iter().enumerate() {
             if i < height {
-                row_clues.push(clue(t, &format!("the clue of row {}", i + 1), width)?);
+                row_clues.push(clue(t, ("row", i + 1), width)?);
             } else if i < height + width {
-                col_clues.push(clue(t, &format!("the clue of column {}", i - height + 1), height)?);
+                col_clues.push(clue(t, ("column", i - height + 1), height)?);
             } else {
                 return Err(ParseError::new(
                     t.pos,
@@ -254,10 +258,29 @@ impl PathPuzzle {
 
     /// The instance in the paper's repository format (ends with a newline).
     pub fn to_text(&self) -> String {
-        let raw = |c: &Option<u32>| c.map_or("-1".to_string(), |v| v.to_string());
-        let rows: Vec<String> = self.row_clues.iter().map(raw).collect();
-        let cols: Vec<String> = self.col_clues.iter().map(raw).collect();
-        format!("{}\n\n{}\n{}\n", self.header(), rows.join(" "), cols.join(" "))
+        let mut out = String::with_capacity(16 + 3 * (self.row_clues.len() + self.col_clues.len()));
+        self.write_text(&mut out);
+        out
+    }
+
+    /// Appends [`PathPuzzle::to_text`] to `out` (one buffer for a whole `.sol` text).
+    fn write_text(&self, out: &mut String) {
+        use fmt::Write;
+        out.push_str(&self.header());
+        out.push_str("\n\n");
+        for clues in [&self.row_clues, &self.col_clues] {
+            for (i, c) in clues.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                match c {
+                    // Writing into a String cannot fail.
+                    Some(v) => write!(out, "{v}").unwrap_or(()),
+                    None => out.push_str("-1"),
+                }
+            }
+            out.push('\n');
+        }
     }
 
     /// The three header lines `m n`, `ia ja`, `ib jb` (1-based, no trailing newline).
@@ -333,12 +356,14 @@ impl fmt::Display for PathPuzzle {
     }
 }
 
-fn clue(t: Token<'_>, what: &str, max: usize) -> Result<Option<u32>, ParseError> {
-    let v: i64 = parse_int(t, what)?;
+/// The clue of `(row or column, 1-based number)`; its name is spelled out only for an error.
+fn clue(t: Token<'_>, (line, i): (&str, usize), max: usize) -> Result<Option<u32>, ParseError> {
+    let what = || format!("the clue of {line} {i}");
+    let v: i64 = parse_int(t, "").or_else(|_| parse_int(t, &what()))?;
     if v < -1 || v > max as i64 {
         return Err(ParseError::new(
             t.pos,
-            format!("{what} must be between -1 (no clue) and {max}, found {v}"),
+            format!("{} must be between -1 (no clue) and {max}, found {v}", what()),
         ));
     }
     Ok((v >= 0).then_some(v as u32))
@@ -474,7 +499,12 @@ pub fn configuration_from_path(shape: Shape, path: &[CellId]) -> Configuration {
 /// The `.sol` text of a configuration, as in the shared data set: the instance (header, blank
 /// line, clues), a blank line and the grid.
 pub fn configuration_to_text(p: &PathPuzzle, a: &Configuration) -> String {
-    format!("{}\n{}\n", p.to_text(), a.to_text())
+    let mut out = String::with_capacity(32 + 3 * (p.height() + p.width()) + 2 * a.as_slice().len());
+    p.write_text(&mut out);
+    out.push('\n');
+    out.push_str(&a.to_text());
+    out.push('\n');
+    out
 }
 
 /// The rows of a configuration as strings of `0dlru` without spaces (the JSON form).

@@ -80,49 +80,54 @@ pub fn pretty(p: &PathPuzzle, a: &Configuration) -> String {
     let clue = |c: &Option<u32>| c.map_or(String::new(), |v| v.to_string());
     let row_labels: Vec<String> = p.row_clues().iter().map(clue).collect();
     let lw = row_labels.iter().map(String::len).max().unwrap_or(0);
-    let pad = " ".repeat(lw + 1);
-    let mut out = String::new();
+    // Each line: the label column (`lw + 1` wide), then the frame and 3 characters per cell.
+    let mut out = String::with_capacity((h + 3) * (lw + 3 + 3 * w) * 3);
+    let pad = |out: &mut String, n: usize| out.extend(std::iter::repeat_n(' ', n));
     // Column clues, the last digit above each cell's centre.
-    out.push_str(&pad);
-    out.push(' ');
+    pad(&mut out, lw + 2);
     for c in p.col_clues() {
-        out.push_str(&format!("{:>2} ", clue(c)));
+        let label = clue(c);
+        pad(&mut out, 2usize.saturating_sub(label.len()));
+        out.push_str(&label);
+        out.push(' ');
     }
     out.truncate(out.trim_end().len());
     out.push('\n');
-    let frame = |top: bool| -> String {
-        let mut line: Vec<char> = Vec::with_capacity(3 * w + 2);
-        line.push(if top { '┌' } else { '└' });
-        line.extend(std::iter::repeat_n('─', 3 * w));
-        line.push(if top { '┐' } else { '┘' });
-        for &(id, side) in &doors {
-            let (r, c) = shape.coords(id);
-            if (top && side == N && r == 0) || (!top && side == S && r + 1 == h) {
-                line[1 + 3 * c + 1] = '│';
-            }
+    let frame = |out: &mut String, top: bool| {
+        pad(out, lw + 1);
+        out.push(if top { '┌' } else { '└' });
+        for c in 0..3 * w {
+            let door = c % 3 == 1
+                && doors.iter().any(|&(id, side)| {
+                    let (r, k) = shape.coords(id);
+                    k == c / 3 && ((top && side == N && r == 0) || (!top && side == S && r + 1 == h))
+                });
+            out.push(if door { '│' } else { '─' });
         }
-        line.into_iter().collect()
+        out.push(if top { '┐' } else { '┘' });
+        out.push('\n');
     };
-    out.push_str(&format!("{pad}{}\n", frame(true)));
+    frame(&mut out, true);
     for (r, label) in row_labels.iter().enumerate() {
-        let mut line = format!("{label:>lw$} ");
+        pad(&mut out, lw - label.len());
+        out.push_str(label);
+        out.push(' ');
         let left_door = doors.iter().any(|&(id, side)| side == W && shape.coords(id) == (r, 0));
-        line.push(if left_door { '─' } else { '│' });
+        out.push(if left_door { '─' } else { '│' });
         for c in 0..w {
             let id = shape.id(r, c);
             let k = conn[id.index()];
-            line.push(if k & W != 0 { '─' } else { ' ' });
-            line.push(glyph(k, a[id] != Arrow::Empty));
-            line.push(if k & E != 0 { '─' } else { ' ' });
+            out.push(if k & W != 0 { '─' } else { ' ' });
+            out.push(glyph(k, a[id] != Arrow::Empty));
+            out.push(if k & E != 0 { '─' } else { ' ' });
         }
         let right_door = doors
             .iter()
             .any(|&(id, side)| side == E && shape.coords(id) == (r, w - 1));
-        line.push(if right_door { '─' } else { '│' });
-        out.push_str(&line);
+        out.push(if right_door { '─' } else { '│' });
         out.push('\n');
     }
-    out.push_str(&format!("{pad}{}\n", frame(false)));
+    frame(&mut out, false);
     out
 }
 

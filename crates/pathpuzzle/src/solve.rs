@@ -17,7 +17,7 @@
 
 use crate::checks::no_solution_reason;
 use crate::extend::{ExtendSearch, Pruning, RULES};
-use crate::fast::{Branching, LinkSearch, Rules};
+use crate::fast::{link_search, Branching, LinkSearch, Rules};
 use crate::model::{Configuration, PathPuzzle};
 use crate::paper::PaperSearch;
 use crate::verify::is_solution;
@@ -45,7 +45,7 @@ pub enum Algorithm {
     /// Algorithm 3's search (extension from door A) with the given pruning rules
     /// ([`crate::extend`]).
     Extend(Pruning),
-    /// The link model with propagation ([`crate::fast`]), the default.
+    /// The link model on the shared engine ([`crate::fast`]), the default.
     Fast(Rules),
 }
 
@@ -79,8 +79,8 @@ pub struct Outcome {
     pub stats: Stats,
     /// The instant check that proved the puzzle unsolvable, if one did (no search then ran).
     pub reason: Option<String>,
-    /// Nodes cut by each pruning rule (`extend`) or branches refuted by each rule (`fast`),
-    /// `(rule, count)`.
+    /// `(rule, count)`: nodes cut by each pruning rule (`extend`), or conflicts found by each
+    /// rule (`fast`: refuted branches and probed values, summed over the racers).
     pub prunes: Vec<(&'static str, u64)>,
     /// Searches run: more than 1 when `fast`'s `auto` branching raced several (the counters
     /// add them all up), 1 otherwise, 0 when an instant check answered.
@@ -154,32 +154,26 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
                 &starts,
                 |k| {
                     let (branch, seed, _) = strategies[k];
-                    let r = Rules { branch, ..*rules };
-                    match seed {
-                        Some(seed) => LinkSearch::with_seed(p, r, seed),
-                        None => LinkSearch::new(p, r),
-                    }
+                    let mut s = link_search(p, &Rules { branch, ..*rules }, seed);
+                    // The engine polls the deadline and cancellation inside long propagations.
+                    s.engine.set_limits(limits);
+                    s
                 },
                 limits,
                 rules.slice,
                 |s, k| {
                     if per_racer[k].len() < keep {
-                        per_racer[k].push(s.configuration());
+                        per_racer[k].push(s.brancher.model().configuration(&s.engine));
                     }
                     Flow::Continue
                 },
             );
-            let mut refuted = [0u64; crate::fast::RULES.len()];
-            for s in &states {
-                for (total, n) in refuted.iter_mut().zip(s.refutations()) {
-                    *total += n;
-                }
-            }
+            let prunes = rule_totals(&states);
             kept = std::mem::take(&mut per_racer[race.winner]);
             searches = states.len() as u32;
             answered_by = Some(strategies[race.winner].0);
             answered_seed = strategies[race.winner].1;
-            (race.result, crate::fast::RULES.iter().copied().zip(refuted).collect())
+            (race.result, prunes)
         }
     };
     let solutions = kept;
@@ -198,6 +192,22 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
         answered_by,
         answered_seed,
     }
+}
+
+/// Conflicts found by each rule of `fast`, summed over the racers, in posting order (the
+/// engine's [`rule_stats`](pencilbox_core::engine::Engine::rule_stats); `probe` counts the
+/// probed values it refuted).
+fn rule_totals(states: &[LinkSearch]) -> Vec<(&'static str, u64)> {
+    let mut out: Vec<(&'static str, u64)> = Vec::new();
+    for s in states {
+        for (name, stats) in s.engine.rule_stats() {
+            match out.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, n)) => *n += stats.conflicts,
+                None => out.push((name, stats.conflicts)),
+            }
+        }
+    }
+    out
 }
 
 /// Finds one solution (the first in the search order).

@@ -6,7 +6,7 @@
 use pencilbox_core::links::Links;
 use pencilbox_core::search::{Backtrack, Expand};
 use pencilbox_core::Limits;
-use pencilbox_pathpuzzle::fast::{Branching, Decision, LinkSearch, Rules};
+use pencilbox_pathpuzzle::fast::{link_search, Branching, Choice, Rules};
 use pencilbox_pathpuzzle::generate::{generate, ClueDensity};
 use pencilbox_pathpuzzle::solve::{count, solve, Algorithm};
 use pencilbox_pathpuzzle::verify::is_solution;
@@ -43,34 +43,38 @@ fn follow(p: &PathPuzzle, answer: &Configuration, rules: Rules) {
         on_path[next.index()] = true;
         c = next;
     }
-    let mut s = LinkSearch::new(p, rules);
+    let mut s = link_search(p, &rules, None);
     let mut out = Vec::new();
     for depth in 0.. {
         out.clear();
         match s.expand(&mut out) {
             Expand::Solution => {
-                assert_eq!(&s.configuration(), answer, "{rules:?} found another path\n{p}");
+                assert_eq!(
+                    &s.brancher.model().configuration(&s.engine),
+                    answer,
+                    "{rules:?} found another path\n{p}"
+                );
                 return;
             }
             Expand::Dead => panic!(
                 "{rules:?}: the answer was refuted at depth {depth} ({:?})\n{p}\n{}",
-                s.refutations(),
-                s.sketch()
+                s.engine.rule_stats(),
+                s.brancher.model().sketch(&s.engine)
             ),
             Expand::Branches => {}
         }
         let agree = out
             .iter()
             .copied()
-            .find(|d| match *d {
-                Decision::Link(l, v) => used[l as usize] == (v == 1),
-                Decision::Cell(c, v) => on_path[c.index()] == (v == 1),
+            .find(|d| match s.brancher.model().choice(*d) {
+                Choice::Link(l, v) => used[l as usize] == v,
+                Choice::Cell(c, v) => on_path[c.index()] == v,
             })
             .expect("one branch agrees with the answer");
         assert!(
             s.apply(agree),
             "{rules:?}: {agree:?} (agreeing with the answer) failed at depth {depth} ({:?})\n{p}",
-            s.refutations()
+            s.engine.rule_stats()
         );
     }
 }
@@ -176,10 +180,10 @@ fn seeded_searches_find_the_same_unique_answers() {
         for seed in 1..=4 {
             for branch in [Branching::Lines, Branching::Links] {
                 let rules = Rules { branch, ..Rules::ALL };
-                let mut s = LinkSearch::with_seed(&p, rules, seed);
+                let mut s = link_search(&p, &rules, Some(seed));
                 let mut found = Vec::new();
                 let r = run(&mut s, &Limits::all(), |s| {
-                    found.push(s.configuration());
+                    found.push(s.brancher.model().configuration(&s.engine));
                     Flow::Continue
                 });
                 assert!(r.complete(), "{name}");
