@@ -5,6 +5,7 @@ use pencilbox_core::PuzzleKind;
 /// Every puzzle family the CLI knows, sorted by name.
 pub static PUZZLES: &[&dyn PuzzleKind] = &[
     &pencilbox_pathpuzzle::KIND,
+    &pencilbox_ripple::KIND,
     &pencilbox_sudoku_nishio::KIND,
     &pencilbox_suguru::KIND,
 ];
