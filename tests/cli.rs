@@ -65,3 +65,66 @@ fn an_empty_file_is_bad_input_not_a_crash() {
 fn bench_rejects_a_missing_path() {
     run(&["bench", "does/not/exist"]).code(2).stderr_has("no such file");
 }
+
+#[test]
+fn every_family_generates_through_one_command_a_unique_puzzle_whose_answer_verifies() {
+    for (family, size) in [("suguru", "5x5"), ("path", "5x5"), ("sudoku", "4x4"), ("ripple", "5x5")] {
+        let sol = temp_file(&format!("gen-{family}.ans"), b"");
+        let out = run(&[
+            "generate",
+            family,
+            "--size",
+            size,
+            "--seed",
+            "3",
+            "--answer",
+            sol.to_str().unwrap_or_default(),
+        ]);
+        let text = out.code(0).stdout.clone();
+        let again = run(&["generate", family, "--size", size, "--seed", "3"]);
+        assert_eq!(
+            again.code(0).stdout,
+            text,
+            "{family}: the same seed gives the same puzzle"
+        );
+        let puzzle = temp_file(&format!("gen-{family}.txt"), text.as_bytes());
+        let p = puzzle.to_str().unwrap_or_default();
+        let v = run(&["count", "--limit", "2", "--format", "json", p]).code(0).json();
+        assert_eq!(v["count"], 1, "{family}: {text}");
+        pencilbox_tests::assert_verifies(&puzzle, &sol);
+        let j = run(&["generate", family, "--size", size, "--seed", "3", "--format", "json"]);
+        assert!(
+            serde_json::from_str::<serde_json::Value>(&j.code(0).stdout).is_ok(),
+            "{family}"
+        );
+    }
+    let url = run(&["generate", "ripple", "--size", "4x4", "--seed", "1", "--format", "url"]);
+    url.code(0).stdout_has("puzz.link/p?ripple/4/4/");
+}
+
+#[test]
+fn generate_refuses_what_the_generator_does_not_declare() {
+    for args in [
+        &["generate", "chess"][..],
+        &["generate", "suguru", "--difficulty", "extreme"],
+        &["generate", "ripple", "--difficulty", "hard"],
+        &["generate", "ripple", "--set", "clues=5"],
+        &["generate", "sudoku", "--size", "4x6"],
+        &["generate", "sudoku", "--size", "6x6", "--set", "block=2x2"],
+        &["generate", "path", "--format", "url"],
+        &["generate", "suguru", "--set", "clues"],
+        &["generate", "ripple", "--size", "70x70"],
+    ] {
+        let out = run(args);
+        out.code(2);
+        assert_eq!(out.stderr.lines().count(), 1, "{args:?}: {}", out.stderr);
+    }
+}
+
+#[test]
+fn list_shows_settings_and_generators() {
+    let out = run(&["list"]);
+    out.code(0).stdout_has("--set block=");
+    out.stdout_has("generate: up to");
+    out.stdout_has("--difficulty medium|easy|hard");
+}

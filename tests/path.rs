@@ -96,8 +96,8 @@ fn a_generated_puzzle_is_unique_and_its_answer_verifies() {
         "path",
         "--size",
         "7x7",
-        "--clues",
-        "70",
+        "--set",
+        "clues=70",
         "--seed",
         "11",
         "--answer",
@@ -105,7 +105,7 @@ fn a_generated_puzzle_is_unique_and_its_answer_verifies() {
     ]);
     let text = out.code(0).stdout.clone();
     // The same seed gives the same puzzle.
-    let again = run(&["generate", "path", "--size", "7x7", "--clues", "70", "--seed", "11"]);
+    let again = run(&["generate", "path", "--size", "7x7", "--set", "clues=70", "--seed", "11"]);
     assert_eq!(again.code(0).stdout, text);
     let puzzle = temp_file("generated.txt", text.as_bytes());
     assert_verifies(&puzzle, &sol);
@@ -120,7 +120,10 @@ fn generate_path_refuses_bad_sizes_and_percentages() {
     for args in [
         &["generate", "path", "--size", "30x30"][..],
         &["generate", "path", "--size", "1x1"],
-        &["generate", "path", "--clues", "101"],
+        &["generate", "path", "--set", "clues=101"],
+        &["generate", "path", "--set", "clue=50"],
+        &["generate", "path", "--set", "any=maybe"],
+        &["generate", "path", "--difficulty", "hard"],
         &["generate", "path", "--size", "ax3"],
     ] {
         let out = run(args);

@@ -883,7 +883,7 @@ async function ptRandom(auto) {
   const n = Math.max(2, Math.min(10, Number($('pt-cols').value) || 6));
   const seed = Math.floor(Math.random() * 2 ** 31);
   const stamp = pt.edits;
-  const res = await api('/api/generate', { puzzle: 'path', rows: m, cols: n, clues: 50, seed });
+  const res = await api('/api/generate', { puzzle: 'path', rows: m, cols: n, settings: { clues: 50 }, seed });
   if (auto === true && pt.edits !== stamp) return;
   ptLoad(res.text);
   ptSetMode('play');

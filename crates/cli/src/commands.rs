@@ -231,6 +231,19 @@ pub fn list() -> u8 {
             };
             emit(&format!("    {:<10} {}{default}", a.name, a.summary));
         }
+        for set in k.settings() {
+            emit(&format!("    --set {}=…  {}", set.key, set.summary));
+        }
+        if let Some(g) = k.generator() {
+            let mut line = format!("    generate: up to {} cells", g.max_cells);
+            if !g.difficulties.is_empty() {
+                line.push_str(&format!(", --difficulty {}", g.difficulties.join("|")));
+            }
+            for set in g.settings {
+                line.push_str(&format!(", --set {}=… ({})", set.key, set.summary));
+            }
+            emit(&line);
+        }
     }
     0
 }

@@ -1,108 +1,58 @@
-//! `pencilbox generate ...`: puzzle generators (Suguru: `pencilbox_suguru::generate`; Path:
-//! `pencilbox_pathpuzzle::generate`).
+//! `pencilbox generate FAMILY ...`: every family's generator through one command, the
+//! plug-in's generator capability ([`pencilbox_core::PuzzleKind::generator`] /
+//! [`pencilbox_core::PuzzleKind::generate`]). Nothing here knows a family.
 //!
-//! `pencilbox generate suguru --size 8x8 --difficulty medium [--seed N] [--format text|json|url]
-//! [--answer FILE]` prints a puzzle with exactly one solution in the paper-repository format
-//! (or JSON, or a puzz.link URL). Exit 2 on a bad size.
-//!
-//! `pencilbox generate path --size 8x8 [--clues PERCENT] [--seed N] [--tries N] [--any]
-//! [--format text|json] [--answer FILE]` prints a Path puzzle in the paper's format: a random
-//! self-avoiding path between two edge cells, its row and column counts, then clues removed
-//! (down to PERCENT) while the puzzle stays unique. Random complete-clue paths are rarely
-//! unique, so the generator tries 200 paths per seed and up to `--tries` seeds (`seed`,
-//! `seed + 1`, …), naming the seed it used; exit 1 when none gave a unique puzzle. `--any` keeps
-//! the planted puzzle without the uniqueness requirement. Exit 2 on a bad size or percentage.
+//! `pencilbox generate FAMILY [--size RxC] [--difficulty D] [--seed N] [--set KEY=VALUE]...
+//! [--timeout SECS] [--format text|json|url] [--answer FILE]` prints a puzzle in the family's
+//! file format (or its JSON, or a puzz.link URL) and writes its solution to `--answer`. The
+//! size, the difficulty names and the setting keys are checked against what the generator
+//! declares (`pencilbox list` shows them). Exit 2 on a bad request, 1 when the generator found
+//! no puzzle (Path: no unique puzzle from the seeds it was allowed to try).
 
 use clap::ValueEnum;
+use pencilbox_core::plugin::GenerateRequest;
 use pencilbox_core::search::Limits;
-use pencilbox_suguru::{solver, Difficulty};
-use std::time::{SystemTime, UNIX_EPOCH};
+use pencilbox_core::PuzzleError;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-/// The largest side length `generate suguru` accepts.
+/// The largest side length `generate` accepts (each generator declares its own cell limit).
 pub const MAX_SIDE: usize = 60;
-
-/// Generator subcommands.
-#[derive(clap::Subcommand, Debug)]
-pub enum GenerateCommand {
-    /// Generate a Suguru puzzle with exactly one solution.
-    Suguru(SuguruArgs),
-    /// Generate a Path puzzle (unique unless --any).
-    Path(PathArgs),
-}
-
-/// Output formats of a generated Path puzzle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum PathFormat {
-    /// The paper's repository format (`m n`, doors, blank line, clues).
-    Text,
-    /// JSON (`height`, `width`, `door_a`, `door_b`, `row_clues`, `col_clues`).
-    Json,
-}
-
-/// Options of `generate path`.
-#[derive(clap::Args, Debug)]
-pub struct PathArgs {
-    /// Grid size ROWSxCOLS, at most 400 cells, e.g. 10x10.
-    #[arg(long, default_value = "8x8", value_name = "RxC")]
-    pub size: String,
-    /// Percentage of the row and column clues to keep (100 = all).
-    #[arg(long, default_value_t = 100, value_name = "PERCENT")]
-    pub clues: u8,
-    /// Random seed (the same seed gives the same puzzle); drawn from the clock when omitted.
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// How many consecutive seeds to try for a unique puzzle.
-    #[arg(long, default_value_t = 20, value_name = "N")]
-    pub tries: u32,
-    /// Keep the planted puzzle even when it has other solutions.
-    #[arg(long)]
-    pub any: bool,
-    /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = PathFormat::Text)]
-    pub format: PathFormat,
-    /// Also write a solution (a `.sol` file) here.
-    #[arg(long, value_name = "FILE")]
-    pub answer: Option<std::path::PathBuf>,
-}
-
-/// Difficulty levels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Level {
-    /// Naked and hidden singles suffice; many hints.
-    Easy,
-    /// Propagation suffices, no guessing.
-    Medium,
-    /// Minimal: every hint is needed for uniqueness.
-    Hard,
-}
 
 /// Output formats of a generated puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum GenFormat {
-    /// The paper-repository format (`m n`, hint rows, region rows).
+    /// The family's file format.
     Text,
-    /// JSON (`height`, `width`, `hints`, `regions`).
+    /// The family's JSON.
     Json,
-    /// A puzz.link URL.
+    /// A puzz.link URL (families that have one).
     Url,
 }
 
-/// Options of `generate suguru`.
+/// Options of `generate`.
 #[derive(clap::Args, Debug)]
-pub struct SuguruArgs {
-    /// Grid size ROWSxCOLS (each 1..=60), e.g. 10x10.
-    #[arg(long, default_value = "8x8", value_name = "RxC")]
-    pub size: String,
-    /// How hard the puzzle is.
-    #[arg(long, value_enum, default_value_t = Level::Medium)]
-    pub difficulty: Level,
+pub struct GenerateArgs {
+    /// The puzzle family (`pencilbox list` marks those with a generator).
+    pub family: String,
+    /// Grid size ROWSxCOLS, e.g. 10x10 (default: the generator's).
+    #[arg(long, value_name = "RxC")]
+    pub size: Option<String>,
+    /// Difficulty, for generators that have levels (Suguru: easy, medium, hard).
+    #[arg(long)]
+    pub difficulty: Option<String>,
     /// Random seed (the same seed gives the same puzzle); drawn from the clock when omitted.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Generator setting KEY=VALUE (Path: clues=PERCENT, tries=N, any=yes; Sudoku: block=RxC); repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub settings: Vec<String>,
+    /// Give up after this many seconds (generators that can be interrupted).
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
     /// Output format.
     #[arg(long, short = 'f', value_enum, default_value_t = GenFormat::Text)]
     pub format: GenFormat,
-    /// Also write the solution (an `.ans` file) here.
+    /// Also write the solution (in the answer-file format) here.
     #[arg(long, value_name = "FILE")]
     pub answer: Option<std::path::PathBuf>,
 }
@@ -127,121 +77,96 @@ pub fn parse_size(s: &str) -> Result<(usize, usize), String> {
     Ok((side(r, "rows")?, side(c, "columns")?))
 }
 
-/// Runs a generator subcommand.
-pub fn run(c: GenerateCommand) -> u8 {
-    match c {
-        GenerateCommand::Suguru(a) => suguru(&a),
-        GenerateCommand::Path(a) => path(&a),
+/// Runs `generate`; returns the exit code.
+pub fn run(a: &GenerateArgs) -> u8 {
+    match generate(a) {
+        Ok(()) => 0,
+        Err((code, message)) => {
+            eprintln!("pencilbox: {message}");
+            code
+        }
     }
+}
+
+fn generate(a: &GenerateArgs) -> Result<(), (u8, String)> {
+    let usage = |m: String| (2, m);
+    let kind = crate::registry::by_name(&a.family).ok_or_else(|| {
+        let names: Vec<_> = crate::registry::PUZZLES
+            .iter()
+            .filter(|k| k.generator().is_some())
+            .map(|k| k.name())
+            .collect();
+        usage(format!(
+            "no generator for `{}`; generators: {}",
+            a.family,
+            names.join(", ")
+        ))
+    })?;
+    let info = kind
+        .generator()
+        .ok_or_else(|| usage(format!("there is no generator for {}", kind.name())))?;
+    let (height, width) = match &a.size {
+        Some(s) => parse_size(s).map_err(usage)?,
+        None => info.default_size,
+    };
+    let settings = a
+        .settings
+        .iter()
+        .map(|kv| {
+            kv.split_once('=')
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                .ok_or_else(|| usage(format!("--set takes KEY=VALUE, found `{kv}`")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut limits = Limits::default();
+    if let Some(t) = a.timeout {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(usage(format!(
+                "--timeout must be a positive number of seconds, found {t}"
+            )));
+        }
+        limits.deadline = Some(Instant::now() + Duration::from_secs_f64(t.min(1e9)));
+    }
+    let seed = a.seed.unwrap_or_else(clock_seed);
+    let req = GenerateRequest {
+        height,
+        width,
+        difficulty: a.difficulty.clone(),
+        seed,
+        settings,
+        limits,
+    };
+    let g = kind.generate(&req).map_err(|e| match e {
+        PuzzleError::NotFound(m) => (1, m),
+        other => (2, other.to_string()),
+    })?;
+    let out = match a.format {
+        GenFormat::Text => g.text.clone(),
+        GenFormat::Json => format!("{}\n", g.json),
+        GenFormat::Url => match &g.url {
+            Some(u) => format!("{u}\n"),
+            None => {
+                return Err(usage(format!(
+                    "{} puzzles have no puzz.link URL in pencilbox",
+                    kind.name()
+                )))
+            }
+        },
+    };
+    if a.seed.is_none() || g.seed != seed {
+        eprintln!("pencilbox: seed {}", g.seed);
+    }
+    crate::output::emit(out.trim_end_matches('\n'));
+    if let Some(path) = &a.answer {
+        std::fs::write(path, &g.answer).map_err(|e| (2, format!("cannot write {}: {e}", path.display())))?;
+    }
+    Ok(())
 }
 
 fn clock_seed() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64)
-}
-
-fn path(a: &PathArgs) -> u8 {
-    use pencilbox_pathpuzzle::generate::generate_trying;
-    use pencilbox_pathpuzzle::generate::MAX_GENERATED_CELLS;
-    use pencilbox_pathpuzzle::{configuration_to_text, solve, Algorithm, ClueDensity};
-    let (h, w) = match parse_size(&a.size) {
-        Ok(x) => x,
-        Err(e) => {
-            eprintln!("pencilbox: {e}");
-            return 2;
-        }
-    };
-    if h * w < 2 || h * w > MAX_GENERATED_CELLS {
-        eprintln!("pencilbox: --size: the Path generator makes grids of 2 to {MAX_GENERATED_CELLS} cells, not {h}x{w}");
-        return 2;
-    }
-    if a.clues > 100 {
-        eprintln!("pencilbox: --clues is a percentage (0 to 100), found {}", a.clues);
-        return 2;
-    }
-    let density = if a.clues == 100 {
-        ClueDensity::Complete
-    } else {
-        ClueDensity::Percent(a.clues)
-    };
-    let first = a.seed.unwrap_or_else(clock_seed);
-    let tries = a.tries.max(1);
-    let (p, seed) = match generate_trying(h, w, density, !a.any, first, tries) {
-        Ok(x) => x,
-        Err(_) => {
-            eprintln!(
-                "pencilbox: no unique {h}x{w} Path puzzle from seeds {first}..{} (200 paths each); try other seeds, more --tries, or --any",
-                first.wrapping_add(u64::from(tries) - 1)
-            );
-            return 1;
-        }
-    };
-    if a.seed.is_none() || seed != first {
-        eprintln!("pencilbox: seed {seed}");
-    }
-    match a.format {
-        PathFormat::Text => print!("{}", p.to_text()),
-        PathFormat::Json => match serde_json::to_string(&p) {
-            Ok(j) => println!("{j}"),
-            Err(e) => {
-                eprintln!("pencilbox: internal error: {e}");
-                return 1;
-            }
-        },
-    }
-    if let Some(file) = &a.answer {
-        let o = solve::solve(&p, &Algorithm::default(), &Limits::default());
-        let Some(sol) = o.solutions.first() else {
-            eprintln!("pencilbox: internal error: the generated puzzle did not solve");
-            return 1;
-        };
-        if let Err(e) = std::fs::write(file, configuration_to_text(&p, sol)) {
-            eprintln!("pencilbox: cannot write {}: {e}", file.display());
-            return 2;
-        }
-    }
-    0
-}
-
-fn suguru(a: &SuguruArgs) -> u8 {
-    let (h, w) = match parse_size(&a.size) {
-        Ok(x) => x,
-        Err(e) => {
-            eprintln!("pencilbox: {e}");
-            return 2;
-        }
-    };
-    let seed = a.seed.unwrap_or_else(clock_seed);
-    let difficulty = match a.difficulty {
-        Level::Easy => Difficulty::Easy,
-        Level::Medium => Difficulty::Medium,
-        Level::Hard => Difficulty::Hard,
-    };
-    let p = pencilbox_suguru::generate(h, w, difficulty, seed);
-    if a.seed.is_none() {
-        eprintln!("pencilbox: seed {seed}");
-    }
-    let out = match a.format {
-        GenFormat::Text => p.to_text(),
-        GenFormat::Json => format!("{}\n", p.to_json()),
-        GenFormat::Url => format!("{}\n", pencilbox_suguru::puzzlink::to_url(&p)),
-    };
-    print!("{out}");
-    if let Some(path) = &a.answer {
-        let sol = solver::solve(&p, None, &Limits::default())
-            .ok()
-            .and_then(|r| r.solution);
-        let Some(sol) = sol else {
-            eprintln!("pencilbox: internal error: the generated puzzle did not solve");
-            return 1;
-        };
-        if let Err(e) = std::fs::write(path, format!("{}\n", sol.to_text())) {
-            eprintln!("pencilbox: cannot write {}: {e}", path.display());
-            return 2;
-        }
-    }
-    0
 }
 
 #[cfg(test)]

@@ -117,9 +117,8 @@ enum Command {
     /// Sudoku tools: Nishio deduction and the explained deductive solver.
     #[command(subcommand)]
     Sudoku(sudoku::SudokuCommand),
-    /// Generate puzzles with a unique solution.
-    #[command(subcommand)]
-    Generate(generate::GenerateCommand),
+    /// Generate a puzzle with a unique solution (every family with a generator).
+    Generate(generate::GenerateArgs),
     /// Serve the interactive playground and JSON API over HTTP.
     Serve(serve::ServeArgs),
 }
@@ -158,7 +157,7 @@ pub fn main_entry() -> ExitCode {
         Command::Bench(b) => bench::run(&b),
         Command::List => commands::list(),
         Command::Sudoku(c) => sudoku::run(c),
-        Command::Generate(c) => generate::run(c),
+        Command::Generate(a) => generate::run(&a),
         Command::Serve(a) => serve::run(a),
     };
     ExitCode::from(code)

@@ -457,12 +457,25 @@ fn the_generators_make_puzzles_the_server_counts_as_unique() {
         json!({"puzzle": "path", "rows": 5, "cols": 5, "seed": 13}),
         json!({"puzzle": "sudoku", "size": 4, "seed": 14}),
         json!({"puzzle": "sudoku", "size": 6, "seed": 15}),
+        json!({"puzzle": "sudoku", "size": 6, "settings": {"block": "3x2"}, "seed": 15}),
+        json!({"puzzle": "ripple", "rows": 5, "cols": 6, "seed": 16}),
+        json!({"puzzle": "path", "rows": 5, "cols": 5, "settings": {"clues": 40}, "seed": 17}),
     ];
     for req in requests {
         let (status, g) = post(addr, "/api/generate", &req);
         assert_eq!(status, 200, "{req} -> {g}");
         let puzzle = req["puzzle"].as_str().unwrap();
-        let (status, v) = post(addr, "/api/count", &json!({"puzzle": puzzle, "text": g["text"]}));
+        // The puzzle's own settings (Sudoku's block shape); a generator's Path `clues` is not one.
+        let settings = if puzzle == "sudoku" {
+            req.get("settings").cloned().unwrap_or(json!({}))
+        } else {
+            json!({})
+        };
+        let (status, v) = post(
+            addr,
+            "/api/count",
+            &json!({"puzzle": puzzle, "text": g["text"], "settings": settings}),
+        );
         assert_eq!(status, 200, "{v}");
         assert_eq!(
             (v["count"].clone(), v["complete"].clone()),
@@ -477,6 +490,9 @@ fn the_generators_make_puzzles_the_server_counts_as_unique() {
         json!({"puzzle": "suguru", "rows": 50, "cols": 5}),
         json!({"puzzle": "suguru", "rows": 5, "cols": 5, "difficulty": "extreme"}),
         json!({"puzzle": "sudoku", "size": 7}),
+        json!({"puzzle": "path", "rows": 5, "cols": 5, "settings": {"clues": 140}}),
+        json!({"puzzle": "path", "rows": 5, "cols": 5, "clues": 40}),
+        json!({"puzzle": "ripple", "rows": 5, "cols": 5, "colour": "red"}),
         json!({"puzzle": "chess"}),
         json!({"rows": 5}),
     ] {

@@ -65,11 +65,20 @@ pub enum PuzzleError {
     /// The request is well-formed text but cannot be served (unknown algorithm, unsupported size, ...).
     #[error("{0}")]
     Unsupported(String),
+    /// The request was valid but the work found nothing (a generator tried every seed it was
+    /// allowed without making a unique puzzle). The CLI exits with 1, not 2.
+    #[error("{0}")]
+    NotFound(String),
 }
 
 impl PuzzleError {
     /// An [`PuzzleError::Unsupported`] error with a message.
     pub fn unsupported(message: impl Into<String>) -> Self {
         PuzzleError::Unsupported(message.into())
+    }
+
+    /// A [`PuzzleError::NotFound`] error with a message.
+    pub fn not_found(message: impl Into<String>) -> Self {
+        PuzzleError::NotFound(message.into())
     }
 }

@@ -72,6 +72,8 @@ pub struct GeneratorInfo {
     pub settings: &'static [SettingInfo],
     /// The largest grid (in cells) it makes in reasonable time.
     pub max_cells: usize,
+    /// The size made when none is asked for (rows, columns).
+    pub default_size: (usize, usize),
 }
 
 /// A request to generate a puzzle.
@@ -452,45 +454,49 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
                 P::NAME
             )));
         };
-        let cells = req.height.saturating_mul(req.width);
-        if req.height == 0 || req.width == 0 || cells > info.max_cells {
-            return Err(PuzzleError::unsupported(format!(
-                "the {} generator makes grids of 1 to {} cells, not {}x{}",
-                P::NAME,
-                info.max_cells,
-                req.height,
-                req.width
-            )));
-        }
-        if let Some(d) = &req.difficulty {
-            if !info.difficulties.contains(&d.as_str()) {
-                return Err(PuzzleError::unsupported(if info.difficulties.is_empty() {
-                    format!("the {} generator has no difficulty levels", P::NAME)
-                } else {
-                    format!(
-                        "unknown difficulty `{d}` for {}; choose one of: {}",
-                        P::NAME,
-                        info.difficulties.join(", ")
-                    )
-                }));
-            }
-        }
-        for (key, _) in &req.settings {
-            if !info.settings.iter().any(|s| s.key == key) {
-                let known: Vec<_> = info.settings.iter().map(|s| s.key).collect();
-                return Err(PuzzleError::unsupported(format!(
-                    "unknown generator setting `{key}` for {}{}",
-                    P::NAME,
-                    if known.is_empty() {
-                        String::new()
-                    } else {
-                        format!("; it accepts: {}", known.join(", "))
-                    }
-                )));
-            }
-        }
+        check_generate(P::NAME, &info, req)?;
         P::generate(req)
     }
+}
+
+/// Checks a generator request against what the generator declares (size, difficulty names,
+/// setting keys); the [`Plugin`] adapter calls it before [`Puzzle::generate`].
+pub fn check_generate(name: &str, info: &GeneratorInfo, req: &GenerateRequest) -> Result<(), PuzzleError> {
+    let cells = req.height.saturating_mul(req.width);
+    if req.height == 0 || req.width == 0 || cells > info.max_cells {
+        return Err(PuzzleError::unsupported(format!(
+            "the {} generator makes grids of 1 to {} cells, not {}x{}",
+            name, info.max_cells, req.height, req.width
+        )));
+    }
+    if let Some(d) = &req.difficulty {
+        if !info.difficulties.contains(&d.as_str()) {
+            return Err(PuzzleError::unsupported(if info.difficulties.is_empty() {
+                format!("the {} generator has no difficulty levels", name)
+            } else {
+                format!(
+                    "unknown difficulty `{d}` for {}; choose one of: {}",
+                    name,
+                    info.difficulties.join(", ")
+                )
+            }));
+        }
+    }
+    for (key, _) in &req.settings {
+        if !info.settings.iter().any(|s| s.key == key) {
+            let known: Vec<_> = info.settings.iter().map(|s| s.key).collect();
+            return Err(PuzzleError::unsupported(format!(
+                "unknown generator setting `{key}` for {}{}",
+                name,
+                if known.is_empty() {
+                    String::new()
+                } else {
+                    format!("; it accepts: {}", known.join(", "))
+                }
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Names the positions where two equally long sequences differ (cells of a row-major grid:

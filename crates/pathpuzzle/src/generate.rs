@@ -20,7 +20,8 @@
 
 use crate::model::{InvalidInstance, PathPuzzle};
 use crate::solve::{count, Algorithm};
-use pencilbox_core::{CellId, Limits, Neighbours, Shape};
+use pencilbox_core::plugin::{GenerateRequest, Generated, SettingInfo};
+use pencilbox_core::{CellId, Limits, Neighbours, PuzzleError, Shape};
 
 /// How many clues a generated puzzle keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -219,6 +220,85 @@ pub fn generate_trying(
         }
     }
     Err(last.unwrap_or_else(|| InvalidInstance("no seed was tried".into())))
+}
+
+/// The generator's settings (`pencilbox generate path --set KEY=VALUE`).
+pub const SETTINGS: &[SettingInfo] = &[
+    SettingInfo {
+        key: "clues",
+        summary: "percentage of the row and column clues to keep at most, 0 to 100 (default 100)",
+    },
+    SettingInfo {
+        key: "tries",
+        summary: "how many consecutive seeds to try for a unique puzzle (default 20)",
+    },
+    SettingInfo {
+        key: "any",
+        summary: "yes: keep the planted puzzle even when it has other solutions (default no)",
+    },
+];
+
+/// [`generate_trying`] behind the plug-in's generator capability: the settings of
+/// [`SETTINGS`], the puzzle in the paper's format and as JSON, its solution as arrows.
+pub fn generated(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
+    let bad = |key: &str, v: &str, what: &str| PuzzleError::unsupported(format!("{key}={v}: {what}"));
+    let clues = match req.setting("clues") {
+        None => 100,
+        Some(v) => v
+            .parse::<u8>()
+            .ok()
+            .filter(|&p| p <= 100)
+            .ok_or_else(|| bad("clues", v, "a percentage from 0 to 100"))?,
+    };
+    let tries = match req.setting("tries") {
+        None => 20,
+        Some(v) => v
+            .parse::<u32>()
+            .ok()
+            .filter(|&t| (1..=10_000).contains(&t))
+            .ok_or_else(|| bad("tries", v, "a whole number from 1 to 10000"))?,
+    };
+    let unique = match req.setting("any") {
+        None | Some("no") => true,
+        Some("yes") => false,
+        Some(v) => return Err(bad("any", v, "yes or no")),
+    };
+    let density = if clues == 100 {
+        ClueDensity::Complete
+    } else {
+        ClueDensity::Percent(clues)
+    };
+    let (h, w) = (req.height, req.width);
+    if h * w < 2 {
+        return Err(PuzzleError::unsupported(format!(
+            "the Path generator makes grids of 2 to {MAX_GENERATED_CELLS} cells, not {h}x{w}"
+        )));
+    }
+    let (p, seed) = generate_trying(h, w, density, unique, req.seed, tries).map_err(|_| {
+        PuzzleError::not_found(format!(
+            "no unique {h}x{w} Path puzzle from seeds {}..{} (200 paths each); try other seeds, more tries (--set tries=N) or --set any=yes",
+            req.seed,
+            req.seed.wrapping_add(u64::from(tries) - 1)
+        ))
+    })?;
+    let o = crate::solve::solve(&p, &Algorithm::default(), &req.limits);
+    let answer = o
+        .solutions
+        .first()
+        .map(|sol| crate::model::configuration_to_text(&p, sol))
+        .ok_or_else(|| PuzzleError::not_found("the time limit passed before the generated puzzle was solved"))?;
+    let unique = unique || {
+        let c = count(&p, &Algorithm::default(), Some(2), &req.limits);
+        c.count == 1 && c.stop == pencilbox_core::search::StopReason::Exhausted
+    };
+    Ok(Generated {
+        text: p.to_text(),
+        json: serde_json::to_value(&p).map_err(|e| PuzzleError::unsupported(e.to_string()))?,
+        url: None,
+        answer,
+        seed,
+        unique,
+    })
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use crate::render::pretty;
 use crate::solve::{search, Algorithm, Outcome};
 use crate::verify::violations;
 use crate::PathPuzzle;
-use pencilbox_core::plugin::{Found, Plugin, Puzzle, SettingInfo};
+use pencilbox_core::plugin::{Found, GenerateRequest, Generated, GeneratorInfo, Plugin, Puzzle, SettingInfo};
 use pencilbox_core::{
     AlgorithmInfo, BigUint, Limits, Note, ParseError, PuzzleError, Rendered, RunOptions, VerifyReport,
 };
@@ -181,6 +181,12 @@ impl Puzzle for PathPuzzle {
         },
     ];
     const ANSWER_EXTENSION: Option<&'static str> = Some("sol");
+    const GENERATOR: Option<GeneratorInfo> = Some(GeneratorInfo {
+        difficulties: &[],
+        settings: crate::generate::SETTINGS,
+        max_cells: crate::generate::MAX_GENERATED_CELLS,
+        default_size: (8, 8),
+    });
 
     fn detect(text: &str) -> bool {
         looks_like_path(text)
@@ -235,6 +241,10 @@ impl Puzzle for PathPuzzle {
 
     fn dimensions(&self) -> (usize, usize) {
         (self.height(), self.width())
+    }
+
+    fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
+        crate::generate::generated(req)
     }
 
     fn answers_match(found: &str, answer: &str) -> Result<bool, PuzzleError> {

@@ -98,6 +98,7 @@ impl Puzzle for Ripple {
         difficulties: &[],
         settings: &[],
         max_cells: 400,
+        default_size: (8, 8),
     });
 
     fn detect(text: &str) -> bool {

@@ -3,7 +3,9 @@
 
 use crate::backtrack::{search, SearchState};
 use crate::board::{BlockShape, Candidates, Sudoku};
+use pencilbox_core::plugin::{GenerateRequest, Generated, GeneratorInfo, SettingInfo};
 use pencilbox_core::search::{run, Backtrack, Expand, Flow, Limits};
+use pencilbox_core::PuzzleError;
 
 /// A tiny deterministic random generator (xorshift64*), so tests and examples are reproducible
 /// without extra dependencies.
@@ -157,6 +159,54 @@ pub fn generate(block: BlockShape, rng: &mut Rng, min_givens: usize) -> (Sudoku,
         }
     }
     (Sudoku::new(block, givens).expect("sizes fit"), sol)
+}
+
+/// What the generator offers through the plug-in (`pencilbox generate sudoku --size 9x9`, the
+/// playground): square grids of side 4 to 12, the block shape as a setting.
+pub const GENERATOR: GeneratorInfo = GeneratorInfo {
+    difficulties: &[],
+    settings: &[SettingInfo {
+        key: "block",
+        summary: "block shape RxC (default: the squarest shape for the side, e.g. 2x3 for 6)",
+    }],
+    max_cells: 144,
+    default_size: (9, 9),
+};
+
+/// [`generate`] behind the plug-in's generator capability: a minimal unique puzzle (every given
+/// is needed) as a line of symbols, JSON rows, a puzz.link URL, and its solution.
+pub fn generated(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
+    let n = req.height;
+    if req.width != n || n < 4 {
+        return Err(PuzzleError::unsupported(format!(
+            "the Sudoku generator makes square grids of side 4 to 12, not {}x{}",
+            req.height, req.width
+        )));
+    }
+    let block = match req.setting("block") {
+        Some(b) => BlockShape::parse(b)
+            .filter(|b| b.n() == n)
+            .ok_or_else(|| PuzzleError::unsupported(format!("block={b}: not a block shape RxC with R*C = {n}")))?,
+        None => BlockShape::default_for(n)
+            .filter(|b| b.n() == n)
+            .ok_or_else(|| PuzzleError::unsupported(format!("no block shape for side {n}; give --set block=RxC")))?,
+    };
+    let (p, solution) = generate(block, &mut Rng::new(req.seed), 0);
+    Ok(Generated {
+        text: format!("{}\n", p.to_line()),
+        json: serde_json::json!({
+            "size": n,
+            "block": format!("{}x{}", block.height, block.width),
+            "givens": p.to_rows(),
+        }),
+        url: Some(p.to_url()),
+        answer: format!(
+            "{}\n",
+            solution.iter().map(|&v| crate::board::symbol(v)).collect::<String>()
+        ),
+        seed: req.seed,
+        unique: true,
+    })
 }
 
 #[cfg(test)]

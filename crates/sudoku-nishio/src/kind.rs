@@ -72,6 +72,16 @@ fn verified(p: &Sudoku, values: &[u8]) -> Result<Rendered, PuzzleError> {
 }
 
 impl PuzzleKind for Kind {
+    fn generator(&self) -> Option<pencilbox_core::plugin::GeneratorInfo> {
+        Some(crate::generate::GENERATOR)
+    }
+    fn generate(
+        &self,
+        req: &pencilbox_core::plugin::GenerateRequest,
+    ) -> Result<pencilbox_core::plugin::Generated, PuzzleError> {
+        pencilbox_core::plugin::check_generate(self.name(), &crate::generate::GENERATOR, req)?;
+        crate::generate::generated(req)
+    }
     fn name(&self) -> &'static str {
         "sudoku"
     }

@@ -25,9 +25,10 @@ use crate::fast::{FastSearch, Rules};
 use crate::model::Suguru;
 use crate::solver;
 use crate::theorems::precheck;
+use pencilbox_core::plugin::{GenerateRequest, Generated, GeneratorInfo};
 use pencilbox_core::rng::SplitMix64;
 use pencilbox_core::search::{run, Flow, Limits};
-use pencilbox_core::{Grid, Shape};
+use pencilbox_core::{Grid, PuzzleError, Shape};
 
 /// How hard a generated puzzle is (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -234,6 +235,36 @@ pub fn generate(height: usize, width: usize, difficulty: Difficulty, seed: u64) 
 
 /// How many layouts `Hard` tries before accepting a minimal puzzle that propagation solves.
 const HARD_ATTEMPTS: u32 = 4;
+
+/// What the generator offers through the plug-in (`pencilbox generate suguru`, the
+/// playground): three difficulties (see [`Difficulty`]), grids up to 60×60.
+pub const GENERATOR: GeneratorInfo = GeneratorInfo {
+    difficulties: &["medium", "easy", "hard"],
+    settings: &[],
+    max_cells: 3600,
+    default_size: (8, 8),
+};
+
+/// [`generate`] behind the plug-in's generator capability: the puzzle as text, JSON and a
+/// puzz.link URL, and its solution.
+pub fn generated(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
+    let name = req.difficulty.as_deref().unwrap_or(GENERATOR.difficulties[0]);
+    let difficulty =
+        Difficulty::from_name(name).ok_or_else(|| PuzzleError::unsupported(format!("unknown difficulty `{name}`")))?;
+    let p = generate(req.height, req.width, difficulty, req.seed);
+    let answer = solver::solve(&p, None, &req.limits)?
+        .solution
+        .map(|s| format!("{}\n", s.to_text()))
+        .ok_or_else(|| PuzzleError::not_found("the time limit passed before the generated puzzle was solved"))?;
+    Ok(Generated {
+        text: p.to_text(),
+        json: p.to_json(),
+        url: Some(crate::puzzlink::to_url(&p)),
+        answer,
+        seed: req.seed,
+        unique: true,
+    })
+}
 
 #[cfg(test)]
 mod tests {

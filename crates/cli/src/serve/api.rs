@@ -300,8 +300,8 @@ async fn puzzles(State(state): Shared) -> Json<Value> {
                 "name": k.name(),
                 "summary": k.summary(),
                 "algorithms": k.algorithms(),
-                "features": extras::features(k.name()),
-                "difficulties": extras::difficulties(k.name()),
+                "features": extras::features(*k),
+                "difficulties": extras::difficulties(*k),
             })
         })
         .collect();

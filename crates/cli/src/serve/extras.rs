@@ -4,15 +4,15 @@
 //! | route | body | answer |
 //! |---|---|---|
 //! | `POST /api/hint` | `{"puzzle":"suguru","text":..,"solution":<current grid, 0 = empty>}` | `{"cell":"r2c3","value":4,"reason":..}` or `{"cell":null,"message":..}` |
-//! | `POST /api/generate` | `{"puzzle":..,"rows":R,"cols":C,"difficulty":"easy"\|"medium"\|"hard","seed":N}` (Sudoku: `"size":n`) | `{"puzzle":..,"text":..,"seed":N,"unique":true}` |
+//! | `POST /api/generate` | `{"puzzle":..,"rows":R,"cols":C,"difficulty":D?,"seed":N,"settings":{..}?}` (square grids: `"size":n`; settings as the generator declares them, e.g. Path `{"clues":50}`, Sudoku `{"block":"2x3"}`) | `{"puzzle":..,"text":..,"seed":N,"unique":true,"json":..,"url":..,"difficulty":D?}` |
 //! | `POST /api/nishio` | `{"puzzle":"sudoku","text":..,"digit":d,"candidates":[bitmask per cell]?,"method":"dag"?}` | `{"digit":d,"removed":["r1c5",..],"candidates":k,"placements":N}` |
 //! | `POST /api/step` | `{"puzzle":"sudoku","text":<givens and entries>,"candidates":[bitmask per cell]?}` | the next deduction the player has not made: `{"rule","text","placed":[{"cell","digit"}],"eliminated":[..]}` or `{"rule":null,"message"}` |
 //! | `GET /api/levels` | – | the bundled levels ([`super::levels`]) |
 //! | `POST /api/convert` | `{"puzzle":..,"text":<file format, JSON or puzz.link URL>,"to":"text"\|"url"}` | `{"text": <converted>}` |
 //!
-//! The generators and the hint are the puzzle crates' own: `pencilbox_suguru::generate` (the
-//! same as `pencilbox generate suguru`), `pencilbox_suguru::hint`,
-//! `pencilbox_pathpuzzle::generate`, `pencilbox_sudoku_nishio::generate::generate` and
+//! `/api/generate` is the plug-ins' generator capability (`PuzzleKind::generate`, the same as
+//! `pencilbox generate FAMILY`) for every family that has one; the hint is
+//! `pencilbox_suguru::hint`, and Nishio is
 //! `pencilbox_sudoku_nishio::nishio_for_digit_limited` (Eppstein's DAG reachability, under the
 //! request's deadline).
 
@@ -23,27 +23,28 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use pencilbox_core::{Domain, Grid, PuzzleError};
+use pencilbox_core::{Domain, Grid, PuzzleError, PuzzleKind};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
 
-/// The extra features the server offers for a family (names the page looks for).
-pub fn features(puzzle: &str) -> Vec<&'static str> {
-    match puzzle {
-        "suguru" => vec!["hint", "generate", "levels"],
-        "path" => vec!["generate"],
-        "sudoku" => vec!["nishio", "step", "generate"],
+/// The extra features the server offers for a family (names the page looks for): `generate`
+/// for every family with a generator capability, and the family-specific tools.
+pub fn features(kind: &dyn PuzzleKind) -> Vec<&'static str> {
+    let mut f = match kind.name() {
+        "suguru" => vec!["hint", "levels"],
+        "sudoku" => vec!["nishio", "step"],
         _ => Vec::new(),
+    };
+    if kind.generator().is_some() {
+        f.push("generate");
     }
+    f
 }
 
-/// The difficulty names `/api/generate` accepts for a family.
-pub fn difficulties(puzzle: &str) -> Vec<&'static str> {
-    match puzzle {
-        "suguru" => vec!["easy", "medium", "hard"],
-        _ => Vec::new(),
-    }
+/// The difficulty names `/api/generate` accepts for a family (its generator's).
+pub fn difficulties(kind: &dyn PuzzleKind) -> Vec<&'static str> {
+    kind.generator().map(|g| g.difficulties.to_vec()).unwrap_or_default()
 }
 
 /// The puzzle-specific routes.
@@ -119,98 +120,81 @@ struct GenerateRequest {
     rows: Option<usize>,
     #[serde(default)]
     cols: Option<usize>,
-    /// Sudoku: the side `n` (block shape from `n`).
+    /// The side of a square grid (Sudoku), instead of `rows` and `cols`.
     #[serde(default)]
     size: Option<usize>,
     #[serde(default)]
     difficulty: Option<String>,
     #[serde(default)]
     seed: Option<u64>,
-    /// Path: the percentage of clues to keep at most (default 50).
+    /// Generator settings, as the generator declares them (Path: `clues`; Sudoku: `block`).
     #[serde(default)]
-    clues: Option<u8>,
+    settings: serde_json::Map<String, Value>,
+    /// Anything else is refused by name (a misspelt field is not silently ignored).
+    #[serde(flatten)]
+    unknown: serde_json::Map<String, Value>,
 }
 
-/// The largest generated Suguru or Path grid side (generation is not interruptible).
-pub const MAX_GENERATED_SIDE: usize = 10;
-/// The largest generated Sudoku side.
-pub const MAX_GENERATED_SUDOKU: usize = 12;
+/// The largest side of a generated grid (generation is not interruptible for every family).
+pub const MAX_GENERATED_SIDE: usize = 12;
 
-fn side(v: Option<usize>, default: usize, what: &str) -> Result<usize, ApiError> {
-    let v = v.unwrap_or(default);
-    if !(2..=MAX_GENERATED_SIDE).contains(&v) {
-        return Err(ApiError::bad(format!(
-            "the generator makes grids of 2 to {MAX_GENERATED_SIDE} {what}, not {v}"
-        )));
-    }
-    Ok(v)
-}
-
+/// `POST /api/generate`: any family with a generator capability; the size, difficulty and
+/// settings are checked against what the generator declares.
 async fn generate(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
     let req: GenerateRequest = decode(&state, body)?;
-    let seed = req.seed.unwrap_or(1);
-    let out = match req.puzzle.as_str() {
-        "suguru" => {
-            let (rows, cols) = (side(req.rows, 6, "rows")?, side(req.cols, 6, "columns")?);
-            let name = req.difficulty.clone().unwrap_or_else(|| "medium".to_string());
-            let difficulty = pencilbox_suguru::Difficulty::from_name(&name)
-                .ok_or_else(|| ApiError::bad(format!("unknown difficulty `{name}`; choose easy, medium or hard")))?;
-            state
-                .jobs
-                .run(None, move |_| {
-                    let p = pencilbox_suguru::generate(rows, cols, difficulty, seed);
-                    Ok(
-                        json!({"puzzle": "suguru", "text": p.to_text(), "seed": seed, "unique": true,
-                              "difficulty": name}),
-                    )
-                })
-                .await?
-        }
-        "path" => {
-            let (rows, cols) = (side(req.rows, 6, "rows")?, side(req.cols, 6, "columns")?);
-            let percent = req.clues.unwrap_or(50).min(100);
-            state
-                .jobs
-                .run(None, move |_| {
-                    // Up to 20 consecutive seeds, as `pencilbox generate path`; the reply names
-                    // the seed that gave the puzzle.
-                    let (p, seed) = pencilbox_pathpuzzle::generate::generate_trying(
-                        rows,
-                        cols,
-                        pencilbox_pathpuzzle::ClueDensity::Percent(percent),
-                        true,
-                        seed,
-                        20,
-                    )
-                    .map_err(|e| PuzzleError::unsupported(e.to_string()))?;
-                    Ok(json!({"puzzle": "path", "text": p.to_text(), "seed": seed, "unique": true}))
-                })
-                .await?
-        }
-        "sudoku" => {
-            use pencilbox_sudoku_nishio::{generate as sg, BlockShape};
-            let n = req.size.unwrap_or(9);
-            let block = BlockShape::default_for(n)
-                .filter(|b| b.n() == n && (4..=MAX_GENERATED_SUDOKU).contains(&n))
-                .ok_or_else(|| {
-                    ApiError::bad(format!("the generator makes Sudoku of side 4, 6, 8, 9 or 12, not {n}"))
-                })?;
-            state
-                .jobs
-                .run(None, move |_| {
-                    let (p, _) = sg::generate(block, &mut sg::Rng::new(seed), 0);
-                    Ok(
-                        json!({"puzzle": "sudoku", "text": p.to_line(), "seed": seed, "unique": true,
-                              "block": format!("{}x{}", block.height, block.width)}),
-                    )
-                })
-                .await?
-        }
-        other => {
-            super::api::kind_named(other)?;
-            return Err(ApiError::bad(format!("there is no generator for `{other}`")));
-        }
+    if let Some(field) = req.unknown.keys().next() {
+        return Err(ApiError::bad(format!(
+            "unknown field `{field}`; generator settings go in \"settings\": {{..}}"
+        )));
+    }
+    let kind = super::api::kind_named(&req.puzzle)?;
+    let info = kind
+        .generator()
+        .ok_or_else(|| ApiError::bad(format!("there is no generator for `{}`", req.puzzle)))?;
+    let (dh, dw) = info.default_size;
+    let (rows, cols) = match req.size {
+        Some(n) => (n, n),
+        None => (req.rows.unwrap_or(dh.min(6)), req.cols.unwrap_or(dw.min(6))),
     };
+    for (v, what) in [(rows, "rows"), (cols, "columns")] {
+        if !(2..=MAX_GENERATED_SIDE).contains(&v) {
+            return Err(ApiError::bad(format!(
+                "the generator makes grids of 2 to {MAX_GENERATED_SIDE} {what}, not {v}"
+            )));
+        }
+    }
+    let settings = req
+        .settings
+        .iter()
+        .map(|(k, v)| match v {
+            Value::String(s) => Ok((k.clone(), s.clone())),
+            Value::Number(n) => Ok((k.clone(), n.to_string())),
+            Value::Bool(b) => Ok((k.clone(), if *b { "yes" } else { "no" }.to_string())),
+            _ => Err(ApiError::bad(format!("setting `{k}` must be a string or a number"))),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let seed = req.seed.unwrap_or(1);
+    let difficulty = req.difficulty.clone();
+    let name = kind.name();
+    let out = state
+        .jobs
+        .run(None, move |limits| {
+            let g = kind.generate(&pencilbox_core::plugin::GenerateRequest {
+                height: rows,
+                width: cols,
+                difficulty: difficulty.clone(),
+                seed,
+                settings,
+                limits,
+            })?;
+            let mut v = json!({"puzzle": name, "text": g.text, "seed": g.seed, "unique": g.unique,
+                               "json": g.json, "url": g.url});
+            if let Some(d) = difficulty.or_else(|| info.difficulties.first().map(|d| d.to_string())) {
+                v["difficulty"] = json!(d);
+            }
+            Ok(v)
+        })
+        .await?;
     Ok(Json(out))
 }
 
@@ -443,13 +427,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_advertised_feature_names_a_registered_family() {
-        for name in ["suguru", "path", "sudoku"] {
-            assert!(crate::registry::by_name(name).is_some(), "{name}");
-            assert!(!features(name).is_empty());
+    fn every_family_with_a_generator_advertises_it_with_its_difficulties() {
+        for kind in crate::registry::PUZZLES {
+            let f = features(*kind);
+            assert_eq!(f.contains(&"generate"), kind.generator().is_some(), "{}", kind.name());
+            assert_eq!(
+                difficulties(*kind),
+                kind.generator().map(|g| g.difficulties.to_vec()).unwrap_or_default()
+            );
         }
-        assert!(features("chess").is_empty());
-        let kind: &dyn pencilbox_core::PuzzleKind = crate::registry::by_name("suguru").unwrap();
-        assert_eq!(kind.name(), "suguru");
+        let ripple = crate::registry::by_name("ripple").unwrap();
+        assert_eq!(features(ripple), vec!["generate"]);
+        assert_eq!(
+            difficulties(crate::registry::by_name("suguru").unwrap()),
+            vec!["medium", "easy", "hard"]
+        );
     }
 }
