@@ -128,3 +128,32 @@ fn list_shows_settings_and_generators() {
     out.stdout_has("generate: up to");
     out.stdout_has("--difficulty medium|easy|hard");
 }
+
+#[test]
+fn a_family_setting_reaches_solve_count_and_verify_through_set() {
+    // A 6x6 Sudoku with 3-row blocks: the default shape for 6 is 2x3, so the setting matters.
+    let sol = temp_file("gen-3x2.sol", b"");
+    let out = run(&[
+        "generate",
+        "sudoku",
+        "--size",
+        "6x6",
+        "--set",
+        "block=3x2",
+        "--seed",
+        "5",
+        "--answer",
+        sol.to_str().unwrap_or_default(),
+    ]);
+    let puzzle = temp_file("gen-3x2.txt", out.code(0).stdout.as_bytes());
+    let (p, s) = (puzzle.to_str().unwrap_or_default(), sol.to_str().unwrap_or_default());
+    let v = run(&["count", "--set", "block=3x2", "--limit", "2", "--format", "json", p])
+        .code(0)
+        .json();
+    assert_eq!(v["count"], 1);
+    run(&["verify", "--set", "block=3x2", p, s]).code(0).stdout_has("valid");
+    let solved = run(&["solve", "--set", "block=3x2", p]).code(0).stdout.clone();
+    assert_eq!(solved.trim(), std::fs::read_to_string(&sol).unwrap_or_default().trim());
+    run(&["solve", "--set", "blok=3x2", p]).code(2);
+    run(&["solve", "--block", "3x2", p]).code(2);
+}

@@ -110,7 +110,10 @@ const PALETTE = ['#fbd5dc', '#d4e4fb', '#d3f2dc', '#fdf0c2', '#e4dcfb', '#fde0c8
 
 // ---------------------------------------------------------------- Suguru
 
+// The region board plays every region family whose text is `[keyword] m n`, hints, labels:
+// Suguru (no keyword) and Ripple Effect (`ripple m n`); `family` is the server's family name.
 const sg = {
+  family: 'suguru',
   m: 6, n: 6,
   label: [], given: [], value: [],
   mode: 'play', tool: 'fill', sel: 0,
@@ -201,7 +204,7 @@ function sgNumber(c) { return sg.given[c] || sg.value[c]; }
 function sgText() {
   const { m, n } = sg;
   const reg = sgRegions();
-  const lines = [`${m} ${n}`];
+  const lines = [sg.family === 'suguru' ? `${m} ${n}` : `${sg.family} ${m} ${n}`];
   for (let r = 0; r < m; r++) lines.push(sg.given.slice(r * n, r * n + n).join(' '));
   for (let r = 0; r < m; r++) lines.push(reg.id.slice(r * n, r * n + n).join(' '));
   return lines.join('\n') + '\n';
@@ -218,7 +221,13 @@ function sgSolutionText() {
 }
 
 function sgLoad(text) {
-  const t = tokens(text);
+  let t = tokens(text);
+  // A keyword header (`ripple 6 6`) names the family; plain `m n` is Suguru.
+  const family = /^[a-z]+$/.test(t[0] || '') ? t[0] : 'suguru';
+  if (family !== 'suguru') {
+    if (!REGION_FAMILIES.includes(family)) throw new Error(`"${family}" is not a region puzzle this board plays (${REGION_FAMILIES.join(', ')})`);
+    t = t.slice(1);
+  }
   const m = intToken(t[0], 'rows'), n = intToken(t[1], 'columns');
   const maxSide = server.limits.max_side || 60;
   if (m < 1 || n < 1 || m > maxSide || n > maxSide) throw new Error(`the grid must be 1 to ${maxSide} rows and columns, found ${m}×${n}`);
@@ -231,6 +240,7 @@ function sgLoad(text) {
   }
   for (let i = 0; i < m * n; i++) labels.push(intToken(t[2 + m * n + i], `region label ${i + 1}`));
   sgReset(m, n);
+  sgSetFamily(family);
   sg.given = hints;
   sg.label = labels;
   sg.solved = new Set();
@@ -423,7 +433,7 @@ function sgSetTool(tool) {
 }
 
 async function sgCheck() {
-  const res = await api('/api/verify', { puzzle: 'suguru', text: sgText(), solution: sgSolutionText() });
+  const res = await api('/api/verify', { puzzle: sg.family, text: sgText(), solution: sgSolutionText() });
   sgClearMarks();
   // The verifier's messages are the manual's ("cell (3, 1) shares a number with ...").
   reportCheck(res, sg.bad, (r, c) => r * sg.n + c, 'your configuration is correct, well done.',
@@ -432,7 +442,7 @@ async function sgCheck() {
 }
 
 async function sgSolve() {
-  const res = await api('/api/solve', { puzzle: 'suguru', text: sgText() });
+  const res = await api('/api/solve', { puzzle: sg.family, text: sgText() });
   sgClearMarks();
   if (res.status === 'solved') {
     sgSnapshot();
@@ -464,7 +474,7 @@ function describeCount(res) {
 }
 
 async function sgUnique() {
-  const res = await api('/api/count', { puzzle: 'suguru', text: sgText(), limit: 2 });
+  const res = await api('/api/count', { puzzle: sg.family, text: sgText(), limit: 2 });
   sgClearMarks();
   const d = describeCount(res);
   for (const name of res.differences || []) {
@@ -477,7 +487,7 @@ async function sgUnique() {
 }
 
 async function sgHint() {
-  const res = await api('/api/hint', { puzzle: 'suguru', text: sgText(), solution: sgSolutionText() });
+  const res = await api('/api/hint', { puzzle: sg.family, text: sgText(), solution: sgSolutionText() });
   sgClearMarks();
   if (res.cell) {
     const rc = cellOf(res.cell);
@@ -525,19 +535,55 @@ function sgPickLevel() {
 }
 
 async function sgGenerate() {
-  const difficulty = $('sg-gen-level').value;
+  const difficulty = $('sg-gen-level').hidden ? undefined : $('sg-gen-level').value;
   const rows = Math.max(2, Math.min(10, Number($('sg-rows').value) || 6));
   const cols = Math.max(2, Math.min(10, Number($('sg-cols').value) || 6));
   const seed = Math.floor(Math.random() * 2 ** 31);
-  const res = await api('/api/generate', { puzzle: 'suguru', rows, cols, difficulty, seed });
+  const res = await api('/api/generate', { puzzle: sg.family, rows, cols, difficulty, seed });
   sgLoad(res.text);
   sgSetMode('play');
-  setStatus(`a new ${difficulty} ${rows}×${cols} puzzle (seed ${seed})`, 'good');
+  setStatus(`a new ${difficulty ? `${difficulty} ` : ''}${rows}×${cols} puzzle (seed ${seed})`, 'good');
   setMessages([{ text: `generated with seed ${seed}${res.unique ? '; exactly one solution' : ''}`, cls: 'good' }]);
+}
+
+// The region families the board plays (those the server offers among these).
+const REGION_FAMILIES = ['suguru', 'ripple'];
+const REGION_TITLES = { suguru: 'Suguru', ripple: 'Ripple Effect' };
+
+// Switches the rules of the region board: the title, and the buttons the family's server
+// features allow (the hint and the levels are Suguru's; generate is every family's that has one).
+function sgSetFamily(family) {
+  sg.family = family;
+  $('sg-family').value = family;
+  const has = (f) => (server.puzzles[family]?.features || []).includes(f);
+  $('sg-hint').hidden = !has('hint');
+  $('sg-level').parentElement.hidden = !has('levels');
+  $('sg-generate').hidden = !has('generate');
+  const levels = server.puzzles[family]?.difficulties || [];
+  const sel = $('sg-gen-level');
+  sel.hidden = !has('generate') || levels.length === 0;
+  if ([...sel.options].map((o) => o.value).join() !== levels.join()) {
+    sel.innerHTML = '';
+    for (const d of levels) {
+      const o = document.createElement('option');
+      o.value = d; o.textContent = d;
+      sel.appendChild(o);
+    }
+  }
+  if (view === 'suguru') $('board-title').textContent = REGION_TITLES[family] || family;
 }
 
 function sgInit() {
   sgReset(6, 6);
+  $('sg-family').onchange = () => {
+    sgSnapshot();
+    sgSetFamily($('sg-family').value);
+    sgClearMarks();
+    sg.solved = new Set();
+    setStatus(`${REGION_TITLES[sg.family]}: ${sg.family === 'ripple' ? 'regions hold 1 to their size; two equal numbers N in a row or column keep at least N cells between them' : 'regions hold 1 to their size; touching cells differ'}`, '');
+    setMessages([]);
+    sgRender();
+  };
   $('sg-play').onclick = () => sgSetMode('play');
   $('sg-creative').onclick = () => sgSetMode('creative');
   $('sg-draw').onclick = () => { sgSetTool('region'); setStatus('press and drag over cells to draw a region', ''); sgRender(); };
@@ -1246,7 +1292,7 @@ function showView(name) {
     $(`tab-${v}`).classList.toggle('active', v === name);
     $(`tab-${v}`).setAttribute('aria-selected', String(v === name));
   }
-  $('board-title').textContent = VIEWS[name].title;
+  $('board-title').textContent = name === 'suguru' ? REGION_TITLES[sg.family] : VIEWS[name].title;
   setStatus('', '');
   setMessages([]);
   VIEWS[name].render();
@@ -1272,8 +1318,11 @@ function initDialogs() {
     try {
       let text = $('io-text').value;
       // JSON and puzz.link URLs are read by the server (the puzzle crates' own readers).
-      if (/^\s*(\{|https?:|[^\s]*\?(suguru|sudoku)\/)/.test(text)) {
-        text = (await api('/api/convert', { puzzle: view, text, to: 'text' })).text;
+      const url = text.match(/^\s*[^\s]*\?(suguru|ripple|sudoku)\//);
+      if (/^\s*(\{|https?:)/.test(text) || url) {
+        // A URL names its family; the region board plays Suguru and Ripple Effect alike.
+        const puzzle = view === 'suguru' ? (url && REGION_FAMILIES.includes(url[1]) ? url[1] : sg.family) : view;
+        text = (await api('/api/convert', { puzzle, text, to: 'text' })).text;
       }
       VIEWS[view].load(text);
       $('io').close();
@@ -1285,7 +1334,7 @@ function initDialogs() {
   };
   $('io-url').onclick = async () => {
     try {
-      const res = await api('/api/convert', { puzzle: view, text: VIEWS[view].text(), to: 'url' });
+      const res = await api('/api/convert', { puzzle: view === 'suguru' ? sg.family : view, text: VIEWS[view].text(), to: 'url' });
       $('io-text').value = res.text;
       $('io-error').textContent = 'a puzz.link URL of this puzzle';
     } catch (e) {
@@ -1327,17 +1376,8 @@ async function loadFeatures() {
     return;
   }
   const has = (p, f) => (server.puzzles[p]?.features || []).includes(f);
-  $('sg-hint').hidden = !has('suguru', 'hint');
-  const gen = has('suguru', 'generate');
-  $('sg-generate').hidden = !gen;
-  $('sg-gen-level').hidden = !gen;
-  if (gen) {
-    for (const d of server.puzzles.suguru.difficulties || []) {
-      const o = document.createElement('option');
-      o.value = d; o.textContent = d;
-      $('sg-gen-level').appendChild(o);
-    }
-  }
+  $('sg-family-row').hidden = REGION_FAMILIES.filter((f) => server.puzzles[f]).length < 2;
+  sgSetFamily(sg.family);
   $('sd-nishio-row').hidden = !has('sudoku', 'nishio');
   $('sd-step').hidden = !has('sudoku', 'step');
   // A view opened before the feature list arrived gets its first puzzle now.

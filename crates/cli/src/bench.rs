@@ -102,7 +102,7 @@ pub fn run(args: &BenchArgs) -> u8 {
         Ok(f) => f,
         Err(e) => return fail(e),
     };
-    let settings = match parse_settings(&args.settings, None) {
+    let settings = match parse_settings(&args.settings) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };

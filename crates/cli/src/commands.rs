@@ -52,7 +52,7 @@ pub fn run_options(args: &PuzzleArgs) -> Result<RunOptions, InputError> {
         limits.deadline = Some(Instant::now() + Duration::from_secs_f64(t.min(1e9)));
     }
     limits.node_limit = args.node_limit;
-    let settings = parse_settings(&args.settings, args.block.as_deref())?;
+    let settings = parse_settings(&args.settings)?;
     Ok(RunOptions {
         algorithm: args.algorithm.clone(),
         limits,
@@ -60,17 +60,14 @@ pub fn run_options(args: &PuzzleArgs) -> Result<RunOptions, InputError> {
     })
 }
 
-/// Parses `KEY=VALUE` settings, plus `--block`.
-pub fn parse_settings(raw: &[String], block: Option<&str>) -> Result<Vec<(String, String)>, InputError> {
+/// Parses `--set KEY=VALUE` settings.
+pub fn parse_settings(raw: &[String]) -> Result<Vec<(String, String)>, InputError> {
     let mut out = Vec::new();
     for s in raw {
         let Some((k, v)) = s.split_once('=') else {
             return Err(InputError(format!("--set takes KEY=VALUE, found `{s}`")));
         };
         out.push((k.trim().to_string(), v.trim().to_string()));
-    }
-    if let Some(b) = block {
-        out.push(("block".to_string(), b.to_string()));
     }
     Ok(out)
 }
@@ -121,7 +118,7 @@ pub fn solve(args: &PuzzleArgs, format: Format, show_stats: bool, file: &Path) -
 }
 
 /// `pencilbox verify`.
-pub fn verify(puzzle: Option<&str>, block: Option<&str>, format: Format, file: &Path, solution: &Path) -> u8 {
+pub fn verify(puzzle: Option<&str>, settings: &[String], format: Format, file: &Path, solution: &Path) -> u8 {
     let name = display_name(file);
     let sol_name = display_name(solution);
     let (text, sol) = match (read_text(file), read_text(solution)) {
@@ -132,7 +129,7 @@ pub fn verify(puzzle: Option<&str>, block: Option<&str>, format: Format, file: &
         Ok(k) => k,
         Err(e) => return fail(e),
     };
-    let opts = match parse_settings(&[], block) {
+    let opts = match parse_settings(settings) {
         Ok(settings) => RunOptions {
             settings,
             ..RunOptions::default()

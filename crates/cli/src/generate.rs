@@ -109,15 +109,7 @@ fn generate(a: &GenerateArgs) -> Result<(), (u8, String)> {
         Some(s) => parse_size(s).map_err(usage)?,
         None => info.default_size,
     };
-    let settings = a
-        .settings
-        .iter()
-        .map(|kv| {
-            kv.split_once('=')
-                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
-                .ok_or_else(|| usage(format!("--set takes KEY=VALUE, found `{kv}`")))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let settings = crate::commands::parse_settings(&a.settings).map_err(|e| usage(e.0))?;
     let mut limits = Limits::default();
     if let Some(t) = a.timeout {
         if !(t.is_finite() && t > 0.0) {

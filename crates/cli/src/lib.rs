@@ -55,12 +55,10 @@ pub struct PuzzleArgs {
     /// Give up after this many search nodes (exit code 3).
     #[arg(long, value_name = "N")]
     pub node_limit: Option<u64>,
-    /// Puzzle-specific setting KEY=VALUE (e.g. `--set block=2x3` for Sudoku); repeatable.
+    /// Puzzle-specific setting KEY=VALUE (e.g. `--set block=2x3` for Sudoku; `pencilbox list`
+    /// shows each family's); repeatable.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub settings: Vec<String>,
-    /// Sudoku block shape AxB (same as `--set block=AxB`).
-    #[arg(long, value_name = "AxB")]
-    pub block: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -83,9 +81,9 @@ enum Command {
         /// Puzzle family; detected from the puzzle file when omitted.
         #[arg(long, short = 'p')]
         puzzle: Option<String>,
-        /// Sudoku block shape AxB.
-        #[arg(long, value_name = "AxB")]
-        block: Option<String>,
+        /// Puzzle-specific setting KEY=VALUE (e.g. `--set block=2x3` for Sudoku); repeatable.
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        settings: Vec<String>,
         /// Output format (text or json).
         #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
         format: Format,
@@ -142,11 +140,11 @@ pub fn main_entry() -> ExitCode {
         } => commands::solve(&args, format, stats, &file),
         Command::Verify {
             puzzle,
-            block,
+            settings,
             format,
             file,
             solution,
-        } => commands::verify(puzzle.as_deref(), block.as_deref(), format, &file, &solution),
+        } => commands::verify(puzzle.as_deref(), &settings, format, &file, &solution),
         Command::Count {
             args,
             limit,

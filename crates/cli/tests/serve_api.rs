@@ -636,11 +636,28 @@ fn puzzles_convert_between_the_file_format_and_puzzlink_urls() {
     assert_eq!(status, 200, "{back}");
     assert_eq!(back["text"].as_str().unwrap().trim(), line.replace('\n', ""));
 
+    // Ripple Effect: the same generic conversion (the plug-in's `write`), both ways.
+    let ripple = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/ripple/example-6x6.in"),
+    )
+    .unwrap();
+    let (status, url) = post(
+        addr,
+        "/api/convert",
+        &json!({"puzzle": "ripple", "text": ripple, "to": "url"}),
+    );
+    assert_eq!(status, 200, "{url}");
+    assert!(url["text"].as_str().unwrap().contains("ripple/6/6/"), "{url}");
+    let (status, back) = post(addr, "/api/convert", &json!({"puzzle": "ripple", "text": url["text"]}));
+    assert_eq!(status, 200, "{back}");
+    assert_eq!(back["text"].as_str().unwrap(), ripple);
+
     for bad in [
         json!({"puzzle": "path", "text": "3 3\n1 1\n3 3\n\n3 1 1\n1 1 3\n", "to": "url"}),
         json!({"puzzle": "suguru", "text": UNIQUE, "to": "pdf"}),
         json!({"puzzle": "suguru", "text": "https://puzz.link/p?suguru/3/3/zz"}),
         json!({"puzzle": "chess", "text": "x"}),
+        json!({"puzzle": "ripple", "text": "ripple 2 2\n1 0\n", "to": "url"}),
     ] {
         let (status, v) = post(addr, "/api/convert", &bad);
         assert_eq!(status, 400, "{bad} -> {v}");

@@ -273,6 +273,68 @@ fn suguru_draw_fill_check_autocomplete_in_a_real_browser() {
 }
 
 #[test]
+fn the_region_board_plays_ripple_effect_in_a_real_browser() {
+    with_browser(ripple_scenario);
+}
+
+/// Ripple Effect on the region board: pick the rules, generate, autocomplete, check, export.
+async fn ripple_scenario(c: Client, addr: std::net::SocketAddr) {
+    open(&c, addr, "suguru").await;
+    wait_text(&c, "status", "Easy 1").await;
+    let shown = c
+        .execute("return !document.getElementById('sg-family-row').hidden;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(shown, serde_json::json!(true), "the rules choice is offered");
+    c.execute(
+        "const s = document.getElementById('sg-family'); s.value = 'ripple'; s.onchange(); return true;",
+        vec![],
+    )
+    .await
+    .unwrap();
+    wait_text(&c, "board-title", "Ripple Effect").await;
+    let hidden = c
+        .execute(
+            "return [document.getElementById('sg-hint').hidden, document.getElementById('sg-gen-level').hidden, document.getElementById('sg-generate').hidden];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        hidden,
+        serde_json::json!([true, true, false]),
+        "no hint or levels, a generator"
+    );
+    set_input(&c, "sg-rows", "5").await;
+    set_input(&c, "sg-cols", "5").await;
+    click(&c, "sg-generate").await;
+    wait_text(&c, "status", "a new 5×5 puzzle").await;
+    click(&c, "sg-unique").await;
+    wait_text(&c, "status", "exactly one solution").await;
+    click(&c, "sg-solve").await;
+    wait_text(&c, "status", "solved").await;
+    click(&c, "sg-check").await;
+    wait_text(&c, "status", "your configuration is correct, well done.").await;
+    screenshot(&c, "ripple-solved").await;
+    click(&c, "sg-export").await;
+    let text = c
+        .execute("return document.getElementById('io-text').value;", vec![])
+        .await
+        .unwrap();
+    assert!(text.as_str().unwrap().starts_with("ripple 5 5"), "{text}");
+    click(&c, "io-url").await;
+    wait_text(&c, "io-error", "puzz.link").await;
+    let url = c
+        .execute("return document.getElementById('io-text').value;", vec![])
+        .await
+        .unwrap();
+    assert!(url.as_str().unwrap().contains("ripple/5/5/"), "{url}");
+    click(&c, "io-load").await;
+    wait_text(&c, "messages", "puzzle loaded").await;
+    wait_text(&c, "board-title", "Ripple Effect").await;
+}
+
+#[test]
 fn path_and_sudoku_views_play_in_a_real_browser() {
     with_browser(path_and_sudoku_scenario);
 }

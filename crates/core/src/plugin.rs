@@ -254,6 +254,12 @@ pub trait Puzzle: Sized + 'static {
             Self::NAME
         )))
     }
+    /// The puzzle in the family's file format (`url: false`) or as a puzz.link URL (`url:
+    /// true`); `None` when the family has no such form. Default: none.
+    fn write(&self, url: bool) -> Option<String> {
+        let _ = url;
+        None
+    }
     /// Does a found solution (its rendered text) equal an answer file? Default: the same
     /// whitespace-separated tokens. (Answer checks in `bench` need no parsed instance.)
     fn answers_match(found: &str, answer: &str) -> Result<bool, PuzzleError> {
@@ -443,6 +449,15 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
     }
     fn matches_answer(&self, solution: &Rendered, answer: &str) -> Result<bool, PuzzleError> {
         P::answers_match(&solution.text, answer)
+    }
+    fn convert(&self, text: &str, url: bool, opts: &RunOptions) -> Result<String, PuzzleError> {
+        P::parse(text, opts)?.write(url).ok_or_else(|| {
+            PuzzleError::unsupported(if url {
+                format!("{} puzzles have no puzz.link form in pencilbox", P::NAME)
+            } else {
+                format!("{} puzzles cannot be converted", P::NAME)
+            })
+        })
     }
     fn generator(&self) -> Option<GeneratorInfo> {
         P::GENERATOR

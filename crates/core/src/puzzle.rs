@@ -209,6 +209,17 @@ pub trait PuzzleKind: Sync {
     fn matches_answer(&self, solution: &Rendered, answer: &str) -> Result<bool, PuzzleError> {
         Ok(solution.text.split_whitespace().eq(answer.split_whitespace()))
     }
+    /// Reads a puzzle in any form the family reads (file format, JSON, puzz.link URL) and
+    /// writes it in the family's file format, or as a puzz.link URL when `url` (the
+    /// playground's import and export). Default: no conversion.
+    fn convert(&self, text: &str, url: bool, opts: &RunOptions) -> Result<String, PuzzleError> {
+        let _ = (text, opts);
+        Err(PuzzleError::unsupported(format!(
+            "{} puzzles cannot be converted{}",
+            self.name(),
+            if url { " to a puzz.link URL" } else { "" }
+        )))
+    }
     /// The generator, if the family has one.
     fn generator(&self) -> Option<crate::plugin::GeneratorInfo> {
         None

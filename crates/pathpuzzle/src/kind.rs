@@ -243,6 +243,9 @@ impl Puzzle for PathPuzzle {
         (self.height(), self.width())
     }
 
+    fn write(&self, url: bool) -> Option<String> {
+        (!url).then(|| self.to_text())
+    }
     fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
         crate::generate::generated(req)
     }

@@ -165,6 +165,13 @@ impl Puzzle for Ripple {
             Note::new("hints", self.0.num_hints()),
         ]
     }
+    fn write(&self, url: bool) -> Option<String> {
+        Some(if url {
+            FAMILY.to_url(&self.0)
+        } else {
+            FAMILY.to_text(&self.0)
+        })
+    }
     fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
         generate(req.height, req.width, req.seed, &req.limits)
     }

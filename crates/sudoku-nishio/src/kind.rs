@@ -72,6 +72,10 @@ fn verified(p: &Sudoku, values: &[u8]) -> Result<Rendered, PuzzleError> {
 }
 
 impl PuzzleKind for Kind {
+    fn convert(&self, text: &str, url: bool, opts: &RunOptions) -> Result<String, PuzzleError> {
+        let p = parse(text, opts)?;
+        Ok(if url { p.to_url() } else { p.to_line() })
+    }
     fn generator(&self) -> Option<pencilbox_core::plugin::GeneratorInfo> {
         Some(crate::generate::GENERATOR)
     }

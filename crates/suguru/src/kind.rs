@@ -55,6 +55,10 @@ pub fn notes(p: &Suguru) -> Vec<Note> {
 }
 
 impl PuzzleKind for Kind {
+    fn convert(&self, text: &str, url: bool, _: &RunOptions) -> Result<String, PuzzleError> {
+        let p = crate::parse(text)?;
+        Ok(if url { crate::puzzlink::to_url(&p) } else { p.to_text() })
+    }
     fn generator(&self) -> Option<pencilbox_core::plugin::GeneratorInfo> {
         Some(crate::generate::GENERATOR)
     }

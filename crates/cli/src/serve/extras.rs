@@ -314,37 +314,10 @@ async fn convert(State(state): Shared, body: Result<Bytes, BytesRejection>) -> R
     if to != "text" && to != "url" {
         return Err(ApiError::bad(format!("`to` must be `text` or `url`, found `{to}`")));
     }
-    let out = match req.puzzle.as_str() {
-        "suguru" => {
-            let p = pencilbox_suguru::parse(&req.text).map_err(|e| ApiError::from_puzzle(e.into()))?;
-            if to == "url" {
-                pencilbox_suguru::puzzlink::to_url(&p)
-            } else {
-                p.to_text()
-            }
-        }
-        "path" => {
-            if to == "url" {
-                return Err(ApiError::bad("Path puzzles have no puzz.link form in pencilbox"));
-            }
-            pencilbox_pathpuzzle::PathPuzzle::parse(&req.text)
-                .map_err(|e| ApiError::from_puzzle(e.into()))?
-                .to_text()
-        }
-        "sudoku" => {
-            let p =
-                pencilbox_sudoku_nishio::Sudoku::parse(&req.text, None).map_err(|e| ApiError::from_puzzle(e.into()))?;
-            if to == "url" {
-                p.to_url()
-            } else {
-                p.to_line()
-            }
-        }
-        other => {
-            super::api::kind_named(other)?;
-            return Err(ApiError::bad(format!("no conversion for `{other}`")));
-        }
-    };
+    let kind = super::api::kind_named(&req.puzzle)?;
+    let out = kind
+        .convert(&req.text, to == "url", &pencilbox_core::RunOptions::default())
+        .map_err(ApiError::from_puzzle)?;
     Ok(Json(json!({"puzzle": req.puzzle, "to": to, "text": out})))
 }
 

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Same-run comparison of `pencilbox bench` between binaries and/or algorithms.
+
+Usage:
+  scripts/compare-bench.py --rounds 5 \
+      --run before=/path/to/old/pencilbox:fast --run after=target/release/pencilbox:fast \
+      [--set rules=...] -- -p suguru ../shared/data/suguru/janko
+
+Each `--run LABEL=BINARY:ALGORITHM` is one column. The runs are interleaved (round 1 of every
+column, then round 2, ...) and each instance keeps its minimum over the rounds, so a noisy
+moment on a shared machine hurts every column alike. `bench` times what users time: parse,
+solve and render, in-process, per instance. Prints the total, the median and the maximum per
+instance, and the ratio of each column's total to the first column's.
+"""
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+
+
+def bench(binary, algorithm, args):
+    cmd = [binary, "bench", "-f", "json", "-a", algorithm] + args
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode not in (0, 1, 3):
+        sys.exit(f"{' '.join(cmd)} failed ({out.returncode}): {out.stderr.strip()}")
+    data = json.loads(out.stdout)
+    return {i["file"]: (i["elapsed_us"], i["nodes"], i["status"], i.get("matches_answer")) for i in data["instances"]}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--run", action="append", required=True, help="LABEL=BINARY:ALGORITHM")
+    ap.add_argument("--per-instance", action="store_true", help="print every instance")
+    ap.add_argument("bench_args", nargs=argparse.REMAINDER)
+    a = ap.parse_args()
+    args = [x for x in a.bench_args if x != "--"]
+    runs = []
+    for r in a.run:
+        label, rest = r.split("=", 1)
+        binary, alg = rest.rsplit(":", 1)
+        runs.append((label, binary, alg))
+    best = [dict() for _ in runs]
+    for _ in range(a.rounds):
+        for k, (_, binary, alg) in enumerate(runs):
+            for f, (us, nodes, status, match) in bench(binary, alg, args).items():
+                old = best[k].get(f)
+                if old is None or us < old[0]:
+                    best[k][f] = (us, nodes, status, match)
+    files = sorted(best[0])
+    if a.per_instance:
+        head = "file".ljust(48) + "".join(f"{l + ' ms':>14}{'nodes':>9}" for l, _, _ in runs)
+        print(head)
+        for f in files:
+            row = f[-48:].ljust(48)
+            for k in range(len(runs)):
+                us, nodes, _, _ = best[k].get(f, (float("nan"), 0, "", None))
+                row += f"{us / 1000:>14.3f}{nodes:>9}"
+            print(row)
+    base = sum(best[0][f][0] for f in files)
+    print(f"{'column':<10}{'instances':>10}{'total ms':>12}{'median ms':>11}{'max ms':>10}{'nodes':>10}{'mismatch':>9}{'x first':>9}")
+    for k, (label, _, alg) in enumerate(runs):
+        t = [best[k][f][0] for f in files if f in best[k]]
+        nodes = sum(best[k][f][1] for f in files if f in best[k])
+        bad = sum(1 for f in files if f in best[k] and best[k][f][3] is False)
+        total = sum(t)
+        print(f"{label:<10}{len(t):>10}{total / 1000:>12.3f}{statistics.median(t) / 1000:>11.3f}{max(t) / 1000:>10.3f}{nodes:>10}{bad:>9}{base / total if total else float('nan'):>9.2f}")
+
+
+if __name__ == "__main__":
+    main()
