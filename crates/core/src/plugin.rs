@@ -243,6 +243,8 @@ pub trait Puzzle: Sized + 'static {
     fn notes(&self) -> Vec<Note> {
         Vec::new()
     }
+    /// The largest side served interactively (see [`PuzzleKind::max_side`]).
+    const MAX_SIDE: Option<usize> = None;
     /// The generator, if the family has one.
     const GENERATOR: Option<GeneratorInfo> = None;
     /// Makes a puzzle (called only when [`Puzzle::GENERATOR`] is set, with a size, difficulty
@@ -449,6 +451,9 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
     }
     fn matches_answer(&self, solution: &Rendered, answer: &str) -> Result<bool, PuzzleError> {
         P::answers_match(&solution.text, answer)
+    }
+    fn max_side(&self) -> Option<usize> {
+        P::MAX_SIDE
     }
     fn convert(&self, text: &str, url: bool, opts: &RunOptions) -> Result<String, PuzzleError> {
         P::parse(text, opts)?.write(url).ok_or_else(|| {

@@ -190,6 +190,11 @@ pub trait PuzzleKind: Sync {
     }
     /// `(height, width)` of the puzzle in `text` once parsed (the server's size guard).
     fn dimensions(&self, text: &str, opts: &RunOptions) -> Result<(usize, usize), PuzzleError>;
+    /// The largest side the family serves interactively (the playground server refuses larger
+    /// grids with a message pointing at `pencilbox solve`); `None`: only the server's own limits.
+    fn max_side(&self) -> Option<usize> {
+        None
+    }
     /// The extension of answer files next to instances (`ans` for `x.in` ↔ `x.ans`), if any.
     fn answer_extension(&self) -> Option<&'static str> {
         None

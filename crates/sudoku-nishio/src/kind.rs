@@ -72,6 +72,9 @@ fn verified(p: &Sudoku, values: &[u8]) -> Result<Rendered, PuzzleError> {
 }
 
 impl PuzzleKind for Kind {
+    fn max_side(&self) -> Option<usize> {
+        Some(crate::MAX_INTERACTIVE_SIDE)
+    }
     fn convert(&self, text: &str, url: bool, opts: &RunOptions) -> Result<String, PuzzleError> {
         let p = parse(text, opts)?;
         Ok(if url { p.to_url() } else { p.to_line() })

@@ -32,6 +32,11 @@
 //!   returning the removed cells and the number of valid placements.
 #![deny(missing_docs)]
 
+/// The largest side served interactively (the playground): 25×25, the largest shape whose
+/// Nishio graph the deductive solver builds within a request's deadline (every rule, the graph
+/// build and the search poll it). Larger grids: `pencilbox solve`.
+pub const MAX_INTERACTIVE_SIDE: usize = 25;
+
 pub mod backtrack;
 pub mod board;
 pub mod generate;

@@ -189,71 +189,30 @@ pub fn kind_named(name: &str) -> Result<&'static dyn PuzzleKind, ApiError> {
     })
 }
 
-/// The `(rows, columns)` a puzzle text declares, read cheaply before parsing: a puzz.link URL's
-/// `W/H`, an `m n` header line, or (for one-line and grid formats) the lines and symbols.
-pub fn declared_dims(text: &str) -> Option<(u64, u64)> {
-    let trimmed = text.trim();
-    if trimmed.starts_with('{') {
-        return None;
-    }
-    if let Some(q) = trimmed.find("p?") {
-        let mut parts = trimmed[q + 2..].split('/').skip(1);
-        let w = parts.next()?.parse::<u64>().ok()?;
-        let h = parts.next()?.parse::<u64>().ok()?;
-        return Some((h, w));
-    }
-    let mut lines = trimmed.lines().map(str::trim).filter(|l| !l.is_empty());
-    let first = lines.next()?;
-    let toks: Vec<&str> = first.split_whitespace().collect();
-    if let [m, n] = toks.as_slice() {
-        if let (Ok(m), Ok(n)) = (m.parse::<u64>(), n.parse::<u64>()) {
-            return Some((m, n));
-        }
-    }
-    let rows = 1 + lines.count() as u64;
-    let symbols = first.chars().filter(|c| !c.is_whitespace()).count() as u64;
-    if rows == 1 {
-        // One line of n² symbols (a Sudoku): n × n.
-        let n = symbols.isqrt();
-        Some((n, n.max(1)))
-    } else {
-        // A grid of lines: symbols per line, separated by spaces or not.
-        let cols = if toks.len() > 1 { toks.len() as u64 } else { symbols };
-        Some((rows, cols))
-    }
-}
-
-/// Refuses grids above the server's size limits, with a message saying what they are.
-pub fn check_size(config: &Config, text: &str) -> Result<(), ApiError> {
-    let Some((m, n)) = declared_dims(text) else {
+/// Refuses grids above the server's size limits (and above the family's own interactive limit,
+/// [`PuzzleKind::max_side`]), with a message saying what they are. The size is the plug-in's
+/// own reading of the puzzle ([`PuzzleKind::dimensions`]: the parsers check sizes before they
+/// allocate, and the body is already capped); a text that does not parse passes here and gets
+/// its parse error from the operation itself.
+pub fn check_size(config: &Config, kind: &dyn PuzzleKind, text: &str, opts: &RunOptions) -> Result<(), ApiError> {
+    let Ok((m, n)) = kind.dimensions(text, opts) else {
         return Ok(());
     };
     let cells = m.saturating_mul(n);
-    if m > config.max_side as u64 || n > config.max_side as u64 || cells > config.max_cells as u64 {
+    if m > config.max_side || n > config.max_side || cells > config.max_cells {
         return Err(ApiError::bad(format!(
             "the grid is too large for this server: {m}×{n} = {cells} cells; the limit is {} rows or columns \
              and {} cells (see `pencilbox serve --max-cells`)",
             config.max_side, config.max_cells
         )));
     }
-    Ok(())
-}
-
-/// The largest Sudoku side the server accepts: 25×25, the largest shape whose Nishio graph the
-/// deductive solver builds (every rule, the graph build and the search poll the request's
-/// deadline, so a job ends within milliseconds of it). Larger grids: `pencilbox solve`.
-pub const MAX_SUDOKU_SIDE: u64 = 25;
-
-/// Per-family limits on top of [`check_size`].
-pub fn check_family_size(puzzle: &str, text: &str) -> Result<(), ApiError> {
-    if puzzle == "sudoku" {
-        if let Some((m, n)) = declared_dims(text) {
-            if m.max(n) > MAX_SUDOKU_SIDE {
-                return Err(ApiError::bad(format!(
-                    "the server takes Sudoku up to {MAX_SUDOKU_SIDE}×{MAX_SUDOKU_SIDE}, this one is {m}×{n}: \
-                     use `pencilbox solve` for larger grids"
-                )));
-            }
+    if let Some(side) = kind.max_side() {
+        if m.max(n) > side {
+            return Err(ApiError::bad(format!(
+                "the server takes {} puzzles up to {side}×{side}, this one is {m}×{n}: \
+                 use `pencilbox solve` for larger grids",
+                kind.name()
+            )));
         }
     }
     Ok(())
@@ -263,8 +222,11 @@ impl PuzzleRequest {
     /// The family, after the size checks.
     pub fn kind(&self, config: &Config) -> Result<&'static dyn PuzzleKind, ApiError> {
         let kind = kind_named(&self.puzzle)?;
-        check_size(config, &self.text)?;
-        check_family_size(kind.name(), &self.text)?;
+        let opts = RunOptions {
+            settings: self.settings.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            ..RunOptions::default()
+        };
+        check_size(config, kind, &self.text, &opts)?;
         Ok(kind)
     }
 
@@ -394,36 +356,45 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dimensions_are_read_from_headers_urls_and_symbol_lines() {
-        assert_eq!(declared_dims("6 7\n1 2 3\n"), Some((6, 7)));
-        assert_eq!(declared_dims("https://puzz.link/p?suguru/10/12/abc"), Some((12, 10)));
-        assert_eq!(declared_dims(&".".repeat(81)), Some((9, 9)));
-        assert_eq!(declared_dims("...\n...\n..."), Some((3, 3)));
-        assert_eq!(declared_dims("{\"rows\": 3}"), None);
-        assert_eq!(declared_dims("   \n"), None);
-    }
-
-    #[test]
     fn grids_above_the_limits_are_refused_with_the_limits_in_the_message() {
         let c = Config {
             max_side: 10,
             max_cells: 50,
             ..Config::default()
         };
-        assert!(check_size(&c, "5 10\n").is_ok());
-        let e = check_size(&c, "100000 100000\n").unwrap_err();
+        let suguru = kind_named("suguru").unwrap();
+        let opts = RunOptions::default();
+        let grid = |m: usize, n: usize| format!("{m} {n}\n{}", format!("{}\n", "0 ".repeat(n)).repeat(2 * m));
+        assert!(check_size(&c, suguru, &grid(5, 10), &opts).is_ok());
+        let e = check_size(&c, suguru, &grid(11, 2), &opts).unwrap_err();
         assert_eq!(e.status, StatusCode::BAD_REQUEST);
-        assert!(e.body["error"].as_str().unwrap().contains("100000×100000"));
-        assert!(check_size(&c, "8 8\n").is_err());
-        assert!(check_size(&c, "18446744073709551615 18446744073709551615").is_err());
+        assert!(e.body["error"].as_str().unwrap().contains("11×2"), "{:?}", e.body);
+        assert!(check_size(&c, suguru, &grid(8, 8), &opts).is_err());
+        // A text that does not parse is left to the operation, which names the error.
+        assert!(check_size(&c, suguru, "18446744073709551615 18446744073709551615", &opts).is_ok());
+        // Any family, any form it reads: an 11×4 Ripple Effect as a puzz.link URL.
+        let ripple = kind_named("ripple").unwrap();
+        let g = ripple
+            .generate(&pencilbox_core::plugin::GenerateRequest {
+                height: 11,
+                width: 4,
+                seed: 1,
+                ..Default::default()
+            })
+            .unwrap();
+        let e = check_size(&c, ripple, g.url.as_deref().unwrap(), &opts).unwrap_err();
+        assert!(e.body["error"].as_str().unwrap().contains("11×4"), "{:?}", e.body);
     }
 
     #[test]
     fn sudoku_above_twenty_five_by_twenty_five_is_refused_by_the_server() {
-        assert!(check_family_size("sudoku", &".".repeat(256)).is_ok());
-        assert!(check_family_size("sudoku", &".".repeat(625)).is_ok());
-        let e = check_family_size("sudoku", &".".repeat(36 * 36)).unwrap_err();
-        assert!(e.body["error"].as_str().unwrap().contains("36×36"), "{:?}", e.body);
-        assert!(check_family_size("suguru", "25 25\n").is_ok());
+        let c = Config::default();
+        let sudoku = kind_named("sudoku").unwrap();
+        let opts = RunOptions::default();
+        assert!(check_size(&c, sudoku, &".".repeat(256), &opts).is_ok());
+        assert!(check_size(&c, sudoku, &".".repeat(625), &opts).is_ok());
+        let e = check_size(&c, sudoku, &".".repeat(30 * 30), &opts).unwrap_err();
+        assert!(e.body["error"].as_str().unwrap().contains("30×30"), "{:?}", e.body);
+        assert!(check_size(&c, kind_named("suguru").unwrap(), "25 25\n", &opts).is_ok());
     }
 }

@@ -16,13 +16,14 @@
 //! `pencilbox_sudoku_nishio::nishio_for_digit_limited` (Eppstein's DAG reachability, under the
 //! request's deadline).
 
-use super::api::{check_family_size, check_size, decode, ApiError, AppState, Shared};
+use super::api::{check_size, decode, kind_named, ApiError, AppState, Shared};
 use super::levels;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use pencilbox_core::RunOptions;
 use pencilbox_core::{Domain, Grid, PuzzleError, PuzzleKind};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -79,7 +80,7 @@ struct HintRequest {
 async fn hint(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
     let req: HintRequest = decode(&state, body)?;
     only(&req.puzzle, "suguru", "a hint")?;
-    check_size(&state.config, &req.text)?;
+    check_size(&state.config, kind_named("suguru")?, &req.text, &RunOptions::default())?;
     let out = state
         .jobs
         .run(None, move |_limits| {
@@ -242,8 +243,7 @@ async fn nishio(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Re
     use pencilbox_sudoku_nishio::{nishio_for_digit_limited, Candidates, Method, Sudoku};
     let req: NishioRequest = decode(&state, body)?;
     only(&req.puzzle, "sudoku", "Nishio")?;
-    check_size(&state.config, &req.text)?;
-    check_family_size("sudoku", &req.text)?;
+    check_size(&state.config, kind_named("sudoku")?, &req.text, &RunOptions::default())?;
     let method_name = req.method.clone().unwrap_or_else(|| "dag".to_string());
     let method = Method::from_name(&method_name).ok_or_else(|| {
         ApiError::bad(format!(
@@ -308,13 +308,17 @@ struct ConvertRequest {
 /// it in the file format or as a puzz.link URL: the page's import and export.
 async fn convert(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
     let req: ConvertRequest = decode(&state, body)?;
-    check_size(&state.config, &req.text)?;
-    check_family_size(&req.puzzle, &req.text)?;
+    check_size(
+        &state.config,
+        kind_named(&req.puzzle)?,
+        &req.text,
+        &RunOptions::default(),
+    )?;
     let to = req.to.clone().unwrap_or_else(|| "text".to_string());
     if to != "text" && to != "url" {
         return Err(ApiError::bad(format!("`to` must be `text` or `url`, found `{to}`")));
     }
-    let kind = super::api::kind_named(&req.puzzle)?;
+    let kind = kind_named(&req.puzzle)?;
     let out = kind
         .convert(&req.text, to == "url", &pencilbox_core::RunOptions::default())
         .map_err(ApiError::from_puzzle)?;
@@ -339,8 +343,7 @@ async fn step(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Resu
     use pencilbox_sudoku_nishio::{Deducer, RuleSet, Sudoku};
     let req: StepRequest = decode(&state, body)?;
     only(&req.puzzle, "sudoku", "a deduction step")?;
-    check_size(&state.config, &req.text)?;
-    check_family_size("sudoku", &req.text)?;
+    check_size(&state.config, kind_named("sudoku")?, &req.text, &RunOptions::default())?;
     let block = sudoku_block(&req.settings)?;
     let out = state
         .jobs
