@@ -322,16 +322,22 @@ async fn ripple_scenario(c: Client, addr: std::net::SocketAddr) {
         .await
         .unwrap();
     assert!(text.as_str().unwrap().starts_with("ripple 5 5"), "{text}");
-    click(&c, "io-url").await;
-    wait_text(&c, "io-error", "puzz.link").await;
+    url_round_trip(&c, "ripple/5/5/").await;
+    wait_text(&c, "board-title", "Ripple Effect").await;
+}
+
+/// In the open Import / Export dialog: shows the puzz.link URL (which must contain `expect`)
+/// and loads it back.
+async fn url_round_trip(c: &Client, expect: &str) {
+    click(c, "io-url").await;
+    wait_text(c, "io-error", "puzz.link").await;
     let url = c
         .execute("return document.getElementById('io-text').value;", vec![])
         .await
         .unwrap();
-    assert!(url.as_str().unwrap().contains("ripple/5/5/"), "{url}");
-    click(&c, "io-load").await;
-    wait_text(&c, "messages", "puzzle loaded").await;
-    wait_text(&c, "board-title", "Ripple Effect").await;
+    assert!(url.as_str().unwrap().contains(expect), "{url}");
+    click(c, "io-load").await;
+    wait_text(c, "messages", "puzzle loaded").await;
 }
 
 #[test]
@@ -464,15 +470,7 @@ async fn suguru_scenario(c: Client, addr: std::net::SocketAddr) {
 
     // Export as a puzz.link URL and import it back.
     click(&c, "sg-export").await;
-    click(&c, "io-url").await;
-    wait_text(&c, "io-error", "puzz.link").await;
-    let url = c
-        .execute("return document.getElementById('io-text').value;", vec![])
-        .await
-        .unwrap();
-    assert!(url.as_str().unwrap().contains("suguru/8/8/"), "{url}");
-    click(&c, "io-load").await;
-    wait_text(&c, "messages", "puzzle loaded").await;
+    url_round_trip(&c, "suguru/8/8/").await;
     wait_text(&c, "board-sub", "8×8").await;
 
     // The guide opens as a modal.

@@ -6,6 +6,7 @@
 //! from scratch.
 
 use pencilbox_core::engine::{VarId, FALSE, TRUE};
+use pencilbox_core::testing::simple_paths;
 use pencilbox_core::{CellId, Limits, Shape};
 use pencilbox_pathpuzzle::checks::no_solution_reason;
 use pencilbox_pathpuzzle::extend::{Pruning, RULES};
@@ -17,48 +18,30 @@ use pencilbox_pathpuzzle::{configuration_from_path, Configuration, PathPuzzle};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
-/// Every simple path from door A to door B, kept when its row and column counts match the
-/// clues. Independent of the solvers: no pruning, clues checked only at the end.
+/// Every simple path from door A to door B (core's `testing::simple_paths`), kept when its row
+/// and column counts match the clues. Independent of the solvers: no pruning, clues checked only
+/// at the end.
 fn brute_force(p: &PathPuzzle) -> BTreeSet<String> {
     let shape = p.shape();
-    let mut out = BTreeSet::new();
     if p.door_a() == p.door_b() {
-        return out;
+        return BTreeSet::new();
     }
-    let mut path = vec![p.cell_a()];
-    let mut seen = vec![false; shape.cells()];
-    seen[p.cell_a().index()] = true;
-    fn go(p: &PathPuzzle, shape: Shape, path: &mut Vec<CellId>, seen: &mut [bool], out: &mut BTreeSet<String>) {
-        let head = *path.last().unwrap();
-        if head == p.cell_b() {
+    simple_paths(shape, p.cell_a(), p.cell_b())
+        .into_iter()
+        .filter(|path| {
             let mut rows = vec![0u32; shape.height];
             let mut cols = vec![0u32; shape.width];
-            for &c in path.iter() {
+            for &c in path {
                 let (r, col) = shape.coords(c);
                 rows[r] += 1;
                 cols[col] += 1;
             }
             let ok_rows = p.row_clues().iter().zip(&rows).all(|(c, &n)| c.is_none_or(|v| v == n));
             let ok_cols = p.col_clues().iter().zip(&cols).all(|(c, &n)| c.is_none_or(|v| v == n));
-            if ok_rows && ok_cols {
-                out.insert(key(&configuration_from_path(shape, path)));
-            }
-            return;
-        }
-        for d in [(1, 0), (0, -1), (0, 1), (-1, 0)] {
-            if let Some(n) = shape.step(head, d) {
-                if !seen[n.index()] {
-                    seen[n.index()] = true;
-                    path.push(n);
-                    go(p, shape, path, seen, out);
-                    path.pop();
-                    seen[n.index()] = false;
-                }
-            }
-        }
-    }
-    go(p, shape, &mut path, &mut seen, &mut out);
-    out
+            ok_rows && ok_cols
+        })
+        .map(|path| key(&configuration_from_path(shape, &path)))
+        .collect()
 }
 
 fn key(a: &Configuration) -> String {

@@ -11,15 +11,7 @@ use pencilbox_pathpuzzle::{parse_configuration, PathPuzzle};
 use std::path::PathBuf;
 
 fn shared(dir: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/path")
-        .join(dir);
-    if p.is_dir() {
-        Some(p)
-    } else {
-        println!("skip: ../shared/data not found ({})", p.display());
-        None
-    }
+    pencilbox_core::testing::shared_data(env!("CARGO_MANIFEST_DIR"), &format!("path/{dir}"))
 }
 
 /// The `(name, puzzle, answer text)` pairs of a directory.
