@@ -139,6 +139,10 @@ impl Distinct {
     pub fn new() -> Self {
         Distinct::default()
     }
+    /// Makes room for `pairs` more pairs (a model that knows how many it adds).
+    pub fn reserve(&mut self, pairs: usize) {
+        self.pairs.reserve(pairs);
+    }
     /// `a ≠ b`.
     pub fn not_equal(&mut self, a: VarId, b: VarId) {
         self.not_equal_on(a, b, Domain::ALL)
@@ -160,73 +164,114 @@ impl Distinct {
     }
 
     /// Builds the shared structure.
+    ///
+    /// Local indices follow the engine's order of the variables. Everything is laid out in a
+    /// few flat vectors (a dense map from engine index to local index, the peer lists sorted by
+    /// counting), so building costs a handful of allocations whatever the model's size: models
+    /// are built once per instance, and on small puzzles building is a real part of a solve.
     pub fn build(self) -> Arc<DistinctGraph> {
-        let mut local: std::collections::HashMap<VarId, u32> = std::collections::HashMap::new();
-        let mut vars = Vec::new();
-        let mut id = |v: VarId, vars: &mut Vec<VarId>| -> u32 {
-            *local.entry(v).or_insert_with(|| {
-                vars.push(v);
-                vars.len() as u32 - 1
-            })
-        };
-        // Keep the variables in increasing engine order within each group and pair, so that
-        // local order follows the model's order.
-        let mut all: Vec<VarId> = self
+        // Local indices: the variables used, in increasing engine order.
+        let top = self
             .pairs
             .iter()
             .flat_map(|&(a, b, _)| [a, b])
             .chain(self.groups.iter().flat_map(|(g, _)| g.iter().copied()))
-            .collect();
-        all.sort_unstable();
-        all.dedup();
-        for v in all {
-            id(v, &mut vars);
+            .map(|v| v.index() + 1)
+            .max()
+            .unwrap_or(0);
+        const NONE: u32 = u32::MAX;
+        let mut local = vec![NONE; top];
+        for &(a, b, _) in &self.pairs {
+            local[a.index()] = 0;
+            local[b.index()] = 0;
+        }
+        for (g, _) in &self.groups {
+            for v in g {
+                local[v.index()] = 0;
+            }
+        }
+        let mut vars = Vec::with_capacity(top);
+        for (i, l) in local.iter_mut().enumerate() {
+            if *l != NONE {
+                *l = vars.len() as u32;
+                vars.push(VarId::from_index(i));
+            }
         }
         let n = vars.len();
-        let mut adj: Vec<Vec<(u32, Domain)>> = vec![Vec::new(); n];
-        let add = |a: u32, b: u32, m: Domain, adj: &mut Vec<Vec<(u32, Domain)>>| {
-            for (x, y) in [(a, b), (b, a)] {
-                match adj[x as usize].iter_mut().find(|(p, _)| *p == y) {
-                    Some(e) => e.1 = e.1.or(m),
-                    None => adj[x as usize].push((y, m)),
-                }
-            }
-        };
-        let mut groups = Vec::new();
-        let mut member_of: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for (g, values) in &self.groups {
-            let members: Vec<u32> = g.iter().map(|&v| id(v, &mut vars)).collect();
+        // Groups in local indices (reusing each group's vector), and every conflict as two
+        // directed entries `(from, to, values)`.
+        let directed: usize = self
+            .groups
+            .iter()
+            .map(|(g, _)| g.len() * g.len().saturating_sub(1))
+            .sum::<usize>()
+            + 2 * self.pairs.len();
+        let mut edges: Vec<(u32, u32, Domain)> = Vec::with_capacity(directed);
+        let mut groups = Vec::with_capacity(self.groups.len());
+        for (g, values) in self.groups {
+            let members: Vec<u32> = g.into_iter().map(|v| local[v.index()]).collect();
             for (i, &a) in members.iter().enumerate() {
-                member_of[a as usize].push(groups.len() as u32);
                 for &b in &members[i + 1..] {
                     if a != b {
-                        add(a, b, Domain::ALL, &mut adj);
+                        edges.push((a, b, Domain::ALL));
+                        edges.push((b, a, Domain::ALL));
                     }
                 }
             }
-            groups.push(Group {
-                members,
-                values: *values,
-            });
+            groups.push(Group { members, values });
         }
         for &(a, b, m) in &self.pairs {
-            let (a, b) = (id(a, &mut vars), id(b, &mut vars));
-            add(a, b, m, &mut adj);
+            let (a, b) = (local[a.index()], local[b.index()]);
+            edges.push((a, b, m));
+            edges.push((b, a, m));
+        }
+        // Peer lists: the entries sorted by peer, then (stably) by variable, both by counting
+        // (no comparisons), so each variable's peers come in increasing order; repeated pairs
+        // are merged (their value sets united).
+        let mut by_peer: Vec<(u32, u32, Domain)> = vec![(0, 0, Domain::EMPTY); edges.len()];
+        counting_sort(&edges, &mut by_peer, n, |e| e.1);
+        let mut start = vec![0u32; n + 1];
+        counting_sort(&by_peer, &mut edges, n, |e| e.0);
+        for &(a, _, _) in &edges {
+            start[a as usize + 1] += 1;
         }
         let mut peer_off = Vec::with_capacity(n + 1);
-        let mut peers = Vec::new();
+        let mut peers: Vec<(u32, Domain)> = Vec::with_capacity(edges.len());
         peer_off.push(0);
-        for mut list in adj {
-            list.sort_unstable_by_key(|&(p, _)| p);
-            peers.extend(list);
+        let mut e = 0;
+        for i in 0..n {
+            let end = e + start[i + 1] as usize;
+            let first = peers.len();
+            for &(_, p, m) in &edges[e..end] {
+                let len = peers.len();
+                match peers.last_mut() {
+                    Some(last) if len > first && last.0 == p => last.1 = last.1.or(m),
+                    _ => peers.push((p, m)),
+                }
+            }
+            e = end;
             peer_off.push(peers.len() as u32);
         }
-        let mut group_off = Vec::with_capacity(n + 1);
-        let mut groups_of = Vec::new();
-        group_off.push(0);
-        for list in member_of {
-            groups_of.extend(list);
-            group_off.push(groups_of.len() as u32);
+        // The groups of each variable, in group order (counting sort again).
+        let mut group_off = vec![0u32; n + 1];
+        for g in &groups {
+            for &a in &g.members {
+                group_off[a as usize + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            group_off[i + 1] += group_off[i];
+        }
+        let mut groups_of = vec![0u32; group_off[n] as usize];
+        {
+            let mut next = start;
+            next.copy_from_slice(&group_off);
+            for (k, g) in groups.iter().enumerate() {
+                for &a in &g.members {
+                    groups_of[next[a as usize] as usize] = k as u32;
+                    next[a as usize] += 1;
+                }
+            }
         }
         Arc::new(DistinctGraph {
             vars,
@@ -243,6 +288,27 @@ impl Distinct {
         let g = self.build();
         post_rules(&g, engine, rules);
         g
+    }
+}
+
+/// Stable counting sort of `from` into `to` (same length) by a key below `n`.
+fn counting_sort(
+    from: &[(u32, u32, Domain)],
+    to: &mut [(u32, u32, Domain)],
+    n: usize,
+    key: impl Fn(&(u32, u32, Domain)) -> u32,
+) {
+    let mut next = vec![0u32; n + 1];
+    for e in from {
+        next[key(e) as usize + 1] += 1;
+    }
+    for i in 0..n {
+        next[i + 1] += next[i];
+    }
+    for e in from {
+        let k = key(e) as usize;
+        to[next[k] as usize] = *e;
+        next[k] += 1;
     }
 }
 
@@ -372,12 +438,17 @@ struct GroupRule {
 
 impl GroupRule {
     fn new(g: Arc<DistinctGraph>, kind: Kind) -> Self {
-        let (n, groups) = (g.vars.len(), g.groups.len());
+        let groups = g.groups.len();
+        // Only the rules that look for common peers need the counting scratch.
+        let n = match kind {
+            Kind::Pointing | Kind::NakedSubset(_) => g.vars.len(),
+            Kind::HiddenSingle | Kind::HiddenSubset(_) => 0,
+        };
         GroupRule {
             g,
             kind,
             dirty: vec![false; groups],
-            dirty_list: Vec::new(),
+            dirty_list: Vec::with_capacity(groups),
             count: vec![0; n],
             stamp: vec![0; n],
             epoch: 0,
@@ -433,7 +504,8 @@ impl GroupRule {
         let Some(values) = self.g.groups[k].values else {
             return Ok(());
         };
-        let members = self.g.groups[k].members.clone();
+        let g = Arc::clone(&self.g);
+        let members = &g.groups[k].members;
         let mut places: smallvec::SmallVec<[u32; 16]> = smallvec::SmallVec::new();
         for v in values.iter() {
             places.clear();
@@ -684,24 +756,13 @@ impl Propagator for GroupRule {
         }
     }
     fn init(&mut self, init: &mut Init) {
+        // Buffered: the engine only records which variables changed (no call per change); the
+        // run marks their groups.
         for (i, &v) in self.g.vars.iter().enumerate() {
             if !self.g.groups_of(i).is_empty() {
-                init.watch(v, i as u32);
+                init.watch_buffered(v, i as u32);
             }
         }
-    }
-    #[inline]
-    fn notify(&mut self, _: &mut Ints, tag: u32, _old: Domain, _new: Domain) -> bool {
-        let mut any = false;
-        let (off, groups_of) = (&self.g.group_off, &self.g.groups_of);
-        for &k in &groups_of[off[tag as usize] as usize..off[tag as usize + 1] as usize] {
-            if !self.dirty[k as usize] {
-                self.dirty[k as usize] = true;
-                self.dirty_list.push(k);
-            }
-            any = true;
-        }
-        any
     }
     fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
         self.backtracked();
@@ -714,6 +775,15 @@ impl Propagator for GroupRule {
         Ok(())
     }
     fn incremental(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        let (off, groups_of) = (&self.g.group_off, &self.g.groups_of);
+        for &i in cx.events() {
+            for &k in &groups_of[off[i as usize] as usize..off[i as usize + 1] as usize] {
+                if !self.dirty[k as usize] {
+                    self.dirty[k as usize] = true;
+                    self.dirty_list.push(k);
+                }
+            }
+        }
         while let Some(k) = self.dirty_list.pop() {
             self.dirty[k as usize] = false;
             self.run_group(cx, k as usize)?;

@@ -74,6 +74,8 @@ pub struct Engine {
     ceiling: usize,
     /// The propagator that found the last conflict.
     last_conflict: Option<PropId>,
+    /// The variable whose domain the last conflict would have emptied, if it emptied one.
+    conflict_var: Option<VarId>,
     /// Failure weights of the variables (dom/wdeg).
     pub(crate) weights: Vec<u32>,
     /// Values probed and values refuted by [`Engine::probe`].
@@ -111,6 +113,7 @@ impl Engine {
             heads: [0; Priority::LEVELS],
             ceiling: Priority::LEVELS,
             last_conflict: None,
+            conflict_var: None,
             weights: Vec::new(),
             probe_stats: RuleStats::default(),
             implied: Vec::new(),
@@ -318,6 +321,13 @@ impl Engine {
         self.last_conflict
     }
 
+    /// The variable whose domain the last conflict of [`Engine::propagate`] would have
+    /// emptied (`None` when that conflict was found without emptying a domain, such as a
+    /// value with no place left in a group): where a model locates the trouble.
+    pub fn conflict_var(&self) -> Option<VarId> {
+        self.conflict_var
+    }
+
     /// The name of a propagator.
     pub fn name_of(&self, p: PropId) -> &'static str {
         self.meta[p.0 as usize].name
@@ -513,7 +523,8 @@ impl Engine {
                 self.props[pi].backtracked();
                 self.meta[pi].stats.conflicts += 1;
                 self.last_conflict = Some(PropId(p));
-                if let Some(v) = self.store.emptied.take() {
+                self.conflict_var = self.store.emptied.take();
+                if let Some(v) = self.conflict_var {
                     self.weights[v.index()] += 1;
                 }
                 self.abort();

@@ -26,6 +26,7 @@ impl RegionModel {
             return None;
         }
         let mut engine = Engine::new();
+        engine.reserve(board.shape().cells());
         let cells: Vec<VarId> = board
             .shape()
             .all()
