@@ -198,60 +198,80 @@ impl Distinct {
             }
         }
         let n = vars.len();
-        // Groups in local indices (reusing each group's vector), and every conflict as two
-        // directed entries `(from, to, values)`.
-        let directed: usize = self
-            .groups
-            .iter()
-            .map(|(g, _)| g.len() * g.len().saturating_sub(1))
-            .sum::<usize>()
-            + 2 * self.pairs.len();
-        let mut edges: Vec<(u32, u32, Domain)> = Vec::with_capacity(directed);
+        // Every conflict as two directed entries, laid out by their first variable (a counting
+        // sort: degrees, then slots); then transposed (the entries are symmetric: `b` is in `a`'s
+        // list as often as `a` in `b`'s), which leaves each list sorted by peer without a
+        // comparison; then repeated pairs are merged (their value sets united).
+        let mut start = vec![0u32; n + 1];
         let mut groups = Vec::with_capacity(self.groups.len());
         for (g, values) in self.groups {
+            // Each group's vector is reused for its local indices.
             let members: Vec<u32> = g.into_iter().map(|v| local[v.index()]).collect();
-            for (i, &a) in members.iter().enumerate() {
-                for &b in &members[i + 1..] {
-                    if a != b {
-                        edges.push((a, b, Domain::ALL));
-                        edges.push((b, a, Domain::ALL));
-                    }
-                }
+            for &a in &members {
+                start[a as usize + 1] += members.len() as u32 - 1;
             }
             groups.push(Group { members, values });
         }
-        for &(a, b, m) in &self.pairs {
-            let (a, b) = (local[a.index()], local[b.index()]);
-            edges.push((a, b, m));
-            edges.push((b, a, m));
+        for &(a, b, _) in &self.pairs {
+            start[local[a.index()] as usize + 1] += 1;
+            start[local[b.index()] as usize + 1] += 1;
         }
-        // Peer lists: the entries sorted by peer, then (stably) by variable, both by counting
-        // (no comparisons), so each variable's peers come in increasing order; repeated pairs
-        // are merged (their value sets united).
-        let mut by_peer: Vec<(u32, u32, Domain)> = vec![(0, 0, Domain::EMPTY); edges.len()];
-        counting_sort(&edges, &mut by_peer, n, |e| e.1);
-        let mut start = vec![0u32; n + 1];
-        counting_sort(&by_peer, &mut edges, n, |e| e.0);
-        for &(a, _, _) in &edges {
-            start[a as usize + 1] += 1;
-        }
-        let mut peer_off = Vec::with_capacity(n + 1);
-        let mut peers: Vec<(u32, Domain)> = Vec::with_capacity(edges.len());
-        peer_off.push(0);
-        let mut e = 0;
         for i in 0..n {
-            let end = e + start[i + 1] as usize;
-            let first = peers.len();
-            for &(_, p, m) in &edges[e..end] {
-                let len = peers.len();
-                match peers.last_mut() {
-                    Some(last) if len > first && last.0 == p => last.1 = last.1.or(m),
-                    _ => peers.push((p, m)),
+            start[i + 1] += start[i];
+        }
+        let mut slots: Vec<(u32, Domain)> = vec![(0, Domain::EMPTY); start[n] as usize];
+        let mut fill = start.clone();
+        let mut put = |a: u32, b: u32, m: Domain| {
+            slots[fill[a as usize] as usize] = (b, m);
+            fill[a as usize] += 1;
+        };
+        for g in &groups {
+            for &a in &g.members {
+                for &b in &g.members {
+                    if a != b {
+                        put(a, b, Domain::ALL);
+                    }
                 }
             }
-            e = end;
-            peer_off.push(peers.len() as u32);
         }
+        for &(a, b, m) in &self.pairs {
+            let (a, b) = (local[a.index()], local[b.index()]);
+            put(a, b, m);
+            put(b, a, m);
+        }
+        // The transpose: walking the variables in increasing order appends each one to its
+        // peers' lists, so every list comes out sorted, and a repeated pair arrives right after
+        // its twin, where it is merged.
+        let mut sorted: Vec<(u32, Domain)> = vec![(0, Domain::EMPTY); slots.len()];
+        let mut next = start.clone();
+        // A variable repeated within a group leaves its lists shorter than counted.
+        let mut merged = (0..n).any(|i| fill[i] != start[i + 1]);
+        for b in 0..n {
+            for &(a, m) in &slots[start[b] as usize..fill[b] as usize] {
+                let (a, at) = (a as usize, next[a as usize] as usize);
+                if at > start[a] as usize && sorted[at - 1].0 == b as u32 {
+                    sorted[at - 1].1 = sorted[at - 1].1.or(m);
+                    merged = true;
+                } else {
+                    sorted[at] = (b as u32, m);
+                    next[a] += 1;
+                }
+            }
+        }
+        drop(slots);
+        let (peers, peer_off) = if merged {
+            // Close the gaps that merges and repeated members left.
+            let mut peers = Vec::with_capacity(sorted.len());
+            let mut peer_off = Vec::with_capacity(n + 1);
+            peer_off.push(0);
+            for i in 0..n {
+                peers.extend_from_slice(&sorted[start[i] as usize..next[i] as usize]);
+                peer_off.push(peers.len() as u32);
+            }
+            (peers, peer_off)
+        } else {
+            (sorted, start.clone())
+        };
         // The groups of each variable, in group order (counting sort again).
         let mut group_off = vec![0u32; n + 1];
         for g in &groups {
@@ -288,27 +308,6 @@ impl Distinct {
         let g = self.build();
         post_rules(&g, engine, rules);
         g
-    }
-}
-
-/// Stable counting sort of `from` into `to` (same length) by a key below `n`.
-fn counting_sort(
-    from: &[(u32, u32, Domain)],
-    to: &mut [(u32, u32, Domain)],
-    n: usize,
-    key: impl Fn(&(u32, u32, Domain)) -> u32,
-) {
-    let mut next = vec![0u32; n + 1];
-    for e in from {
-        next[key(e) as usize + 1] += 1;
-    }
-    for i in 0..n {
-        next[i + 1] += next[i];
-    }
-    for e in from {
-        let k = key(e) as usize;
-        to[next[k] as usize] = *e;
-        next[k] += 1;
     }
 }
 
@@ -506,12 +505,21 @@ impl GroupRule {
         };
         let g = Arc::clone(&self.g);
         let members = &g.groups[k].members;
+        // Only values with two places or more can point (members keep their domains here: the
+        // targets are outside the group).
+        let (mut once, mut twice) = (Domain::EMPTY, Domain::EMPTY);
+        for &i in members {
+            let d = cx.dom(g.var(i));
+            twice = twice.or(once.and(d));
+            once = once.or(d);
+        }
         let mut places: smallvec::SmallVec<[u32; 16]> = smallvec::SmallVec::new();
-        for v in values.iter() {
+        for v in values.and(twice).iter() {
             places.clear();
-            places.extend(members.iter().copied().filter(|&i| cx.dom(self.g.var(i)).contains(v)));
-            if places.len() < 2 {
-                continue;
+            for &i in members {
+                if cx.dom(g.var(i)).contains(v) {
+                    places.push(i);
+                }
             }
             self.common_peers(cx, &places, v);
             if self.targets.is_empty() {
@@ -543,6 +551,9 @@ impl GroupRule {
                 n >= 2 && n <= max as u32
             })
             .collect();
+        if open.len() < 2 {
+            return Ok(());
+        }
         let mut found: Vec<(smallvec::SmallVec<[u32; 4]>, Domain)> = Vec::new();
         let doms: smallvec::SmallVec<[Domain; 32]> = open.iter().map(|&i| cx.dom(self.g.var(i))).collect();
         for size in 2..=max as usize {
@@ -794,5 +805,62 @@ impl Propagator for GroupRule {
         for k in self.dirty_list.drain(..) {
             self.dirty[k as usize] = false;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// The peer lists by the definition: every pair of a group on every value, every pair on
+    /// its values, repeated pairs united; sorted by peer.
+    fn naive(n: usize, groups: &[Vec<usize>], pairs: &[(usize, usize, Domain)]) -> Vec<Vec<(u32, Domain)>> {
+        let mut adj: Vec<BTreeMap<u32, Domain>> = vec![BTreeMap::new(); n];
+        let mut add = |a: usize, b: usize, m: Domain| {
+            if a != b {
+                let e = adj[a].entry(b as u32).or_insert(Domain::EMPTY);
+                *e = e.or(m);
+            }
+        };
+        for g in groups {
+            for &a in g {
+                for &b in g {
+                    add(a, b, Domain::ALL);
+                }
+            }
+        }
+        for &(a, b, m) in pairs {
+            add(a, b, m);
+            add(b, a, m);
+        }
+        adj.into_iter().map(|m| m.into_iter().collect()).collect()
+    }
+
+    #[test]
+    fn the_peer_lists_are_sorted_and_merged_as_defined() {
+        let v = |i: usize| VarId::from_index(i);
+        let groups = vec![vec![0, 2, 4], vec![4, 5, 4, 1], vec![3, 1]];
+        let pairs = vec![
+            (0, 1, Domain::range(1, 2)),
+            (1, 0, Domain::range(3, 3)),
+            (2, 4, Domain::single(7)),
+            (5, 3, Domain::range(2, 4)),
+            (5, 3, Domain::single(9)),
+        ];
+        let mut d = Distinct::new();
+        for g in &groups {
+            let vars: Vec<VarId> = g.iter().map(|&i| v(i)).collect();
+            d.all_different(&vars);
+        }
+        for &(a, b, m) in &pairs {
+            d.not_equal_on(v(a), v(b), m);
+        }
+        let g = d.build();
+        let want = naive(6, &groups, &pairs);
+        for (i, w) in want.iter().enumerate() {
+            assert_eq!(g.peers(i), &w[..], "peers of {i}");
+        }
+        assert_eq!(g.groups_of(4), &[0, 1, 1]);
     }
 }
