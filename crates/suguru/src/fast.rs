@@ -114,7 +114,7 @@ pub fn model(p: &Suguru, rules: Rules) -> Result<Engine, FastError> {
     };
     let shape = p.shape();
     let regions = p.region_grid().as_slice();
-    // At most four forward king neighbours per cell.
+    // At most four forward king neighbours per cell (right, and the three below).
     distinct.reserve(4 * shape.cells());
     for c in shape.all() {
         for &d in &KING[4..] {
