@@ -95,12 +95,18 @@ pub fn verify(board: &Board, sol: &Grid<u32>, mut rule: impl FnMut(&mut CellChec
     // The cell in the validator's words, rewritten in place for each cell; its `r1c2` name is
     // made only for a violation.
     let mut human = String::with_capacity(32);
+    let mut row_len = 0;
     for c in shape.all() {
         let (r, col) = shape.coords(c);
-        human.clear();
-        human.push_str("cell (");
-        push_decimal(&mut human, r + 1);
-        human.push_str(", ");
+        if col == 0 {
+            // "cell (r, " once per row.
+            human.clear();
+            human.push_str("cell (");
+            push_decimal(&mut human, r + 1);
+            human.push_str(", ");
+            row_len = human.len();
+        }
+        human.truncate(row_len);
         push_decimal(&mut human, col + 1);
         human.push(')');
         let v = sol[c];
