@@ -341,7 +341,8 @@ struct NakedSingle {
 
 impl NakedSingle {
     fn new(g: Arc<DistinctGraph>) -> Self {
-        NakedSingle { g, pending: Vec::new() }
+        let pending = Vec::with_capacity(g.vars.len());
+        NakedSingle { g, pending }
     }
     #[inline]
     fn clear_peers(&self, cx: &mut Context, i: u32) -> Result<(), Conflict> {

@@ -129,8 +129,8 @@ impl Engine {
         self.store.new_var(d)
     }
     /// Makes room for `vars` more variables (and, as a guess, as many trailed integers, a few
-    /// watches each and a trail of some depth), so that building a model does not grow the
-    /// engine's vectors step by step.
+    /// watches each, a trail of some depth and a few propagators), so that building a model
+    /// does not grow the engine's vectors step by step.
     pub fn reserve(&mut self, vars: usize) {
         let s = &mut self.store;
         s.doms.reserve(vars);
@@ -140,6 +140,11 @@ impl Engine {
         self.weights.reserve(vars);
         self.posted.reserve(6 * vars);
         self.declared.reserve(2 * vars);
+        // A model posts a handful of propagators or one per constraint.
+        let props = 8.max(vars / 4);
+        self.props.reserve(props);
+        self.meta.reserve(props);
+        self.events.reserve(props);
     }
     /// A new Boolean variable (`{FALSE, TRUE}`).
     pub fn new_bool(&mut self) -> VarId {

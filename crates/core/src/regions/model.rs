@@ -38,8 +38,10 @@ impl RegionModel {
             })
             .collect();
         let mut distinct = Distinct::new();
+        let mut vars: Vec<VarId> = Vec::with_capacity(regions.max_size());
         for region in regions.iter() {
-            let vars: Vec<VarId> = region.iter().map(|c| cells[c.index()]).collect();
+            vars.clear();
+            vars.extend(region.iter().map(|c| cells[c.index()]));
             distinct.permutation(&vars, Domain::range(1, vars.len() as u32));
         }
         Some(RegionModel {
