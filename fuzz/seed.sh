@@ -51,7 +51,7 @@ for f in example-6x6.txt paper/fig5-3x3.txt paper/fig1-6x6.txt bench-6x6/partial
     with "puzzle=path;rules=connect,cuts,slice=1" "path/$f"
 done
 for f in example-6x6.in paper-fig1-3x3.in paper-fig5-1x6-hintless.in paper-fig6-1x6-hints.in theorem1-2x3-unsolvable.in; do
-    for a in fast paper linear fd; do with "puzzle=suguru;algorithm=$a" "suguru/$f"; done
+    for a in fast paper linear; do with "puzzle=suguru;algorithm=$a" "suguru/$f"; done
 done
 with "algorithm=paper" suguru/example-6x6.in
 

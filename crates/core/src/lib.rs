@@ -12,7 +12,6 @@
 //!   priority queue, one trail, probing, branching, restarts and explanations.
 //! * [`constraints`] — the constraint library on the engine (distinctness, Boolean sums, a
 //!   single path on links).
-//! * [`fd`] — finite-domain variables, propagators and smallest-domain-first search.
 //! * [`puzzle`] — the plug-in trait [`PuzzleKind`] and the reports the CLI prints;
 //!   [`plugin`] — the typed [`plugin::Puzzle`] trait and the adapter that makes any puzzle a
 //!   `PuzzleKind`.
@@ -33,7 +32,6 @@ pub mod constraints;
 pub mod domain;
 pub mod engine;
 pub mod error;
-pub mod fd;
 pub mod grid;
 pub mod links;
 pub mod plugin;

@@ -363,7 +363,9 @@ impl<P: Puzzle> Plugin<P> {
         let p = P::parse(text, opts)?;
         let limits = opts.limits.clone().with_max_solutions(max);
         let found = p.search(alg, opts, &limits, keep)?;
-        for s in &found.solutions {
+        // Every returned solution passes the family's verifier in debug builds (all tests); a
+        // release build trusts the solvers those tests cross-check.
+        for s in found.solutions.iter().filter(|_| cfg!(debug_assertions)) {
             let v = p.verify(s);
             if !v.is_valid() {
                 return Err(PuzzleError::unsupported(format!(

@@ -76,6 +76,27 @@ impl<'a> Scanner<'a> {
     /// follow before the next token when `skip_newlines` is set.
     fn skip_ws(&mut self, skip_newlines: bool) -> u32 {
         let mut newlines = 0;
+        // ASCII by bytes (the common case), anything else by characters.
+        let bytes = self.text.as_bytes();
+        while let Some(&b) = bytes.get(self.offset) {
+            if b >= 0x80 {
+                break;
+            }
+            if b == b'\n' {
+                if !skip_newlines {
+                    return newlines;
+                }
+                newlines += 1;
+                self.offset += 1;
+                self.line += 1;
+                self.col = 1;
+            } else if is_ascii_space(b) {
+                self.offset += 1;
+                self.col += 1;
+            } else {
+                return newlines;
+            }
+        }
         while let Some(c) = self.text[self.offset..].chars().next() {
             if c == '\n' {
                 if !skip_newlines {
@@ -116,10 +137,21 @@ impl<'a> Scanner<'a> {
             return None;
         }
         let pos = self.pos();
-        let len = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        // An ASCII token is measured by bytes; one with other characters by characters.
+        let ascii = rest.bytes().position(|b| b >= 0x80 || is_ascii_space(b));
+        let len = match ascii {
+            Some(i) if rest.as_bytes()[i] < 0x80 => i,
+            None => rest.len(),
+            Some(_) => rest.find(char::is_whitespace).unwrap_or(rest.len()),
+        };
         let text = &rest[..len];
-        for c in text.chars() {
-            self.bump(c);
+        if text.is_ascii() {
+            self.offset += len;
+            self.col += len as u32;
+        } else {
+            for c in text.chars() {
+                self.bump(c);
+            }
         }
         Some(Token { text, pos })
     }
@@ -212,6 +244,13 @@ pub fn parse_int<T: std::str::FromStr + TryFrom<i64>>(tok: Token<'_>, what: &str
         .parse()
         .map_err(|_| ParseError::new(tok.pos, format!("{what} `{}` is too large", shorten(t))))?;
     T::try_from(wide).map_err(|_| ParseError::new(tok.pos, format!("{what} {wide} is out of range")))
+}
+
+/// The ASCII characters `char::is_whitespace` accepts (tab, line feed, vertical tab, form
+/// feed, carriage return, space).
+#[inline]
+fn is_ascii_space(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ')
 }
 
 /// Cuts long or unprintable token text for an error message.

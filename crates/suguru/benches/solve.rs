@@ -1,5 +1,5 @@
 //! Criterion benchmarks (release):
-//! * `janko/{fast,fd,paper}` — the whole Janko set (../shared/data/suguru/janko, when present),
+//! * `janko/{fast,paper}` — the whole Janko set (../shared/data/suguru/janko, when present),
 //!   one iteration = solving all instances in-process;
 //! * `20x20/fast` — the bundled unique 20×20 instances (examples/suguru/bench-20x20);
 //! * `linear/1xN` — the `1×n` algorithm for n = 10^3 … 10^6 (instances built in memory).
@@ -51,7 +51,6 @@ fn janko(c: &mut Criterion) {
     let mut g = c.benchmark_group("janko");
     g.throughput(Throughput::Elements(set.len() as u64));
     g.bench_function("fast", |b| b.iter(|| solve_all(&set, Algorithm::Fast)));
-    g.bench_function("fd", |b| b.iter(|| solve_all(&set, Algorithm::Fd)));
     // What `pencilbox bench` times: parse + solve + render + --stats notes, through the plug-in.
     let texts: Vec<String> = set.iter().map(|(_, p)| p.to_text()).collect();
     g.bench_function("fast_via_plugin", |b| {

@@ -1,50 +1,59 @@
-//! The default solver: finite-domain propagation specialised to Suguru, with
-//! smallest-domain-first branching, as a [`Backtrack`] state for the core driver.
+//! The default solver: Suguru as a model on the shared engine ([`pencilbox_core::engine`]),
+//! with failed-value probing and smallest-domain-first branching.
 //!
 //! # Background
-//! Each cell holds a [`Domain`] bitset (values `1..=64`, so regions of at most 64 cells; larger
-//! regions are refused with [`FastError::RegionTooLarge`] and the caller falls back to `paper`).
-//! Domain changes are recorded on a core [`Trail`]; a branch opens a trail level and undo pops it.
-//! The generic [`pencilbox_core::fd`] layer expresses the same rules (see `crate::fdmodel`) but
-//! re-runs whole propagators; this state does the same deductions incrementally, which is what
-//! makes the whole Janko set solve in a few milliseconds.
+//! Definition 1 of the paper (Butrahandisya, Arzaki and Wulandari, *Elementary Algorithmic
+//! Methods for Solving Suguru Puzzles*, Section II) has three rules: a region of `s` cells holds
+//! `1..=s` (rules 1 and 3: a *permutation*), and two king-adjacent cells differ (rule 2). The
+//! model states exactly that:
+//! * one variable per cell over `1..=size of its region` (its hint when given), and a
+//!   permutation of `1..=size` per region: core's [`RegionModel`];
+//! * `a ≠ b` for every two king-adjacent cells of different regions
+//!   ([`Distinct::not_equal`](pencilbox_core::constraints::Distinct::not_equal)).
 //!
-//! # Rules (all sound; each is a classic Suguru technique)
-//! 1. **Naked single / neighbour elimination** — a fixed value leaves every king neighbour and
-//!    every cell of its region (paper rules 1 and 2).
-//! 2. **Hidden single** — a region is a permutation of `1..=s`, so a value that fits one cell of
-//!    the region goes there; a value that fits none is a conflict.
-//! 3. **Pointing** — if value `v` of region `k` can only go in cells `C`, every cell outside `k`
-//!    that touches *all* of `C` loses `v` (the common king neighbours of `C` lie in the box
-//!    `[max r − 1, min r + 1] × [max c − 1, min c + 1]`).
-//! 4. **Naked pair** — two cells of a region with the same two-value domain take both values,
-//!    so the rest of the region and the common neighbours of the pair lose them.
+//! The rules of [`pencilbox_core::constraints::distinct`] read that structure; each is a classic
+//! Suguru technique, and the engine runs them from the cheapest up:
+//! 1. **`naked-single`** — a fixed value leaves every king neighbour and every cell of its
+//!    region (the paper's rules 1 and 2 as eliminations).
+//! 2. **`hidden-single`** — a value that fits one cell of a region goes there; a value that fits
+//!    none is a conflict.
+//! 3. **`pointing`** — when value `v` of a region can only go in cells `C`, every cell outside the
+//!    region that touches all of `C` loses `v`.
+//! 4. **`naked-subset`** (pairs: its steps are logged as `naked-pair`) — two cells of a region
+//!    with the same two values take both, so the rest of the region and their common king
+//!    neighbours lose them.
 //!
-//! [`Rules`] can switch rules 2–4 off; the generator uses that to grade difficulty.
+//! [`Rules`] switches rules 2–4 off; the generator grades difficulty with it and the hint
+//! explains with the engine's log of these rules.
 //!
-//! 5. **Failed-value probing** (at branching nodes only) — for every two-valued cell, each value
-//!    is tried and propagated; a value that leads to a conflict is removed. This is what keeps
-//!    minimal 20×20 puzzles to a handful of nodes. Off by default above
-//!    [`PROBE_MAX_CELLS`] cells, where one probing pass would cost more than it saves.
+//! 5. **Failed-value probing** (singleton consistency on two-valued cells, at every node that
+//!    still has something to decide: [`Probe::pairs`]) — a value whose assignment propagates to
+//!    a conflict is removed. This keeps minimal 20×20 puzzles to a handful of nodes. Off by
+//!    default above [`PROBE_MAX_CELLS`] cells, where one probing pass costs more than it saves.
 //!
 //! # Branching
 //! The unfixed cell with the fewest values (lowest index on ties), values increasing, or in a
-//! seeded random order for the generator.
+//! seeded random order for the generator ([`SmallestDomain`]).
+//!
+//! Regions of more than 64 cells exceed a [`Domain`]; they are refused with
+//! [`FastError::RegionTooLarge`] and the caller falls back to `paper`.
 
 use crate::model::{Solution, Suguru};
-use pencilbox_core::rng::SplitMix64;
-use pencilbox_core::search::{Backtrack, Expand};
-use pencilbox_core::trail::Trail;
+use pencilbox_core::constraints::DistinctRules;
+use pencilbox_core::engine::{Decision, Engine, EngineSearch, Probe, SmallestDomain};
+use pencilbox_core::grid::KING;
+use pencilbox_core::regions::RegionModel;
+use pencilbox_core::search::{Backtrack, Expand, StopReason};
 use pencilbox_core::{Domain, Grid, Shape};
 
-/// Which deduction rules run (neighbour elimination always does).
+/// Which deduction rules run (`naked-single` always does).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
-    /// Hidden singles in regions.
+    /// `hidden-single` in regions.
     pub hidden_single: bool,
-    /// Pointing eliminations (a region's value confined to cells with common neighbours).
+    /// `pointing` (a region's value confined to cells with common neighbours).
     pub pointing: bool,
-    /// Naked pairs in regions.
+    /// Naked pairs in regions (`naked-subset` of two cells).
     pub naked_pair: bool,
 }
 
@@ -67,9 +76,20 @@ impl Rules {
         pointing: false,
         naked_pair: false,
     };
+
+    /// The same rules as the distinctness library's switches (no hidden subsets: `fast` never
+    /// used them).
+    pub fn distinct(self) -> DistinctRules {
+        DistinctRules {
+            hidden_single: self.hidden_single,
+            pointing: self.pointing,
+            naked_subsets: if self.naked_pair { 2 } else { 0 },
+            hidden_subsets: 0,
+        }
+    }
 }
 
-/// The instance cannot be handled by the bitset solver.
+/// The instance cannot be handled by the engine model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FastError {
     /// A region has more cells than a [`Domain`] has values.
@@ -80,34 +100,39 @@ pub enum FastError {
 /// off by default on grids larger than this (in cells).
 pub const PROBE_MAX_CELLS: usize = 10_000;
 
-/// The propagating search state.
+/// The engine holding the Suguru model of `p` with `rules` posted: variable `i` is cell `i`
+/// (row-major).
+pub fn model(p: &Suguru, rules: Rules) -> Result<Engine, FastError> {
+    let big = p.max_region_size();
+    let Some(RegionModel {
+        mut engine,
+        cells,
+        mut distinct,
+    }) = RegionModel::new(p.board())
+    else {
+        return Err(FastError::RegionTooLarge(big));
+    };
+    let shape = p.shape();
+    let regions = p.region_grid().as_slice();
+    // At most four forward king neighbours per cell (right, and the three below).
+    distinct.reserve(4 * shape.cells());
+    for c in shape.all() {
+        for &d in &KING[4..] {
+            if let Some(n) = shape.step(c, d) {
+                if regions[c.index()] != regions[n.index()] {
+                    distinct.not_equal(cells[c.index()], cells[n.index()]);
+                }
+            }
+        }
+    }
+    distinct.post(&mut engine, rules.distinct());
+    Ok(engine)
+}
+
+/// The search state: the engine model searched with probing and smallest-domain branching.
 pub struct FastSearch {
+    search: EngineSearch<SmallestDomain>,
     shape: Shape,
-    dom: Vec<Domain>,
-    trail: Trail<(u32, Domain)>,
-    king_off: Vec<u32>,
-    king: Vec<u32>,
-    region_of: Vec<u32>,
-    reg_off: Vec<u32>,
-    reg_cells: Vec<u32>,
-    reg_full: Vec<Domain>,
-    queue: Vec<u32>,
-    /// Regions whose cells changed since the cheap region rules (hidden singles) last ran.
-    dirty: Vec<bool>,
-    dirty_list: Vec<u32>,
-    /// Regions whose cells changed since the costly rules (pointing, naked pairs) last ran;
-    /// those run only when everything cheaper has reached its fixpoint.
-    dirty2: Vec<bool>,
-    dirty2_list: Vec<u32>,
-    rules: Rules,
-    root_done: bool,
-    rng: Option<SplitMix64>,
-    probing: bool,
-    /// Propagation steps (cells processed), for statistics.
-    pub propagations: u64,
-    /// A cell where the last conflict was found (an emptied domain, or a cell of a region that
-    /// lost a value); the generator repairs layouts around it.
-    pub conflict: Option<u32>,
 }
 
 impl FastSearch {
@@ -118,389 +143,89 @@ impl FastSearch {
 
     /// Builds the state with a chosen rule set.
     pub fn with_rules(p: &Suguru, rules: Rules) -> Result<Self, FastError> {
-        let shape = p.shape();
-        let big = p.max_region_size();
-        if big > Domain::MAX as usize {
-            return Err(FastError::RegionTooLarge(big));
+        let engine = model(p, rules)?;
+        let mut search = EngineSearch::new(engine, SmallestDomain::new());
+        if p.shape().cells() <= PROBE_MAX_CELLS {
+            search = search.with_probe(Probe::pairs());
         }
-        let n = shape.cells();
-        let mut king_off = Vec::with_capacity(n + 1);
-        let mut king = Vec::with_capacity(n * 8);
-        king_off.push(0);
-        for c in shape.all() {
-            for d in pencilbox_core::grid::KING {
-                if let Some(x) = shape.step(c, d) {
-                    king.push(x.0);
-                }
-            }
-            king_off.push(king.len() as u32);
-        }
-        let mut reg_off = Vec::with_capacity(p.num_regions() + 1);
-        let mut reg_cells = Vec::with_capacity(n);
-        reg_off.push(0);
-        for cells in p.regions() {
-            reg_cells.extend(cells.iter().map(|c| c.0));
-            reg_off.push(reg_cells.len() as u32);
-        }
-        let reg_full: Vec<Domain> = p.regions().map(|c| Domain::range(1, c.len() as u32)).collect();
-        let region_of: Vec<u32> = p.region_grid().as_slice().to_vec();
-        let dom = shape
-            .all()
-            .map(|c| match p.hint(c) {
-                0 => reg_full[region_of[c.index()] as usize],
-                h => Domain::single(h),
-            })
-            .collect();
         Ok(FastSearch {
-            shape,
-            dom,
-            trail: Trail::new(),
-            king_off,
-            king,
-            region_of,
-            reg_off,
-            reg_cells,
-            reg_full,
-            queue: Vec::new(),
-            dirty: vec![false; p.num_regions()],
-            dirty_list: Vec::new(),
-            dirty2: vec![false; p.num_regions()],
-            dirty2_list: Vec::new(),
-            rules,
-            root_done: false,
-            rng: None,
-            probing: n <= PROBE_MAX_CELLS,
-            propagations: 0,
-            conflict: None,
+            search,
+            shape: p.shape(),
         })
     }
 
     /// Tries values in a random order drawn from `seed` (the generator's random fill).
     pub fn randomise(&mut self, seed: u64) {
-        self.rng = Some(SplitMix64::new(seed));
-    }
-
-    /// The current domains, row-major.
-    pub fn domains(&self) -> &[Domain] {
-        &self.dom
-    }
-
-    /// The filled grid (`0` where a cell is not fixed).
-    pub fn grid(&self) -> Solution {
-        Grid::from_vec(self.shape, self.dom.iter().map(|d| d.value().unwrap_or(0)).collect()).expect("sized")
-    }
-
-    /// True when every cell is fixed.
-    pub fn all_fixed(&self) -> bool {
-        self.dom.iter().all(|d| d.is_single())
-    }
-
-    /// Narrows `c` to `d ∩ dom(c)`; `Err` on an empty domain.
-    #[inline(always)]
-    fn restrict(&mut self, c: u32, d: Domain) -> Result<(), ()> {
-        let old = self.dom[c as usize];
-        let new = old.and(d);
-        if new == old {
-            return Ok(());
-        }
-        if new.is_empty() {
-            self.conflict = Some(c);
-            return Err(());
-        }
-        self.trail.push((c, old));
-        self.dom[c as usize] = new;
-        if new.is_single() {
-            self.queue.push(c);
-        }
-        let k = self.region_of[c as usize];
-        if !self.dirty[k as usize] {
-            self.dirty[k as usize] = true;
-            self.dirty_list.push(k);
-        }
-        if !self.dirty2[k as usize] {
-            self.dirty2[k as usize] = true;
-            self.dirty2_list.push(k);
-        }
-        Ok(())
-    }
-
-    /// Forgets pending region work (after a conflict or an undo).
-    fn clear_dirty(&mut self) {
-        for k in self.dirty_list.drain(..) {
-            self.dirty[k as usize] = false;
-        }
-        for k in self.dirty2_list.drain(..) {
-            self.dirty2[k as usize] = false;
-        }
-    }
-
-    /// Queues every fixed cell and marks every region (root propagation).
-    fn seed_all(&mut self) {
-        self.queue
-            .extend((0..self.dom.len() as u32).filter(|&c| self.dom[c as usize].is_single()));
-        for k in 0..self.dirty.len() {
-            if !self.dirty[k] {
-                self.dirty[k] = true;
-                self.dirty_list.push(k as u32);
-            }
-            if !self.dirty2[k] {
-                self.dirty2[k] = true;
-                self.dirty2_list.push(k as u32);
-            }
-        }
-    }
-
-    /// Runs the rules to a fixpoint; `false` on a conflict (the queue is then cleared).
-    pub fn propagate(&mut self) -> bool {
-        let ok = self.fixpoint().is_ok();
-        if !ok {
-            self.queue.clear();
-            self.clear_dirty();
-        }
-        ok
-    }
-
-    fn fixpoint(&mut self) -> Result<(), ()> {
-        loop {
-            while let Some(c) = self.queue.pop() {
-                self.propagations += 1;
-                let d = self.dom[c as usize];
-                let keep = Domain(!d.0);
-                let (a, b) = (
-                    self.king_off[c as usize] as usize,
-                    self.king_off[c as usize + 1] as usize,
-                );
-                for i in a..b {
-                    let n = self.king[i];
-                    if self.dom[n as usize].0 & d.0 != 0 {
-                        self.restrict(n, keep)?;
-                    }
-                }
-                let k = self.region_of[c as usize] as usize;
-                let (a, b) = (self.reg_off[k] as usize, self.reg_off[k + 1] as usize);
-                for i in a..b {
-                    let n = self.reg_cells[i];
-                    if n != c && self.dom[n as usize].0 & d.0 != 0 {
-                        self.restrict(n, keep)?;
-                    }
-                }
-            }
-            if let Some(k) = self.dirty_list.pop() {
-                self.dirty[k as usize] = false;
-                self.region_rules(k as usize, false)?;
-            } else if let Some(k) = self.dirty2_list.pop() {
-                self.dirty2[k as usize] = false;
-                self.region_rules(k as usize, true)?;
-            } else {
-                return Ok(());
-            }
-        }
-    }
-
-    /// The region rules on region `k`: the missing-value check and hidden singles, or (when
-    /// `costly`) pointing and naked pairs.
-    fn region_rules(&mut self, k: usize, costly: bool) -> Result<(), ()> {
-        let full = self.reg_full[k];
-        let (a, b) = (self.reg_off[k] as usize, self.reg_off[k + 1] as usize);
-        let mut once = Domain::EMPTY;
-        let mut twice = Domain::EMPTY;
-        for i in a..b {
-            let d = self.dom[self.reg_cells[i] as usize];
-            twice = twice.or(once.and(d));
-            once = once.or(d);
-        }
-        if !full.minus(once).is_empty() {
-            self.conflict = Some(self.reg_cells[a]);
-            return Err(()); // a value fits nowhere in the region
-        }
-        if !costly && self.rules.hidden_single {
-            let singles = full.minus(twice);
-            if !singles.is_empty() {
-                for i in a..b {
-                    let c = self.reg_cells[i];
-                    let d = self.dom[c as usize];
-                    let s = d.and(singles);
-                    if !s.is_empty() && !d.is_single() {
-                        if !s.is_single() {
-                            self.conflict = Some(c);
-                            return Err(());
-                        }
-                        self.restrict(c, s)?;
-                    }
-                }
-            }
-        }
-        if costly && self.rules.pointing {
-            for v in twice.iter() {
-                // Cells of region k that can take v (at least two, since v is in `twice`).
-                let (mut r0, mut r1, mut c0, mut c1) = (usize::MAX, 0usize, usize::MAX, 0usize);
-                let mut count = 0;
-                for i in a..b {
-                    let c = self.reg_cells[i] as usize;
-                    if self.dom[c].contains(v) {
-                        let (r, col) = (c / self.shape.width, c % self.shape.width);
-                        r0 = r0.min(r);
-                        r1 = r1.max(r);
-                        c0 = c0.min(col);
-                        c1 = c1.max(col);
-                        count += 1;
-                    }
-                }
-                if count < 2 || r1 > r0 + 2 || c1 > c0 + 2 {
-                    continue;
-                }
-                let rows = r1.saturating_sub(1)..=(r0 + 1).min(self.shape.height - 1);
-                let cols = c1.saturating_sub(1)..=(c0 + 1).min(self.shape.width - 1);
-                for r in rows {
-                    for col in cols.clone() {
-                        let x = r * self.shape.width + col;
-                        if self.region_of[x] as usize != k && self.dom[x].contains(v) {
-                            self.restrict(x as u32, Domain::ALL.without(v))?;
-                        }
-                    }
-                }
-            }
-        }
-        if costly && self.rules.naked_pair {
-            for i in a..b {
-                let ci = self.reg_cells[i];
-                let d = self.dom[ci as usize];
-                if d.len() != 2 {
-                    continue;
-                }
-                for j in i + 1..b {
-                    let cj = self.reg_cells[j];
-                    if self.dom[cj as usize] != d {
-                        continue;
-                    }
-                    let keep = Domain(!d.0);
-                    for t in a..b {
-                        let x = self.reg_cells[t];
-                        if x != ci && x != cj {
-                            self.restrict(x, keep)?;
-                        }
-                    }
-                    // Common king neighbours of the pair outside the region.
-                    let (ai, bi) = (
-                        self.king_off[ci as usize] as usize,
-                        self.king_off[ci as usize + 1] as usize,
-                    );
-                    for t in ai..bi {
-                        let x = self.king[t];
-                        if self.region_of[x as usize] as usize == k {
-                            continue;
-                        }
-                        let (aj, bj) = (
-                            self.king_off[cj as usize] as usize,
-                            self.king_off[cj as usize + 1] as usize,
-                        );
-                        if self.king[aj..bj].contains(&x) {
-                            self.restrict(x, keep)?;
-                        }
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Failed-value probing (singleton consistency on two-valued cells): a value whose
-    /// assignment propagates to a conflict is removed, until nothing changes. `false` when the
-    /// node itself is refuted. Changes are recorded at the current trail level.
-    fn probe(&mut self) -> bool {
-        loop {
-            let mut changed = false;
-            for c in 0..self.dom.len() {
-                let d = self.dom[c];
-                if d.len() != 2 {
-                    continue;
-                }
-                for v in d.iter() {
-                    self.trail.new_level();
-                    let ok = self.restrict(c as u32, Domain::single(v)).is_ok() && self.propagate();
-                    self.pop_level();
-                    if !ok {
-                        if self.restrict(c as u32, d.without(v)).is_err() || !self.propagate() {
-                            return false;
-                        }
-                        changed = true;
-                        break;
-                    }
-                }
-            }
-            if !changed {
-                return true;
-            }
-        }
-    }
-
-    /// Undoes everything recorded since the last `new_level`.
-    fn pop_level(&mut self) {
-        let level = self.trail.level() - 1;
-        let dom = &mut self.dom;
-        self.trail.backtrack_to(level, |(c, old)| dom[c as usize] = old);
-        self.queue.clear();
-        self.clear_dirty();
+        self.search.brancher = SmallestDomain::new().shuffled_values(seed);
     }
 
     /// Switches failed-value probing at branching nodes on or off (on by default for grids of at
     /// most [`PROBE_MAX_CELLS`] cells).
     pub fn set_probing(&mut self, on: bool) {
-        self.probing = on;
+        self.search.probe = on.then(Probe::pairs);
+    }
+
+    /// The engine (its rule statistics, its explanation log).
+    pub fn engine(&self) -> &Engine {
+        &self.search.engine
+    }
+
+    /// The engine, to switch explanations on or set limits before searching.
+    pub fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.search.engine
+    }
+
+    /// The current domains, row-major.
+    pub fn domains(&self) -> &[Domain] {
+        self.search.engine.domains()
+    }
+
+    /// The filled grid (`0` where a cell is not fixed).
+    pub fn grid(&self) -> Solution {
+        Grid::from_vec(
+            self.shape,
+            self.domains().iter().map(|d| d.value().unwrap_or(0)).collect(),
+        )
+        .expect("one variable per cell")
+    }
+
+    /// True when every cell is fixed.
+    pub fn all_fixed(&self) -> bool {
+        self.search.engine.all_fixed()
     }
 
     /// Root propagation only (no search): `false` when it finds a conflict.
     pub fn propagate_root(&mut self) -> bool {
-        self.root_done = true;
-        self.seed_all();
-        self.propagate()
+        self.search.propagate_root()
     }
 
-    fn choose(&self) -> Option<usize> {
-        let mut best: Option<(u32, usize)> = None;
-        for (i, d) in self.dom.iter().enumerate() {
-            let n = d.len();
-            if n > 1 && best.is_none_or(|(m, _)| n < m) {
-                best = Some((n, i));
-                if n == 2 {
-                    break;
-                }
-            }
-        }
-        best.map(|(_, i)| i)
+    /// The cell whose domain the last conflict would have emptied, if it emptied one (the
+    /// generator repairs layouts around it).
+    pub fn conflict(&self) -> Option<usize> {
+        self.search.engine.conflict_var().map(|v| v.index())
     }
 }
 
 impl Backtrack for FastSearch {
-    type Branch = (u32, u32);
+    type Branch = Decision;
 
-    fn expand(&mut self, out: &mut Vec<(u32, u32)>) -> Expand {
-        if !self.root_done && !self.propagate_root() {
-            return Expand::Dead;
-        }
-        if self.probing && !self.all_fixed() && !self.probe() {
-            return Expand::Dead;
-        }
-        match self.choose() {
-            None => Expand::Solution,
-            Some(c) => {
-                let start = out.len();
-                out.extend(self.dom[c].iter().map(|v| (c as u32, v)));
-                if let Some(rng) = &mut self.rng {
-                    rng.shuffle_mod(&mut out[start..]);
-                }
-                Expand::Branches
-            }
-        }
+    #[inline]
+    fn expand(&mut self, out: &mut Vec<Decision>) -> Expand {
+        self.search.expand(out)
     }
 
-    fn apply(&mut self, (c, v): (u32, u32)) -> bool {
-        self.trail.new_level();
-        self.restrict(c, Domain::single(v)).is_ok() && self.propagate()
+    #[inline]
+    fn apply(&mut self, d: Decision) -> bool {
+        self.search.apply(d)
     }
 
-    fn undo(&mut self, _: (u32, u32)) {
-        self.pop_level();
+    #[inline]
+    fn undo(&mut self, d: Decision) {
+        self.search.undo(d)
+    }
+
+    fn interrupted(&self) -> Option<StopReason> {
+        self.search.interrupted()
     }
 }
 
@@ -538,5 +263,16 @@ mod tests {
         let hints = vec!["0"; 65].join(" ");
         let p = parse(&format!("1 65\n{hints}\n{labels}\n")).unwrap();
         assert!(matches!(FastSearch::new(&p), Err(FastError::RegionTooLarge(65))));
+    }
+
+    #[test]
+    fn the_rules_are_posted_under_their_names() {
+        let p = parse("3 3\n0 0 0\n0 5 0\n0 0 3\n1 1 2\n1 1 2\n1 3 2\n").unwrap();
+        let all = model(&p, Rules::ALL).unwrap();
+        assert_eq!(
+            all.rule_names(),
+            ["naked-single", "hidden-single", "pointing", "naked-subset"]
+        );
+        assert_eq!(model(&p, Rules::SINGLES).unwrap().rule_names(), ["naked-single"]);
     }
 }

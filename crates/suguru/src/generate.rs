@@ -142,13 +142,34 @@ pub fn repair_layout(labels: &mut Grid<u32>) -> Option<Suguru> {
             if s.propagate_root() {
                 return Some(p);
             }
-            p.region_of(pencilbox_core::CellId(s.conflict?))
+            match s.conflict() {
+                Some(c) => p.region_of(pencilbox_core::CellId::from_index(c)),
+                None => unplaceable_region(&p, s.domains())?,
+            }
         };
         if !merge_near(labels, &p, k) {
             return None;
         }
     }
     None
+}
+
+/// The first region that cannot be a permutation of its values in the domains left by a failed
+/// propagation: a value with no place, or a cell that is the only place of two values (the
+/// conflicts `hidden-single` finds without emptying a domain).
+fn unplaceable_region(p: &Suguru, doms: &[pencilbox_core::Domain]) -> Option<usize> {
+    use pencilbox_core::Domain;
+    p.regions().position(|cells| {
+        let (mut once, mut twice) = (Domain::EMPTY, Domain::EMPTY);
+        for c in cells {
+            let d = doms[c.index()];
+            twice = twice.or(once.and(d));
+            once = once.or(d);
+        }
+        let values = Domain::range(1, cells.len() as u32);
+        let singles = values.minus(twice);
+        !values.minus(once).is_empty() || cells.iter().any(|c| doms[c.index()].and(singles).len() > 1)
+    })
 }
 
 /// A random solution of a hintless layout, or `None` if none is found within a node budget.

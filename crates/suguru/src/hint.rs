@@ -3,8 +3,11 @@
 //!
 //! The rules are tried from the simplest: a **naked single** (every other value of the
 //! region's range is already in the cell's region or next to it), a **hidden single** (the
-//! value fits in no other cell of the region), then a chain of singles, then the full
-//! propagation of [`crate::fast`] (pointing and naked pairs as well).
+//! value fits in no other cell of the region), then the first cell fixed in the explanation
+//! log ([`pencilbox_core::engine::Step`]s) of the [`crate::fast`] engine model's root
+//! propagation: a chain of singles, or pointing and naked pairs as well. The engine runs the
+//! cheap rules to their fixpoint before the costly ones, so a cell that singles alone fix is
+//! found before any pointing or pair is used.
 
 use crate::fast::{FastSearch, Rules};
 use crate::model::Suguru;
@@ -123,32 +126,51 @@ pub fn hint(p: &Suguru, partial: &Grid<u8>) -> Option<Hint> {
             }
         }
     }
-    // Chains of singles, then full propagation.
+    // Chains of singles, then full propagation: the first step of the engine's explanation
+    // log (root propagation of the `fast` model of the position) that fixes an empty cell.
     let position = p.with_hints(Grid::from_vec(shape, grid.clone()).expect("sized")).ok()?;
-    for (rules, why) in [
-        (
-            Rules::SINGLES_AND_HIDDEN,
-            "follows from a chain of naked and hidden singles",
-        ),
-        (
-            Rules::ALL,
-            "follows by propagation: a region's value confined to cells with common neighbours (pointing) or a naked pair removes candidates until only this one is left",
-        ),
-    ] {
-        let mut s = FastSearch::with_rules(&position, rules).ok()?;
-        if !s.propagate_root() {
-            return None;
-        }
-        if let Some(c) = shape.all().find(|c| grid[c.index()] == 0 && s.domains()[c.index()].is_single()) {
-            return Some(Hint {
-                cell: c,
-                value: s.domains()[c.index()].value().unwrap_or(0),
-                reason: format!("{}: {why}", shape.name(c)),
-            });
+    let mut s = FastSearch::with_rules(&position, Rules::ALL).ok()?;
+    s.engine_mut().explain(true);
+    if !s.propagate_root() {
+        return None;
+    }
+    // The domains the model starts from: the given value, or the region's range.
+    let mut doms: Vec<Domain> = shape
+        .all()
+        .map(|c| match grid[c.index()] {
+            0 => Domain::range(1, p.region_size_of(c) as u32),
+            v => Domain::single(v),
+        })
+        .collect();
+    let mut beyond_singles = false;
+    for step in s.engine().log()?.steps() {
+        beyond_singles |= !SINGLES.contains(&step.rule);
+        for change in &step.changes {
+            let i = change.var.index();
+            doms[i] = doms[i].minus(change.removed);
+            if grid[i] != 0 {
+                continue;
+            }
+            if let Some(value) = doms[i].value() {
+                let c = CellId::from_index(i);
+                let why = if beyond_singles {
+                    "follows by propagation: a region's value confined to cells with common neighbours (pointing) or a naked pair removes candidates until only this one is left"
+                } else {
+                    "follows from a chain of naked and hidden singles"
+                };
+                return Some(Hint {
+                    cell: c,
+                    value,
+                    reason: format!("{}: {why} (the last step: {})", shape.name(c), step.rule),
+                });
+            }
         }
     }
     None
 }
+
+/// The rules of a chain of singles in the explanation log.
+const SINGLES: [&str; 2] = ["naked-single", "hidden-single"];
 
 #[cfg(test)]
 mod tests {

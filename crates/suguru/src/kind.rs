@@ -1,19 +1,24 @@
-//! The [`PuzzleKind`] plug-in the CLI and server see: text in, reports out.
+//! The plug-in: [`Suguru`] implements the typed [`Puzzle`] trait, and [`KIND`] (core's
+//! [`Plugin`] adapter) is the [`PuzzleKind`](pencilbox_core::PuzzleKind) the CLI registry and
+//! the server use.
+//!
+//! * Algorithms: the typed table [`crate::solver::ALGORITHMS`] — `fast` (default; `linear` on
+//!   `1×n` / `m×1` grids, `paper` for regions over 64 cells), `paper`, `linear`. The algorithm
+//!   that actually ran is reported.
+//! * Answer files: `x.in` ↔ `x.ans`.
+//! * `--stats` notes: the instance's size figures and Theorem 2's bound `T(m, n, R)` (shown
+//!   next to the driver's node count); when counting an instance `linear` applies to, Theorem
+//!   4's bound.
 
 use crate::model::{parse, parse_answer, Solution, Suguru};
-use crate::solver::{self, Algorithm};
-use crate::{theorems, verify};
-use pencilbox_core::puzzle::differences;
+use crate::solver::{self, Algorithm, ALGORITHMS};
+use crate::{linear, theorems, verify};
+use pencilbox_core::plugin::{grid_differences, Found, GenerateRequest, Generated, GeneratorInfo, Plugin, Puzzle};
 use pencilbox_core::regions;
-use pencilbox_core::{
-    AlgorithmInfo, CountReport, Note, PuzzleError, PuzzleKind, Rendered, RunOptions, SolveReport, VerifyReport,
-};
-
-/// The Suguru family.
-pub struct Kind;
+use pencilbox_core::{AlgorithmInfo, Limits, Note, ParseError, PuzzleError, Rendered, RunOptions, VerifyReport};
 
 /// The registry entry (`pencilbox_suguru::KIND`).
-pub static KIND: Kind = Kind;
+pub static KIND: Plugin<Suguru> = Plugin::new();
 
 /// A solution rendered as answer-file text, a drawing with region walls, and JSON rows.
 pub fn render(p: &Suguru, s: &Solution) -> Rendered {
@@ -30,16 +35,6 @@ pub fn draw(p: &Suguru, s: &Solution) -> String {
     regions::draw(p.board().regions(), s)
 }
 
-fn algorithm(opts: &RunOptions) -> Result<Option<Algorithm>, PuzzleError> {
-    match opts.algorithm.as_deref() {
-        None => Ok(None),
-        Some(name) => {
-            KIND.algorithm(Some(name))?;
-            Ok(Algorithm::from_name(name))
-        }
-    }
-}
-
 /// The `--stats` notes: the instance's size figures and Theorem 2's bound `T(m, n, R)` (shown
 /// next to the driver's node count).
 pub fn notes(p: &Suguru) -> Vec<Note> {
@@ -54,88 +49,100 @@ pub fn notes(p: &Suguru) -> Vec<Note> {
     notes
 }
 
-impl PuzzleKind for Kind {
-    fn convert(&self, text: &str, url: bool, _: &RunOptions) -> Result<String, PuzzleError> {
-        let p = crate::parse(text)?;
-        Ok(if url { crate::puzzlink::to_url(&p) } else { p.to_text() })
-    }
-    fn generator(&self) -> Option<pencilbox_core::plugin::GeneratorInfo> {
-        Some(crate::generate::GENERATOR)
-    }
-    fn generate(
-        &self,
-        req: &pencilbox_core::plugin::GenerateRequest,
-    ) -> Result<pencilbox_core::plugin::Generated, PuzzleError> {
-        pencilbox_core::plugin::check_generate(self.name(), &crate::generate::GENERATOR, req)?;
-        crate::generate::generated(req)
-    }
-    fn name(&self) -> &'static str {
-        "suguru"
-    }
-    fn summary(&self) -> &'static str {
-        "Suguru (Nanaburokku): regions hold 1..size, touching cells differ"
-    }
-    fn detect(&self, text: &str) -> bool {
+impl Puzzle for Suguru {
+    const NAME: &'static str = "suguru";
+    const SUMMARY: &'static str = "Suguru (Nanaburokku): regions hold 1..size, touching cells differ";
+    type Solution = Solution;
+    type Algorithm = Algorithm;
+    const ALGORITHMS: &'static [(Algorithm, AlgorithmInfo)] = &ALGORITHMS;
+    const ANSWER_EXTENSION: Option<&'static str> = Some("ans");
+    const GENERATOR: Option<GeneratorInfo> = Some(crate::generate::GENERATOR);
+
+    fn detect(text: &str) -> bool {
         crate::model::detect(text)
     }
-    fn algorithms(&self) -> Vec<AlgorithmInfo> {
-        Algorithm::INFO.to_vec()
+
+    fn parse(text: &str, _: &RunOptions) -> Result<Self, PuzzleError> {
+        Ok(parse(text)?)
     }
-    fn dimensions(&self, text: &str, _: &RunOptions) -> Result<(usize, usize), PuzzleError> {
-        let s = parse(text)?.shape();
-        Ok((s.height, s.width))
-    }
-    fn answer_extension(&self) -> Option<&'static str> {
-        Some("ans")
-    }
-    fn solve(&self, text: &str, opts: &RunOptions) -> Result<SolveReport, PuzzleError> {
-        let p = parse(text)?;
-        let r = solver::solve(&p, algorithm(opts)?, &opts.limits)?;
-        Ok(SolveReport {
-            status: r.status,
-            solution: r.solution.as_ref().map(|s| render(&p, s)),
-            reason: r.reason,
-            algorithm: r.algorithm.name().to_string(),
-            notes: notes(&p),
-            stats: r.stats,
-        })
-    }
-    fn count(&self, text: &str, limit: Option<u64>, opts: &RunOptions) -> Result<CountReport, PuzzleError> {
-        let p = parse(text)?;
-        let r = solver::count(&p, algorithm(opts)?, limit, &opts.limits)?;
-        let diff = match &r.witness[..] {
-            [a, b] => differences(a.as_slice(), b.as_slice(), |i| {
-                p.shape().name(pencilbox_core::CellId::from_index(i))
-            }),
-            _ => Vec::new(),
-        };
-        let witness = if r.count >= 2u32.into() {
-            r.witness.iter().map(|s| render(&p, s)).collect()
-        } else {
-            Vec::new()
-        };
-        let mut notes = notes(&p);
-        if crate::linear::applies(&p) {
+
+    /// A solve (`keep` 1 and one solution asked for) runs [`solver::solve`]; anything else
+    /// counts with [`solver::count`] (exactly, by the DP, on `1×n` / `m×1` grids).
+    fn search(
+        &self,
+        alg: Option<Algorithm>,
+        _: &RunOptions,
+        limits: &Limits,
+        keep: usize,
+    ) -> Result<Found<Solution>, PuzzleError> {
+        if keep <= 1 && limits.max_solutions == Some(1) {
+            let r = solver::solve(self, alg, limits)?;
+            let found = Found {
+                solutions: r.solution.into_iter().take(keep).collect(),
+                count: u32::from(r.status == pencilbox_core::Status::Solved).into(),
+                complete: r.status != pencilbox_core::Status::Timeout,
+                interrupted: (r.status == pencilbox_core::Status::Timeout).then_some(r.stop),
+                reason: r.reason,
+                algorithm: Some(r.algorithm.name()),
+                stats: r.stats,
+                notes: Vec::new(),
+            };
+            return Ok(found);
+        }
+        let r = solver::count(self, alg, limits.max_solutions, limits)?;
+        let mut notes = Vec::new();
+        if linear::applies(self) {
             notes.push(Note::new(
                 "theorem4_bound",
-                theorems::short_number(&theorems::theorem4_bound(&p)),
+                theorems::short_number(&theorems::theorem4_bound(self)),
             ));
         }
-        Ok(CountReport {
+        Ok(Found {
+            solutions: r.witness.into_iter().take(keep).collect(),
             count: r.count,
             complete: r.complete,
-            interrupted: r.interrupted,
-            witness,
-            differences: diff,
+            interrupted: r.interrupted.then_some(r.stop),
             reason: r.reason,
-            algorithm: r.algorithm.name().to_string(),
+            algorithm: Some(r.algorithm.name()),
             stats: r.stats,
             notes,
         })
     }
-    fn verify(&self, text: &str, solution: &str, _: &RunOptions) -> Result<VerifyReport, PuzzleError> {
-        let p = parse(text)?;
-        let s = parse_answer(solution, p.shape()).map_err(PuzzleError::Solution)?;
-        Ok(verify::verify(&p, &s))
+
+    fn parse_solution(&self, text: &str) -> Result<Solution, ParseError> {
+        parse_answer(text, self.shape())
+    }
+
+    fn verify(&self, s: &Solution) -> VerifyReport {
+        verify::verify(self, s)
+    }
+
+    fn render(&self, s: &Solution) -> Rendered {
+        render(self, s)
+    }
+
+    fn differences(&self, a: &Solution, b: &Solution) -> Vec<String> {
+        grid_differences(self.shape().width, a.as_slice(), b.as_slice())
+    }
+
+    fn dimensions(&self) -> (usize, usize) {
+        let s = self.shape();
+        (s.height, s.width)
+    }
+
+    fn notes(&self) -> Vec<Note> {
+        notes(self)
+    }
+
+    fn write(&self, url: bool) -> Option<String> {
+        Some(if url {
+            crate::puzzlink::to_url(self)
+        } else {
+            self.to_text()
+        })
+    }
+
+    fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
+        crate::generate::generated(req)
     }
 }

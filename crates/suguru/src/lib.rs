@@ -6,7 +6,7 @@
 //! verifier), Theorem 1 (2×2 subgrids), Algorithms 1–2 and Theorem 2 (backtracking and its
 //! bound), Section V (Theorem 3, Algorithms 3–5, Fig. 5, Theorem 4: the `1×n` case). The
 //! *Interactive Suguru Playground 1.0* manual gives the validator's messages and the region
-//! clean-up; the MIP model note gives the same constraints as our `fd` model.
+//! clean-up; the MIP model note gives the same constraints as the `fast` engine model.
 //!
 //! # Modules
 //! * [`model`] — [`Suguru`], the text / JSON / answer formats, [`detect`]: a region board and
@@ -14,11 +14,13 @@
 //! * [`puzzlink`] — puzz.link `suguru` URLs, read and written.
 //! * [`verify()`] — Section III, every violation with its cell.
 //! * [`theorems`] — Theorem 1 pre-checks, Theorem 2 and Theorem 4 bounds.
-//! * [`paper`] — Algorithm 2 as published; [`fast`] — the default propagating solver;
-//!   [`linear`] — Section V; [`fdmodel`] — the same rules on the generic core FD layer.
-//! * [`solver`] — solve / count with a named algorithm; [`generate()`] — unique puzzles;
-//!   [`hint()`] — one forced cell and the rule forcing it.
-//! * [`KIND`] — the [`pencilbox_core::PuzzleKind`] the CLI registers.
+//! * [`paper`] — Algorithm 2 as published; [`fast`] — the default solver, a model on the
+//!   shared engine; [`linear`] — Section V.
+//! * [`solver`] — solve / count with an algorithm of the typed table [`solver::ALGORITHMS`];
+//!   [`generate()`] — unique puzzles; [`hint()`] — one forced cell and the rule forcing it,
+//!   from the engine's explanation log.
+//! * [`KIND`] — the typed [`pencilbox_core::plugin::Puzzle`] through core's `Plugin`: the
+//!   [`pencilbox_core::PuzzleKind`] the CLI registers.
 //!
 //! # Example
 //! ```
@@ -30,7 +32,6 @@
 #![deny(missing_docs)]
 
 pub mod fast;
-pub mod fdmodel;
 pub mod generate;
 pub mod hint;
 pub mod kind;
@@ -44,7 +45,7 @@ pub mod verify;
 
 pub use generate::{generate, Difficulty};
 pub use hint::{hint, Hint};
-pub use kind::{Kind, KIND};
+pub use kind::KIND;
 pub use model::{detect, parse, parse_answer, Solution, Suguru};
 pub use solver::Algorithm;
 pub use verify::verify;

@@ -8,65 +8,57 @@
 use crate::fast::FastSearch;
 use crate::model::{Solution, Suguru};
 use crate::paper::PaperSearch;
-use crate::{fdmodel, linear, theorems};
+use crate::{linear, theorems};
 use num_bigint::BigUint;
 use pencilbox_core::search::{run, Backtrack, Flow, Limits, SearchResult, Stats, StopReason};
 use pencilbox_core::{PuzzleError, Status};
 use std::time::Instant;
 
-/// The algorithms, by name.
+/// The algorithms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Algorithm {
-    /// Propagation + smallest-domain branching (default for 2-D grids).
+    /// The engine model: propagation + probing + smallest-domain branching (default for 2-D
+    /// grids; [`crate::fast`]).
     Fast,
     /// Algorithm 2 as published.
     Paper,
     /// Theorem 3 / Algorithms 3–5 (and the Fig. 5 hintless variant) for `1×n` and `m×1`.
     Linear,
-    /// The generic core FD model.
-    Fd,
 }
 
-impl Algorithm {
-    /// All algorithms with one-line summaries, the default first.
-    pub const INFO: &'static [pencilbox_core::AlgorithmInfo] = &[
+/// Every algorithm with its name and one-line summary, the default first: the one table the
+/// plug-in ([`crate::KIND`]), `--algorithm` and `pencilbox list` read.
+pub static ALGORITHMS: [(Algorithm, pencilbox_core::AlgorithmInfo); 3] = [
+    (
+        Algorithm::Fast,
         pencilbox_core::AlgorithmInfo {
             name: "fast",
-            summary: "default: propagation (singles, hidden singles, pointing, naked pairs) + smallest-domain branching; `linear` on 1×n / m×1",
+            summary: "default: model on the shared engine (singles, hidden singles, pointing, naked pairs, failed-value probing) + smallest-domain branching; `linear` on 1×n / m×1",
         },
+    ),
+    (
+        Algorithm::Paper,
         pencilbox_core::AlgorithmInfo {
             name: "paper",
             summary: "Algorithm 2 of Butrahandisya et al. as published: row-major backtracking with χ sets, CV counters and MUSTBACKTRACK",
         },
+    ),
+    (
+        Algorithm::Linear,
         pencilbox_core::AlgorithmInfo {
             name: "linear",
             summary: "Theorem 3 / Algorithms 3-5 (and the hintless Fig. 5 algorithm): O(n) for 1×n and m×1 grids; exact DP count",
         },
-        pencilbox_core::AlgorithmInfo {
-            name: "fd",
-            summary: "the generic core finite-domain model (NotEqual + permutation AllDifferent), a cross-check for fast",
-        },
-    ];
+    ),
+];
 
-    /// The algorithm called `name`.
-    pub fn from_name(name: &str) -> Option<Algorithm> {
-        match name {
-            "fast" => Some(Algorithm::Fast),
-            "paper" => Some(Algorithm::Paper),
-            "linear" => Some(Algorithm::Linear),
-            "fd" => Some(Algorithm::Fd),
-            _ => None,
-        }
-    }
-
-    /// Its name.
+impl Algorithm {
+    /// Its name (from [`ALGORITHMS`]).
     pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Fast => "fast",
-            Algorithm::Paper => "paper",
-            Algorithm::Linear => "linear",
-            Algorithm::Fd => "fd",
-        }
+        ALGORITHMS
+            .iter()
+            .find(|(a, _)| *a == self)
+            .map_or("fast", |(_, info)| info.name)
     }
 }
 
@@ -83,6 +75,8 @@ pub struct Solved {
     pub algorithm: Algorithm,
     /// Search counters.
     pub stats: Stats,
+    /// Why the search ended.
+    pub stop: StopReason,
 }
 
 /// The result of [`count`].
@@ -102,6 +96,8 @@ pub struct Counted {
     pub algorithm: Algorithm,
     /// Search counters.
     pub stats: Stats,
+    /// Why the search ended.
+    pub stop: StopReason,
 }
 
 /// The algorithm that runs for `requested` on this instance.
@@ -109,7 +105,7 @@ pub fn resolve(p: &Suguru, requested: Option<Algorithm>) -> Result<Algorithm, Pu
     let big = p.max_region_size() > pencilbox_core::Domain::MAX as usize;
     match requested {
         None if linear::applies(p) => Ok(Algorithm::Linear),
-        None | Some(Algorithm::Fast) | Some(Algorithm::Fd) if big => Ok(Algorithm::Paper),
+        None | Some(Algorithm::Fast) if big => Ok(Algorithm::Paper),
         None => Ok(Algorithm::Fast),
         Some(Algorithm::Linear) if !linear::applies(p) => Err(PuzzleError::unsupported(format!(
             "the `linear` algorithm applies only to 1×n and m×1 grids; this one is {}×{}",
@@ -149,12 +145,12 @@ fn run_algorithm(
     match alg {
         Algorithm::Paper => search(&mut PaperSearch::new(p), limits, max, keep, PaperSearch::grid),
         Algorithm::Fast => match FastSearch::new(p) {
-            Ok(mut s) => search(&mut s, limits, max, keep, FastSearch::grid),
+            Ok(mut s) => {
+                // The engine polls the deadline inside propagation too.
+                s.engine_mut().set_limits(limits);
+                search(&mut s, limits, max, keep, FastSearch::grid)
+            }
             Err(_) => search(&mut PaperSearch::new(p), limits, max, keep, PaperSearch::grid),
-        },
-        Algorithm::Fd => match fdmodel::model(p) {
-            Some(mut s) => search(&mut s, limits, max, keep, |s| fdmodel::grid(p, s)),
-            None => search(&mut PaperSearch::new(p), limits, max, keep, PaperSearch::grid),
         },
         Algorithm::Linear => {
             let started = Instant::now();
@@ -192,6 +188,7 @@ pub fn solve(p: &Suguru, alg: Option<Algorithm>, limits: &Limits) -> Result<Solv
             reason: Some(reason),
             algorithm: alg,
             stats: Stats::default(),
+            stop: StopReason::Exhausted,
         });
     }
     let (r, mut found) = run_algorithm(p, alg, limits, Some(1), 1);
@@ -214,6 +211,7 @@ pub fn solve(p: &Suguru, alg: Option<Algorithm>, limits: &Limits) -> Result<Solv
         reason: None,
         algorithm: alg,
         stats: r.stats,
+        stop: r.stop,
     })
 }
 
@@ -232,6 +230,7 @@ pub fn count(p: &Suguru, alg: Option<Algorithm>, limit: Option<u64>, limits: &Li
             reason: Some(reason),
             algorithm: alg,
             stats: Stats::default(),
+            stop: StopReason::Exhausted,
         });
     }
     if alg == Algorithm::Linear {
@@ -254,6 +253,7 @@ pub fn count(p: &Suguru, alg: Option<Algorithm>, limit: Option<u64>, limits: &Li
             reason: None,
             algorithm: alg,
             stats,
+            stop: StopReason::Exhausted,
         });
     }
     let (r, witness) = run_algorithm(p, alg, limits, limit, 2);
@@ -265,6 +265,7 @@ pub fn count(p: &Suguru, alg: Option<Algorithm>, limit: Option<u64>, limits: &Li
         reason: None,
         algorithm: alg,
         stats: r.stats,
+        stop: r.stop,
     })
 }
 

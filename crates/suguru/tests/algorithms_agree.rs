@@ -1,54 +1,44 @@
-//! Differential tests: on random small instances, `paper`, `fast`, `fd`, `linear` (where it
-//! applies) and an independent brute force agree on solvability and on the number of
-//! solutions; every solution returned passes the verifier; the exact `1×n` count equals brute
-//! force and never exceeds Theorem 4's bound.
+//! Differential tests: on random small instances, `paper`, the engine-based `fast` (with every
+//! rule subset, with and without probing), `linear` (where it applies) and core's independent
+//! brute force agree on solvability and on the number of solutions; every solution returned
+//! passes the verifier; the engine's incremental propagation reaches the from-scratch fixpoint;
+//! the exact `1×n` count equals brute force and never exceeds Theorem 4's bound.
 
 use num_bigint::BigUint;
 use pencilbox_core::search::Limits;
-use pencilbox_core::{Grid, Shape, Status};
+use pencilbox_core::testing::{assert_complete_fixpoint, brute_force};
+use pencilbox_core::{CellId, Domain, Grid, Shape, Status};
+use pencilbox_suguru::fast::{FastSearch, Rules};
 use pencilbox_suguru::solver::{self, Algorithm};
 use pencilbox_suguru::{linear, theorems, verify, Suguru};
 use proptest::prelude::*;
 
-/// Brute force straight from Definition 1: every cell tries every value `1..=size` in
-/// row-major order; a partial grid is extended only while no two filled cells break a rule
-/// (checked pairwise over all filled cells, no counters, no χ sets). Returns all solutions.
-fn brute_force(p: &Suguru) -> Vec<Vec<u32>> {
-    let shape = p.shape();
-    let n = shape.cells();
-    let mut vals = vec![0u32; n];
-    let mut out = Vec::new();
-    fn clash(p: &Suguru, vals: &[u32], i: usize) -> bool {
-        let s = p.shape();
-        let (r, c) = s.coords(pencilbox_core::CellId::from_index(i));
-        (0..i).any(|j| {
-            let (rj, cj) = s.coords(pencilbox_core::CellId::from_index(j));
-            let touch = r.abs_diff(rj) <= 1 && c.abs_diff(cj) <= 1;
-            let same_region = p.region_grid().as_slice()[i] == p.region_grid().as_slice()[j];
-            vals[i] == vals[j] && (touch || same_region)
+/// Brute force straight from Definition 1 (core's [`brute_force`], which shares nothing with the
+/// solvers): every cell tries every value `1..=size` (or its hint) in row-major order; a
+/// partial grid is extended only while no two filled cells break a rule (checked pairwise over
+/// all filled cells, no counters, no χ sets). Returns all solutions.
+fn brute_force_solutions(p: &Suguru) -> Vec<Vec<u32>> {
+    let s = p.shape();
+    let doms: Vec<Domain> = s
+        .all()
+        .map(|c| match p.hint(c) {
+            0 => Domain::range(1, p.region_size_of(c) as u32),
+            h => Domain::single(h),
         })
-    }
-    fn go(p: &Suguru, vals: &mut Vec<u32>, i: usize, out: &mut Vec<Vec<u32>>) {
-        if i == vals.len() {
-            out.push(vals.clone());
-            return;
-        }
-        let c = pencilbox_core::CellId::from_index(i);
-        let size = p.region_size_of(c) as u32;
-        for v in 1..=size {
-            if p.hint(c) != 0 && p.hint(c) != v {
-                continue;
-            }
-            vals[i] = v;
-            if !clash(p, vals, i) {
-                go(p, vals, i + 1, out);
-            }
-        }
-        vals[i] = 0;
-    }
-    go(p, &mut vals, 0, &mut out);
-    let _ = n;
-    out
+        .collect();
+    let region = p.region_grid().as_slice();
+    brute_force(
+        &doms,
+        |vals, i| {
+            let (r, c) = s.coords(CellId::from_index(i));
+            (0..i).any(|j| {
+                let (rj, cj) = s.coords(CellId::from_index(j));
+                let touch = r.abs_diff(rj) <= 1 && c.abs_diff(cj) <= 1;
+                vals[i] == vals[j] && (touch || region[i] == region[j])
+            })
+        },
+        None,
+    )
 }
 
 /// A random instance: labels from a small alphabet (normalised into connected regions), then
@@ -74,7 +64,7 @@ fn instance(h: usize, w: usize, labels: &[u8], hint_seed: &[u8]) -> Suguru {
 }
 
 fn check_all_agree(p: &Suguru) -> Result<(), TestCaseError> {
-    let truth = brute_force(p);
+    let truth = brute_force_solutions(p);
     let lim = Limits::default();
     if let Some(reason) = theorems::precheck(p) {
         prop_assert!(
@@ -84,7 +74,7 @@ fn check_all_agree(p: &Suguru) -> Result<(), TestCaseError> {
             truth[0]
         );
     }
-    let mut algs = vec![Algorithm::Paper, Algorithm::Fast, Algorithm::Fd];
+    let mut algs = vec![Algorithm::Paper, Algorithm::Fast];
     if linear::applies(p) {
         algs.push(Algorithm::Linear);
     }
@@ -119,23 +109,31 @@ fn check_all_agree(p: &Suguru) -> Result<(), TestCaseError> {
         }
     }
     if theorems::precheck(p).is_none() {
-        // `fast` without failed-value probing (its mode above 10 000 cells) and with each rule
-        // subset counts the same solutions.
-        use pencilbox_suguru::fast::{FastSearch, Rules};
+        // The engine model with each rule subset, with probing and without it (its mode above
+        // 10 000 cells), counts the same solutions; at every solution and at the root the
+        // incremental propagation is at the from-scratch fixpoint of every rule.
         for rules in [Rules::ALL, Rules::SINGLES, Rules::SINGLES_AND_HIDDEN] {
+            for probing in [true, false] {
+                let mut s = FastSearch::with_rules(p, rules).unwrap();
+                s.set_probing(probing);
+                let r = pencilbox_core::search::run(&mut s, &Limits::default(), |s| {
+                    assert!(verify(p, &s.grid()).is_valid());
+                    assert_complete_fixpoint(s.engine_mut());
+                    pencilbox_core::search::Flow::Continue
+                });
+                prop_assert_eq!(
+                    r.solutions as usize,
+                    truth.len(),
+                    "fast {:?} (probing {}) on\n{}",
+                    rules,
+                    probing,
+                    p
+                );
+            }
             let mut s = FastSearch::with_rules(p, rules).unwrap();
-            s.set_probing(false);
-            let r = pencilbox_core::search::run(&mut s, &Limits::default(), |s| {
-                assert!(verify(p, &s.grid()).is_valid());
-                pencilbox_core::search::Flow::Continue
-            });
-            prop_assert_eq!(
-                r.solutions as usize,
-                truth.len(),
-                "fast {:?} without probing on\n{}",
-                rules,
-                p
-            );
+            if s.propagate_root() {
+                assert_complete_fixpoint(s.engine_mut());
+            }
         }
     }
     if linear::applies(p) {
@@ -184,7 +182,7 @@ proptest! {
         let Some(empty) = repair_layout(&mut labels) else { return Ok(()) };
         // A random solution from the fast solver's random fill (brute force on hintless grids
         // can be slow: they have many solutions).
-        let mut fill = pencilbox_suguru::fast::FastSearch::new(&empty).unwrap();
+        let mut fill = FastSearch::new(&empty).unwrap();
         fill.randomise(rng.next_u64());
         let mut planted = None;
         pencilbox_core::search::run(&mut fill, &Limits::first(), |s| {
@@ -194,7 +192,7 @@ proptest! {
         let Some(planted) = planted else { return Ok(()) };
         let hints: Vec<u32> = planted.iter().map(|&v| if (rng.below_mod(100) as u8) < keep { v } else { 0 }).collect();
         let p = empty.with_hints(Grid::from_vec(shape, hints).unwrap()).unwrap();
-        prop_assert!(brute_force(&p).contains(&planted));
+        prop_assert!(brute_force_solutions(&p).contains(&planted));
         check_all_agree(&p)?;
     }
 

@@ -28,7 +28,7 @@ fn solves_to_its_answer(name: &str) {
         solver::is_unique(&p, &Limits::default()),
         "{name} should have one solution"
     );
-    for alg in [Algorithm::Fast, Algorithm::Paper, Algorithm::Fd] {
+    for alg in [Algorithm::Fast, Algorithm::Paper] {
         let lim = Limits {
             node_limit: Some(5_000_000),
             ..Limits::default()

@@ -139,6 +139,10 @@ impl Distinct {
     pub fn new() -> Self {
         Distinct::default()
     }
+    /// Makes room for `pairs` more pairs (a model that knows how many it adds).
+    pub fn reserve(&mut self, pairs: usize) {
+        self.pairs.reserve(pairs);
+    }
     /// `a ≠ b`.
     pub fn not_equal(&mut self, a: VarId, b: VarId) {
         self.not_equal_on(a, b, Domain::ALL)
@@ -160,73 +164,134 @@ impl Distinct {
     }
 
     /// Builds the shared structure.
+    ///
+    /// Local indices follow the engine's order of the variables. Everything is laid out in a
+    /// few flat vectors (a dense map from engine index to local index, the peer lists sorted by
+    /// counting), so building costs a handful of allocations whatever the model's size: models
+    /// are built once per instance, and on small puzzles building is a real part of a solve.
     pub fn build(self) -> Arc<DistinctGraph> {
-        let mut local: std::collections::HashMap<VarId, u32> = std::collections::HashMap::new();
-        let mut vars = Vec::new();
-        let mut id = |v: VarId, vars: &mut Vec<VarId>| -> u32 {
-            *local.entry(v).or_insert_with(|| {
-                vars.push(v);
-                vars.len() as u32 - 1
-            })
-        };
-        // Keep the variables in increasing engine order within each group and pair, so that
-        // local order follows the model's order.
-        let mut all: Vec<VarId> = self
+        // Local indices: the variables used, in increasing engine order.
+        let top = self
             .pairs
             .iter()
             .flat_map(|&(a, b, _)| [a, b])
             .chain(self.groups.iter().flat_map(|(g, _)| g.iter().copied()))
-            .collect();
-        all.sort_unstable();
-        all.dedup();
-        for v in all {
-            id(v, &mut vars);
+            .map(|v| v.index() + 1)
+            .max()
+            .unwrap_or(0);
+        const NONE: u32 = u32::MAX;
+        let mut local = vec![NONE; top];
+        for &(a, b, _) in &self.pairs {
+            local[a.index()] = 0;
+            local[b.index()] = 0;
+        }
+        for (g, _) in &self.groups {
+            for v in g {
+                local[v.index()] = 0;
+            }
+        }
+        let mut vars = Vec::with_capacity(top);
+        for (i, l) in local.iter_mut().enumerate() {
+            if *l != NONE {
+                *l = vars.len() as u32;
+                vars.push(VarId::from_index(i));
+            }
         }
         let n = vars.len();
-        let mut adj: Vec<Vec<(u32, Domain)>> = vec![Vec::new(); n];
-        let add = |a: u32, b: u32, m: Domain, adj: &mut Vec<Vec<(u32, Domain)>>| {
-            for (x, y) in [(a, b), (b, a)] {
-                match adj[x as usize].iter_mut().find(|(p, _)| *p == y) {
-                    Some(e) => e.1 = e.1.or(m),
-                    None => adj[x as usize].push((y, m)),
-                }
+        // Every conflict as two directed entries, laid out by their first variable (a counting
+        // sort: degrees, then slots); then transposed (the entries are symmetric: `b` is in `a`'s
+        // list as often as `a` in `b`'s), which leaves each list sorted by peer without a
+        // comparison; then repeated pairs are merged (their value sets united).
+        let mut start = vec![0u32; n + 1];
+        let mut groups = Vec::with_capacity(self.groups.len());
+        for (g, values) in self.groups {
+            // Each group's vector is reused for its local indices.
+            let members: Vec<u32> = g.into_iter().map(|v| local[v.index()]).collect();
+            for &a in &members {
+                start[a as usize + 1] += members.len() as u32 - 1;
             }
+            groups.push(Group { members, values });
+        }
+        for &(a, b, _) in &self.pairs {
+            start[local[a.index()] as usize + 1] += 1;
+            start[local[b.index()] as usize + 1] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut slots: Vec<(u32, Domain)> = vec![(0, Domain::EMPTY); start[n] as usize];
+        let mut fill = start.clone();
+        let mut put = |a: u32, b: u32, m: Domain| {
+            slots[fill[a as usize] as usize] = (b, m);
+            fill[a as usize] += 1;
         };
-        let mut groups = Vec::new();
-        let mut member_of: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for (g, values) in &self.groups {
-            let members: Vec<u32> = g.iter().map(|&v| id(v, &mut vars)).collect();
-            for (i, &a) in members.iter().enumerate() {
-                member_of[a as usize].push(groups.len() as u32);
-                for &b in &members[i + 1..] {
+        for g in &groups {
+            for &a in &g.members {
+                for &b in &g.members {
                     if a != b {
-                        add(a, b, Domain::ALL, &mut adj);
+                        put(a, b, Domain::ALL);
                     }
                 }
             }
-            groups.push(Group {
-                members,
-                values: *values,
-            });
         }
         for &(a, b, m) in &self.pairs {
-            let (a, b) = (id(a, &mut vars), id(b, &mut vars));
-            add(a, b, m, &mut adj);
+            let (a, b) = (local[a.index()], local[b.index()]);
+            put(a, b, m);
+            put(b, a, m);
         }
-        let mut peer_off = Vec::with_capacity(n + 1);
-        let mut peers = Vec::new();
-        peer_off.push(0);
-        for mut list in adj {
-            list.sort_unstable_by_key(|&(p, _)| p);
-            peers.extend(list);
-            peer_off.push(peers.len() as u32);
+        // The transpose: walking the variables in increasing order appends each one to its
+        // peers' lists, so every list comes out sorted, and a repeated pair arrives right after
+        // its twin, where it is merged.
+        let mut sorted: Vec<(u32, Domain)> = vec![(0, Domain::EMPTY); slots.len()];
+        let mut next = start.clone();
+        // A variable repeated within a group leaves its lists shorter than counted.
+        let mut merged = (0..n).any(|i| fill[i] != start[i + 1]);
+        for b in 0..n {
+            for &(a, m) in &slots[start[b] as usize..fill[b] as usize] {
+                let (a, at) = (a as usize, next[a as usize] as usize);
+                if at > start[a] as usize && sorted[at - 1].0 == b as u32 {
+                    sorted[at - 1].1 = sorted[at - 1].1.or(m);
+                    merged = true;
+                } else {
+                    sorted[at] = (b as u32, m);
+                    next[a] += 1;
+                }
+            }
         }
-        let mut group_off = Vec::with_capacity(n + 1);
-        let mut groups_of = Vec::new();
-        group_off.push(0);
-        for list in member_of {
-            groups_of.extend(list);
-            group_off.push(groups_of.len() as u32);
+        drop(slots);
+        let (peers, peer_off) = if merged {
+            // Close the gaps that merges and repeated members left.
+            let mut peers = Vec::with_capacity(sorted.len());
+            let mut peer_off = Vec::with_capacity(n + 1);
+            peer_off.push(0);
+            for i in 0..n {
+                peers.extend_from_slice(&sorted[start[i] as usize..next[i] as usize]);
+                peer_off.push(peers.len() as u32);
+            }
+            (peers, peer_off)
+        } else {
+            (sorted, start.clone())
+        };
+        // The groups of each variable, in group order (counting sort again).
+        let mut group_off = vec![0u32; n + 1];
+        for g in &groups {
+            for &a in &g.members {
+                group_off[a as usize + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            group_off[i + 1] += group_off[i];
+        }
+        let mut groups_of = vec![0u32; group_off[n] as usize];
+        {
+            let mut next = start;
+            next.copy_from_slice(&group_off);
+            for (k, g) in groups.iter().enumerate() {
+                for &a in &g.members {
+                    groups_of[next[a as usize] as usize] = k as u32;
+                    next[a as usize] += 1;
+                }
+            }
         }
         Arc::new(DistinctGraph {
             vars,
@@ -276,7 +341,8 @@ struct NakedSingle {
 
 impl NakedSingle {
     fn new(g: Arc<DistinctGraph>) -> Self {
-        NakedSingle { g, pending: Vec::new() }
+        let pending = Vec::with_capacity(g.vars.len());
+        NakedSingle { g, pending }
     }
     #[inline]
     fn clear_peers(&self, cx: &mut Context, i: u32) -> Result<(), Conflict> {
@@ -372,12 +438,17 @@ struct GroupRule {
 
 impl GroupRule {
     fn new(g: Arc<DistinctGraph>, kind: Kind) -> Self {
-        let (n, groups) = (g.vars.len(), g.groups.len());
+        let groups = g.groups.len();
+        // Only the rules that look for common peers need the counting scratch.
+        let n = match kind {
+            Kind::Pointing | Kind::NakedSubset(_) => g.vars.len(),
+            Kind::HiddenSingle | Kind::HiddenSubset(_) => 0,
+        };
         GroupRule {
             g,
             kind,
             dirty: vec![false; groups],
-            dirty_list: Vec::new(),
+            dirty_list: Vec::with_capacity(groups),
             count: vec![0; n],
             stamp: vec![0; n],
             epoch: 0,
@@ -433,13 +504,23 @@ impl GroupRule {
         let Some(values) = self.g.groups[k].values else {
             return Ok(());
         };
-        let members = self.g.groups[k].members.clone();
+        let g = Arc::clone(&self.g);
+        let members = &g.groups[k].members;
+        // Only values with two places or more can point (members keep their domains here: the
+        // targets are outside the group).
+        let (mut once, mut twice) = (Domain::EMPTY, Domain::EMPTY);
+        for &i in members {
+            let d = cx.dom(g.var(i));
+            twice = twice.or(once.and(d));
+            once = once.or(d);
+        }
         let mut places: smallvec::SmallVec<[u32; 16]> = smallvec::SmallVec::new();
-        for v in values.iter() {
+        for v in values.and(twice).iter() {
             places.clear();
-            places.extend(members.iter().copied().filter(|&i| cx.dom(self.g.var(i)).contains(v)));
-            if places.len() < 2 {
-                continue;
+            for &i in members {
+                if cx.dom(g.var(i)).contains(v) {
+                    places.push(i);
+                }
             }
             self.common_peers(cx, &places, v);
             if self.targets.is_empty() {
@@ -471,6 +552,9 @@ impl GroupRule {
                 n >= 2 && n <= max as u32
             })
             .collect();
+        if open.len() < 2 {
+            return Ok(());
+        }
         let mut found: Vec<(smallvec::SmallVec<[u32; 4]>, Domain)> = Vec::new();
         let doms: smallvec::SmallVec<[Domain; 32]> = open.iter().map(|&i| cx.dom(self.g.var(i))).collect();
         for size in 2..=max as usize {
@@ -684,24 +768,13 @@ impl Propagator for GroupRule {
         }
     }
     fn init(&mut self, init: &mut Init) {
+        // Buffered: the engine only records which variables changed (no call per change); the
+        // run marks their groups.
         for (i, &v) in self.g.vars.iter().enumerate() {
             if !self.g.groups_of(i).is_empty() {
-                init.watch(v, i as u32);
+                init.watch_buffered(v, i as u32);
             }
         }
-    }
-    #[inline]
-    fn notify(&mut self, _: &mut Ints, tag: u32, _old: Domain, _new: Domain) -> bool {
-        let mut any = false;
-        let (off, groups_of) = (&self.g.group_off, &self.g.groups_of);
-        for &k in &groups_of[off[tag as usize] as usize..off[tag as usize + 1] as usize] {
-            if !self.dirty[k as usize] {
-                self.dirty[k as usize] = true;
-                self.dirty_list.push(k);
-            }
-            any = true;
-        }
-        any
     }
     fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
         self.backtracked();
@@ -714,6 +787,15 @@ impl Propagator for GroupRule {
         Ok(())
     }
     fn incremental(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        let (off, groups_of) = (&self.g.group_off, &self.g.groups_of);
+        for &i in cx.events() {
+            for &k in &groups_of[off[i as usize] as usize..off[i as usize + 1] as usize] {
+                if !self.dirty[k as usize] {
+                    self.dirty[k as usize] = true;
+                    self.dirty_list.push(k);
+                }
+            }
+        }
         while let Some(k) = self.dirty_list.pop() {
             self.dirty[k as usize] = false;
             self.run_group(cx, k as usize)?;
@@ -724,5 +806,62 @@ impl Propagator for GroupRule {
         for k in self.dirty_list.drain(..) {
             self.dirty[k as usize] = false;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// The peer lists by the definition: every pair of a group on every value, every pair on
+    /// its values, repeated pairs united; sorted by peer.
+    fn naive(n: usize, groups: &[Vec<usize>], pairs: &[(usize, usize, Domain)]) -> Vec<Vec<(u32, Domain)>> {
+        let mut adj: Vec<BTreeMap<u32, Domain>> = vec![BTreeMap::new(); n];
+        let mut add = |a: usize, b: usize, m: Domain| {
+            if a != b {
+                let e = adj[a].entry(b as u32).or_insert(Domain::EMPTY);
+                *e = e.or(m);
+            }
+        };
+        for g in groups {
+            for &a in g {
+                for &b in g {
+                    add(a, b, Domain::ALL);
+                }
+            }
+        }
+        for &(a, b, m) in pairs {
+            add(a, b, m);
+            add(b, a, m);
+        }
+        adj.into_iter().map(|m| m.into_iter().collect()).collect()
+    }
+
+    #[test]
+    fn the_peer_lists_are_sorted_and_merged_as_defined() {
+        let v = |i: usize| VarId::from_index(i);
+        let groups = vec![vec![0, 2, 4], vec![4, 5, 4, 1], vec![3, 1]];
+        let pairs = vec![
+            (0, 1, Domain::range(1, 2)),
+            (1, 0, Domain::range(3, 3)),
+            (2, 4, Domain::single(7)),
+            (5, 3, Domain::range(2, 4)),
+            (5, 3, Domain::single(9)),
+        ];
+        let mut d = Distinct::new();
+        for g in &groups {
+            let vars: Vec<VarId> = g.iter().map(|&i| v(i)).collect();
+            d.all_different(&vars);
+        }
+        for &(a, b, m) in &pairs {
+            d.not_equal_on(v(a), v(b), m);
+        }
+        let g = d.build();
+        let want = naive(6, &groups, &pairs);
+        for (i, w) in want.iter().enumerate() {
+            assert_eq!(g.peers(i), &w[..], "peers of {i}");
+        }
+        assert_eq!(g.groups_of(4), &[0, 1, 1]);
     }
 }

@@ -74,6 +74,8 @@ pub struct Engine {
     ceiling: usize,
     /// The propagator that found the last conflict.
     last_conflict: Option<PropId>,
+    /// The variable whose domain the last conflict would have emptied, if it emptied one.
+    conflict_var: Option<VarId>,
     /// Failure weights of the variables (dom/wdeg).
     pub(crate) weights: Vec<u32>,
     /// Values probed and values refuted by [`Engine::probe`].
@@ -111,6 +113,7 @@ impl Engine {
             heads: [0; Priority::LEVELS],
             ceiling: Priority::LEVELS,
             last_conflict: None,
+            conflict_var: None,
             weights: Vec::new(),
             probe_stats: RuleStats::default(),
             implied: Vec::new(),
@@ -126,8 +129,8 @@ impl Engine {
         self.store.new_var(d)
     }
     /// Makes room for `vars` more variables (and, as a guess, as many trailed integers, a few
-    /// watches each and a trail of some depth), so that building a model does not grow the
-    /// engine's vectors step by step.
+    /// watches each, a trail of some depth and a few propagators), so that building a model
+    /// does not grow the engine's vectors step by step.
     pub fn reserve(&mut self, vars: usize) {
         let s = &mut self.store;
         s.doms.reserve(vars);
@@ -137,6 +140,11 @@ impl Engine {
         self.weights.reserve(vars);
         self.posted.reserve(6 * vars);
         self.declared.reserve(2 * vars);
+        // A model posts a handful of propagators or one per constraint.
+        let props = 8.max(vars / 4);
+        self.props.reserve(props);
+        self.meta.reserve(props);
+        self.events.reserve(props);
     }
     /// A new Boolean variable (`{FALSE, TRUE}`).
     pub fn new_bool(&mut self) -> VarId {
@@ -316,6 +324,13 @@ impl Engine {
     /// The propagator that found the last conflict, if one did.
     pub fn last_conflict(&self) -> Option<PropId> {
         self.last_conflict
+    }
+
+    /// The variable whose domain the last conflict of [`Engine::propagate`] would have
+    /// emptied (`None` when that conflict was found without emptying a domain, such as a
+    /// value with no place left in a group): where a model locates the trouble.
+    pub fn conflict_var(&self) -> Option<VarId> {
+        self.conflict_var
     }
 
     /// The name of a propagator.
@@ -513,7 +528,8 @@ impl Engine {
                 self.props[pi].backtracked();
                 self.meta[pi].stats.conflicts += 1;
                 self.last_conflict = Some(PropId(p));
-                if let Some(v) = self.store.emptied.take() {
+                self.conflict_var = self.store.emptied.take();
+                if let Some(v) = self.conflict_var {
                     self.weights[v.index()] += 1;
                 }
                 self.abort();

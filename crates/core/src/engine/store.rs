@@ -1,5 +1,8 @@
 //! Variables, trailed integers and the one trail that undoes both; the [`Context`] through
 //! which propagators read and narrow domains.
+//!
+//! Changes at level 0 (the root: givens, root propagation) are never undone, so they leave no
+//! undo record on the trail.
 
 use super::explain::{Change, Log, Premise, Step, StepKind};
 use crate::domain::Domain;
@@ -147,7 +150,10 @@ impl Store {
             self.emptied = Some(v);
             return Err(Conflict);
         }
-        self.trail.push(Entry::Dom(v.0, old));
+        // Level 0 is never undone: no undo record there.
+        if self.trail.level() > 0 {
+            self.trail.push(Entry::Dom(v.0, old));
+        }
         self.doms[v.index()] = new;
         if new.is_single() {
             // `old` had more than one value: it shrank and was not empty.
@@ -170,7 +176,7 @@ impl Store {
     #[inline]
     pub(crate) fn set_int(&mut self, id: IntId, value: i64) {
         let old = std::mem::replace(&mut self.ints[id.0 as usize], value);
-        if old != value {
+        if old != value && self.trail.level() > 0 {
             self.trail.push(Entry::Int(id.0, old));
         }
     }
@@ -335,7 +341,7 @@ impl Ints<'_> {
     #[inline]
     pub fn set(&mut self, id: IntId, value: i64) {
         let old = std::mem::replace(&mut self.ints[id.0 as usize], value);
-        if old != value {
+        if old != value && self.trail.level() > 0 {
             self.trail.push(Entry::Int(id.0, old));
         }
     }
@@ -344,7 +350,9 @@ impl Ints<'_> {
     pub fn add(&mut self, id: IntId, delta: i64) -> i64 {
         let x = &mut self.ints[id.0 as usize];
         if delta != 0 {
-            self.trail.push(Entry::Int(id.0, *x));
+            if self.trail.level() > 0 {
+                self.trail.push(Entry::Int(id.0, *x));
+            }
             *x += delta;
         }
         *x

@@ -11,7 +11,11 @@ pub fn render(regions: &Regions, s: &Grid<u32>) -> Rendered {
     Rendered {
         text: s.to_text(),
         pretty: draw(regions, s),
-        json: serde_json::json!(s.to_rows()),
+        json: serde_json::Value::Array(
+            s.rows()
+                .map(|row| serde_json::Value::Array(row.iter().map(|&v| v.into()).collect()))
+                .collect(),
+        ),
     }
 }
 
@@ -26,7 +30,6 @@ pub fn render(regions: &Regions, s: &Grid<u32>) -> Rendered {
 /// assert_eq!(drawing, "+---+---+\n| 1   3 |\n+---+   +\n| 1 | 2 |\n+---+---+\n");
 /// ```
 pub fn draw(regions: &Regions, s: &Grid<u32>) -> String {
-    use std::fmt::Write;
     let shape = regions.shape();
     let reg = regions.grid();
     let w = s
@@ -37,7 +40,7 @@ pub fn draw(regions: &Regions, s: &Grid<u32>) -> String {
         .unwrap_or(1);
     let dash = "-".repeat(w + 2);
     let blank = " ".repeat(w + 2);
-    let mut out = String::new();
+    let mut out = String::with_capacity((2 * shape.height + 1) * (shape.width * (w + 3) + 2));
     for r in 0..=shape.height {
         out.push('+');
         for c in 0..shape.width {
@@ -59,7 +62,11 @@ pub fn draw(regions: &Regions, s: &Grid<u32>) -> String {
             } else {
                 let digits = v.checked_ilog10().unwrap_or(0) as usize + 1;
                 out.extend(std::iter::repeat_n(' ', w - digits));
-                let _ = write!(out, "{v}");
+                // The digits, most significant first (no formatting machinery: this runs for
+                // every cell of every solution reported).
+                for k in (0..digits as u32).rev() {
+                    out.push(char::from(b'0' + (v / 10u32.pow(k) % 10) as u8));
+                }
             }
             out.push(' ');
             let wall = c + 1 == shape.width || reg.at(r, c) != reg.at(r, c + 1);

@@ -26,6 +26,7 @@ impl RegionModel {
             return None;
         }
         let mut engine = Engine::new();
+        engine.reserve(board.shape().cells());
         let cells: Vec<VarId> = board
             .shape()
             .all()
@@ -37,8 +38,10 @@ impl RegionModel {
             })
             .collect();
         let mut distinct = Distinct::new();
+        let mut vars: Vec<VarId> = Vec::with_capacity(regions.max_size());
         for region in regions.iter() {
-            let vars: Vec<VarId> = region.iter().map(|c| cells[c.index()]).collect();
+            vars.clear();
+            vars.extend(region.iter().map(|c| cells[c.index()]));
             distinct.permutation(&vars, Domain::range(1, vars.len() as u32));
         }
         Some(RegionModel {

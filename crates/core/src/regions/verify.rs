@@ -11,7 +11,7 @@
 //! "cell (2, 3) has a number exceeding 4.".
 
 use super::Board;
-use crate::grid::{CellId, Grid};
+use crate::grid::{CellId, Grid, Shape};
 use crate::puzzle::{VerifyReport, Violation};
 
 /// One filled cell as a family's rule sees it, and where that rule reports what it finds.
@@ -22,15 +22,24 @@ pub struct CellCheck<'a> {
     pub value: u32,
     /// The cell in the validator's words: `cell (2, 3)`, 1-based row and column.
     pub human: &'a str,
-    name: &'a str,
+    shape: Shape,
     out: &'a mut Vec<Violation>,
 }
 
 impl CellCheck<'_> {
     /// Reports that this cell breaks `rule` (a word or two), with a sentence for people.
     pub fn fail(&mut self, rule: &str, message: impl Into<String>) {
-        self.out.push(Violation::new(self.name, rule, message));
+        self.out.push(Violation::new(self.shape.name(self.cell), rule, message));
     }
+}
+
+/// Appends `n` in decimal (the per-cell words are written for every cell, so without
+/// formatting machinery or allocations; the verifier runs on every solution a solver returns).
+fn push_decimal(out: &mut String, n: usize) {
+    if n >= 10 {
+        push_decimal(out, n / 10);
+    }
+    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 /// Checks a filled grid (`0` = empty) against a board; every broken rule is listed, cells in
@@ -83,21 +92,34 @@ pub fn verify(board: &Board, sol: &Grid<u32>, mut rule: impl FnMut(&mut CellChec
             cv[offset[k] + v - 1] += 1;
         }
     }
+    // The cell in the validator's words, rewritten in place for each cell; its `r1c2` name is
+    // made only for a violation.
+    let mut human = String::with_capacity(32);
+    let mut row_len = 0;
     for c in shape.all() {
-        let name = shape.name(c);
         let (r, col) = shape.coords(c);
-        let human = format!("cell ({}, {})", r + 1, col + 1);
+        if col == 0 {
+            // "cell (r, " once per row.
+            human.clear();
+            human.push_str("cell (");
+            push_decimal(&mut human, r + 1);
+            human.push_str(", ");
+            row_len = human.len();
+        }
+        human.truncate(row_len);
+        push_decimal(&mut human, col + 1);
+        human.push(')');
         let v = sol[c];
         let k = regions.region_of(c);
         let s = sizes[k];
         if v == 0 {
-            violations.push(Violation::new(&name, "empty", format!("{human} is empty.")));
+            violations.push(Violation::new(shape.name(c), "empty", format!("{human} is empty.")));
             continue;
         }
         let hint = board.hint(c);
         if hint != 0 && hint != v {
             violations.push(Violation::new(
-                &name,
+                shape.name(c),
                 "hint-changed",
                 format!("{human} holds {v} but its hint is {hint}."),
             ));
@@ -105,13 +127,13 @@ pub fn verify(board: &Board, sol: &Grid<u32>, mut rule: impl FnMut(&mut CellChec
         // The value's range, then its uniqueness within the region.
         if v as usize > s {
             violations.push(Violation::new(
-                &name,
+                shape.name(c),
                 "range",
                 format!("{human} has a number exceeding {s}."),
             ));
         } else if cv[offset[k] + v as usize - 1] > 1 {
             violations.push(Violation::new(
-                &name,
+                shape.name(c),
                 "region-duplicate",
                 format!("{human} shares a number with cell(s) in within the same region."),
             ));
@@ -120,7 +142,7 @@ pub fn verify(board: &Board, sol: &Grid<u32>, mut rule: impl FnMut(&mut CellChec
             cell: c,
             value: v,
             human: &human,
-            name: &name,
+            shape,
             out: &mut violations,
         });
     }
