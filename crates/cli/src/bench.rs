@@ -10,6 +10,7 @@ use crate::input::{describe, display_name, read_text, InputError};
 use crate::output::emit;
 use crate::registry;
 use crate::Format;
+use pencilbox_core::Render;
 use pencilbox_core::{Limits, PuzzleKind, RunOptions, Status};
 use serde_json::json;
 use std::io::IsTerminal;
@@ -165,10 +166,13 @@ pub fn run(args: &BenchArgs) -> u8 {
                         .map(|t| Instant::now() + Duration::from_secs_f64(t.min(1e9))),
                     ..Limits::default()
                 };
+                // Bench compares the text form with the answer file and prints no notes.
                 let opts = RunOptions {
                     algorithm: args.algorithm.clone(),
                     limits,
                     settings: settings.clone(),
+                    render: Render::Text,
+                    notes: false,
                 };
                 let t0 = Instant::now();
                 let report = match kind.solve(inst.text, &opts) {

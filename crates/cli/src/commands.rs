@@ -4,7 +4,7 @@ use crate::input::{describe, display_name, read_text, InputError};
 use crate::output::{self, emit};
 use crate::registry;
 use crate::{Format, PuzzleArgs};
-use pencilbox_core::{Limits, PuzzleKind, RunOptions, Status};
+use pencilbox_core::{Limits, PuzzleKind, Render, RunOptions, Status};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -57,6 +57,7 @@ pub fn run_options(args: &PuzzleArgs) -> Result<RunOptions, InputError> {
         algorithm: args.algorithm.clone(),
         limits,
         settings,
+        ..RunOptions::default()
     })
 }
 
@@ -81,12 +82,23 @@ fn load(args: &PuzzleArgs, file: &Path) -> Result<(String, String, &'static dyn 
     Ok((name, text, kind, opts))
 }
 
+/// The renderings and notes a command prints in `format` (the rest is not made).
+fn wanted(opts: &mut RunOptions, format: Format, show_stats: bool) {
+    opts.render = match format {
+        Format::Text => Render::Text,
+        Format::Pretty => Render::Pretty,
+        Format::Json => Render::Json,
+    };
+    opts.notes = show_stats || format == Format::Json;
+}
+
 /// `pencilbox solve`.
 pub fn solve(args: &PuzzleArgs, format: Format, show_stats: bool, file: &Path) -> u8 {
-    let (name, text, kind, opts) = match load(args, file) {
+    let (name, text, kind, mut opts) = match load(args, file) {
         Ok(loaded) => loaded,
         Err(e) => return fail(e),
     };
+    wanted(&mut opts, format, show_stats);
     let instances = kind.instances(&text);
     if instances.is_empty() {
         return fail(InputError(format!("{name}: no puzzle in the file")));
@@ -163,10 +175,11 @@ pub fn verify(puzzle: Option<&str>, settings: &[String], format: Format, file: &
 
 /// `pencilbox count`.
 pub fn count(args: &PuzzleArgs, limit: Option<u64>, format: Format, show_stats: bool, file: &Path) -> u8 {
-    let (name, text, kind, opts) = match load(args, file) {
+    let (name, text, kind, mut opts) = match load(args, file) {
         Ok(loaded) => loaded,
         Err(e) => return fail(e),
     };
+    wanted(&mut opts, format, show_stats);
     if limit == Some(0) {
         return fail(InputError("--limit must be at least 1".into()));
     }

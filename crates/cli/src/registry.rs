@@ -32,4 +32,69 @@ mod tests {
         sorted.dedup();
         assert_eq!(names, sorted);
     }
+
+    /// A run asked for one rendering makes exactly that one, equal to the full rendering's, and
+    /// leaves the others empty; the instance's notes are made only when asked for.
+    #[test]
+    fn every_family_makes_only_the_renderings_and_notes_asked_for() {
+        use pencilbox_core::{Render, RunOptions};
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+        for (name, file) in [
+            ("path", "path/example-6x6.txt"),
+            ("ripple", "ripple/example-6x6.in"),
+            ("sudoku", "sudoku/9x9.txt"),
+            ("suguru", "suguru/example-6x6.in"),
+        ] {
+            let kind = by_name(name).unwrap();
+            let text = std::fs::read_to_string(root.join(file)).unwrap();
+            let all = kind.solve(&text, &RunOptions::default()).unwrap();
+            let full = all.solution.clone().unwrap();
+            assert!(
+                !full.text.is_empty() && !full.pretty.is_empty() && !full.json.is_null(),
+                "{name}"
+            );
+            for what in [Render::Text, Render::Pretty, Render::Json] {
+                let opts = RunOptions {
+                    render: what,
+                    notes: false,
+                    ..RunOptions::default()
+                };
+                let r = kind.solve(&text, &opts).unwrap();
+                let s = r.solution.unwrap();
+                assert_eq!(
+                    s.text,
+                    if what == Render::Text {
+                        full.text.clone()
+                    } else {
+                        String::new()
+                    },
+                    "{name}"
+                );
+                assert_eq!(
+                    s.pretty,
+                    if what == Render::Pretty {
+                        full.pretty.clone()
+                    } else {
+                        String::new()
+                    },
+                    "{name}"
+                );
+                assert_eq!(
+                    s.json,
+                    if what == Render::Json {
+                        full.json.clone()
+                    } else {
+                        serde_json::Value::Null
+                    },
+                    "{name}"
+                );
+                // Without notes only the search's own figures remain (no sizes, no bounds).
+                assert!(r.notes.iter().all(|n| all.notes.contains(n)), "{name}");
+                assert!(
+                    !r.notes.iter().any(|n| n.name == "regions" || n.name == "hints"),
+                    "{name}"
+                );
+            }
+        }
+    }
 }

@@ -210,6 +210,40 @@ impl<T> IndexMut<CellId> for Grid<T> {
     }
 }
 
+/// Appends `n` in decimal, without formatting machinery or allocations (answer texts and
+/// verifier messages are written for every cell of every solution).
+pub fn push_decimal(out: &mut String, n: usize) {
+    if n >= 10 {
+        push_decimal(out, n / 10);
+    }
+    out.push(char::from(b'0' + (n % 10) as u8));
+}
+
+impl Grid<u32> {
+    /// [`Grid::to_text`] for numbers, written digit by digit (the answer text of every solve).
+    ///
+    /// ```
+    /// use pencilbox_core::{Grid, Shape};
+    /// let g = Grid::from_vec(Shape::new(2, 2), vec![1, 20, 3, 4]).unwrap();
+    /// assert_eq!(g.numbers_text(), g.to_text());
+    /// ```
+    pub fn numbers_text(&self) -> String {
+        let mut out = String::with_capacity(self.cells.len() * 3);
+        for (r, row) in self.rows().enumerate() {
+            if r > 0 {
+                out.push('\n');
+            }
+            for (c, &v) in row.iter().enumerate() {
+                if c > 0 {
+                    out.push(' ');
+                }
+                push_decimal(&mut out, v as usize);
+            }
+        }
+        out
+    }
+}
+
 impl<T: std::fmt::Display> Grid<T> {
     /// Rows of values separated by single spaces, one row per line (no trailing newline).
     ///

@@ -52,8 +52,8 @@ pub use error::{ParseError, Pos, PuzzleError};
 pub use grid::{CellId, Grid, Neighbours, Shape};
 pub use num_bigint::BigUint;
 pub use puzzle::{
-    AlgorithmInfo, CountReport, Instance, Note, PuzzleKind, Rendered, RunOptions, SolveReport, Status, VerifyReport,
-    Violation,
+    AlgorithmInfo, CountReport, Instance, Note, PuzzleKind, Render, Rendered, RunOptions, SolveReport, Status,
+    VerifyReport, Violation,
 };
 pub use search::{
     count_keeping, race, run, Backtrack, Expand, Flow, Limits, RaceResult, Search, SearchResult, Stats, StopReason,

@@ -48,7 +48,8 @@
 
 use crate::error::{ParseError, PuzzleError};
 use crate::puzzle::{
-    AlgorithmInfo, CountReport, Instance, Note, PuzzleKind, Rendered, RunOptions, SolveReport, Status, VerifyReport,
+    AlgorithmInfo, CountReport, Instance, Note, PuzzleKind, Render, Rendered, RunOptions, SolveReport, Status,
+    VerifyReport,
 };
 use crate::search::{Limits, SearchResult, Stats, StopReason};
 use num_bigint::BigUint;
@@ -235,6 +236,21 @@ pub trait Puzzle: Sized + 'static {
     fn verify(&self, s: &Self::Solution) -> VerifyReport;
     /// The solution as answer-file text, a drawing and JSON.
     fn render(&self, s: &Self::Solution) -> Rendered;
+    /// The forms of [`Puzzle::render`] that `what` asks for (the others empty). Default: all
+    /// three are made and the others dropped; families override it to skip the work.
+    fn render_as(&self, s: &Self::Solution, what: Render) -> Rendered {
+        let mut r = self.render(s);
+        if !what.text() {
+            r.text.clear();
+        }
+        if !what.pretty() {
+            r.pretty.clear();
+        }
+        if !what.json() {
+            r.json = serde_json::Value::Null;
+        }
+        r
+    }
     /// The names of the places (cells, links) where two solutions differ.
     fn differences(&self, a: &Self::Solution, b: &Self::Solution) -> Vec<String>;
     /// `(height, width)` of the grid.
@@ -414,11 +430,11 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
             (None, Some(_)) => Status::Timeout,
             (None, None) => Status::Unsolvable,
         };
-        let mut notes = p.notes();
+        let mut notes = if opts.notes { p.notes() } else { Vec::new() };
         notes.append(&mut found.notes);
         Ok(SolveReport {
             status,
-            solution: solution.map(|s| p.render(&s)),
+            solution: solution.map(|s| p.render_as(&s, opts.render)),
             reason: found.reason,
             algorithm: algorithm.to_string(),
             stats: found.stats,
@@ -428,10 +444,13 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
     fn count(&self, text: &str, limit: Option<u64>, opts: &RunOptions) -> Result<CountReport, PuzzleError> {
         let (p, mut found, algorithm) = self.run(text, opts, limit, 2)?;
         let (witness, differences) = match &found.solutions[..] {
-            [a, b] if found.count >= BigUint::from(2u32) => (vec![p.render(a), p.render(b)], p.differences(a, b)),
+            [a, b] if found.count >= BigUint::from(2u32) => (
+                vec![p.render_as(a, opts.render), p.render_as(b, opts.render)],
+                p.differences(a, b),
+            ),
             _ => (Vec::new(), Vec::new()),
         };
-        let mut notes = p.notes();
+        let mut notes = if opts.notes { p.notes() } else { Vec::new() };
         notes.append(&mut found.notes);
         Ok(CountReport {
             count: found.count,

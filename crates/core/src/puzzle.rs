@@ -29,8 +29,38 @@ pub struct AlgorithmInfo {
     pub summary: &'static str,
 }
 
+/// Which renderings of a solution the caller will print; the others are left empty, so a
+/// run that prints text does not pay for a drawing or JSON.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Render {
+    /// Text, drawing and JSON.
+    #[default]
+    All,
+    /// Only [`Rendered::text`] (the answer-file form; what `bench` compares).
+    Text,
+    /// Only [`Rendered::pretty`].
+    Pretty,
+    /// Only [`Rendered::json`].
+    Json,
+}
+
+impl Render {
+    /// Is the text form wanted?
+    pub fn text(self) -> bool {
+        matches!(self, Render::All | Render::Text)
+    }
+    /// Is the drawing wanted?
+    pub fn pretty(self) -> bool {
+        matches!(self, Render::All | Render::Pretty)
+    }
+    /// Is the JSON form wanted?
+    pub fn json(self) -> bool {
+        matches!(self, Render::All | Render::Json)
+    }
+}
+
 /// Options for a solve or count.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct RunOptions {
     /// The algorithm to use (`None` = the family's default).
     pub algorithm: Option<String>,
@@ -38,6 +68,23 @@ pub struct RunOptions {
     pub limits: Limits,
     /// Puzzle-specific settings given as `key=value` (e.g. `block=3x3` for Sudoku).
     pub settings: Vec<(String, String)>,
+    /// The renderings to make of the solutions (default: all).
+    pub render: Render,
+    /// Compute the instance's notes (sizes, a paper's bounds) for `--stats` and JSON
+    /// (default: yes; `bench` needs none).
+    pub notes: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            algorithm: None,
+            limits: Limits::default(),
+            settings: Vec::new(),
+            render: Render::All,
+            notes: true,
+        }
+    }
 }
 
 impl RunOptions {
@@ -59,7 +106,8 @@ pub enum Status {
     Timeout,
 }
 
-/// A solution (or configuration) rendered for output.
+/// A solution (or configuration) rendered for output. Forms not asked for
+/// ([`RunOptions::render`]) are empty (`""`, `null`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Rendered {
     /// The plain text form (the answer-file body).

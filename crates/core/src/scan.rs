@@ -138,22 +138,29 @@ impl<'a> Scanner<'a> {
         }
         let pos = self.pos();
         // An ASCII token is measured by bytes; one with other characters by characters.
+        // The token is ASCII up to the first byte that is a space or not ASCII; when that byte
+        // is a space (or there is none) the whole token is ASCII and is measured by bytes.
         let ascii = rest.bytes().position(|b| b >= 0x80 || is_ascii_space(b));
         let len = match ascii {
             Some(i) if rest.as_bytes()[i] < 0x80 => i,
             None => rest.len(),
-            Some(_) => rest.find(char::is_whitespace).unwrap_or(rest.len()),
-        };
-        let text = &rest[..len];
-        if text.is_ascii() {
-            self.offset += len;
-            self.col += len as u32;
-        } else {
-            for c in text.chars() {
-                self.bump(c);
+            Some(_) => {
+                let len = rest.find(char::is_whitespace).unwrap_or(rest.len());
+                for c in rest[..len].chars() {
+                    self.bump(c);
+                }
+                return Some(Token {
+                    text: &rest[..len],
+                    pos,
+                });
             }
-        }
-        Some(Token { text, pos })
+        };
+        self.offset += len;
+        self.col += len as u32;
+        Some(Token {
+            text: &rest[..len],
+            pos,
+        })
     }
 
     /// The next token, or an error naming `what` was expected at the end of the input.
@@ -240,9 +247,18 @@ pub fn parse_int<T: std::str::FromStr + TryFrom<i64>>(tok: Token<'_>, what: &str
             format!("expected {what} (a whole number), found `{}`", shorten(t)),
         ));
     }
-    let wide: i64 = t
-        .parse()
-        .map_err(|_| ParseError::new(tok.pos, format!("{what} `{}` is too large", shorten(t))))?;
+    // Up to 18 digits cannot overflow an i64: add them up directly (the common, short case).
+    let wide: i64 = if digits.len() <= 18 {
+        let v = digits.bytes().fold(0i64, |v, b| v * 10 + i64::from(b - b'0'));
+        if t.starts_with('-') {
+            -v
+        } else {
+            v
+        }
+    } else {
+        t.parse()
+            .map_err(|_| ParseError::new(tok.pos, format!("{what} `{}` is too large", shorten(t))))?
+    };
     T::try_from(wide).map_err(|_| ParseError::new(tok.pos, format!("{what} {wide} is out of range")))
 }
 

@@ -23,7 +23,7 @@ use crate::verify::violations;
 use crate::PathPuzzle;
 use pencilbox_core::plugin::{Found, GenerateRequest, Generated, GeneratorInfo, Plugin, Puzzle, SettingInfo};
 use pencilbox_core::{
-    AlgorithmInfo, BigUint, Limits, Note, ParseError, PuzzleError, Rendered, RunOptions, VerifyReport,
+    AlgorithmInfo, BigUint, Limits, Note, ParseError, PuzzleError, Render, Rendered, RunOptions, VerifyReport,
 };
 
 /// The registry entry (`pencilbox_pathpuzzle::KIND`).
@@ -31,10 +31,23 @@ pub static KIND: Plugin<PathPuzzle> = Plugin::new();
 
 /// A configuration in the three output forms: `.sol` text, drawing, JSON rows.
 pub fn rendered(p: &PathPuzzle, a: &Configuration) -> Rendered {
+    rendered_as(p, a, Render::All)
+}
+
+/// The forms of [`rendered`] that `what` asks for (the others empty).
+pub fn rendered_as(p: &PathPuzzle, a: &Configuration, what: Render) -> Rendered {
     Rendered {
-        text: configuration_to_text(p, a),
-        pretty: pretty(p, a),
-        json: serde_json::json!(configuration_rows(a)),
+        text: if what.text() {
+            configuration_to_text(p, a)
+        } else {
+            String::new()
+        },
+        pretty: if what.pretty() { pretty(p, a) } else { String::new() },
+        json: if what.json() {
+            serde_json::json!(configuration_rows(a))
+        } else {
+            serde_json::Value::Null
+        },
     }
 }
 
@@ -226,6 +239,10 @@ impl Puzzle for PathPuzzle {
         VerifyReport {
             violations: violations(self, s),
         }
+    }
+
+    fn render_as(&self, s: &Configuration, what: Render) -> Rendered {
+        rendered_as(self, s, what)
     }
 
     fn render(&self, s: &Configuration) -> Rendered {

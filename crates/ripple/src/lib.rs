@@ -22,7 +22,7 @@ use pencilbox_core::plugin::{
 use pencilbox_core::regions::generate::unique_puzzle;
 use pencilbox_core::regions::{self, model::decode, Board, Family, RegionModel};
 use pencilbox_core::{AlgorithmInfo, CellId, Domain, Grid, Limits, Note, ParseError, PuzzleError, Rendered};
-use pencilbox_core::{RunOptions, Shape, VerifyReport};
+use pencilbox_core::{Render, RunOptions, Shape, VerifyReport};
 
 /// How Ripple Effect is written: `ripple m n`, hint rows, label rows; URL genre `ripple`.
 pub const FAMILY: Family = Family {
@@ -152,6 +152,9 @@ impl Puzzle for Ripple {
     }
     fn render(&self, s: &Grid<u32>) -> Rendered {
         regions::render(self.0.regions(), s)
+    }
+    fn render_as(&self, s: &Grid<u32>, what: Render) -> Rendered {
+        regions::render_as(self.0.regions(), s, what)
     }
     fn differences(&self, a: &Grid<u32>, b: &Grid<u32>) -> Vec<String> {
         grid_differences(self.0.shape().width, a.as_slice(), b.as_slice())

@@ -15,7 +15,9 @@ use crate::solver::{self, Algorithm, ALGORITHMS};
 use crate::{linear, theorems, verify};
 use pencilbox_core::plugin::{grid_differences, Found, GenerateRequest, Generated, GeneratorInfo, Plugin, Puzzle};
 use pencilbox_core::regions;
-use pencilbox_core::{AlgorithmInfo, Limits, Note, ParseError, PuzzleError, Rendered, RunOptions, VerifyReport};
+use pencilbox_core::{
+    AlgorithmInfo, Limits, Note, ParseError, PuzzleError, Render, Rendered, RunOptions, VerifyReport,
+};
 
 /// The registry entry (`pencilbox_suguru::KIND`).
 pub static KIND: Plugin<Suguru> = Plugin::new();
@@ -119,6 +121,10 @@ impl Puzzle for Suguru {
 
     fn render(&self, s: &Solution) -> Rendered {
         render(self, s)
+    }
+
+    fn render_as(&self, s: &Solution, what: Render) -> Rendered {
+        regions::render_as(self.board().regions(), s, what)
     }
 
     fn differences(&self, a: &Solution, b: &Solution) -> Vec<String> {

@@ -235,10 +235,13 @@ impl PuzzleRequest {
         if let Some(a) = &self.algorithm {
             kind.algorithm(Some(a)).map_err(ApiError::from_puzzle)?;
         }
+        // The API answers in JSON (with the notes in "stats").
         Ok(RunOptions {
             algorithm: self.algorithm.clone(),
             limits: Limits::default(),
             settings: self.settings.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            render: pencilbox_core::Render::Json,
+            notes: true,
         })
     }
 

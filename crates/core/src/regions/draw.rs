@@ -3,19 +3,28 @@
 
 use super::Regions;
 use crate::grid::Grid;
-use crate::puzzle::Rendered;
+use crate::puzzle::{Render, Rendered};
 
 /// A filled grid as a solve report carries it: the answer-file text (rows of numbers, see
 /// [`Grid::to_text`]), the drawing with region walls ([`draw`]) and JSON rows.
 pub fn render(regions: &Regions, s: &Grid<u32>) -> Rendered {
+    render_as(regions, s, Render::All)
+}
+
+/// The forms of [`render`] that `what` asks for (the others empty).
+pub fn render_as(regions: &Regions, s: &Grid<u32>, what: Render) -> Rendered {
     Rendered {
-        text: s.to_text(),
-        pretty: draw(regions, s),
-        json: serde_json::Value::Array(
-            s.rows()
-                .map(|row| serde_json::Value::Array(row.iter().map(|&v| v.into()).collect()))
-                .collect(),
-        ),
+        text: if what.text() { s.numbers_text() } else { String::new() },
+        pretty: if what.pretty() { draw(regions, s) } else { String::new() },
+        json: if what.json() {
+            serde_json::Value::Array(
+                s.rows()
+                    .map(|row| serde_json::Value::Array(row.iter().map(|&v| v.into()).collect()))
+                    .collect(),
+            )
+        } else {
+            serde_json::Value::Null
+        },
     }
 }
 

@@ -38,7 +38,7 @@ pub mod model;
 pub mod puzzlink;
 pub mod verify;
 
-pub use draw::{draw, render};
+pub use draw::{draw, render, render_as};
 pub use format::parse_answer;
 pub use model::RegionModel;
 pub use verify::{verify, CellCheck};

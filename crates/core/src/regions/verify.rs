@@ -11,6 +11,7 @@
 //! "cell (2, 3) has a number exceeding 4.".
 
 use super::Board;
+use crate::grid::push_decimal;
 use crate::grid::{CellId, Grid, Shape};
 use crate::puzzle::{VerifyReport, Violation};
 
@@ -31,15 +32,6 @@ impl CellCheck<'_> {
     pub fn fail(&mut self, rule: &str, message: impl Into<String>) {
         self.out.push(Violation::new(self.shape.name(self.cell), rule, message));
     }
-}
-
-/// Appends `n` in decimal (the per-cell words are written for every cell, so without
-/// formatting machinery or allocations; the verifier runs on every solution a solver returns).
-fn push_decimal(out: &mut String, n: usize) {
-    if n >= 10 {
-        push_decimal(out, n / 10);
-    }
-    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 /// Checks a filled grid (`0` = empty) against a board; every broken rule is listed, cells in
