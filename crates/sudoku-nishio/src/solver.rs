@@ -181,6 +181,9 @@ pub struct Deducer {
     nishio_seen: usize,
     /// The text of the chain step just made.
     chain_text: Option<String>,
+    /// The candidates as the steps returned so far leave them (the log replayed), to report
+    /// each cell's placement at the step that fixed it.
+    shadow: Vec<Domain>,
 }
 
 impl Deducer {
@@ -205,6 +208,7 @@ impl Deducer {
     fn with_state(cand: Candidates, placed: Vec<bool>, rules: RuleSet, limits: Limits) -> Deducer {
         let mut model = Model::new(&cand, rules, &limits);
         model.engine.explain(true);
+        let cand = &cand;
         Deducer {
             model,
             rules,
@@ -217,6 +221,7 @@ impl Deducer {
             stopped: None,
             nishio_seen: 0,
             chain_text: None,
+            shadow: cand.cells().to_vec(),
         }
     }
 
@@ -305,8 +310,9 @@ impl Deducer {
                 self.broken = Some(self.describe_conflict());
             } else if self.poll() {
                 // A rule (Nishio) stopped early for the limits: not a fixpoint.
-            } else if self.model.engine.all_fixed() {
-                self.done = true;
+            } else {
+                self.place_remaining();
+                self.done = self.model.engine.all_fixed();
             }
             return;
         }
@@ -383,9 +389,43 @@ impl Deducer {
     fn drain_log(&mut self) {
         let log = self.model.engine.take_log();
         for s in log {
-            let step = self.convert(&s);
-            if let Some(step) = step {
-                self.pending.push_back(step);
+            let Some(mut step) = self.convert(&s) else {
+                continue;
+            };
+            // A cell the step leaves with one candidate is placed by it.
+            let mut fixed = Vec::new();
+            for &(c, d) in &step.eliminated {
+                self.shadow[c].remove(d as u32);
+                if let Some(v) = self.shadow[c].value() {
+                    if !std::mem::replace(&mut self.placed[c], true) {
+                        fixed.push((c, v as u8));
+                    }
+                }
+            }
+            for &(c, v) in &fixed {
+                step.text
+                    .push_str(&format!(", leaving {} = {}", self.name(c), symbol(v)));
+            }
+            step.placed.extend(fixed);
+            self.pending.push_back(step);
+        }
+    }
+
+    /// Reports the fixed cells no step placed (single from the start, no peer held their
+    /// value), as naked singles without eliminations.
+    fn place_remaining(&mut self) {
+        {
+            for c in 0..self.placed.len() {
+                if let Some(v) = self.model.engine.value(VarId::from_index(c)) {
+                    if !std::mem::replace(&mut self.placed[c], true) {
+                        self.pending.push_back(Step {
+                            rule: Rule::NakedSingle,
+                            text: format!("{} = {} (naked single)", self.name(c), symbol(v as u8)),
+                            placed: vec![(c, v as u8)],
+                            eliminated: vec![],
+                        });
+                    }
+                }
             }
         }
     }
@@ -962,6 +1002,14 @@ mod tests {
             if e.solved {
                 let v: Vec<u32> = e.candidates.cells().iter().map(|d| d.value().unwrap()).collect();
                 assert_eq!(sols, vec![v], "{}", p.to_line());
+                // Replaying the placements fills the grid (what the playground's client does).
+                let mut grid: Vec<u8> = p.givens().to_vec();
+                for s in &e.steps {
+                    for &(c, d) in &s.placed {
+                        grid[c] = d;
+                    }
+                }
+                assert!(grid.iter().all(|&x| x != 0), "{}", p.to_line());
             }
             if sols.len() < 20_000 {
                 let text = p.to_line();
