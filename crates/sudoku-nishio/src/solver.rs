@@ -402,12 +402,36 @@ impl Deducer {
                     }
                 }
             }
-            for &(c, v) in &fixed {
-                step.text
-                    .push_str(&format!(", leaving {} = {}", self.name(c), symbol(v)));
+            // The peers of a cell placed by a hidden single not yet returned lose its value in
+            // that step (a person places a digit and crosses it out around it).
+            let placed_earlier = (s.rule == "naked-single" && step.placed.is_empty())
+                .then(|| s.premises.first().map(|p| p.var.index()))
+                .flatten()
+                .and_then(|cell| {
+                    self.pending.iter().rposition(|p| {
+                        p.rule == Rule::HiddenSingle && p.placed.first().is_some_and(|&(c, _)| c == cell)
+                    })
+                });
+            let mut text = String::new();
+            if placed_earlier.is_some() {
+                text = format!(", removing it from {}", self.names(&step.eliminated));
             }
-            step.placed.extend(fixed);
-            self.pending.push_back(step);
+            for &(c, v) in &fixed {
+                text.push_str(&format!(", leaving {} = {}", self.name(c), symbol(v)));
+            }
+            match placed_earlier {
+                Some(k) => {
+                    let target = &mut self.pending[k];
+                    target.text.push_str(&text);
+                    target.eliminated.extend(step.eliminated);
+                    target.placed.extend(fixed);
+                }
+                None => {
+                    step.text.push_str(&text);
+                    step.placed.extend(fixed);
+                    self.pending.push_back(step);
+                }
+            }
         }
     }
 
