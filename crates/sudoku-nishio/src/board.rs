@@ -242,7 +242,7 @@ fn resolve_block(n: usize, block: Option<BlockShape>, pos: Pos) -> Result<BlockS
         None => BlockShape::default_for(n).ok_or_else(|| {
             ParseError::new(
                 pos,
-                format!("{n}×{n} has no block shape a×b with a, b ≥ 2; give one with --block AxB"),
+                format!("{n}×{n} has no block shape a×b with a, b ≥ 2; give one with --set block=AxB"),
             )
         }),
     }

@@ -1,10 +1,13 @@
 //! A small puzzle generator: fill a random grid, then remove givens in random order while the
 //! solution stays unique. Used for the bundled examples and for tests (planted answers).
 
-use crate::backtrack::{search, SearchState};
+use crate::backtrack::{search, UnitBrancher};
 use crate::board::{BlockShape, Candidates, Sudoku};
+use crate::model::{values, Model};
+use crate::solver::RuleSet;
+use pencilbox_core::engine::{Brancher, Decision, Engine, EngineSearch};
 use pencilbox_core::plugin::{GenerateRequest, Generated, GeneratorInfo, SettingInfo};
-use pencilbox_core::search::{run, Backtrack, Expand, Flow, Limits};
+use pencilbox_core::search::{run, Flow, Limits};
 use pencilbox_core::PuzzleError;
 
 /// A tiny deterministic random generator (xorshift64*), so tests and examples are reproducible
@@ -38,36 +41,31 @@ impl Rng {
     }
 }
 
-/// The search state with a random value order, for filling grids.
+/// Sudoku's brancher with the branches of every node in a random order, for filling grids.
 struct RandomFill<'a> {
-    inner: SearchState,
+    inner: UnitBrancher,
     rng: &'a mut Rng,
 }
 
-impl Backtrack for RandomFill<'_> {
-    type Branch = (u16, u8);
-    fn expand(&mut self, out: &mut Vec<(u16, u8)>) -> Expand {
+impl Brancher for RandomFill<'_> {
+    fn branch(&mut self, engine: &Engine, out: &mut Vec<Decision>) {
         let start = out.len();
-        let e = self.inner.expand(out);
+        self.inner.branch(engine, out);
         self.rng.shuffle(&mut out[start..]);
-        e
-    }
-    fn apply(&mut self, b: (u16, u8)) -> bool {
-        self.inner.apply(b)
-    }
-    fn undo(&mut self, b: (u16, u8)) {
-        self.inner.undo(b)
     }
 }
 
-/// A random complete grid.
+/// A random complete grid (a search of the empty grid's engine model with shuffled branches).
 pub fn random_solution(block: BlockShape, rng: &mut Rng) -> Vec<u8> {
-    let cand = Candidates::full(block);
-    let inner = SearchState::new(&cand).expect("an empty grid is consistent");
-    let mut st = RandomFill { inner, rng };
+    let m = Model::new(&Candidates::full(block), RuleSet::SINGLES, &Limits::default());
+    let brancher = RandomFill {
+        inner: UnitBrancher::new(m.geo.clone()),
+        rng,
+    };
+    let mut st = EngineSearch::new(m.engine, brancher);
     let mut out = Vec::new();
     run(&mut st, &Limits::first(), |s| {
-        out = s.inner.values();
+        out = values(&s.engine);
         Flow::Stop
     });
     out

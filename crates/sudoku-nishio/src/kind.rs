@@ -1,47 +1,48 @@
-//! The Sudoku plug-in: [`KIND`] implements core's [`PuzzleKind`].
+//! The Sudoku plug-in: [`Sudoku`] implements core's typed [`Puzzle`] trait and [`KIND`] is its
+//! [`Plugin`].
 //!
-//! Algorithms: `deduce` (default) — the rules of [`crate::solver`] including Nishio, then the
-//! search fallback when they stall; `backtrack` — the search of [`crate::backtrack`] alone.
-//! `RunOptions.limits` (deadline, cancel flag) is honoured inside the rules and by the search
-//! (core's driver), so an expired deadline gives a `Timeout` report (count: `interrupted`)
-//! within milliseconds.
-//! Settings: `block=AxB` overrides the block shape. Batch files (one puzzle per line) are split
-//! by [`PuzzleKind::instances`]. Every solution returned has passed [`check_solution`].
+//! Algorithms ([`Algorithm`]): `deduce` (default) — the engine model of [`crate::model`] with
+//! every rule (singles, pointing and claiming, pairs and triples, Nishio) and the deducer's
+//! chains ([`crate::solver`]), then the engine's search on the same model when they stall;
+//! `backtrack` — the engine's search ([`crate::backtrack`]) with the singles only.
+//! `RunOptions.limits` (deadline, cancel flag) is polled by the engine inside propagation, by
+//! Nishio's graph build and search and by the chains, so an expired deadline gives a `Timeout`
+//! report (count: `interrupted`) within milliseconds.
+//! Settings ([`Puzzle::SETTINGS`]): `block=AxB` overrides the block shape (`--set block=AxB`;
+//! the `sudoku` subcommands take `--block AxB`). Batch files (one puzzle per line) are split by
+//! [`Puzzle::instances`].
 
-use crate::backtrack::search;
+use crate::backtrack::{engine_search, run_search};
 use crate::board::{batch_lines, pretty_grid, symbol, BlockShape, Candidates, Sudoku};
-use crate::solver::{check_solution, explain_limited, RuleSet};
-use pencilbox_core::puzzle::differences;
-use pencilbox_core::{
-    AlgorithmInfo, BigUint, CountReport, Instance, Note, PuzzleError, PuzzleKind, Rendered, RunOptions, SolveReport,
-    Stats, Status, VerifyReport,
+use crate::model::Model;
+use crate::solver::{check_solution, Deducer, Rule, RuleSet};
+use pencilbox_core::plugin::{
+    grid_differences, Found, GenerateRequest, Generated, GeneratorInfo, Plugin, Puzzle, SettingInfo,
 };
-use std::time::Instant;
-
-/// The Sudoku family.
-pub struct Kind;
+use pencilbox_core::{
+    AlgorithmInfo, Instance, Limits, Note, ParseError, PuzzleError, Render, Rendered, RunOptions, Stats, StopReason,
+    VerifyReport,
+};
 
 /// The registry entry.
-pub static KIND: Kind = Kind;
+pub static KIND: Plugin<Sudoku> = Plugin::new();
 
-const ALGORITHMS: &[AlgorithmInfo] = &[
-    AlgorithmInfo {
-        name: "deduce",
-        summary: "human rules (singles, locked candidates, pairs/triples, Nishio by DAG reachability), then search if stalled",
-    },
-    AlgorithmInfo {
-        name: "backtrack",
-        summary: "depth-first search with singles propagation on core's driver",
-    },
-];
+/// Sudoku's algorithms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// Human rules on the engine (with Nishio and chains), then search if they stall.
+    Deduce,
+    /// The engine's search with singles propagation.
+    Backtrack,
+}
 
 /// The block shape given by the `block=AxB` setting, if any.
 pub fn block_setting(opts: &RunOptions) -> Result<Option<BlockShape>, PuzzleError> {
     match opts.setting("block") {
         None => Ok(None),
-        Some(s) => BlockShape::parse(s).map(Some).ok_or_else(|| {
-            PuzzleError::unsupported(format!("--block must look like 3x3 (rows x columns), found `{s}`"))
-        }),
+        Some(s) => BlockShape::parse(s)
+            .map(Some)
+            .ok_or_else(|| PuzzleError::unsupported(format!("block must look like 3x3 (rows x columns), found `{s}`"))),
     }
 }
 
@@ -52,50 +53,116 @@ pub fn parse(text: &str, opts: &RunOptions) -> Result<Sudoku, PuzzleError> {
 
 /// Renders a solved grid: text = one line of `n²` symbols, JSON = `n` rows of numbers.
 pub fn render(p: &Sudoku, values: &[u8]) -> Rendered {
+    render_as(p, values, Render::All)
+}
+
+/// The forms of [`render`] that `what` asks for (the others empty).
+pub fn render_as(p: &Sudoku, values: &[u8], what: Render) -> Rendered {
     let n = p.n();
     Rendered {
-        text: values.iter().map(|&v| symbol(v)).collect(),
-        pretty: pretty_grid(p.block(), values),
-        json: serde_json::json!(values.chunks(n).map(|r| r.to_vec()).collect::<Vec<_>>()),
+        text: if what.text() {
+            values.iter().map(|&v| symbol(v)).collect()
+        } else {
+            String::new()
+        },
+        pretty: if what.pretty() {
+            pretty_grid(p.block(), values)
+        } else {
+            String::new()
+        },
+        json: if what.json() {
+            serde_json::json!(values.chunks(n).map(|r| r.to_vec()).collect::<Vec<_>>())
+        } else {
+            serde_json::Value::Null
+        },
     }
 }
 
-fn verified(p: &Sudoku, values: &[u8]) -> Result<Rendered, PuzzleError> {
-    let v = check_solution(p, values);
-    if !v.is_empty() {
-        return Err(PuzzleError::unsupported(format!(
-            "internal error: a found solution failed verification ({})",
-            v[0].message
-        )));
+/// The engine's search on `search`'s model, as a [`Found`].
+fn searched(
+    s: &mut pencilbox_core::engine::EngineSearch<crate::backtrack::UnitBrancher>,
+    limits: &Limits,
+    keep: usize,
+) -> Found<Vec<u8>> {
+    let (sols, r) = run_search(s, limits, keep);
+    let mut f = Found::from_search(sols, &r);
+    if r.solutions == 0 && r.stop == StopReason::Exhausted {
+        f.reason = Some("no assignment satisfies the givens (search exhausted)".into());
     }
-    Ok(render(p, values))
+    let notes = s
+        .engine
+        .rule_stats()
+        .into_iter()
+        .filter(|(_, st)| st.conflicts > 0)
+        .map(|(rule, st)| Note::new(format!("conflicts found by {rule}"), st.conflicts));
+    f.with_notes(notes)
 }
 
-impl PuzzleKind for Kind {
-    fn max_side(&self) -> Option<usize> {
-        Some(crate::MAX_INTERACTIVE_SIDE)
+impl Sudoku {
+    /// `deduce`: the rules, then the search on the same engine when they stall.
+    fn deduce(&self, limits: &Limits, keep: usize) -> Result<Found<Vec<u8>>, PuzzleError> {
+        let mut d = Deducer::new_limited(self, RuleSet::ALL, limits.clone())
+            .map_err(|e| PuzzleError::unsupported(e.message))?;
+        let (mut steps, mut nishio, mut rating) = (0usize, 0usize, None);
+        while let Some(s) = d.step() {
+            steps += 1;
+            nishio += usize::from(s.rule == Rule::Nishio);
+            rating = rating.max(Some(s.rule));
+        }
+        let mut notes = vec![Note::new("steps", steps), Note::new("nishio eliminations", nishio)];
+        notes.extend(d.nishio_note().map(|n| Note::new("note", n)));
+        if let Some(reason) = d.contradiction() {
+            return Ok(Found::unsolvable(reason).with_notes(notes));
+        }
+        if let Some(why) = d.interrupted().or_else(|| limits.interrupted()) {
+            let mut f = Found::counted(vec![], 0, false, Stats::default());
+            f.interrupted = Some(why);
+            return Ok(f.with_notes(notes));
+        }
+        if d.is_solved() {
+            notes.push(Note::new("rating", rating.map_or("givens only", |r: Rule| r.name())));
+            notes.push(Note::new("guessing", "no"));
+            // Every rule is sound, so the fixed grid is the only solution.
+            return Ok(Found::counted(vec![d.values()], 1, true, Stats::default()).with_notes(notes));
+        }
+        notes.push(Note::new("rating", Rule::Guess.name()));
+        notes.push(Note::new("guessing", "yes (rules stalled)"));
+        let (engine, geo) = d.into_engine();
+        let mut s = engine_search(engine, geo);
+        Ok(searched(&mut s, limits, keep).with_notes(notes))
     }
-    fn convert(&self, text: &str, url: bool, opts: &RunOptions) -> Result<String, PuzzleError> {
-        let p = parse(text, opts)?;
-        Ok(if url { p.to_url() } else { p.to_line() })
-    }
-    fn generator(&self) -> Option<pencilbox_core::plugin::GeneratorInfo> {
-        Some(crate::generate::GENERATOR)
-    }
-    fn generate(
-        &self,
-        req: &pencilbox_core::plugin::GenerateRequest,
-    ) -> Result<pencilbox_core::plugin::Generated, PuzzleError> {
-        pencilbox_core::plugin::check_generate(self.name(), &crate::generate::GENERATOR, req)?;
-        crate::generate::generated(req)
-    }
-    fn name(&self) -> &'static str {
-        "sudoku"
-    }
-    fn summary(&self) -> &'static str {
-        "Sudoku (4×4 to 25×25, a×b blocks) with Eppstein's Nishio deduction by DAG reachability"
-    }
-    fn detect(&self, text: &str) -> bool {
+}
+
+impl Puzzle for Sudoku {
+    const NAME: &'static str = "sudoku";
+    const SUMMARY: &'static str =
+        "Sudoku (4×4 to 25×25, a×b blocks) with Eppstein's Nishio deduction by DAG reachability";
+    type Solution = Vec<u8>;
+    type Algorithm = Algorithm;
+    const ALGORITHMS: &'static [(Algorithm, AlgorithmInfo)] = &[
+        (
+            Algorithm::Deduce,
+            AlgorithmInfo {
+                name: "deduce",
+                summary: "engine model with human rules (singles, pointing/claiming, pairs/triples, Nishio by DAG reachability) and chains, then the engine's search if stalled",
+            },
+        ),
+        (
+            Algorithm::Backtrack,
+            AlgorithmInfo {
+                name: "backtrack",
+                summary: "the engine's search with naked and hidden singles, unit-digit branching and Luby restarts",
+            },
+        ),
+    ];
+    const SETTINGS: &'static [SettingInfo] = &[SettingInfo {
+        key: "block",
+        summary: "AxB: the block shape, A rows by B columns (default: the squarest shape for the grid's size)",
+    }];
+    const MAX_SIDE: Option<usize> = Some(crate::MAX_INTERACTIVE_SIDE);
+    const GENERATOR: Option<GeneratorInfo> = Some(crate::generate::GENERATOR);
+
+    fn detect(text: &str) -> bool {
         let first = match batch_lines(text) {
             Some(lines) => lines[0].1,
             None => text,
@@ -104,14 +171,7 @@ impl PuzzleKind for Kind {
         // Suguru solution), not a Sudoku.
         Sudoku::parse(first, None).is_ok_and(|p| p.num_givens() < p.n() * p.n() || Candidates::from_puzzle(&p).is_ok())
     }
-    fn algorithms(&self) -> Vec<AlgorithmInfo> {
-        ALGORITHMS.to_vec()
-    }
-    fn dimensions(&self, text: &str, opts: &RunOptions) -> Result<(usize, usize), PuzzleError> {
-        let n = parse(text, opts)?.n();
-        Ok((n, n))
-    }
-    fn instances<'a>(&self, text: &'a str) -> Vec<Instance<'a>> {
+    fn instances(text: &str) -> Vec<Instance<'_>> {
         match batch_lines(text) {
             Some(lines) => lines
                 .into_iter()
@@ -120,168 +180,64 @@ impl PuzzleKind for Kind {
             None => vec![Instance { text, first_line: 1 }],
         }
     }
-
-    fn solve(&self, text: &str, opts: &RunOptions) -> Result<SolveReport, PuzzleError> {
-        let alg = self.algorithm(opts.algorithm.as_deref())?;
-        let p = parse(text, opts)?;
-        let start = Instant::now();
-        let mut notes = vec![Note::new("givens", p.num_givens())];
-        let unsolvable = |reason: String, stats: Stats, notes: Vec<Note>| SolveReport {
-            status: Status::Unsolvable,
-            solution: None,
-            reason: Some(reason),
-            algorithm: alg.name.to_string(),
-            stats,
-            notes,
-        };
-        let mut cand = match Candidates::from_puzzle(&p) {
-            Ok(c) => c,
-            Err(e) => return Ok(unsolvable(e.message, Stats::default(), notes)),
-        };
-        if alg.name == "deduce" {
-            let limits = &opts.limits;
-            // The limits are polled inside the rules (Nishio's graph build and search, chains).
-            let e = explain_limited(&p, RuleSet::ALL, limits).map_err(|e| PuzzleError::unsupported(e.message))?;
-            notes.push(Note::new("steps", e.steps.len()));
-            notes.push(Note::new(
-                "nishio eliminations",
-                e.steps.iter().filter(|s| s.rule == crate::Rule::Nishio).count(),
-            ));
-            for n in &e.notes {
-                notes.push(Note::new("note", n));
-            }
-            if let Some(reason) = e.contradiction {
-                let stats = Stats {
-                    elapsed_us: start.elapsed().as_micros() as u64,
-                    ..Stats::default()
-                };
-                return Ok(unsolvable(reason, stats, notes));
-            }
-            if e.solved {
-                notes.push(Note::new("rating", e.rating.map_or("givens only", |r| r.name())));
-                notes.push(Note::new("guessing", "no"));
-                let values: Vec<u8> = e
-                    .candidates
-                    .cells()
-                    .iter()
-                    .map(|d| d.value().unwrap_or(0) as u8)
-                    .collect();
-                let stats = Stats {
-                    elapsed_us: start.elapsed().as_micros() as u64,
-                    ..Stats::default()
-                };
-                return Ok(SolveReport {
-                    status: Status::Solved,
-                    solution: Some(verified(&p, &values)?),
-                    reason: None,
-                    algorithm: alg.name.to_string(),
-                    stats,
-                    notes,
-                });
-            }
-            if e.interrupted.is_some() || limits.interrupted().is_some() {
-                let stats = Stats {
-                    elapsed_us: start.elapsed().as_micros() as u64,
-                    ..Stats::default()
-                };
-                return Ok(SolveReport {
-                    status: Status::Timeout,
-                    solution: None,
-                    reason: None,
-                    algorithm: alg.name.to_string(),
-                    stats,
-                    notes,
-                });
-            }
-            notes.push(Note::new("rating", crate::Rule::Guess.name()));
-            notes.push(Note::new("guessing", "yes (rules stalled)"));
-            cand = e.candidates;
-        }
-        let limits = opts.limits.clone().with_max_solutions(Some(1));
-        let (sols, r) = search(&cand, &limits, 1);
-        let mut stats = r.map(|r| r.stats).unwrap_or_default();
-        stats.elapsed_us = start.elapsed().as_micros() as u64;
-        let status = match (&sols.first(), r) {
-            (Some(_), _) => Status::Solved,
-            (None, Some(r)) if r.stop.is_interrupted() => Status::Timeout,
-            _ => Status::Unsolvable,
-        };
-        let solution = match sols.first() {
-            Some(v) => Some(verified(&p, v)?),
-            None => None,
-        };
-        Ok(SolveReport {
-            status,
-            reason: (status == Status::Unsolvable)
-                .then(|| "no assignment satisfies the givens (search exhausted)".into()),
-            solution,
-            algorithm: alg.name.to_string(),
-            stats,
-            notes,
-        })
+    fn parse(text: &str, opts: &RunOptions) -> Result<Self, PuzzleError> {
+        parse(text, opts)
     }
-
-    fn count(&self, text: &str, limit: Option<u64>, opts: &RunOptions) -> Result<CountReport, PuzzleError> {
-        let p = parse(text, opts)?;
-        let start = Instant::now();
-        let cand = match Candidates::from_puzzle(&p) {
+    fn search(
+        &self,
+        alg: Option<Algorithm>,
+        _: &RunOptions,
+        limits: &Limits,
+        keep: usize,
+    ) -> Result<Found<Vec<u8>>, PuzzleError> {
+        let cand = match Candidates::from_puzzle(self) {
             Ok(c) => c,
-            Err(e) => {
-                return Ok(CountReport {
-                    count: BigUint::from(0u32),
-                    complete: true,
-                    interrupted: false,
-                    witness: vec![],
-                    differences: vec![],
-                    reason: Some(e.message),
-                    algorithm: "backtrack".into(),
-                    stats: Stats::default(),
-                    notes: vec![],
-                })
+            Err(e) => return Ok(Found::unsolvable(e.message)),
+        };
+        match alg.unwrap_or(Algorithm::Deduce) {
+            Algorithm::Deduce => self.deduce(limits, keep),
+            Algorithm::Backtrack => {
+                let m = Model::new(&cand, RuleSet::SINGLES, limits);
+                let mut s = engine_search(m.engine, m.geo);
+                Ok(searched(&mut s, limits, keep))
             }
-        };
-        let limits = opts.limits.clone().with_max_solutions(limit);
-        let (sols, r) = search(&cand, &limits, 2);
-        let (count, complete, interrupted, mut stats) = match r {
-            Some(r) => (r.solutions, r.complete(), r.stop.is_interrupted(), r.stats),
-            None => (0, true, false, Stats::default()),
-        };
-        stats.elapsed_us = start.elapsed().as_micros() as u64;
-        let mut witness = Vec::new();
-        for s in &sols {
-            witness.push(verified(&p, s)?);
         }
-        let diffs = if sols.len() == 2 {
-            let n = p.n();
-            differences(&sols[0], &sols[1], |i| format!("r{}c{}", i / n + 1, i % n + 1))
-        } else {
-            vec![]
-        };
-        Ok(CountReport {
-            count: BigUint::from(count),
-            complete,
-            interrupted,
-            witness: if sols.len() == 2 { witness } else { vec![] },
-            differences: diffs,
-            reason: (count == 0 && complete).then(|| "no assignment satisfies the givens".into()),
-            algorithm: "backtrack".into(),
-            stats,
-            notes: vec![],
-        })
     }
-
-    fn verify(&self, text: &str, solution: &str, opts: &RunOptions) -> Result<VerifyReport, PuzzleError> {
-        let p = parse(text, opts)?;
-        let s = Sudoku::parse(solution, Some(p.block())).map_err(PuzzleError::Solution)?;
-        Ok(VerifyReport {
-            violations: check_solution(&p, s.givens()),
-        })
+    fn parse_solution(&self, text: &str) -> Result<Vec<u8>, ParseError> {
+        Ok(Sudoku::parse(text, Some(self.block()))?.givens().to_vec())
+    }
+    fn verify(&self, s: &Vec<u8>) -> VerifyReport {
+        VerifyReport {
+            violations: check_solution(self, s),
+        }
+    }
+    fn render(&self, s: &Vec<u8>) -> Rendered {
+        render(self, s)
+    }
+    fn render_as(&self, s: &Vec<u8>, what: Render) -> Rendered {
+        render_as(self, s, what)
+    }
+    fn differences(&self, a: &Vec<u8>, b: &Vec<u8>) -> Vec<String> {
+        grid_differences(self.n(), a, b)
+    }
+    fn dimensions(&self) -> (usize, usize) {
+        (self.n(), self.n())
+    }
+    fn notes(&self) -> Vec<Note> {
+        vec![Note::new("givens", self.num_givens())]
+    }
+    fn write(&self, url: bool) -> Option<String> {
+        Some(if url { self.to_url() } else { self.to_line() })
+    }
+    fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
+        crate::generate::generated(req)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pencilbox_core::{BigUint, PuzzleKind, Status};
 
     const FIG4: &str = "3.9....74..5...9.2....49...6....3.2....2.5....3.1....7...78....8.3...7..91....5.8";
 

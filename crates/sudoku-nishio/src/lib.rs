@@ -16,10 +16,15 @@
 //!   placement counting, and the bit-parallel 64-lane variant.
 //! * [`overlay`], [`matching`] — the baselines: pattern overlay and the bipartite-matching
 //!   approximation (which ignores blocks).
-//! * [`solver`] — the deductive solver (singles, locked candidates, pairs/triples, Nishio) with
-//!   a step log and rating; [`backtrack`] — the search fallback on core's driver.
+//! * [`model`] — Sudoku as a model on core's engine: a permutation per row, column and block
+//!   (core's `Distinct` rules: singles, pointing/claiming, pairs and triples) and Nishio as the
+//!   engine rule `nishio`.
+//! * [`solver`] — the deductive solver on that model (the engine's rules, then chains) with a
+//!   step log from the engine's explanations and a rating; [`backtrack`] — the engine's search
+//!   (unit-digit branching, Luby restarts).
 //! * [`reduction`] — the 3-SAT → Nishio decision reduction of Theorems 2–3.
-//! * [`kind`] — the [`PuzzleKind`](pencilbox_core::PuzzleKind) plug-in [`KIND`].
+//! * [`kind`] — [`Sudoku`] implements core's typed `Puzzle` trait; [`KIND`] is its `Plugin`
+//!   (algorithms `deduce` and `backtrack`, the setting `block=AxB`).
 //! * [`generate`] — a small puzzle generator (bundled examples, tests).
 //!
 //! # API for the playground server
@@ -44,6 +49,7 @@ pub mod geometry;
 pub mod graph;
 pub mod kind;
 pub mod matching;
+pub mod model;
 pub mod nishio;
 pub mod overlay;
 pub mod reduction;
@@ -51,7 +57,7 @@ pub mod solver;
 
 pub use board::{BlockShape, Candidates, CellMask, Contradiction, Sudoku};
 pub use graph::AbGraph;
-pub use kind::{Kind, KIND};
+pub use kind::{Algorithm, KIND};
 pub use solver::{explain, explain_limited, Deducer, Explanation, Rule, RuleSet, Step};
 
 /// A Nishio method, as chosen by `--method`.

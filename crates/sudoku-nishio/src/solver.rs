@@ -1,5 +1,5 @@
-//! The deductive solver: human rules applied one step at a time, with a log a person can
-//! follow, and a rating (the hardest rule needed).
+//! The deductive solver: human rules on the shared engine, one step at a time, with a log a
+//! person can follow and a rating (the hardest rule needed).
 //!
 //! Rules, from simplest to hardest ([`Rule`]): naked single, hidden single, locked candidates
 //! (pointing: a block's candidates for a digit on one line; claiming: a line's candidates for a
@@ -8,34 +8,44 @@
 //! inside `S`, computed with the DAG of Section 3), then two multi-digit rules: implication
 //! chains over bivalue cells and bilocal units (in the spirit of the 2-SAT rule of Eppstein's
 //! solver) and one-level forcing chains (assume a candidate, propagate singles, find a
-//! contradiction — no branching). Each [`Deducer::step`] applies the simplest rule that makes
-//! progress; all rules only remove candidates that no solution uses, so the fixpoint does not
-//! depend on the order. When no rule applies the solver is *stalled*; the `deduce` algorithm
-//! then finishes with the search of [`crate::backtrack`] (rated [`Rule::Guess`]).
+//! contradiction — no branching).
+//!
+//! # How it runs
+//! The first eight rules and Nishio are the engine rules of [`crate::model`] (core's
+//! [`Distinct`](pencilbox_core::constraints::Distinct) rules and [`crate::model::NishioRule`]).
+//! The [`Deducer`] runs them to the engine's fixpoint with the explanation log on — the
+//! priority queue applies singles before pointing and subsets, and those before Nishio, which
+//! handles one digit per run — and turns every logged step (rule, premises, removals) into a
+//! [`Step`] with its technique and a sentence. At the fixpoint it applies one implication chain
+//! or one forcing chain through the engine ([`Engine::with_context`], attributed to `chain` /
+//! `forcing-chain`; a forcing chain is an assumption propagated by the engine's singles alone,
+//! at a level that is undone), then runs the engine's rules again. All rules only remove
+//! candidates that no solution uses, so the fixpoint does not depend on the order. When no
+//! rule applies the solver is *stalled*; the `deduce` algorithm then searches on the same
+//! engine ([`Deducer::into_engine`], [`crate::backtrack`]; rated [`Rule::Guess`]).
 //!
 //! # Limits
-//! A [`Deducer`] may carry core's [`Limits`] ([`Deducer::set_limits`]): the deadline and the
-//! cancellation flag are polled inside every rule's loops (per unit, per digit, per assumed
-//! candidate, every 1024 literals of a chain, every few thousand vertices of a Nishio search
-//! and of the lazy graph build), so a step stops within milliseconds of the deadline on every
-//! shape; [`Deducer::interrupted`] then says why and [`Deducer::step`] returns `None`. When
-//! the deadline leaves clearly too little time to build a not-yet-cached Nishio graph (an
+//! A [`Deducer`] may carry core's [`Limits`] ([`Deducer::new_limited`],
+//! [`Deducer::set_limits`]): the engine polls the deadline and the cancellation flag during
+//! propagation, Nishio's search and lazy graph build poll them every few thousand vertices and
+//! the chains per assumed candidate, so a step stops within milliseconds of the deadline on
+//! every shape; [`Deducer::interrupted`] then says why and [`Deducer::step`] returns `None`.
+//! When the deadline leaves clearly too little time to build a not-yet-cached Nishio graph (an
 //! estimate of 0.5 µs per vertex, doubled), the Nishio rule is skipped for the run (with a
 //! note), so the other rules and the search still get the time.
 //!
 //! [`RuleSet`] selects rules: `BASIC` (singles, locked candidates, pairs/triples),
 //! `BASIC_NISHIO`, `NO_NISHIO` (basic + chains), `ALL`.
 
-use crate::board::{symbol, Candidates, CellMask, Contradiction, Sudoku};
+use crate::board::{symbol, Candidates, Contradiction, Sudoku};
 use crate::geometry::{Geometry, UnitKind};
-use crate::graph::AbGraph;
+use crate::model::Model;
+use pencilbox_core::engine::{Engine, Priority, Step as LogStep, VarId};
 use pencilbox_core::search::{Limits, StopReason};
 use pencilbox_core::Domain;
 use serde::Serialize;
+use std::collections::VecDeque;
 use std::sync::Arc;
-
-/// Estimated time to build `G_U`, per vertex (measured: 25×25, 4.5 M vertices, 1.3–2.5 s).
-const BUILD_NS_PER_VERTEX: u64 = 500;
 
 /// A deduction rule, ordered from simplest to hardest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -149,62 +159,80 @@ pub struct Step {
     pub eliminated: Vec<(usize, u8)>,
 }
 
-/// The deductive solver's state.
+/// The deductive solver: a [`Model`] on the engine with the explanation log on, run to a
+/// fixpoint, its log turned into [`Step`]s; when the engine's rules stall, one implication
+/// chain or forcing chain elimination (made through the engine, attributed to its rule), then
+/// the engine's rules again.
 pub struct Deducer {
-    geo: Arc<Geometry>,
-    cells: Vec<Domain>,
-    placed: Vec<bool>,
+    model: Model,
     rules: RuleSet,
-    graph: Option<Arc<AbGraph>>,
+    /// Cells already reported placed (the givens at the start).
+    placed: Vec<bool>,
+    /// Steps converted from the log and not yet returned.
+    pending: VecDeque<Step>,
+    /// The engine's queue may hold work (the rules have not reached their fixpoint).
+    dirty: bool,
+    /// Nothing more to deduce (solved or stalled).
+    done: bool,
     broken: Option<String>,
-    nishio_note: Option<String>,
     limits: Limits,
     stopped: Option<StopReason>,
-    /// Per digit, the candidate set on which Nishio last removed nothing: the rule is not
-    /// recomputed for a digit whose set is unchanged (a 25×25 digit can take seconds).
-    nishio_clean: Vec<Option<CellMask>>,
+    /// Nishio steps consumed from the rule's side channel.
+    nishio_seen: usize,
+    /// The text of the chain step just made.
+    chain_text: Option<String>,
+    /// The candidates as the steps returned so far leave them (the log replayed), to report
+    /// each cell's placement at the step that fixed it.
+    shadow: Vec<Domain>,
 }
 
 impl Deducer {
     /// Starts from a puzzle (givens placed, their simple eliminations done).
     pub fn new(p: &Sudoku, rules: RuleSet) -> Result<Deducer, Contradiction> {
+        Self::new_limited(p, rules, Limits::default())
+    }
+
+    /// [`Deducer::new`] under the deadline and cancellation flag of `limits`.
+    pub fn new_limited(p: &Sudoku, rules: RuleSet, limits: Limits) -> Result<Deducer, Contradiction> {
         let cand = Candidates::from_puzzle(p)?;
         let placed = p.givens().iter().map(|&v| v != 0).collect();
-        Ok(Self::with_state(cand, placed, rules))
+        Ok(Self::with_state(cand, placed, rules, limits))
     }
 
     /// Starts from a candidate grid; cells with one candidate count as not yet placed.
     pub fn from_candidates(cand: Candidates, rules: RuleSet) -> Deducer {
         let placed = vec![false; cand.cells().len()];
-        Self::with_state(cand, placed, rules)
+        Self::with_state(cand, placed, rules, Limits::default())
     }
 
-    fn with_state(cand: Candidates, placed: Vec<bool>, rules: RuleSet) -> Deducer {
-        let geo = Geometry::get(cand.block());
-        let geo_n = geo.n();
-        // The graph is fetched (built on first use for the shape) only when Nishio is first
-        // needed, so puzzles that simpler rules solve never pay for a large graph.
-        let (graph, nishio_note) = match AbGraph::check(cand.block()) {
-            Err(e) if rules.nishio => (None, Some(format!("Nishio rule off: {e}"))),
-            _ => (None, None),
-        };
+    fn with_state(cand: Candidates, placed: Vec<bool>, rules: RuleSet, limits: Limits) -> Deducer {
+        let mut model = Model::new(&cand, rules, &limits);
+        model.engine.explain(true);
+        let cand = &cand;
         Deducer {
-            geo,
-            cells: cand.cells().to_vec(),
-            placed,
+            model,
             rules,
-            graph,
+            placed,
+            pending: VecDeque::new(),
+            dirty: true,
+            done: false,
             broken: None,
-            nishio_note,
-            limits: Limits::default(),
+            limits,
             stopped: None,
-            nishio_clean: vec![None; geo_n + 1],
+            nishio_seen: 0,
+            chain_text: None,
+            shadow: cand.cells().to_vec(),
         }
     }
 
     /// Makes every later step honour the deadline and cancellation flag of `limits` (the
     /// solution and node limits do not apply to deduction).
     pub fn set_limits(&mut self, limits: Limits) {
+        // The Nishio rule holds the limits it was made with: post the model again.
+        let cand = self.model.candidates();
+        self.model = Model::new(&cand, self.rules, &limits);
+        self.model.engine.explain(true);
+        self.dirty = true;
         self.limits = limits;
     }
     /// The same deducer with limits (see [`Deducer::set_limits`]).
@@ -213,10 +241,37 @@ impl Deducer {
         self
     }
     /// Why the deducer stopped early (deadline or cancellation), if it did. Once interrupted,
-    /// [`Deducer::step`] returns `None`; the candidates stay sound (an interrupted rule makes
-    /// no change).
+    /// [`Deducer::step`] returns `None`; the candidates stay sound.
     pub fn interrupted(&self) -> Option<StopReason> {
         self.stopped
+    }
+    /// The current candidates (after every step computed so far).
+    pub fn candidates(&self) -> Candidates {
+        self.model.candidates()
+    }
+    /// True when every cell has exactly one candidate and no contradiction was found.
+    pub fn is_solved(&self) -> bool {
+        self.broken.is_none() && self.model.engine.all_fixed()
+    }
+    /// Why the candidates are contradictory, if they are (the puzzle has no solution).
+    pub fn contradiction(&self) -> Option<&str> {
+        self.broken.as_deref()
+    }
+    /// Why the Nishio rule is unavailable (graph too large, or no time to build it), if it is.
+    pub fn nishio_note(&self) -> Option<String> {
+        self.model.nishio_note()
+    }
+    /// The values (`0` where not fixed).
+    pub fn values(&self) -> Vec<u8> {
+        self.model.values()
+    }
+    /// The engine, for a search that finishes the grid (explanations off, Nishio off: the
+    /// search propagates the other rules at every node).
+    pub fn into_engine(self) -> (Engine, Arc<Geometry>) {
+        let mut e = self.model.engine;
+        e.explain(false);
+        e.set_enabled("nishio", false);
+        (e, self.model.geo)
     }
 
     /// Polls the limits; true (and remembered) when the deadline passed or the run was cancelled.
@@ -227,142 +282,90 @@ impl Deducer {
         self.stopped.is_some()
     }
 
-    /// The current candidates.
-    pub fn candidates(&self) -> Candidates {
-        Candidates::from_cells(self.geo.block(), self.cells.clone())
-            .unwrap_or_else(|| Candidates::full(self.geo.block()))
-    }
-    /// True when every cell has exactly one candidate and no contradiction was found.
-    pub fn is_solved(&self) -> bool {
-        self.broken.is_none() && self.cells.iter().all(|d| d.is_single())
-    }
-    /// Why the candidates are contradictory, if they are (the puzzle has no solution).
-    pub fn contradiction(&self) -> Option<&str> {
-        self.broken.as_deref()
-    }
-    /// Why the Nishio rule is unavailable (graph too large), if it is.
-    pub fn nishio_note(&self) -> Option<&str> {
-        self.nishio_note.as_deref()
-    }
-    /// The values (`0` where not fixed).
-    pub fn values(&self) -> Vec<u8> {
-        self.cells.iter().map(|d| d.value().unwrap_or(0) as u8).collect()
-    }
-
-    fn name(&self, i: usize) -> String {
-        self.geo.name(i)
-    }
-
-    /// Applies the simplest rule that makes progress; `None` when solved, stalled or broken.
+    /// The next deduction; `None` when solved, stalled, contradictory or interrupted.
     pub fn step(&mut self) -> Option<Step> {
-        if self.broken.is_some() || self.placed.iter().all(|&p| p) || self.poll() {
-            return None;
+        loop {
+            if let Some(s) = self.pending.pop_front() {
+                return Some(s);
+            }
+            if self.broken.is_some() || self.done || self.poll() {
+                return None;
+            }
+            self.advance();
         }
-        let step = self
-            .naked_single()
-            .or_else(|| self.hidden_single())
-            .or_else(|| if self.rules.locked { self.locked() } else { None })
-            .or_else(|| if self.rules.subsets { self.subsets() } else { None })
-            .or_else(|| {
-                if self.rules.nishio && self.nishio_note.is_none() {
-                    self.nishio()
-                } else {
-                    None
-                }
-            })
-            .or_else(|| if self.rules.chains { self.chain() } else { None })
-            .or_else(|| if self.rules.chains { self.forcing() } else { None })?;
-        // A rule stopped by the limits returns `None` before changing anything, so a step
-        // that did return is complete.
-        self.check();
-        Some(step)
     }
 
-    fn check(&mut self) {
-        if let Some(i) = self.cells.iter().position(|d| d.is_empty()) {
-            self.broken = Some(format!("{} has no candidate left", self.name(i)));
+    /// Runs the engine's rules to their fixpoint, or (at the fixpoint) applies one chain.
+    fn advance(&mut self) {
+        if self.dirty {
+            self.dirty = false;
+            let r = self.model.engine.propagate();
+            self.drain_log();
+            if r.is_err() {
+                if self.poll() || self.model.engine.interrupted().is_some() {
+                    self.stopped = self.stopped.or(self.model.engine.interrupted());
+                    // Steps made before the interruption are sound; keep them.
+                    return;
+                }
+                self.broken = Some(self.describe_conflict());
+            } else if self.poll() {
+                // A rule (Nishio) stopped early for the limits: not a fixpoint.
+            } else {
+                self.place_remaining();
+                self.done = self.model.engine.all_fixed();
+            }
             return;
         }
-        let full = Domain::range(1, self.geo.n() as u32);
-        for (u, unit) in self.geo.units().iter().enumerate() {
-            let all = unit
-                .iter()
-                .fold(Domain::EMPTY, |acc, &c| acc.or(self.cells[c as usize]));
-            if let Some(d) = full.minus(all).min() {
-                self.broken = Some(format!(
-                    "{} has no place for {}",
-                    self.geo.unit_name(u),
-                    symbol(d as u8)
-                ));
-                return;
+        if self.rules.chains {
+            for rule in [ChainRule::Chain, ChainRule::Forcing] {
+                match self.chain(rule) {
+                    None => return, // interrupted
+                    Some(true) => {
+                        self.dirty = true;
+                        self.drain_log();
+                        return;
+                    }
+                    Some(false) => {}
+                }
             }
-            // Two fixed cells with the same value.
+        }
+        self.done = true;
+    }
+
+    /// Why the engine's last propagation failed, in words.
+    fn describe_conflict(&self) -> String {
+        if let Some(d) = crate::model::lock_log(&self.model.nishio).no_placement {
+            return format!("no valid placement of {} remains", symbol(d));
+        }
+        let geo = &self.model.geo;
+        let doms = self.model.engine.domains();
+        let full = Domain::range(1, geo.n() as u32);
+        for (u, unit) in geo.units().iter().enumerate() {
+            let all = unit.iter().fold(Domain::EMPTY, |acc, &c| acc.or(doms[c as usize]));
+            if let Some(d) = full.minus(all).min() {
+                return format!("{} has no place for {}", geo.unit_name(u), symbol(d as u8));
+            }
             let mut seen = Domain::EMPTY;
             for &c in unit {
-                if let Some(v) = self.cells[c as usize].value() {
+                if let Some(v) = doms[c as usize].value() {
                     if seen.contains(v) {
-                        self.broken = Some(format!("{} holds {} twice", self.geo.unit_name(u), symbol(v as u8)));
-                        return;
+                        return format!("{} holds {} twice", geo.unit_name(u), symbol(v as u8));
                     }
                     seen.insert(v);
                 }
             }
         }
+        // A rule would have emptied a cell: name the fixed cell whose value it would lose.
+        let rule = self
+            .model
+            .engine
+            .last_conflict()
+            .map_or("a rule", |p| self.model.engine.name_of(p));
+        format!("the {rule} rule leaves a cell with no candidate")
     }
 
-    /// Places `v` at `i` and removes it from the peers.
-    fn place(&mut self, i: usize, v: u8, rule: Rule, why: String) -> Step {
-        let mut eliminated: Vec<(usize, u8)> = self.cells[i].without(v as u32).iter().map(|d| (i, d as u8)).collect();
-        self.cells[i] = Domain::single(v as u32);
-        self.placed[i] = true;
-        for &p in self.geo.peers(i) {
-            let p = p as usize;
-            if self.cells[p].remove(v as u32) {
-                eliminated.push((p, v));
-            }
-        }
-        Step {
-            rule,
-            text: format!("{} = {} ({why})", self.name(i), symbol(v)),
-            placed: vec![(i, v)],
-            eliminated,
-        }
-    }
-
-    fn naked_single(&mut self) -> Option<Step> {
-        let i = (0..self.cells.len()).find(|&i| !self.placed[i] && self.cells[i].is_single())?;
-        let v = self.cells[i].value()? as u8;
-        Some(self.place(i, v, Rule::NakedSingle, "naked single".into()))
-    }
-
-    fn hidden_single(&mut self) -> Option<Step> {
-        let geo = self.geo.clone();
-        for (u, unit) in geo.units().iter().enumerate() {
-            if self.poll() {
-                return None;
-            }
-            for d in 1..=geo.n() as u32 {
-                let mut spots = unit.iter().filter(|&&c| self.cells[c as usize].contains(d));
-                let (Some(&c), None) = (spots.next(), spots.next()) else {
-                    continue;
-                };
-                if !self.placed[c as usize] {
-                    let why = format!("hidden single in {}", geo.unit_name(u));
-                    return Some(self.place(c as usize, d as u8, Rule::HiddenSingle, why));
-                }
-            }
-        }
-        None
-    }
-
-    fn eliminate(&mut self, cells: impl IntoIterator<Item = usize>, d: u8) -> Vec<(usize, u8)> {
-        let mut out = Vec::new();
-        for c in cells {
-            if !self.placed[c] && self.cells[c].remove(d as u32) {
-                out.push((c, d));
-            }
-        }
-        out
+    fn name(&self, i: usize) -> String {
+        self.model.geo.name(i)
     }
 
     fn names(&self, elim: &[(usize, u8)]) -> String {
@@ -372,312 +375,351 @@ impl Deducer {
         cells.iter().map(|&c| self.name(c)).collect::<Vec<_>>().join(", ")
     }
 
-    fn locked(&mut self) -> Option<Step> {
-        let geo = self.geo.clone();
-        let n = geo.n();
-        for (u, unit) in geo.units().iter().enumerate() {
-            if self.poll() {
-                return None;
-            }
-            for d in 1..=n as u8 {
-                let spots: Vec<usize> = unit
-                    .iter()
-                    .map(|&c| c as usize)
-                    .filter(|&c| self.cells[c].contains(d as u32))
-                    .collect();
-                if spots.len() < 2 || spots.iter().any(|&c| self.placed[c]) {
-                    continue;
+    /// The first unit holding every cell of `cells` (rows, then columns, then blocks).
+    fn unit_of(&self, cells: &[usize]) -> Option<usize> {
+        let geo = &self.model.geo;
+        let first = *cells.first()?;
+        geo.cell_units(first)
+            .into_iter()
+            .map(|u| u as usize)
+            .find(|&u| cells.iter().all(|&c| geo.cell_units(c).contains(&(u as u16))))
+    }
+
+    /// Converts the engine's new log entries into steps.
+    fn drain_log(&mut self) {
+        let log = self.model.engine.take_log();
+        for s in log {
+            let Some(mut step) = self.convert(&s) else {
+                continue;
+            };
+            // A cell the step leaves with one candidate is placed by it.
+            let mut fixed = Vec::new();
+            for &(c, d) in &step.eliminated {
+                self.shadow[c].remove(d as u32);
+                if let Some(v) = self.shadow[c].value() {
+                    if !std::mem::replace(&mut self.placed[c], true) {
+                        fixed.push((c, v as u8));
+                    }
                 }
-                let units_of = |k: usize| geo.cell_units(spots[0])[k] as usize;
-                let kind = geo.unit_kind(u);
-                // The other unit (of a different kind) containing every spot.
-                let targets: Vec<usize> = match kind {
-                    UnitKind::Block => vec![0, 1],
-                    _ => vec![2],
-                };
-                for k in targets {
-                    let other = units_of(k);
-                    if spots.iter().all(|&c| geo.cell_units(c)[k] as usize == other) {
-                        let outside: Vec<usize> = geo
-                            .unit(other)
-                            .iter()
-                            .map(|&c| c as usize)
-                            .filter(|c| !spots.contains(c) && !geo.unit(u).contains(&(*c as u16)))
-                            .collect();
-                        let elim = self.eliminate(outside, d);
-                        if !elim.is_empty() {
-                            let rule = if kind == UnitKind::Block {
-                                Rule::Pointing
-                            } else {
-                                Rule::Claiming
-                            };
-                            let text = format!(
-                                "{}: in {}, {} lies only in {}, so remove it from {}",
-                                rule.name(),
-                                geo.unit_name(u),
-                                symbol(d),
-                                geo.unit_name(other),
-                                self.names(&elim)
-                            );
-                            return Some(Step {
-                                rule,
-                                text,
-                                placed: vec![],
-                                eliminated: elim,
-                            });
-                        }
+            }
+            // The peers of a cell placed by a hidden single not yet returned lose its value in
+            // that step (a person places a digit and crosses it out around it).
+            let placed_earlier = (s.rule == "naked-single" && step.placed.is_empty())
+                .then(|| s.premises.first().map(|p| p.var.index()))
+                .flatten()
+                .and_then(|cell| {
+                    self.pending.iter().rposition(|p| {
+                        p.rule == Rule::HiddenSingle && p.placed.first().is_some_and(|&(c, _)| c == cell)
+                    })
+                });
+            let mut text = String::new();
+            if placed_earlier.is_some() {
+                text = format!(", removing it from {}", self.names(&step.eliminated));
+            }
+            for &(c, v) in &fixed {
+                text.push_str(&format!(", leaving {} = {}", self.name(c), symbol(v)));
+            }
+            match placed_earlier {
+                Some(k) => {
+                    let target = &mut self.pending[k];
+                    target.text.push_str(&text);
+                    target.eliminated.extend(step.eliminated);
+                    target.placed.extend(fixed);
+                }
+                None => {
+                    step.text.push_str(&text);
+                    step.placed.extend(fixed);
+                    self.pending.push_back(step);
+                }
+            }
+        }
+    }
+
+    /// Reports the fixed cells no step placed (single from the start, no peer held their
+    /// value), as naked singles without eliminations.
+    fn place_remaining(&mut self) {
+        {
+            for c in 0..self.placed.len() {
+                if let Some(v) = self.model.engine.value(VarId::from_index(c)) {
+                    if !std::mem::replace(&mut self.placed[c], true) {
+                        self.pending.push_back(Step {
+                            rule: Rule::NakedSingle,
+                            text: format!("{} = {} (naked single)", self.name(c), symbol(v as u8)),
+                            placed: vec![(c, v as u8)],
+                            eliminated: vec![],
+                        });
                     }
                 }
             }
         }
-        None
     }
 
-    fn subsets(&mut self) -> Option<Step> {
-        for k in [2usize, 3] {
-            if let Some(s) = self.naked_subset(k) {
-                return Some(s);
-            }
-            if let Some(s) = self.hidden_subset(k) {
-                return Some(s);
-            }
-        }
-        None
-    }
-
-    fn naked_subset(&mut self, k: usize) -> Option<Step> {
-        let geo = self.geo.clone();
-        for (u, unit) in geo.units().iter().enumerate() {
-            if self.poll() {
-                return None;
-            }
-            let open: Vec<usize> = unit
-                .iter()
-                .map(|&c| c as usize)
-                .filter(|&c| !self.placed[c] && (2..=k as u32).contains(&self.cells[c].len()))
-                .collect();
-            for combo in combinations(open.len(), k) {
-                let cells: Vec<usize> = combo.iter().map(|&i| open[i]).collect();
-                let union = cells.iter().fold(Domain::EMPTY, |a, &c| a.or(self.cells[c]));
-                if union.len() as usize != k {
-                    continue;
-                }
-                let others: Vec<usize> = unit
-                    .iter()
-                    .map(|&c| c as usize)
-                    .filter(|c| !cells.contains(c))
-                    .collect();
-                let mut elim = Vec::new();
-                for d in union.iter() {
-                    elim.extend(self.eliminate(others.iter().copied(), d as u8));
-                }
-                if !elim.is_empty() {
-                    let rule = if k == 2 { Rule::NakedPair } else { Rule::NakedTriple };
-                    let digits: String = union.iter().map(|d| symbol(d as u8)).collect();
-                    let names: Vec<String> = cells.iter().map(|&c| self.name(c)).collect();
-                    let text = format!(
-                        "{} {{{digits}}} at {} in {} removes {} from {}",
-                        rule.name(),
-                        names.join(", "),
-                        geo.unit_name(u),
-                        digits,
-                        self.names(&elim)
-                    );
-                    return Some(Step {
-                        rule,
-                        text,
-                        placed: vec![],
-                        eliminated: elim,
-                    });
-                }
-            }
-        }
-        None
-    }
-
-    fn hidden_subset(&mut self, k: usize) -> Option<Step> {
-        let geo = self.geo.clone();
-        let n = geo.n();
-        for (u, unit) in geo.units().iter().enumerate() {
-            if self.poll() {
-                return None;
-            }
-            // Digits not yet placed in the unit, with their places.
-            let mut digits: Vec<(u8, u64)> = Vec::new();
-            for d in 1..=n as u8 {
-                let mut spots = 0u64;
-                let mut placed = false;
-                for (j, &c) in unit.iter().enumerate() {
-                    if self.cells[c as usize].contains(d as u32) {
-                        spots |= 1 << j;
-                        placed |= self.placed[c as usize];
-                    }
-                }
-                if !placed && (2..=k as u32).contains(&spots.count_ones()) {
-                    digits.push((d, spots));
-                }
-            }
-            for combo in combinations(digits.len(), k) {
-                let spots = combo.iter().fold(0u64, |a, &i| a | digits[i].1);
-                if spots.count_ones() as usize != k {
-                    continue;
-                }
-                let keep: Domain = combo.iter().map(|&i| digits[i].0 as u32).collect();
-                let mut elim = Vec::new();
-                for (j, &c) in unit.iter().enumerate() {
-                    if spots >> j & 1 == 1 {
-                        let c = c as usize;
-                        for d in self.cells[c].minus(keep).iter() {
-                            elim.push((c, d as u8));
-                        }
-                        self.cells[c] = self.cells[c].and(keep);
-                    }
-                }
-                if !elim.is_empty() {
-                    let rule = if k == 2 { Rule::HiddenPair } else { Rule::HiddenTriple };
-                    let ds: String = keep.iter().map(|d| symbol(d as u8)).collect();
-                    let mut cells: Vec<usize> = elim.iter().map(|&(c, _)| c).collect();
-                    cells.dedup();
-                    let names: Vec<String> = cells.iter().map(|&c| self.name(c)).collect();
-                    let text = format!(
-                        "{} {{{ds}}} in {}: only {ds} stay in {}",
-                        rule.name(),
-                        geo.unit_name(u),
-                        names.join(", ")
-                    );
-                    return Some(Step {
-                        rule,
-                        text,
-                        placed: vec![],
-                        eliminated: elim,
-                    });
-                }
-            }
-        }
-        None
-    }
-
-    fn nishio(&mut self) -> Option<Step> {
-        if self.poll() {
+    fn convert(&mut self, s: &LogStep) -> Option<Step> {
+        let mut eliminated: Vec<(usize, u8)> = s
+            .changes
+            .iter()
+            .flat_map(|c| c.removed.iter().map(move |v| (c.var.index(), v as u8)))
+            .collect();
+        eliminated.sort_unstable();
+        eliminated.dedup();
+        if eliminated.is_empty() {
             return None;
         }
-        if self.graph.is_none() {
-            // The first build for a shape takes seconds for 25×25 (about 0.5 µs per vertex).
-            // When the deadline leaves clearly too little time for it (less than twice the
-            // estimate), Nishio is skipped for this run instead of spending the rest of the
-            // time on a build that would be dropped; otherwise the build polls the limits, and
-            // an interrupted build leaves the shared cache empty and this step without Nishio.
-            let block = self.geo.block();
-            if let Some(deadline) = self.limits.deadline {
-                let estimate = std::time::Duration::from_nanos(
-                    (crate::graph::vertex_count(block) as u64).saturating_mul(BUILD_NS_PER_VERTEX),
+        let premise_cells: Vec<usize> = s.premises.iter().map(|p| p.var.index()).collect();
+        let geo = self.model.geo.clone();
+        let value_of = |i: usize| self.model.engine.value(VarId::from_index(i)).unwrap_or(0) as u8;
+        match s.rule {
+            "naked-single" => {
+                let i = *premise_cells.first()?;
+                let v = s.premises[0].dom.value().unwrap_or(0) as u8;
+                let first = !std::mem::replace(&mut self.placed[i], true);
+                let text = if first {
+                    format!("{} = {} (naked single)", self.name(i), symbol(v))
+                } else {
+                    format!(
+                        "{} = {} removes {} from {}",
+                        self.name(i),
+                        symbol(v),
+                        symbol(v),
+                        self.names(&eliminated)
+                    )
+                };
+                Some(Step {
+                    rule: Rule::NakedSingle,
+                    text,
+                    placed: if first { vec![(i, v)] } else { vec![] },
+                    eliminated,
+                })
+            }
+            "hidden-single" => {
+                let i = s.changes.first()?.var.index();
+                let v = value_of(i);
+                self.placed[i] = true;
+                let mut cells = premise_cells.clone();
+                cells.push(i);
+                let unit = self
+                    .unit_of(&cells)
+                    .map_or_else(|| "its unit".to_string(), |u| geo.unit_name(u));
+                Some(Step {
+                    rule: Rule::HiddenSingle,
+                    text: format!("{} = {} (hidden single in {unit})", self.name(i), symbol(v)),
+                    placed: vec![(i, v)],
+                    eliminated,
+                })
+            }
+            "pointing" => {
+                let d = eliminated[0].1;
+                let targets: Vec<usize> = eliminated.iter().map(|&(c, _)| c).collect();
+                // The group: a unit holding every premise cell and none of the targets, whose
+                // other cells (the places of the digit) all share another unit with the targets.
+                let mut found = None;
+                for u in (0..geo.units().len()).rev() {
+                    let unit = geo.unit(u);
+                    let has = |c: usize| unit.contains(&(c as u16));
+                    if !premise_cells.iter().all(|&c| has(c)) || targets.iter().any(|&c| has(c)) {
+                        continue;
+                    }
+                    let places: Vec<usize> = unit
+                        .iter()
+                        .map(|&c| c as usize)
+                        .filter(|c| !premise_cells.contains(c))
+                        .collect();
+                    let mut all = places.clone();
+                    all.extend(&targets);
+                    if let Some(other) = self.unit_of(&all) {
+                        found = Some((u, other));
+                        break;
+                    }
+                }
+                let (u, other) = found?;
+                let rule = if geo.unit_kind(u) == UnitKind::Block {
+                    Rule::Pointing
+                } else {
+                    Rule::Claiming
+                };
+                let text = format!(
+                    "{}: in {}, {} lies only in {}, so remove it from {}",
+                    rule.name(),
+                    geo.unit_name(u),
+                    symbol(d),
+                    geo.unit_name(other),
+                    self.names(&eliminated)
                 );
-                let left = deadline.saturating_duration_since(std::time::Instant::now());
-                if !AbGraph::is_cached(block) && left < 2 * estimate {
-                    self.nishio_note = Some(format!(
-                        "Nishio rule skipped: building its graph for {block} blocks (about {} ms) would not fit the time left ({} ms)",
-                        estimate.as_millis(),
-                        left.as_millis()
-                    ));
-                    return None;
-                }
+                Some(Step {
+                    rule,
+                    text,
+                    placed: vec![],
+                    eliminated,
+                })
             }
-            let limits = self.limits.clone();
-            match AbGraph::get_with(block, &|| limits.interrupted().is_some()) {
-                Ok(Some(g)) => self.graph = Some(g),
-                Ok(None) => {
-                    self.poll();
-                    return None;
-                }
-                Err(e) => {
-                    self.nishio_note = Some(format!("Nishio rule off: {e}"));
-                    return None;
-                }
+            "naked-pair" | "naked-triple" => {
+                let rule = if s.rule == "naked-pair" {
+                    Rule::NakedPair
+                } else {
+                    Rule::NakedTriple
+                };
+                let union = s.premises.iter().fold(Domain::EMPTY, |a, p| a.or(p.dom));
+                let digits: String = union.iter().map(|d| symbol(d as u8)).collect();
+                let unit = self
+                    .unit_of(&premise_cells)
+                    .map_or_else(|| "a unit".to_string(), |u| geo.unit_name(u));
+                let names: Vec<String> = premise_cells.iter().map(|&c| self.name(c)).collect();
+                let text = format!(
+                    "{} {{{digits}}} at {} in {unit} removes {digits} from {}",
+                    rule.name(),
+                    names.join(", "),
+                    self.names(&eliminated)
+                );
+                Some(Step {
+                    rule,
+                    text,
+                    placed: vec![],
+                    eliminated,
+                })
             }
-        }
-        let g = self.graph.clone()?;
-        let n = self.geo.n();
-        let limits = self.limits.clone();
-        let stop = || limits.interrupted().is_some();
-        for d in 1..=n as u8 {
-            let cand = Candidates::from_cells(self.geo.block(), self.cells.clone())?;
-            let s = cand.digit_cells(d);
-            if self.nishio_clean[d as usize].as_ref() == Some(&s) {
-                continue;
+            "hidden-pair" | "hidden-triple" => {
+                let rule = if s.rule == "hidden-pair" {
+                    Rule::HiddenPair
+                } else {
+                    Rule::HiddenTriple
+                };
+                let mut cells: Vec<usize> = s.changes.iter().map(|c| c.var.index()).collect();
+                cells.dedup();
+                let keep: Domain = cells
+                    .iter()
+                    .fold(Domain::EMPTY, |a, &c| a.or(self.model.engine.dom(VarId::from_index(c))));
+                let ds: String = keep.iter().map(|d| symbol(d as u8)).collect();
+                let mut all = premise_cells.clone();
+                all.extend(&cells);
+                let unit = self
+                    .unit_of(&all)
+                    .map_or_else(|| "a unit".to_string(), |u| geo.unit_name(u));
+                let names: Vec<String> = cells.iter().map(|&c| self.name(c)).collect();
+                Some(Step {
+                    rule,
+                    text: format!(
+                        "{} {{{ds}}} in {unit}: only {ds} stay in {}",
+                        rule.name(),
+                        names.join(", ")
+                    ),
+                    placed: vec![],
+                    eliminated,
+                })
             }
-            let Some(r) = crate::nishio::nishio_with(&g, &s, &stop) else {
-                self.poll();
-                return None;
-            };
-            if r.keep.is_empty() {
-                self.broken = Some(format!("no valid placement of {} remains", symbol(d)));
-                return None;
+            "nishio" => {
+                let (d, left) = {
+                    let log = crate::model::lock_log(&self.model.nishio);
+                    let e = log.placements.get(self.nishio_seen).copied();
+                    e.unwrap_or((eliminated[0].1, None))
+                };
+                self.nishio_seen += 1;
+                let left = left.unwrap_or(0);
+                let text = format!(
+                    "Nishio on digit {} removes {} ({left} valid placement{} left)",
+                    symbol(d),
+                    self.names(&eliminated),
+                    if left == 1 { "" } else { "s" }
+                );
+                Some(Step {
+                    rule: Rule::Nishio,
+                    text,
+                    placed: vec![],
+                    eliminated,
+                })
             }
-            let removed = r.removed(&s);
-            if removed.is_empty() {
-                self.nishio_clean[d as usize] = Some(s);
-                continue;
+            "chain" | "forcing-chain" => {
+                let rule = if s.rule == "chain" {
+                    Rule::Chain
+                } else {
+                    Rule::ForcingChain
+                };
+                let text = self.chain_text.take().unwrap_or_else(|| rule.name().to_string());
+                Some(Step {
+                    rule,
+                    text,
+                    placed: vec![],
+                    eliminated,
+                })
             }
-            let mut elim: Vec<(usize, u8)> = removed.iter().map(|(row, c)| (row * n + c, d)).collect();
-            elim.sort_unstable();
-            for &(c, _) in &elim {
-                self.cells[c].remove(d as u32);
-            }
-            let left = r.placements.unwrap_or(0);
-            let text = format!(
-                "Nishio on digit {} removes {} ({left} valid placement{} left)",
-                symbol(d),
-                self.names(&elim),
-                if left == 1 { "" } else { "s" }
-            );
-            return Some(Step {
-                rule: Rule::Nishio,
-                text,
+            other => Some(Step {
+                rule: Rule::Guess,
+                text: format!("{other} removes {}", self.names(&eliminated)),
                 placed: vec![],
-                eliminated: elim,
-            });
+                eliminated,
+            }),
         }
-        None
     }
 }
 
+/// The deducer's last-resort rules, tried when the engine's rules stall.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ChainRule {
+    /// Implication chains over bivalue cells and bilocal units (`chain`).
+    Chain,
+    /// One-level forcing chains: assume a candidate, propagate singles (`forcing-chain`).
+    Forcing,
+}
+
 impl Deducer {
-    /// One-level forcing chains: if placing `d` at `c` and propagating naked and hidden singles
-    /// (the propagation of [`crate::backtrack::propagate`]) empties a cell or a unit, `d` is
-    /// removed from `c`.
-    fn forcing(&mut self) -> Option<Step> {
-        let mut queue = Vec::new();
-        for c in 0..self.cells.len() {
-            if self.placed[c] || self.cells[c].is_single() {
+    /// Applies the first elimination `rule` finds, through the engine (so the log records it
+    /// under the rule's name). `Some(true)`: one candidate removed; `Some(false)`: nothing
+    /// found; `None`: interrupted.
+    fn chain(&mut self, rule: ChainRule) -> Option<bool> {
+        let found = match rule {
+            ChainRule::Chain => self.implication()?,
+            ChainRule::Forcing => self.forcing()?,
+        };
+        let Some((c, d, text)) = found else {
+            return Some(false);
+        };
+        let name = match rule {
+            ChainRule::Chain => "chain",
+            ChainRule::Forcing => "forcing-chain",
+        };
+        self.chain_text = Some(text);
+        let removed = self
+            .model
+            .engine
+            .with_context(name, |cx| cx.remove(VarId::from_index(c), d));
+        Some(removed.is_ok())
+    }
+
+    /// One-level forcing chains on the engine: `d` is removed from `c` when assuming `c = d`
+    /// and running only the engine's singles (naked and hidden: the rules below
+    /// [`Priority::Costly`]) reaches a conflict. The assumption is undone either way.
+    fn forcing(&mut self) -> Option<Option<(usize, u32, String)>> {
+        let cells = self.model.engine.num_vars();
+        for c in 0..cells {
+            let x = VarId::from_index(c);
+            let dom = self.model.engine.dom(x);
+            if dom.is_single() {
                 continue;
             }
             if self.poll() {
                 return None;
             }
-            for d in self.cells[c].iter() {
-                let mut grid = self.cells.clone();
-                grid[c] = Domain::single(d);
-                queue.clear();
-                queue.push(c);
-                if !crate::backtrack::propagate(&self.geo, &mut grid, &mut queue) {
-                    self.cells[c].remove(d);
+            for d in dom.iter() {
+                let e = &mut self.model.engine;
+                e.push_level();
+                let ok = e.assign(x, d).is_ok() && e.propagate_below(Priority::Costly).is_ok();
+                e.pop_level();
+                if e.interrupted().is_some() {
+                    self.stopped = e.interrupted();
+                    return None;
+                }
+                if !ok {
                     let text = format!(
                         "forcing chain: {}={} leads by singles to a contradiction, so remove {} from {}",
-                        self.geo.name(c),
+                        self.name(c),
                         symbol(d as u8),
                         symbol(d as u8),
-                        self.geo.name(c)
+                        self.name(c)
                     );
-                    return Some(Step {
-                        rule: Rule::ForcingChain,
-                        text,
-                        placed: vec![],
-                        eliminated: vec![(c, d as u8)],
-                    });
+                    return Some(Some((c, d, text)));
                 }
             }
         }
-        None
+        Some(None)
     }
 
     /// Implication chains (Eppstein's solver's "heuristic reduction to 2-SAT"): literals are
@@ -685,23 +727,24 @@ impl Deducer {
     /// other candidates; a false candidate forces the other value of a bivalue cell and the other
     /// place of a digit with two places in a unit. If assuming `(c, d)` implies some literal
     /// and its negation, `d` is removed from `c`.
-    fn chain(&mut self) -> Option<Step> {
-        let n = self.geo.n();
-        let cells = self.cells.len();
+    fn implication(&mut self) -> Option<Option<(usize, u32, String)>> {
+        let geo = self.model.geo.clone();
+        let grid: Vec<Domain> = self.model.engine.domains().to_vec();
+        let n = geo.n();
+        let cells = grid.len();
         let lit = |c: usize, d: u32, t: bool| ((c * n + d as usize - 1) << 1) | t as usize;
         let mut seen = vec![0u32; cells * n * 2];
-        let mut parent = vec![usize::MAX; cells * n * 2];
         let mut epoch = 0u32;
         let mut queue = Vec::new();
         let mut next: Vec<usize> = Vec::new();
         for c in 0..cells {
-            if self.placed[c] || self.cells[c].is_single() {
+            if grid[c].is_single() {
                 continue;
             }
             if self.poll() {
                 return None;
             }
-            for d in self.cells[c].iter() {
+            for d in grid[c].iter() {
                 epoch += 1;
                 queue.clear();
                 let start = lit(c, d, true);
@@ -718,25 +761,24 @@ impl Deducer {
                     let (xc, xd, xt) = ((x >> 1) / n, (x >> 1) % n + 1, x & 1 == 1);
                     next.clear();
                     if xt {
-                        for &p in self.geo.peers(xc) {
-                            if self.cells[p as usize].contains(xd as u32) {
+                        for &p in geo.peers(xc) {
+                            if grid[p as usize].contains(xd as u32) {
                                 next.push(lit(p as usize, xd as u32, false));
                             }
                         }
-                        for e in self.cells[xc].without(xd as u32).iter() {
+                        for e in grid[xc].without(xd as u32).iter() {
                             next.push(lit(xc, e, false));
                         }
                     } else {
-                        let rest = self.cells[xc].without(xd as u32);
+                        let rest = grid[xc].without(xd as u32);
                         if rest.is_single() {
                             next.push(lit(xc, rest.value().unwrap_or(1), true));
                         }
-                        for u in self.geo.cell_units(xc) {
-                            let mut spots = self
-                                .geo
+                        for u in geo.cell_units(xc) {
+                            let mut spots = geo
                                 .unit(u as usize)
                                 .iter()
-                                .filter(|&&q| q as usize != xc && self.cells[q as usize].contains(xd as u32));
+                                .filter(|&&q| q as usize != xc && grid[q as usize].contains(xd as u32));
                             if let (Some(&q), None) = (spots.next(), spots.next()) {
                                 next.push(lit(q as usize, xd as u32, true));
                             }
@@ -745,7 +787,6 @@ impl Deducer {
                     for &y in &next {
                         if seen[y] != epoch {
                             seen[y] = epoch;
-                            parent[y] = x;
                             if seen[y ^ 1] == epoch {
                                 conflict = Some(y);
                                 break;
@@ -755,58 +796,30 @@ impl Deducer {
                     }
                 }
                 if let Some(y) = conflict {
-                    self.cells[c].remove(d);
                     let describe = |l: usize| {
                         let (lc, ld) = ((l >> 1) / n, (l >> 1) % n + 1);
                         format!(
                             "{}{}{}",
-                            self.geo.name(lc),
+                            geo.name(lc),
                             if l & 1 == 1 { "=" } else { "≠" },
                             symbol(ld as u8)
                         )
                     };
                     let text = format!(
                         "implication chain: {}={} leads to both {} and {}, so remove {} from {}",
-                        self.geo.name(c),
+                        geo.name(c),
                         symbol(d as u8),
                         describe(y),
                         describe(y ^ 1),
                         symbol(d as u8),
-                        self.geo.name(c)
+                        geo.name(c)
                     );
-                    return Some(Step {
-                        rule: Rule::Chain,
-                        text,
-                        placed: vec![],
-                        eliminated: vec![(c, d as u8)],
-                    });
+                    return Some(Some((c, d, text)));
                 }
             }
         }
-        None
+        Some(None)
     }
-}
-
-/// All `k`-subsets of `0..m` (as index lists), in lexicographic order.
-fn combinations(m: usize, k: usize) -> Vec<Vec<usize>> {
-    let mut out = Vec::new();
-    let mut cur = Vec::with_capacity(k);
-    fn rec(start: usize, m: usize, k: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
-        if cur.len() == k {
-            out.push(cur.clone());
-            return;
-        }
-        for i in start..m {
-            if m - i < k - cur.len() {
-                break;
-            }
-            cur.push(i);
-            rec(i + 1, m, k, cur, out);
-            cur.pop();
-        }
-    }
-    rec(0, m, k, &mut cur, &mut out);
-    out
 }
 
 /// A whole deductive run.
@@ -853,8 +866,7 @@ pub fn explain_with(p: &Sudoku, rules: RuleSet, stop: impl FnMut() -> bool) -> R
 /// cancellation flag of `limits` (polled inside the rules, see [`Deducer::set_limits`]);
 /// [`Explanation::interrupted`] says when the limits cut the run short.
 pub fn explain_limited(p: &Sudoku, rules: RuleSet, limits: &Limits) -> Result<Explanation, Contradiction> {
-    let d = Deducer::new(p, rules)?.with_limits(limits.clone());
-    Ok(run_deducer(d, || false))
+    Ok(run_deducer(Deducer::new_limited(p, rules, limits.clone())?, || false))
 }
 
 fn run_deducer(mut d: Deducer, mut stop: impl FnMut() -> bool) -> Explanation {
@@ -871,7 +883,7 @@ fn run_deducer(mut d: Deducer, mut stop: impl FnMut() -> bool) -> Explanation {
         rating,
         contradiction: d.contradiction().map(str::to_string),
         candidates: d.candidates(),
-        notes: d.nishio_note().map(str::to_string).into_iter().collect(),
+        notes: d.nishio_note().into_iter().collect(),
         interrupted: d.interrupted(),
         steps,
     }
@@ -978,10 +990,63 @@ mod tests {
         }
     }
 
+    /// The engine-based deducer against core's brute-force oracle on random 4×4 and 6×6
+    /// instances: every step is sound for every solution, a contradiction means no solution,
+    /// "solved" means the one solution, and `deduce` and `backtrack` count alike.
     #[test]
-    fn combinations_are_complete() {
-        assert_eq!(combinations(5, 2).len(), 10);
-        assert_eq!(combinations(5, 3).len(), 10);
-        assert!(combinations(2, 3).is_empty());
+    fn deduce_agrees_with_brute_force_on_random_small_instances() {
+        use crate::backtrack::tests::{brute, random_puzzle};
+        use crate::board::BlockShape;
+        use pencilbox_core::{PuzzleKind, RunOptions};
+        let mut rng = crate::generate::Rng::new(2024);
+        for k in 0..120 {
+            let (block, pct) = if k % 2 == 0 {
+                (BlockShape::new(2, 2), 30)
+            } else {
+                (BlockShape::new(2, 3), 50)
+            };
+            let p = random_puzzle(block, &mut rng, pct);
+            let sols = brute(&p, Some(20_000));
+            let Ok(e) = explain(&p, RuleSet::ALL) else {
+                assert!(sols.is_empty(), "{}", p.to_line());
+                continue;
+            };
+            if e.contradiction.is_some() {
+                assert!(sols.is_empty(), "{}: {:?}", p.to_line(), e.contradiction);
+                continue;
+            }
+            for s in &e.steps {
+                for &(c, d) in &s.eliminated {
+                    assert!(sols.iter().all(|x| x[c] != d as u32), "{}: {}", p.to_line(), s.text);
+                }
+                for &(c, d) in &s.placed {
+                    assert!(sols.iter().all(|x| x[c] == d as u32), "{}: {}", p.to_line(), s.text);
+                }
+            }
+            if e.solved {
+                let v: Vec<u32> = e.candidates.cells().iter().map(|d| d.value().unwrap()).collect();
+                assert_eq!(sols, vec![v], "{}", p.to_line());
+                // Replaying the placements fills the grid (what the playground's client does).
+                let mut grid: Vec<u8> = p.givens().to_vec();
+                for s in &e.steps {
+                    for &(c, d) in &s.placed {
+                        grid[c] = d;
+                    }
+                }
+                assert!(grid.iter().all(|&x| x != 0), "{}", p.to_line());
+            }
+            if sols.len() < 20_000 {
+                let text = p.to_line();
+                for alg in ["deduce", "backtrack"] {
+                    let opts = RunOptions {
+                        algorithm: Some(alg.into()),
+                        settings: vec![("block".into(), block.to_string())],
+                        ..RunOptions::default()
+                    };
+                    let c = crate::KIND.count(&text, None, &opts).unwrap();
+                    assert_eq!(c.count, (sols.len() as u64).into(), "{text} {alg}");
+                }
+            }
+        }
     }
 }

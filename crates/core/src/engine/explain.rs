@@ -93,12 +93,13 @@ impl Log {
         &self.steps
     }
 
-    /// Records a change of `rule`: into the open step when it is this rule's, otherwise as a
-    /// new step without premises.
+    /// Records a change of `rule`: into the open step (opened by the running rule, possibly
+    /// under a technique name of its own, see `Context::because_rule`), otherwise as a new
+    /// step without premises.
     #[inline]
     pub(crate) fn record(&mut self, rule: &'static str, change: Change) {
         match self.steps.last_mut() {
-            Some(s) if self.open && s.rule == rule => s.changes.push(change),
+            Some(s) if self.open => s.changes.push(change),
             _ => {
                 self.steps.push(Step {
                     rule,
@@ -128,5 +129,32 @@ impl Log {
         if self.open && self.steps.last().is_some_and(|s| s.changes.is_empty()) {
             self.steps.pop();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changes_after_a_step_named_by_the_rule_stay_in_that_step() {
+        // `because_rule("naked-pair", ..)` inside the propagator `naked-subset`.
+        let mut log = Log::default();
+        log.open(Step {
+            rule: "naked-pair",
+            kind: StepKind::Deduction,
+            premises: vec![Premise::within(VarId(1), Domain::range(1, 2))],
+            changes: Vec::new(),
+        });
+        log.record(
+            "naked-subset",
+            Change {
+                var: VarId(0),
+                removed: Domain::single(1),
+            },
+        );
+        log.close();
+        assert_eq!(log.steps().len(), 1);
+        assert_eq!((log.steps()[0].rule, log.steps()[0].changes.len()), ("naked-pair", 1));
     }
 }

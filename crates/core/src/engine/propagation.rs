@@ -186,6 +186,13 @@ impl Engine {
     pub fn changes(&self) -> u64 {
         self.store.changes
     }
+    /// The failure weight of `v` (dom/wdeg): one plus the conflicts at which its domain would
+    /// have become empty. Weights persist across backtracking and restarts; a model's own
+    /// brancher reads them here.
+    #[inline]
+    pub fn weight(&self, v: VarId) -> u32 {
+        self.weights[v.index()]
+    }
 
     // ----- decisions --------------------------------------------------------------------
 
