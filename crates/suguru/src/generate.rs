@@ -56,42 +56,10 @@ impl Difficulty {
 /// Region target sizes, weighted towards 4 and 5.
 const SIZES: [usize; 20] = [1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5];
 
-/// A random region layout as labels (see the module docs, step 1).
+/// A random region layout as labels (see the module docs, step 1): core's
+/// [`pencilbox_core::regions::generate::random_layout`] with Suguru's [`SIZES`].
 pub fn random_layout(shape: Shape, rng: &mut SplitMix64) -> Grid<u32> {
-    let n = shape.cells();
-    let mut label = vec![u32::MAX; n];
-    let mut next = 0u32;
-    let mut region: Vec<usize> = Vec::new();
-    let mut frontier: Vec<usize> = Vec::new();
-    for s in 0..n {
-        if label[s] != u32::MAX {
-            continue;
-        }
-        let target = SIZES[rng.below_mod(SIZES.len())];
-        region.clear();
-        region.push(s);
-        label[s] = next;
-        while region.len() < target {
-            frontier.clear();
-            for &c in &region {
-                for &x in pencilbox_core::grid::ORTHOGONAL.iter() {
-                    if let Some(y) = shape.step(pencilbox_core::CellId::from_index(c), x) {
-                        if label[y.index()] == u32::MAX && !frontier.contains(&y.index()) {
-                            frontier.push(y.index());
-                        }
-                    }
-                }
-            }
-            if frontier.is_empty() {
-                break;
-            }
-            let pick = frontier[rng.below_mod(frontier.len())];
-            label[pick] = next;
-            region.push(pick);
-        }
-        next += 1;
-    }
-    Grid::from_vec(shape, label).expect("sized")
+    pencilbox_core::regions::generate::random_layout(shape, rng, &SIZES)
 }
 
 /// Merges the smallest of region `k` and its orthogonal neighbours into that region's
