@@ -40,7 +40,7 @@ pub fn draw(p: &Suguru, s: &Solution) -> String {
 /// The `--stats` notes: the instance's size figures and Theorem 2's bound `T(m, n, R)` (shown
 /// next to the driver's node count).
 pub fn notes(p: &Suguru) -> Vec<Note> {
-    let mut notes = vec![Note::new("regions", p.num_regions()), Note::new("hints", p.num_hints())];
+    let mut notes = p.board().notes();
     match theorems::theorem2_bound(p) {
         Some(t) => notes.push(Note::new("theorem2_bound", theorems::short_number(&t))),
         None => notes.push(Note::new(

@@ -75,16 +75,33 @@ pub type ModelFn<'a> = &'a dyn Fn(&Board) -> Option<(EngineSearch<SmallestDomain
 
 /// Does the model of `board` have exactly one solution?
 pub fn unique(board: &Board, model: ModelFn) -> bool {
+    unique_within(board, model, &Limits::default())
+}
+
+/// [`unique`] within `limits` (a node budget, a deadline): `true` only when the search proved
+/// exactly one solution before they stopped it.
+pub fn unique_within(board: &Board, model: ModelFn, limits: &Limits) -> bool {
     model(board).is_some_and(|(mut s, _)| {
-        let (r, _) = count_keeping(&mut s, &Limits::count_up_to(2), 0, |_| ());
+        let limits = limits.clone().with_max_solutions(Some(2));
+        let (r, _) = count_keeping(&mut s, &limits, 0, |_| ());
         r.solutions == 1 && r.stop == StopReason::Exhausted
     })
 }
 
+/// The node budget per cell for filling a layout; a layout not filled within it is redrawn
+/// (random layouts of a strongly constrained family, such as Ripple Effect's, are mostly
+/// unfillable, and a failing search is better cut short than finished).
+pub const FILL_NODES_PER_CELL: u64 = 2;
+
+/// The node budget per cell of each uniqueness check while hints are thinned.
+pub const THIN_NODES_PER_CELL: u64 = 20;
+
 /// A puzzle with exactly one solution, and that solution: a random layout with region sizes
 /// drawn from `sizes`, filled by the model's search with values tried in a random order
 /// (layouts it cannot fill within a node budget are redrawn), then hints thinned while the
-/// puzzle stays unique. `None` when `limits` stopped it first.
+/// puzzle stays unique — provably, within a node budget per check ([`THIN_NODES_PER_CELL`]
+/// nodes per cell), so that a sparse puzzle whose proof would take long keeps its hint and the
+/// generator finishes in bounded time. `None` when `limits` stopped it first.
 pub fn unique_puzzle(
     shape: Shape,
     sizes: &[usize],
@@ -101,7 +118,7 @@ pub fn unique_puzzle(
         };
         s.brancher = SmallestDomain::new().shuffled_values(rng.next_u64());
         let budget = Limits {
-            node_limit: Some(50 * cells.len() as u64),
+            node_limit: Some(FILL_NODES_PER_CELL * cells.len() as u64),
             max_solutions: Some(1),
             ..limits.clone()
         };
@@ -113,9 +130,18 @@ pub fn unique_puzzle(
         let Some(full) = full else {
             continue;
         };
+        let check = Limits {
+            node_limit: Some(THIN_NODES_PER_CELL * cells.len() as u64),
+            ..limits.clone()
+        };
         let hints = thin_hints(&full, &mut rng, |h| {
-            board.with_hints(h.clone()).is_ok_and(|b| unique(&b, model))
+            board
+                .with_hints(h.clone())
+                .is_ok_and(|b| unique_within(&b, model, &check))
         });
+        if limits.interrupted().is_some() {
+            return None;
+        }
         return Some((board.with_hints(hints).expect("hints from a solution fit"), full));
     }
     None

@@ -202,6 +202,14 @@ impl Board {
     pub fn num_hints(&self) -> usize {
         self.hints.as_slice().iter().filter(|&&h| h != 0).count()
     }
+    /// The `--stats` notes every region family shows: the number of regions and of hints.
+    pub fn notes(&self) -> Vec<crate::puzzle::Note> {
+        use crate::puzzle::Note;
+        vec![
+            Note::new("regions", self.regions().num_regions()),
+            Note::new("hints", self.num_hints()),
+        ]
+    }
     /// The regions.
     pub fn regions(&self) -> &Regions {
         &self.regions
