@@ -223,11 +223,16 @@ impl PuzzleRequest {
     pub fn kind(&self, config: &Config) -> Result<&'static dyn PuzzleKind, ApiError> {
         let kind = kind_named(&self.puzzle)?;
         let opts = RunOptions {
-            settings: self.settings.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            settings: self.settings(),
             ..RunOptions::default()
         };
         check_size(config, kind, &self.text, &opts)?;
         Ok(kind)
+    }
+
+    /// The puzzle settings as run options take them.
+    fn settings(&self) -> Vec<(String, String)> {
+        self.settings.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
     }
 
     /// Run options (the limits are filled in by the job).
@@ -239,7 +244,7 @@ impl PuzzleRequest {
         Ok(RunOptions {
             algorithm: self.algorithm.clone(),
             limits: Limits::default(),
-            settings: self.settings.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            settings: self.settings(),
             render: pencilbox_core::Render::Json,
             notes: true,
         })
