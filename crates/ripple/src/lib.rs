@@ -21,6 +21,7 @@ use pencilbox_core::plugin::{
 };
 use pencilbox_core::regions::generate::unique_puzzle;
 use pencilbox_core::regions::{self, model::decode, Board, Family, RegionModel};
+use pencilbox_core::setter::{cell_places, region_hints_added, region_hints_removed, Clue, FactModel, Setup};
 use pencilbox_core::{AlgorithmInfo, CellId, Domain, Grid, Limits, Note, ParseError, PuzzleError, Rendered};
 use pencilbox_core::{Render, RunOptions, Shape, VerifyReport};
 
@@ -175,6 +176,35 @@ impl Puzzle for Ripple {
     }
     fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
         generate(req.height, req.width, req.seed, &req.limits)
+    }
+    /// The setter's tools: the `fast` model with one place per cell; hints added or removed.
+    fn fact_model(&self, _: &RunOptions) -> Option<Result<Setup, PuzzleError>> {
+        let model = self
+            .model(DistinctRules::ALL)
+            .ok_or_else(|| PuzzleError::unsupported(TOO_BIG));
+        Some(model.map(|(search, cells)| {
+            let places = cell_places(self.0.shape(), &cells, |i| self.0.hints().as_slice()[i] != 0);
+            Setup::Model(FactModel {
+                search: Box::new(search),
+                places,
+            })
+        }))
+    }
+    fn separating_clues(&self, keep: &Grid<u32>, drop: &Grid<u32>) -> Option<Vec<Clue<Self>>> {
+        Some(
+            region_hints_added(&self.0, keep, drop)
+                .into_iter()
+                .map(|c| c.map(Ripple))
+                .collect(),
+        )
+    }
+    fn removable_clues(&self) -> Option<Vec<Clue<Self>>> {
+        Some(
+            region_hints_removed(&self.0)
+                .into_iter()
+                .map(|c| c.map(Ripple))
+                .collect(),
+        )
     }
 }
 
