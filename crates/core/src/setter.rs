@@ -239,6 +239,11 @@ pub fn forced(setup: Setup, limits: &Limits) -> ForcedReport {
         r
     };
 
+    // An expired deadline is honoured before any work (the engine and the driver poll it only
+    // every so often, which a small puzzle may never reach).
+    if limits.interrupted().is_some() {
+        return stopped(report, places.iter().map(|p| p.name.clone()).collect());
+    }
     // 1. Root propagation with the log on: what the rules alone fix, and by which rules.
     search.engine_mut().set_limits(limits);
     let initial: Vec<bool> = places.iter().map(|p| search.engine().dom(p.var).is_single()).collect();
@@ -329,6 +334,11 @@ pub fn forced(setup: Setup, limits: &Limits) -> ForcedReport {
     for i in 0..n {
         if !candidate[i] {
             continue;
+        }
+        // Many small searches may each end before the driver's first look at the clock.
+        if limits.interrupted().is_some() {
+            interrupted_at = Some(i);
+            break;
         }
         let var = places[i].var;
         let e = search.engine_mut();

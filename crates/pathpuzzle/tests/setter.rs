@@ -47,7 +47,10 @@ fn facts(shape: Shape, path: &[CellId]) -> BTreeMap<String, &'static str> {
     for l in 0..links.len() {
         let (a, b) = links.ends(l as _);
         let line = steps.contains(&(a, b));
-        out.insert(format!("{}-{}", shape.name(a), shape.name(b)), if line { "line" } else { "blank" });
+        out.insert(
+            format!("{}-{}", shape.name(a), shape.name(b)),
+            if line { "line" } else { "blank" },
+        );
     }
     out
 }
