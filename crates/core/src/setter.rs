@@ -180,7 +180,7 @@ pub struct ForcedReport {
     /// Why there is no solution, when a check or the root propagation says so.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// How many places the puzzle has.
+    /// How many places the puzzle has (0 when a check before the model ruled out solutions).
     pub places: usize,
     /// The forced facts, in the family's order of places.
     pub forced: Vec<ForcedFact>,
