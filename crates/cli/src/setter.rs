@@ -165,21 +165,34 @@ pub fn redundant_json(puzzle: &str, r: &RedundantReport) -> Value {
 }
 
 /// Refuses a run whose puzzle has the wrong number of solutions: 1 for none, 3 when a limit
-/// stopped the count, 2 with `message` otherwise.
-fn wrong_count(name: &str, count: &BigUint, complete: bool, interrupted: bool, message: &str) -> Option<u8> {
-    if interrupted && *count < BigUint::from(2u32) {
-        emit("timeout: the limit was reached before the count was known");
-        return Some(3);
-    }
-    if complete && *count == BigUint::default() {
-        emit("no solution");
-        return Some(1);
-    }
-    if message.is_empty() {
+/// stopped the count, 2 with `message` (on standard error) otherwise. The result goes out as
+/// `json` when there is one (`--format json`), else as a line of text.
+fn wrong_count(
+    name: &str,
+    count: &BigUint,
+    complete: bool,
+    interrupted: bool,
+    message: &str,
+    json: Option<&Value>,
+) -> Option<u8> {
+    let (code, text) = if interrupted && *count < BigUint::from(2u32) {
+        (3, "timeout: the limit was reached before the count was known")
+    } else if complete && *count == BigUint::default() {
+        (1, "no solution")
+    } else if !message.is_empty() {
+        (2, "")
+    } else {
         return None;
+    };
+    match json {
+        Some(v) => emit(&v.to_string()),
+        None if code != 2 => emit(text),
+        None => {}
     }
-    eprintln!("pencilbox: {name}: {message}");
-    Some(2)
+    if code == 2 {
+        eprintln!("pencilbox: {name}: {message}");
+    }
+    Some(code)
 }
 
 /// `pencilbox count --suggest [--apply OUT]`.
@@ -198,11 +211,12 @@ pub fn suggest(args: &PuzzleArgs, limit: Option<u64>, format: Format, apply: Opt
     } else {
         ""
     };
-    if let Some(code) = wrong_count(&one.name, &r.count, r.complete, r.interrupted, message) {
+    let json = (format == Format::Json).then(|| suggest_json(one.kind.name(), &r));
+    if let Some(code) = wrong_count(&one.name, &r.count, r.complete, r.interrupted, message, json.as_ref()) {
         return code;
     }
-    if format == Format::Json {
-        emit(&suggest_json(one.kind.name(), &r).to_string());
+    if let Some(v) = &json {
+        emit(&v.to_string());
     } else {
         let at_least = if r.complete { "" } else { "at least " };
         emit(&format!(
@@ -266,11 +280,12 @@ pub fn redundant(args: &PuzzleArgs, format: Format, file: &Path) -> u8 {
     } else {
         String::new()
     };
-    if let Some(code) = wrong_count(&one.name, &r.count, r.complete, r.interrupted, &message) {
+    let json = (format == Format::Json).then(|| redundant_json(one.kind.name(), &r));
+    if let Some(code) = wrong_count(&one.name, &r.count, r.complete, r.interrupted, &message, json.as_ref()) {
         return code;
     }
-    if format == Format::Json {
-        emit(&redundant_json(one.kind.name(), &r).to_string());
+    if let Some(v) = &json {
+        emit(&v.to_string());
     } else {
         emit(&format!(
             "unique; {} of {} clue(s) can each be removed alone and the puzzle stays unique{}",

@@ -334,4 +334,13 @@ fn a_timeout_gives_a_partial_result_marked_incomplete_with_exit_code_3() {
     );
     assert_eq!(v["complete"], false);
     assert!(!v["undecided"].as_array().unwrap().is_empty());
+    for flag in ["--suggest", "--redundant"] {
+        let file = if flag == "--suggest" {
+            "examples/several/suguru-10x10-several.in"
+        } else {
+            "examples/suguru/example-10x10.in"
+        };
+        let v = json(&["count", flag, "-f", "json", "--timeout", "0", file], 3);
+        assert_eq!(v["interrupted"], true, "{flag}");
+    }
 }
