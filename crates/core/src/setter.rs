@@ -642,3 +642,97 @@ impl<P> Clue<P> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::constraints::{Distinct, DistinctRules};
+    use crate::engine::SmallestDomain;
+    use crate::{Domain, Shape};
+
+    /// A row of four cells holding a permutation of 1..=4, with `givens` (0 = none).
+    fn row(givens: [u32; 4]) -> Setup {
+        let mut e = Engine::new();
+        let vars: Vec<VarId> = givens
+            .iter()
+            .map(|&g| e.new_var(if g == 0 { Domain::range(1, 4) } else { Domain::single(g) }))
+            .collect();
+        let mut d = Distinct::new();
+        d.permutation(&vars, Domain::range(1, 4));
+        d.post(&mut e, DistinctRules::ALL);
+        let places = cell_places(Shape::new(1, 4), &vars, |i| givens[i] != 0);
+        Setup::Model(FactModel {
+            search: Box::new(EngineSearch::new(e, SmallestDomain::new())),
+            places,
+        })
+    }
+
+    #[test]
+    fn three_givens_leave_one_solution_and_the_rules_name_the_fourth_cell() {
+        let r = forced(row([1, 2, 0, 4]), &Limits::default());
+        assert_eq!((r.solutions, r.complete, r.forced.len()), (Solutions::Unique, true, 4));
+        let third = &r.forced[2];
+        assert_eq!(
+            (third.at.as_str(), third.text.as_str(), third.by),
+            ("r1c3", "3", By::Rules)
+        );
+        assert!(!third.rules.is_empty());
+        assert_eq!(r.tally(), (3, 1, 0));
+    }
+
+    #[test]
+    fn two_free_cells_are_not_forced_and_the_given_ones_are() {
+        let r = forced(row([0, 2, 0, 4]), &Limits::default());
+        assert_eq!(r.solutions, Solutions::Several);
+        let at: Vec<&str> = r.forced.iter().map(|f| f.at.as_str()).collect();
+        assert_eq!(at, ["r1c2", "r1c4"]);
+    }
+
+    #[test]
+    fn a_fact_the_rules_in_force_miss_is_found_by_search() {
+        // a, b in {1, 2}, c in {1, 2, 3}, d in 1..=4, all different, naked singles only: c = 3
+        // and d = 4 in both solutions, but no single shows it.
+        let mut e = Engine::new();
+        let vars: Vec<VarId> = [2, 2, 3, 4]
+            .iter()
+            .map(|&top| e.new_var(Domain::range(1, top)))
+            .collect();
+        let mut d = Distinct::new();
+        d.all_different(&vars);
+        d.post(&mut e, DistinctRules::NAKED_SINGLES);
+        let places = cell_places(Shape::new(1, 4), &vars, |_| false);
+        let setup = Setup::Model(FactModel {
+            search: Box::new(EngineSearch::new(e, SmallestDomain::new())),
+            places,
+        });
+        let r = forced(setup, &Limits::default());
+        assert_eq!(r.solutions, Solutions::Several);
+        let got: Vec<(&str, &str, By)> = r
+            .forced
+            .iter()
+            .map(|f| (f.at.as_str(), f.text.as_str(), f.by))
+            .collect();
+        assert_eq!(got, [("r1c3", "3", By::Search), ("r1c4", "4", By::Search)]);
+    }
+
+    #[test]
+    fn an_expired_deadline_gives_an_incomplete_report_with_every_place_undecided() {
+        let limits = Limits {
+            deadline: Some(Instant::now()),
+            ..Limits::default()
+        };
+        let r = forced(row([0, 0, 0, 0]), &limits);
+        assert_eq!(
+            (r.solutions, r.complete, r.undecided.len()),
+            (Solutions::Unknown, false, 4)
+        );
+        assert!(r.forced.is_empty());
+    }
+
+    #[test]
+    fn a_check_before_the_model_is_the_reason_for_no_solution() {
+        let r = forced(Setup::NoSolution("two 3s in a row".into()), &Limits::default());
+        assert_eq!(r.solutions, Solutions::None);
+        assert_eq!(r.reason.as_deref(), Some("two 3s in a row"));
+    }
+}
