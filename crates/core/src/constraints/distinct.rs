@@ -332,7 +332,6 @@ impl Distinct {
             group_off[i + 1] += group_off[i];
         }
         let mut groups_of = vec![0u32; group_off[n] as usize];
-        let mut next = next;
         next.copy_from_slice(&group_off[..n]);
         for (k, gr) in groups.iter().enumerate() {
             for &a in &members[gr.start as usize..gr.end as usize] {
