@@ -43,7 +43,7 @@
 //! value is a solution's). Tests check every fact of every step against the unique solution.
 
 use crate::domain::Domain;
-use crate::engine::{Engine, Premise, Step, StepKind, VarId};
+use crate::engine::{Engine, Premise, Priority, Step, StepKind, VarId};
 use crate::search::Limits;
 use serde::Serialize;
 
@@ -552,7 +552,9 @@ pub fn explain_engine(e: &mut Engine, vocab: &dyn Vocabulary, opts: &ExplainOpti
         }
         if solution.is_none() {
             enable_up_to(e, &levels, u8::MAX);
+            e.explain(false);
             solution = find_solution(e, &guess_vars);
+            e.explain(true);
             enable_up_to(e, &levels, level);
             if solution.is_none() {
                 if e.interrupted().is_some() {
@@ -595,7 +597,23 @@ enum Trial {
 
 /// One trial: the first value of a two-valued variable whose assumption the enabled rules
 /// refute is removed (logged as a [`TRIAL`] step).
+///
+/// Inside a trial the whole-grid rules ([`Priority::Global`]: reachability) are suspended,
+/// as in the families' probing: a refutation by fewer rules is still a refutation, and a
+/// trial costs a fraction of a full propagation.
 fn trial(e: &mut Engine, vars: &[VarId]) -> Trial {
+    // What a trial's propagation would log is undone with it: record nothing meanwhile.
+    e.explain(false);
+    let r = trial_quietly(e, vars);
+    e.explain(true);
+    if let Some((var, value)) = r.1 {
+        e.log_step(TRIAL, StepKind::Probe, vec![Premise::is(var, value)]);
+        let _ = e.with_context(TRIAL, |cx| cx.remove(var, value));
+    }
+    r.0
+}
+
+fn trial_quietly(e: &mut Engine, vars: &[VarId]) -> (Trial, Option<(VarId, u32)>) {
     for &var in vars {
         let d = e.dom(var);
         if d.len() != 2 {
@@ -603,19 +621,17 @@ fn trial(e: &mut Engine, vars: &[VarId]) -> Trial {
         }
         for value in d.iter() {
             e.push_level();
-            let ok = e.assign(var, value).is_ok() && e.propagate().is_ok();
+            let ok = e.assign(var, value).is_ok() && e.propagate_below(Priority::Global).is_ok();
             e.pop_level();
             if e.interrupted().is_some() {
-                return Trial::Interrupted;
+                return (Trial::Interrupted, None);
             }
             if !ok {
-                e.log_step(TRIAL, StepKind::Probe, vec![Premise::is(var, value)]);
-                let _ = e.with_context(TRIAL, |cx| cx.remove(var, value));
-                return Trial::Refuted;
+                return (Trial::Refuted, Some((var, value)));
             }
         }
     }
-    Trial::Nothing
+    (Trial::Nothing, None)
 }
 
 /// How much a hint tells.
