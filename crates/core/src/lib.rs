@@ -33,6 +33,7 @@ pub mod domain;
 pub mod engine;
 pub mod error;
 pub mod grid;
+pub mod human;
 pub mod links;
 pub mod plugin;
 pub mod puzzle;

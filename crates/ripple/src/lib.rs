@@ -80,6 +80,13 @@ impl Ripple {
     }
 }
 
+/// Ripple Effect's rules for `explain`, simplest first (core's region rules: a placed number
+/// leaves its region and the cells closer than its value in its row and column).
+pub const RULES: [pencilbox_core::human::RuleInfo; 10] = pencilbox_core::human::region::rules(
+    "a placed number N leaves its region and the cells at most N away in its row and column",
+    "a placed number N leaves its region and the cells at most N away in its row and column, and a cell is left with one number",
+);
+
 impl Puzzle for Ripple {
     const NAME: &'static str = "ripple";
     const SUMMARY: &'static str =
@@ -159,6 +166,26 @@ impl Puzzle for Ripple {
     }
     fn differences(&self, a: &Grid<u32>, b: &Grid<u32>) -> Vec<String> {
         grid_differences(self.0.shape().width, a.as_slice(), b.as_slice())
+    }
+    fn explain(
+        &self,
+        opts: &pencilbox_core::human::ExplainOptions,
+    ) -> Option<Result<pencilbox_core::human::Explanation, PuzzleError>> {
+        let Some((mut search, _)) = self.model(DistinctRules::ALL) else {
+            return Some(Err(PuzzleError::unsupported(TOO_BIG)));
+        };
+        let vocab = pencilbox_core::human::RegionVocabulary {
+            shape: self.0.shape(),
+            rules: &RULES,
+        };
+        Some(Ok(pencilbox_core::human::explain_engine(
+            &mut search.engine,
+            &vocab,
+            opts,
+        )))
+    }
+    fn with_entries(&self, entries: &str) -> Result<Self, PuzzleError> {
+        pencilbox_core::human::board_with_entries(&self.0, entries).map(Ripple)
     }
     fn dimensions(&self) -> (usize, usize) {
         (self.0.shape().height, self.0.shape().width)

@@ -31,6 +31,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod explain;
 pub mod fast;
 pub mod generate;
 pub mod hint;
