@@ -10,6 +10,7 @@
 
 pub mod bench;
 pub mod commands;
+pub mod explain;
 pub mod generate;
 pub mod input;
 pub mod output;
@@ -140,6 +141,11 @@ enum Command {
     },
     /// Solve every instance under the given paths in-process and report times and nodes.
     Bench(bench::BenchArgs),
+    /// The steps a person would take to solve a puzzle, with the rule, level, cells and
+    /// conclusion of each, and a difficulty rating.
+    Explain(explain::ExplainArgs),
+    /// The next step at three depths: where to look, which rule, the conclusion.
+    Hint(explain::HintArgs),
     /// List puzzle families and their algorithms.
     List,
     /// Sudoku tools: Nishio deduction and the explained deductive solver.
@@ -210,6 +216,8 @@ pub fn main_entry() -> ExitCode {
             setter::forced(&args, format, &file)
         }
         Command::Bench(b) => bench::run(&b),
+        Command::Explain(a) => explain::explain(&a),
+        Command::Hint(a) => explain::hint(&a),
         Command::List => commands::list(),
         Command::Sudoku(c) => sudoku::run(c),
         Command::Generate(a) => generate::run(&a),

@@ -35,6 +35,7 @@ pub mod domain;
 pub mod engine;
 pub mod error;
 pub mod grid;
+pub mod human;
 pub mod links;
 pub mod plugin;
 pub mod puzzle;

@@ -47,6 +47,7 @@
 //! ```
 
 use crate::error::{ParseError, PuzzleError};
+use crate::human::{ExplainOptions, Explanation};
 use crate::puzzle::{
     AlgorithmInfo, CountReport, Instance, Note, PuzzleKind, Render, Rendered, RunOptions, SolveReport, Status,
     VerifyReport,
@@ -277,6 +278,21 @@ pub trait Puzzle: Sized + 'static {
     fn write(&self, url: bool) -> Option<String> {
         let _ = url;
         None
+    }
+    /// The steps a person would take to solve it, rated ([`crate::human`]); `None` when the
+    /// family has no explainer. Default: none.
+    fn explain(&self, opts: &ExplainOptions) -> Option<Result<Explanation, PuzzleError>> {
+        let _ = opts;
+        None
+    }
+    /// The same puzzle with a player's entries (a partly filled grid in the answer format,
+    /// `0` or `.` = empty) taken as givens, for hints from a position. Default: refused.
+    fn with_entries(&self, entries: &str) -> Result<Self, PuzzleError> {
+        let _ = entries;
+        Err(PuzzleError::unsupported(format!(
+            "{} puzzles take no entries",
+            Self::NAME
+        )))
     }
     /// Does a found solution (its rendered text) equal an answer file? Default: the same
     /// whitespace-separated tokens. (Answer checks in `bench` need no parsed instance.)
@@ -527,6 +543,25 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
         check_settings::<P>(opts)?;
         let (alg, _) = algorithm_of::<P>(opts)?;
         crate::setter::redundant(&P::parse(text, opts)?, alg, opts)
+    }
+    fn explain(
+        &self,
+        text: &str,
+        entries: Option<&str>,
+        opts: &RunOptions,
+        explain: &ExplainOptions,
+    ) -> Result<Explanation, PuzzleError> {
+        check_settings::<P>(opts)?;
+        let mut p = P::parse(text, opts)?;
+        if let Some(entries) = entries {
+            p = p.with_entries(entries)?;
+        }
+        p.explain(explain).unwrap_or_else(|| {
+            Err(PuzzleError::unsupported(format!(
+                "there is no explainer for {}",
+                P::NAME
+            )))
+        })
     }
     fn generate(&self, req: &GenerateRequest) -> Result<Generated, PuzzleError> {
         let Some(info) = P::GENERATOR else {

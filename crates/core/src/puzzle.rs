@@ -273,6 +273,21 @@ pub trait PuzzleKind: Sync {
             if url { " to a puzz.link URL" } else { "" }
         )))
     }
+    /// The steps a person would take on `text` (after the player's `entries`, a partly
+    /// filled grid, when given), rated; refused by families without an explainer.
+    fn explain(
+        &self,
+        text: &str,
+        entries: Option<&str>,
+        opts: &RunOptions,
+        explain: &crate::human::ExplainOptions,
+    ) -> Result<crate::human::Explanation, PuzzleError> {
+        let _ = (text, entries, opts, explain);
+        Err(PuzzleError::unsupported(format!(
+            "there is no explainer for {}",
+            self.name()
+        )))
+    }
     /// The generator, if the family has one.
     fn generator(&self) -> Option<crate::plugin::GeneratorInfo> {
         None

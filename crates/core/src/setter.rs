@@ -590,12 +590,14 @@ pub fn cell_places(shape: crate::Shape, vars: &[VarId], given: impl Fn(usize) ->
 }
 
 /// For region boards (Suguru, Ripple Effect): each cell where `keep` and `drop` differ, as a
-/// hint of `keep`'s value added to `board`.
-pub fn region_hints_added(
+/// hint of `keep`'s value added to `board` (the amended board wrapped by `wrap` into the
+/// family's type).
+pub fn region_hints_added<Q>(
     board: &crate::regions::Board,
     keep: &crate::Grid<u32>,
     drop: &crate::Grid<u32>,
-) -> Vec<Clue<crate::regions::Board>> {
+    wrap: impl Fn(crate::regions::Board) -> Q,
+) -> Vec<Clue<Q>> {
     let shape = board.shape();
     shape
         .all()
@@ -603,7 +605,7 @@ pub fn region_hints_added(
         .filter_map(|c| {
             let mut hints = board.hints().clone();
             hints[c] = keep[c];
-            let puzzle = board.with_hints(hints).ok()?;
+            let puzzle = wrap(board.with_hints(hints).ok()?);
             Some(Clue {
                 at: shape.name(c),
                 value: keep[c],
@@ -613,8 +615,11 @@ pub fn region_hints_added(
         .collect()
 }
 
-/// For region boards: each hint of `board`, with the board without it.
-pub fn region_hints_removed(board: &crate::regions::Board) -> Vec<Clue<crate::regions::Board>> {
+/// For region boards: each hint of `board`, with the board without it (wrapped by `wrap`).
+pub fn region_hints_removed<Q>(
+    board: &crate::regions::Board,
+    wrap: impl Fn(crate::regions::Board) -> Q,
+) -> Vec<Clue<Q>> {
     let shape = board.shape();
     shape
         .all()
@@ -622,7 +627,7 @@ pub fn region_hints_removed(board: &crate::regions::Board) -> Vec<Clue<crate::re
         .filter_map(|c| {
             let mut hints = board.hints().clone();
             hints[c] = 0;
-            let puzzle = board.with_hints(hints).ok()?;
+            let puzzle = wrap(board.with_hints(hints).ok()?);
             Some(Clue {
                 at: shape.name(c),
                 value: board.hint(c),
@@ -632,15 +637,13 @@ pub fn region_hints_removed(board: &crate::regions::Board) -> Vec<Clue<crate::re
         .collect()
 }
 
-impl<P> Clue<P> {
-    /// The same clue on another puzzle type (a family's wrapper of a core board).
-    pub fn map<Q>(self, f: impl FnOnce(P) -> Q) -> Clue<Q> {
-        Clue {
-            at: self.at,
-            value: self.value,
-            puzzle: f(self.puzzle),
-        }
-    }
+/// For region boards: the model's `search` with one place per cell (`cells[i]` is cell `i`,
+/// row-major; the hints are the givens).
+pub fn region_model(board: &crate::regions::Board, search: impl ModelSearch + 'static, cells: &[VarId]) -> Setup {
+    Setup::Model(FactModel {
+        search: Box::new(search),
+        places: cell_places(board.shape(), cells, |i| board.hints().as_slice()[i] != 0),
+    })
 }
 
 #[cfg(test)]

@@ -256,6 +256,13 @@ impl Puzzle for PathPuzzle {
         })
     }
 
+    fn explain(
+        &self,
+        opts: &pencilbox_core::human::ExplainOptions,
+    ) -> Option<Result<pencilbox_core::human::Explanation, PuzzleError>> {
+        Some(Ok(crate::explain::explain(self, opts)))
+    }
+
     fn dimensions(&self) -> (usize, usize) {
         (self.height(), self.width())
     }

@@ -35,6 +35,7 @@
 #![deny(missing_docs)]
 
 pub mod checks;
+pub mod explain;
 pub mod extend;
 pub mod fast;
 pub mod generate;

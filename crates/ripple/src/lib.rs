@@ -21,7 +21,7 @@ use pencilbox_core::plugin::{
 };
 use pencilbox_core::regions::generate::unique_puzzle;
 use pencilbox_core::regions::{self, model::decode, Board, Family, RegionModel};
-use pencilbox_core::setter::{cell_places, region_hints_added, region_hints_removed, Clue, FactModel, Setup};
+use pencilbox_core::setter::{self, Clue, Setup};
 use pencilbox_core::{AlgorithmInfo, CellId, Domain, Grid, Limits, Note, ParseError, PuzzleError, Rendered};
 use pencilbox_core::{Render, RunOptions, Shape, VerifyReport};
 
@@ -80,6 +80,13 @@ impl Ripple {
         Some((search, cells))
     }
 }
+
+/// Ripple Effect's rules for `explain`, simplest first (core's region rules: a placed number
+/// leaves its region and the cells closer than its value in its row and column).
+pub const RULES: [pencilbox_core::human::RuleInfo; 10] = pencilbox_core::human::region::rules(
+    "a placed number N leaves its region and the cells at most N away in its row and column",
+    "a placed number N leaves its region and the cells at most N away in its row and column, and a cell is left with one number",
+);
 
 impl Puzzle for Ripple {
     const NAME: &'static str = "ripple";
@@ -161,6 +168,26 @@ impl Puzzle for Ripple {
     fn differences(&self, a: &Grid<u32>, b: &Grid<u32>) -> Vec<String> {
         grid_differences(self.0.shape().width, a.as_slice(), b.as_slice())
     }
+    fn explain(
+        &self,
+        opts: &pencilbox_core::human::ExplainOptions,
+    ) -> Option<Result<pencilbox_core::human::Explanation, PuzzleError>> {
+        let Some((mut search, _)) = self.model(DistinctRules::ALL) else {
+            return Some(Err(PuzzleError::unsupported(TOO_BIG)));
+        };
+        let vocab = pencilbox_core::human::RegionVocabulary {
+            shape: self.0.shape(),
+            rules: &RULES,
+        };
+        Some(Ok(pencilbox_core::human::explain_engine(
+            &mut search.engine,
+            &vocab,
+            opts,
+        )))
+    }
+    fn with_entries(&self, entries: &str) -> Result<Self, PuzzleError> {
+        pencilbox_core::human::board_with_entries(&self.0, entries).map(Ripple)
+    }
     fn dimensions(&self) -> (usize, usize) {
         (self.0.shape().height, self.0.shape().width)
     }
@@ -182,29 +209,13 @@ impl Puzzle for Ripple {
         let model = self
             .model(DistinctRules::ALL)
             .ok_or_else(|| PuzzleError::unsupported(TOO_BIG));
-        Some(model.map(|(search, cells)| {
-            let places = cell_places(self.0.shape(), &cells, |i| self.0.hints().as_slice()[i] != 0);
-            Setup::Model(FactModel {
-                search: Box::new(search),
-                places,
-            })
-        }))
+        Some(model.map(|(search, cells)| setter::region_model(&self.0, search, &cells)))
     }
     fn separating_clues(&self, keep: &Grid<u32>, drop: &Grid<u32>) -> Option<Vec<Clue<Self>>> {
-        Some(
-            region_hints_added(&self.0, keep, drop)
-                .into_iter()
-                .map(|c| c.map(Ripple))
-                .collect(),
-        )
+        Some(setter::region_hints_added(&self.0, keep, drop, Ripple))
     }
     fn removable_clues(&self) -> Option<Vec<Clue<Self>>> {
-        Some(
-            region_hints_removed(&self.0)
-                .into_iter()
-                .map(|c| c.map(Ripple))
-                .collect(),
-        )
+        Some(setter::region_hints_removed(&self.0, Ripple))
     }
 }
 

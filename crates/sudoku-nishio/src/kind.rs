@@ -180,6 +180,12 @@ impl Puzzle for Sudoku {
             None => vec![Instance { text, first_line: 1 }],
         }
     }
+    fn explain(
+        &self,
+        opts: &pencilbox_core::human::ExplainOptions,
+    ) -> Option<Result<pencilbox_core::human::Explanation, PuzzleError>> {
+        Some(Ok(crate::explain::explain(self, opts)))
+    }
     fn parse(text: &str, opts: &RunOptions) -> Result<Self, PuzzleError> {
         parse(text, opts)
     }

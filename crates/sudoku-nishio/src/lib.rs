@@ -46,6 +46,7 @@ pub const MAX_INTERACTIVE_SIDE: usize = 25;
 
 pub mod backtrack;
 pub mod board;
+pub mod explain;
 pub mod generate;
 pub mod geometry;
 pub mod graph;

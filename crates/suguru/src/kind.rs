@@ -13,6 +13,7 @@
 use crate::model::{parse, parse_answer, Solution, Suguru};
 use crate::solver::{self, Algorithm, ALGORITHMS};
 use crate::{linear, theorems, verify};
+use pencilbox_core::human::{ExplainOptions, Explanation};
 use pencilbox_core::plugin::{grid_differences, Found, GenerateRequest, Generated, GeneratorInfo, Plugin, Puzzle};
 use pencilbox_core::regions;
 use pencilbox_core::{
@@ -129,6 +130,14 @@ impl Puzzle for Suguru {
 
     fn differences(&self, a: &Solution, b: &Solution) -> Vec<String> {
         grid_differences(self.shape().width, a.as_slice(), b.as_slice())
+    }
+
+    fn explain(&self, opts: &ExplainOptions) -> Option<Result<Explanation, PuzzleError>> {
+        Some(crate::explain::explain(self, opts))
+    }
+
+    fn with_entries(&self, entries: &str) -> Result<Self, PuzzleError> {
+        pencilbox_core::human::board_with_entries(self.board(), entries).map(Suguru::from)
     }
 
     fn dimensions(&self) -> (usize, usize) {

@@ -32,6 +32,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod explain;
 pub mod fast;
 pub mod generate;
 pub mod hint;

@@ -6,9 +6,7 @@ use crate::fast::{FastError, FastSearch};
 use crate::model::{Solution, Suguru};
 use crate::theorems;
 use pencilbox_core::engine::{Engine, VarId};
-use pencilbox_core::setter::{
-    cell_places, region_hints_added, region_hints_removed, Clue, FactModel, ModelSearch, Setup,
-};
+use pencilbox_core::setter::{region_hints_added, region_hints_removed, region_model, Clue, ModelSearch, Setup};
 use pencilbox_core::PuzzleError;
 
 impl ModelSearch for FastSearch {
@@ -35,25 +33,15 @@ pub fn fact_model(p: &Suguru) -> Result<Setup, PuzzleError> {
         ))
     })?;
     let vars: Vec<VarId> = (0..p.shape().cells()).map(VarId::from_index).collect();
-    let places = cell_places(p.shape(), &vars, |i| p.hints().as_slice()[i] != 0);
-    Ok(Setup::Model(FactModel {
-        search: Box::new(search),
-        places,
-    }))
+    Ok(region_model(p.board(), search, &vars))
 }
 
 /// A hint of `keep`'s value at each cell where it differs from `drop`.
 pub fn separating_clues(p: &Suguru, keep: &Solution, drop: &Solution) -> Vec<Clue<Suguru>> {
-    region_hints_added(p.board(), keep, drop)
-        .into_iter()
-        .map(|c| c.map(Suguru::from))
-        .collect()
+    region_hints_added(p.board(), keep, drop, Suguru::from)
 }
 
 /// Each hint, with the puzzle without it.
 pub fn removable_clues(p: &Suguru) -> Vec<Clue<Suguru>> {
-    region_hints_removed(p.board())
-        .into_iter()
-        .map(|c| c.map(Suguru::from))
-        .collect()
+    region_hints_removed(p.board(), Suguru::from)
 }
