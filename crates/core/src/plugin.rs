@@ -299,6 +299,24 @@ pub trait Puzzle: Sized + 'static {
     fn answers_match(found: &str, answer: &str) -> Result<bool, PuzzleError> {
         Ok(found.split_whitespace().eq(answer.split_whitespace()))
     }
+    /// The setter's tools (see [`crate::setter`]): the family's default engine model with the
+    /// places facts are about, or why there is no solution. `None` (the default): the family
+    /// has no `forced`.
+    fn fact_model(&self, opts: &RunOptions) -> Option<Result<crate::setter::Setup, PuzzleError>> {
+        let _ = opts;
+        None
+    }
+    /// The clues of the family's format that hold in `keep` but not in `drop`, each with the
+    /// puzzle it amends (for `count --suggest`). `None` (the default): not available.
+    fn separating_clues(&self, keep: &Self::Solution, drop: &Self::Solution) -> Option<Vec<crate::setter::Clue<Self>>> {
+        let _ = (keep, drop);
+        None
+    }
+    /// The clues of the puzzle that could be taken away, each with the puzzle without it (for
+    /// `count --redundant`). `None` (the default): not available.
+    fn removable_clues(&self) -> Option<Vec<crate::setter::Clue<Self>>> {
+        None
+    }
 }
 
 /// Turns a [`Puzzle`] into the object-safe [`PuzzleKind`] the CLI and server use.
@@ -504,6 +522,27 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
     }
     fn generator(&self) -> Option<GeneratorInfo> {
         P::GENERATOR
+    }
+    fn forced(&self, text: &str, opts: &RunOptions) -> Result<crate::setter::ForcedReport, PuzzleError> {
+        check_settings::<P>(opts)?;
+        let p = P::parse(text, opts)?;
+        match p.fact_model(opts) {
+            Some(setup) => Ok(crate::setter::forced(setup?, &opts.limits)),
+            None => Err(PuzzleError::unsupported(format!(
+                "`forced` is not available for {} puzzles",
+                P::NAME
+            ))),
+        }
+    }
+    fn suggest(&self, text: &str, limit: u64, opts: &RunOptions) -> Result<crate::setter::SuggestReport, PuzzleError> {
+        check_settings::<P>(opts)?;
+        let (alg, _) = algorithm_of::<P>(opts)?;
+        crate::setter::suggest(&P::parse(text, opts)?, alg, opts, limit)
+    }
+    fn redundant(&self, text: &str, opts: &RunOptions) -> Result<crate::setter::RedundantReport, PuzzleError> {
+        check_settings::<P>(opts)?;
+        let (alg, _) = algorithm_of::<P>(opts)?;
+        crate::setter::redundant(&P::parse(text, opts)?, alg, opts)
     }
     fn explain(
         &self,

@@ -300,6 +300,34 @@ pub trait PuzzleKind: Sync {
             self.name()
         )))
     }
+    /// The facts that hold in every solution, each marked given, by the rules alone or only by
+    /// search (see [`crate::setter`]). Default: not available.
+    fn forced(&self, text: &str, opts: &RunOptions) -> Result<crate::setter::ForcedReport, PuzzleError> {
+        let _ = (text, opts);
+        Err(PuzzleError::unsupported(format!(
+            "`forced` is not available for {} puzzles",
+            self.name()
+        )))
+    }
+    /// For a puzzle with several solutions: a clue that removes the second witness and keeps
+    /// the first, counts capped at `limit` (see [`crate::setter::suggest`]). Default: not
+    /// available.
+    fn suggest(&self, text: &str, limit: u64, opts: &RunOptions) -> Result<crate::setter::SuggestReport, PuzzleError> {
+        let _ = (text, limit, opts);
+        Err(PuzzleError::unsupported(format!(
+            "`count --suggest` is not available for {} puzzles",
+            self.name()
+        )))
+    }
+    /// For a unique puzzle: the clues that can each be removed alone without losing uniqueness
+    /// (see [`crate::setter::redundant`]). Default: not available.
+    fn redundant(&self, text: &str, opts: &RunOptions) -> Result<crate::setter::RedundantReport, PuzzleError> {
+        let _ = (text, opts);
+        Err(PuzzleError::unsupported(format!(
+            "`count --redundant` is not available for {} puzzles",
+            self.name()
+        )))
+    }
     /// Looks up an algorithm by name (`None` = the default).
     fn algorithm(&self, name: Option<&str>) -> Result<AlgorithmInfo, PuzzleError> {
         let algs = self.algorithms();

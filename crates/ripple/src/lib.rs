@@ -21,6 +21,7 @@ use pencilbox_core::plugin::{
 };
 use pencilbox_core::regions::generate::unique_puzzle;
 use pencilbox_core::regions::{self, model::decode, Board, Family, RegionModel};
+use pencilbox_core::setter::{self, Clue, Setup};
 use pencilbox_core::{AlgorithmInfo, CellId, Domain, Grid, Limits, Note, ParseError, PuzzleError, Rendered};
 use pencilbox_core::{Render, RunOptions, Shape, VerifyReport};
 
@@ -202,6 +203,19 @@ impl Puzzle for Ripple {
     }
     fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
         generate(req.height, req.width, req.seed, &req.limits)
+    }
+    /// The setter's tools: the `fast` model with one place per cell; hints added or removed.
+    fn fact_model(&self, _: &RunOptions) -> Option<Result<Setup, PuzzleError>> {
+        let model = self
+            .model(DistinctRules::ALL)
+            .ok_or_else(|| PuzzleError::unsupported(TOO_BIG));
+        Some(model.map(|(search, cells)| setter::region_model(&self.0, search, &cells)))
+    }
+    fn separating_clues(&self, keep: &Grid<u32>, drop: &Grid<u32>) -> Option<Vec<Clue<Self>>> {
+        Some(setter::region_hints_added(&self.0, keep, drop, Ripple))
+    }
+    fn removable_clues(&self) -> Option<Vec<Clue<Self>>> {
+        Some(setter::region_hints_removed(&self.0, Ripple))
     }
 }
 

@@ -238,6 +238,15 @@ impl Puzzle for Sudoku {
     fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
         crate::generate::generated(req)
     }
+    fn fact_model(&self, opts: &RunOptions) -> Option<Result<pencilbox_core::setter::Setup, PuzzleError>> {
+        Some(Ok(crate::setter::fact_model(self, &opts.limits)))
+    }
+    fn separating_clues(&self, keep: &Vec<u8>, drop: &Vec<u8>) -> Option<Vec<pencilbox_core::setter::Clue<Self>>> {
+        Some(crate::setter::separating_clues(self, keep, drop))
+    }
+    fn removable_clues(&self) -> Option<Vec<pencilbox_core::setter::Clue<Self>>> {
+        Some(crate::setter::removable_clues(self))
+    }
 }
 
 #[cfg(test)]

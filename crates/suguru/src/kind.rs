@@ -160,4 +160,16 @@ impl Puzzle for Suguru {
     fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
         crate::generate::generated(req)
     }
+
+    fn fact_model(&self, _: &RunOptions) -> Option<Result<pencilbox_core::setter::Setup, PuzzleError>> {
+        Some(crate::setter::fact_model(self))
+    }
+
+    fn separating_clues(&self, keep: &Solution, drop: &Solution) -> Option<Vec<pencilbox_core::setter::Clue<Self>>> {
+        Some(crate::setter::separating_clues(self, keep, drop))
+    }
+
+    fn removable_clues(&self) -> Option<Vec<pencilbox_core::setter::Clue<Self>>> {
+        Some(crate::setter::removable_clues(self))
+    }
 }

@@ -12,7 +12,8 @@
 //! | `POST /api/count` | as solve, optional `limit` (default 2 = uniqueness) | `pencilbox count --format json` |
 //! | `POST /api/verify` | `puzzle`, `text`, `solution` | `pencilbox verify --format json` |
 //!
-//! Puzzle-specific routes (hints, generator, levels, Nishio) are in [`super::extras`].
+//! Puzzle-specific routes (hints, generator, levels, Nishio) are in [`super::extras`]; the
+//! setter's tools (`/api/forced`, `/api/suggest`, `/api/redundant`) in [`super::setter`].
 
 use super::jobs::{JobError, Jobs};
 use super::{assets, extras, Config};
@@ -63,6 +64,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/count", post(count))
         .route("/api/verify", post(verify))
         .merge(extras::routes())
+        .merge(super::setter::routes())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(state)

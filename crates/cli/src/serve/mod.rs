@@ -27,6 +27,7 @@ pub mod assets;
 pub mod extras;
 pub mod jobs;
 pub mod levels;
+pub mod setter;
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
