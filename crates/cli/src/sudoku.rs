@@ -66,8 +66,8 @@ pub struct NishioArgs {
     /// sweep, bit-parallel) with --bench only.
     #[arg(long, default_value = "dag")]
     pub method: String,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// Output format: text or json (`pretty` prints the same as text).
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Block shape AxB (rows x columns); default from the grid size.
     #[arg(long)]
@@ -91,8 +91,8 @@ pub struct ExplainArgs {
     /// Leave the chain rules out (implication chains and one-level forcing chains).
     #[arg(long)]
     pub no_chains: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// Output format: text or json (`pretty` prints the same as text).
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Block shape AxB (rows x columns); default from the grid size.
     #[arg(long)]
