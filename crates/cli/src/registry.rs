@@ -91,6 +91,19 @@ mod tests {
         assert_eq!(names, sorted);
     }
 
+    #[test]
+    fn closest_picks_the_parse_that_got_furthest() {
+        // A Suguru file cut short: Suguru's parser reads to the missing region rows.
+        let (kinds, e) = closest("2 2\n0 0\n0 0\n1 1\n").expect("no family parses it");
+        let names: Vec<_> = kinds.iter().map(|k| k.name()).collect();
+        assert_eq!(names, ["suguru"], "{e}");
+        assert!(e.pos.line >= 4, "{e}");
+        // A 4×4 Sudoku with a letter: only Sudoku read the first token.
+        let (kinds, e) = closest("a...............\n").expect("no family parses it");
+        assert_eq!(kinds[0].name(), "sudoku", "{e}");
+        assert_eq!(kinds.len(), 1, "{e}");
+    }
+
     /// A run asked for one rendering makes exactly that one, equal to the full rendering's, and
     /// leaves the others empty; the instance's notes are made only when asked for.
     #[test]
