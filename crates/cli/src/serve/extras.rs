@@ -38,8 +38,9 @@ pub fn features(kind: &dyn PuzzleKind) -> Vec<&'static str> {
         "sudoku" => vec!["nishio", "step"],
         _ => Vec::new(),
     };
-    // Every family with an explainer gives hints at three levels.
+    // Every family with an explainer gives hints at three levels and its explained steps.
     f.push("hint-levels");
+    f.push("explain");
     if kind.generator().is_some() {
         f.push("generate");
     }
@@ -461,7 +462,7 @@ mod tests {
             );
         }
         let ripple = crate::registry::by_name("ripple").unwrap();
-        assert_eq!(features(ripple), vec!["hint-levels", "generate"]);
+        assert_eq!(features(ripple), vec!["hint-levels", "explain", "generate"]);
         assert_eq!(
             difficulties(crate::registry::by_name("suguru").unwrap()),
             vec!["medium", "easy", "hard"]

@@ -24,6 +24,7 @@
 
 pub mod api;
 pub mod assets;
+pub mod explain;
 pub mod extras;
 pub mod jobs;
 pub mod levels;
