@@ -794,6 +794,25 @@ fn hints_at_three_levels_work_for_every_family() {
         &json!({"puzzle": "path", "text": UNIQUE, "level": "loud"}),
     );
     assert_eq!(status, 400);
+    // Facts the page already shows ("known") are skipped: the next hint places something new.
+    let path = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/path/example-6x6.txt"
+    ))
+    .unwrap();
+    let ask = |known: &Value| {
+        let (status, v) = post(
+            addr,
+            "/api/hint",
+            &json!({"puzzle": "path", "text": path, "level": "answer", "known": known}),
+        );
+        assert_eq!(status, 200, "{v}");
+        v["placed"].as_array().expect("placed").clone()
+    };
+    let first = ask(&json!([]));
+    let second = ask(&Value::Array(first.clone()));
+    assert!(!second.is_empty());
+    assert!(second.iter().any(|f| !first.contains(f)), "{first:?} then {second:?}");
 }
 
 #[test]
