@@ -84,11 +84,16 @@ async function showForced(body) {
   setStatus(summary, cls);
   const cells = facts.filter((f) => f.by !== 'given' && cellOf(f.at));
   const items = cells.slice(0, 60).map((f) => ({
-    text: `${manualName(f.at)} = ${f.value}: ${f.by === 'rules' ? 'rules (' + ((f.rules || []).join(', ') || 'the puzzle\'s sizes') + ')' : 'only by search'}`,
+    text: `${manualName(f.at)} = ${f.value}: ${f.by === 'rules' ? 'rules (' + (ruleNames(f).join(', ') || 'the puzzle\'s sizes') + ')' : 'only by search'}`,
   }));
   if (cells.length > items.length) items.push({ text: `... and ${cells.length - items.length} more` });
   if (!res.complete) items.push({ text: `${(res.undecided || []).length} undecided when the time ran out`, cls: 'warn' });
   setMessages([{ text: summary, cls }, ...items]);
+}
+
+// The rules of a forced fact for people: the techniques' names, else the engine's rule ids.
+function ruleNames(f) {
+  return (f.techniques || []).length ? f.techniques.map((t) => t.name) : (f.rules || []);
 }
 
 // "r3c4" -> [2, 3] (0-based), or null.
