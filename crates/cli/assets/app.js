@@ -84,11 +84,16 @@ async function showForced(body) {
   setStatus(summary, cls);
   const cells = facts.filter((f) => f.by !== 'given' && cellOf(f.at));
   const items = cells.slice(0, 60).map((f) => ({
-    text: `${manualName(f.at)} = ${f.value}: ${f.by === 'rules' ? 'rules (' + ((f.rules || []).join(', ') || 'the puzzle\'s sizes') + ')' : 'only by search'}`,
+    text: `${manualName(f.at)} = ${f.value}: ${f.by === 'rules' ? 'rules (' + (ruleNames(f).join(', ') || 'the puzzle\'s sizes') + ')' : 'only by search'}`,
   }));
   if (cells.length > items.length) items.push({ text: `... and ${cells.length - items.length} more` });
   if (!res.complete) items.push({ text: `${(res.undecided || []).length} undecided when the time ran out`, cls: 'warn' });
   setMessages([{ text: summary, cls }, ...items]);
+}
+
+// The rules of a forced fact for people: the techniques' names, else the engine's rule ids.
+function ruleNames(f) {
+  return (f.techniques || []).length ? f.techniques.map((t) => t.name) : (f.rules || []);
 }
 
 // "r3c4" -> [2, 3] (0-based), or null.
@@ -320,7 +325,7 @@ function sgRender() {
     }, g);
   }
   for (const [set, cls] of [[sg.diff, 'diffcell'], [sg.hint, 'hintcell'], [sg.bad, 'badcell']]) {
-    for (const c of set) svg('rect', { x: (c % n) * cs, y: Math.floor(c / n) * cs, width: cs, height: cs, class: cls }, g);
+    for (const c of set) svg('rect', { x: (c % n) * cs, y: Math.floor(c / n) * cs, width: cs, height: cs, class: cls, 'data-hint': cls === 'hintcell' ? `r${Math.floor(c / n) + 1}c${(c % n) + 1}` : undefined }, g);
   }
   for (let r = 1; r < m; r++) svg('line', { x1: 0, y1: r * cs, x2: n * cs, y2: r * cs, class: 'grid-line' }, g);
   for (let k = 1; k < n; k++) svg('line', { x1: k * cs, y1: 0, x2: k * cs, y2: m * cs, class: 'grid-line' }, g);
@@ -514,22 +519,6 @@ async function sgUnique() {
   sgRender();
 }
 
-async function sgHint() {
-  const res = await api('/api/hint', { puzzle: sg.family, text: sgText(), solution: sgSolutionText() });
-  sgClearMarks();
-  if (res.cell) {
-    const rc = cellOf(res.cell);
-    if (rc) { sg.hint.add(rc[0] * sg.n + rc[1]); sg.sel = rc[0] * sg.n + rc[1]; }
-    const text = `${manualName(res.cell)} must be ${res.value}: ${res.reason}`;
-    setStatus(text, 'good');
-    setMessages([{ text, cls: 'good' }]);
-  } else {
-    setStatus(res.message || 'no hint', 'warn');
-    setMessages([{ text: res.message || 'no hint', cls: 'bad' }]);
-  }
-  sgRender();
-}
-
 async function sgLoadLevels() {
   let res;
   try { res = await api('/api/levels'); } catch (_) { return; }
@@ -579,12 +568,13 @@ const REGION_FAMILIES = ['suguru', 'ripple'];
 const REGION_TITLES = { suguru: 'Suguru', ripple: 'Ripple Effect' };
 
 // Switches the rules of the region board: the title, and the buttons the family's server
-// features allow (the hint and the levels are Suguru's; generate is every family's that has one).
+// features allow (the levels are Suguru's; hints, explanations and generate are every family's
+// that has them).
 function sgSetFamily(family) {
   sg.family = family;
   $('sg-family').value = family;
   const has = (f) => (server.puzzles[family]?.features || []).includes(f);
-  $('sg-hint').hidden = !has('hint');
+  teachButtons('sg', family);
   $('sg-level').parentElement.hidden = !has('levels');
   $('sg-generate').hidden = !has('generate');
   const levels = server.puzzles[family]?.difficulties || [];
@@ -630,7 +620,7 @@ function sgInit() {
   $('sg-solve').onclick = (e) => run(e.currentTarget, sgSolve);
   $('sg-unique').onclick = (e) => run(e.currentTarget, sgUnique);
   $('sg-forced').onclick = (e) => run(e.currentTarget, () => showForced({ puzzle: sg.family, text: sgText() }));
-  $('sg-hint').onclick = (e) => run(e.currentTarget, sgHint);
+  teachInit('sg');
   $('sg-generate').onclick = (e) => run(e.currentTarget, sgGenerate);
   $('sg-clear-regions').onclick = () => {
     sgSnapshot();
@@ -653,7 +643,7 @@ function sgInit() {
 
 const pt = {
   m: 6, n: 6, a: [5, 0], b: [5, 5], row: [], col: [], route: [],
-  mode: 'play', tool: 'path', solved: false, selClue: null, bad: new Set(), diff: new Set(), edits: 0, visited: false,
+  mode: 'play', tool: 'path', solved: false, selClue: null, bad: new Set(), diff: new Set(), hint: new Set(), hintLinks: [], edits: 0, visited: false,
   drag: false, geom: null,
 };
 
@@ -662,7 +652,7 @@ function ptReset(m, n) {
   pt.m = m; pt.n = n;
   pt.a = [m - 1, 0]; pt.b = [m - 1, n - 1];
   pt.row = new Array(m).fill(-1); pt.col = new Array(n).fill(-1);
-  pt.route = []; pt.solved = false; pt.bad = new Set(); pt.diff = new Set(); pt.selClue = null;
+  pt.route = []; pt.solved = false; pt.bad = new Set(); pt.diff = new Set(); pt.hint = new Set(); pt.hintLinks = []; pt.selClue = null;
 }
 
 const ptIdx = (r, c) => r * pt.n + c;
@@ -756,8 +746,8 @@ function ptRender() {
       svg('rect', { x: c * cs, y: r * cs, width: cs, height: cs, fill: (r + c) % 2 ? '#f7f9fb' : '#ffffff', class: 'cell-bg', 'data-cell': `r${r + 1}c${c + 1}` }, g);
     }
   }
-  for (const [set, cls] of [[pt.diff, 'diffcell'], [pt.bad, 'badcell']]) {
-    for (const c of set) svg('rect', { x: (c % n) * cs, y: Math.floor(c / n) * cs, width: cs, height: cs, class: cls }, g);
+  for (const [set, cls] of [[pt.diff, 'diffcell'], [pt.hint, 'hintcell'], [pt.bad, 'badcell']]) {
+    for (const c of set) svg('rect', { x: (c % n) * cs, y: Math.floor(c / n) * cs, width: cs, height: cs, class: cls, 'data-hint': cls === 'hintcell' ? `r${Math.floor(c / n) + 1}c${(c % n) + 1}` : undefined }, g);
   }
   for (let r = 1; r < m; r++) svg('line', { x1: 0, y1: r * cs, x2: n * cs, y2: r * cs, class: 'grid-line' }, g);
   for (let c = 1; c < n; c++) svg('line', { x1: c * cs, y1: 0, x2: c * cs, y2: m * cs, class: 'grid-line' }, g);
@@ -785,6 +775,11 @@ function ptRender() {
     if (last === ptIdx(pt.b[0], pt.b[1])) pts.push(doorEdge(pt.b)[0]);
     svg('polyline', { points: pts.map((p) => p.join(',')).join(' '), class: 'path-line' + (pt.solved ? ' solved' : ''), 'stroke-width': Math.max(3, cs * 0.18) }, g);
   }
+  // The links a hint or an explained step concludes are lines: dashed between the cell centres.
+  for (const [a, b] of pt.hintLinks) {
+    const [x1, y1] = centre(a), [x2, y2] = centre(b);
+    svg('line', { x1, y1, x2, y2, class: 'hint-link' }, g);
+  }
   const len = pt.route.length;
   $('board-sub').textContent = `${m}×${n} · path of ${len} cell${len === 1 ? '' : 's'} · ${pt.mode === 'play' ? 'Play Mode' : 'Creative Mode'}`;
   root.addEventListener('pointerdown', ptPointerDown);
@@ -801,7 +796,7 @@ function ptSelectClue(kind, i) {
   $('board').focus();
 }
 
-function ptChanged() { pt.edits++; pt.solved = false; pt.bad = new Set(); pt.diff = new Set(); }
+function ptChanged() { pt.edits++; pt.solved = false; pt.bad = new Set(); pt.diff = new Set(); pt.hint = new Set(); pt.hintLinks = []; }
 
 // Extends or shortens the path towards cell (r, c), one orthogonal step at a time.
 function ptStepTo(r, c) {
@@ -986,6 +981,7 @@ function ptInit() {
   $('pt-unique').onclick = (e) => run(e.currentTarget, ptUnique);
   $('pt-forced').onclick = (e) => run(e.currentTarget, () => showForced({ puzzle: 'path', text: ptText() }));
   $('pt-random').onclick = (e) => run(e.currentTarget, ptRandom);
+  teachInit('pt');
   $('pt-clear').onclick = () => { pt.route = []; ptChanged(); setStatus('path cleared', ''); ptRender(); };
   ptSetTool('path');
   pt.mode = 'creative';
@@ -1080,7 +1076,7 @@ function sdRender() {
     if (peers.has(i)) svg('rect', { x: c * cs, y: r * cs, width: cs, height: cs, class: 'peer' }, g);
   }
   for (const [set, cls] of [[sd.diff, 'diffcell'], [sd.hint, 'hintcell'], [sd.bad, 'badcell']]) {
-    for (const i of set) svg('rect', { x: (i % n) * cs, y: Math.floor(i / n) * cs, width: cs, height: cs, class: cls }, g);
+    for (const i of set) svg('rect', { x: (i % n) * cs, y: Math.floor(i / n) * cs, width: cs, height: cs, class: cls, 'data-hint': cls === 'hintcell' ? `r${Math.floor(i / n) + 1}c${(i % n) + 1}` : undefined }, g);
   }
   for (let k = 1; k < n; k++) {
     svg('line', { x1: 0, y1: k * cs, x2: n * cs, y2: k * cs, class: k % br ? 'grid-line' : 'box-line' }, g);
@@ -1300,12 +1296,248 @@ function sdInit() {
   $('sd-random').onclick = (e) => run(e.currentTarget, sdRandom);
   $('sd-nishio').onclick = (e) => run(e.currentTarget, sdNishio);
   $('sd-step').onclick = (e) => run(e.currentTarget, sdStep);
+  teachInit('sd');
   $('sd-empty').onclick = () => {
     if (sd.mode === 'given') sd.given.fill(0);
     sd.value.fill(0); sd.pencil.fill(0); sd.elim.fill(0); sd.solved = new Set(); sdChanged(); sdRender();
   };
   sd.mode = 'given';
   for (const [id, m] of [['sd-mode-given', 'given'], ['sd-mode-value', 'value'], ['sd-mode-cand', 'cand']]) $(id).classList.toggle('active', m === 'given');
+}
+
+// ---------------------------------------------------------------- hints and explanations
+
+// Every view asks the same two routes: /api/hint at three levels (nudge: where to look; rule:
+// which rule applies there; answer: the conclusion, which "Apply hint" writes into the grid)
+// and /api/explain (the steps a person would take, rated). TEACH[view] says what the view
+// sends and how it shows cells, links and conclusions.
+
+// A Path link "r2c3-r2c4" -> the indices of its two cells (on the Path grid), or null.
+function linkOf(name) {
+  const parts = String(name).split('-');
+  if (parts.length !== 2) return null;
+  const a = cellOf(parts[0]), b = cellOf(parts[1]);
+  return a && b ? [a, b] : null;
+}
+
+// The board cells of explainer places: a cell "r2c3" or both cells of a link "r2c3-r2c4".
+function placeCells(names) {
+  const out = [];
+  for (const name of names || []) {
+    const rc = cellOf(name);
+    if (rc) out.push(rc);
+    else { const l = linkOf(name); if (l) out.push(l[0], l[1]); }
+  }
+  return out;
+}
+
+// The facts a drawn path shows (cells used, links drawn as lines): the hint skips steps that
+// place only these, since Path puzzles take no entries.
+function ptKnown() {
+  const name = (i) => `r${Math.floor(i / pt.n) + 1}c${(i % pt.n) + 1}`;
+  const known = pt.route.map((i) => ({ cell: name(i), value: 'used' }));
+  for (let k = 0; k + 1 < pt.route.length; k++) {
+    const [a, b] = [pt.route[k], pt.route[k + 1]].sort((x, y) => x - y);
+    known.push({ cell: `${name(a)}-${name(b)}`, value: 'line' });
+  }
+  return known;
+}
+
+// The drawn path extended from its end along the lines a hint concludes, or null if none
+// continues it.
+function ptExtended(placed) {
+  const lines = placed.filter((f) => f.value === 'line').map((f) => linkOf(f.cell)).filter(Boolean)
+    .map(([a, b]) => [ptIdx(a[0], a[1]), ptIdx(b[0], b[1])]);
+  const route = pt.route.length ? [...pt.route] : [ptIdx(pt.a[0], pt.a[1])];
+  let added = 0;
+  for (let grew = true; grew;) {
+    grew = false;
+    const last = route[route.length - 1];
+    if (last === ptIdx(pt.b[0], pt.b[1])) break;
+    for (const [x, y] of lines) {
+      const next = x === last ? y : y === last ? x : -1;
+      if (next >= 0 && !route.includes(next)) { route.push(next); added++; grew = true; break; }
+    }
+  }
+  return added ? route : null;
+}
+
+const TEACH = {
+  sg: {
+    hintBody: () => ({ puzzle: sg.family, text: sgText(), solution: sgSolutionText() }),
+    explainBody: () => ({ puzzle: sg.family, text: sgText() }),
+    mark(cells) {
+      sgClearMarks();
+      for (const [r, c] of cells) sg.hint.add(r * sg.n + c);
+      sgRender();
+    },
+    // The placed numbers of empty cells (a wrong entry is left for Check to find).
+    applicable: (h) => (h.placed || []).filter((f) => {
+      const rc = cellOf(f.cell);
+      return rc && !sgNumber(rc[0] * sg.n + rc[1]);
+    }),
+    apply(h) {
+      sgSnapshot();
+      for (const f of this.applicable(h)) {
+        const rc = cellOf(f.cell);
+        sg.value[rc[0] * sg.n + rc[1]] = Number(f.value);
+      }
+      sgRender();
+    },
+  },
+  pt: {
+    hintBody: () => ({ puzzle: 'path', text: ptText(), known: ptKnown() }),
+    explainBody: () => ({ puzzle: 'path', text: ptText() }),
+    mark(cells, placed) {
+      pt.hint = new Set(cells.map(([r, c]) => ptIdx(r, c)));
+      pt.hintLinks = (placed || []).filter((f) => f.value === 'line').map((f) => linkOf(f.cell)).filter(Boolean)
+        .map(([a, b]) => [ptIdx(a[0], a[1]), ptIdx(b[0], b[1])]);
+      ptRender();
+    },
+    // A drawn path is one line from door A: the hint applies when its lines continue it.
+    applicable: (h) => (ptExtended(h.placed || []) ? h.placed : []),
+    apply(h) {
+      const route = ptExtended(h.placed || []);
+      if (!route) return;
+      pt.route = route;
+      ptChanged();
+      ptRender();
+    },
+  },
+  sd: {
+    hintBody: () => ({ puzzle: 'sudoku', text: sdText(true), settings: sdSettings() }),
+    explainBody: () => ({ puzzle: 'sudoku', text: sdText(false), settings: sdSettings() }),
+    mark(cells) {
+      sd.hint = new Set(cells.map(([r, c]) => r * sd.n + c));
+      sdRender();
+    },
+    applicable: (h) => [
+      ...(h.placed || []).filter((f) => { const rc = cellOf(f.cell); return rc && !sdNumber(rc[0] * sd.n + rc[1]); }),
+      ...(h.removed || []).filter((f) => { const rc = cellOf(f.cell); return rc && sdCandidates(rc[0] * sd.n + rc[1]) & (1 << Number(f.value)); }),
+    ],
+    apply(h) {
+      for (const f of h.placed || []) {
+        const rc = cellOf(f.cell);
+        const i = rc[0] * sd.n + rc[1];
+        if (!sdNumber(i)) sd.value[i] = Number(f.value);
+      }
+      for (const f of h.removed || []) {
+        const rc = cellOf(f.cell);
+        const i = rc[0] * sd.n + rc[1];
+        sd.elim[i] |= 1 << Number(f.value);
+        sd.removed[i] |= 1 << Number(f.value);
+      }
+      sdRender();
+    },
+  },
+};
+let lastHint = null; // { pfx, hint } of the last answer shown, for "Apply hint"
+
+// Shows the hint buttons of a view when its family's server has the features.
+function teachButtons(pfx, family) {
+  const has = (f) => (server.puzzles[family]?.features || []).includes(f);
+  for (const level of ['nudge', 'rule', 'answer']) $(`${pfx}-hint-${level}`).hidden = !has('hint-levels');
+  $(`${pfx}-explain`).hidden = !has('explain');
+  $(`${pfx}-hint-apply`).hidden = true;
+}
+
+async function askHint(pfx, level) {
+  const t = TEACH[pfx];
+  $(`${pfx}-hint-apply`).hidden = true;
+  lastHint = null;
+  const res = await api('/api/hint', { ...t.hintBody(), level });
+  if (!res.text) {
+    t.mark([], []);
+    setStatus(res.message || 'no hint', 'warn');
+    setMessages([{ text: res.message || 'no hint', cls: 'bad' }]);
+    return;
+  }
+  t.mark(placeCells(res.cells), level === 'answer' ? res.placed : []);
+  const items = [{ text: res.text, cls: 'good' }];
+  if (res.rule) items.push({ text: `rule: ${res.rule.name} (level ${res.rule.level})` });
+  if (level === 'answer' && t.applicable(res).length) {
+    lastHint = { pfx, hint: res };
+    $(`${pfx}-hint-apply`).hidden = false;
+    items.push({ text: 'press Apply hint to write it into the grid' });
+  }
+  setStatus(res.text, 'good');
+  setMessages(items);
+}
+
+function applyHint(pfx) {
+  if (!lastHint || lastHint.pfx !== pfx) return;
+  const h = lastHint.hint;
+  TEACH[pfx].apply(h);
+  lastHint = null;
+  $(`${pfx}-hint-apply`).hidden = true;
+  TEACH[pfx].mark(placeCells(h.cells), []);
+  setStatus(`applied: ${h.text}`, 'good');
+}
+
+function closeExplain() {
+  $('explain-panel').hidden = true;
+  $('explain-steps').innerHTML = '';
+}
+
+function ratingText(r) {
+  if (!r || !r.hardest) return 'rating 0.0: nothing to deduce';
+  const per = (r.steps_per_level || []).map((c) => `level ${c.level}: ${c.steps}`).join(', ');
+  const guesses = r.guesses ? `; ${r.guesses} guess(es)` : '';
+  return `rating ${r.score.toFixed(1)} (hardest: ${r.hardest.name}, level ${r.hardest.level}; steps ${per}${guesses})`;
+}
+
+async function showExplain(pfx) {
+  const t = TEACH[pfx];
+  const res = await api('/api/explain', t.explainBody());
+  const ol = $('explain-steps');
+  ol.innerHTML = '';
+  res.steps.forEach((s, i) => {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.step = String(i);
+    b.setAttribute('aria-pressed', 'false');
+    const name = document.createElement('span');
+    name.className = 'rule-name';
+    name.textContent = s.name;
+    const lvl = document.createElement('span');
+    lvl.className = 'level';
+    lvl.textContent = `level ${s.level}`;
+    b.append(name, lvl);
+    if (s.guess) {
+      const g = document.createElement('span');
+      g.className = 'guess';
+      g.textContent = 'guess';
+      b.append(g);
+    }
+    const text = document.createElement('div');
+    text.className = 'step-text';
+    text.textContent = s.text;
+    b.append(text);
+    b.onclick = () => {
+      for (const o of ol.querySelectorAll('button[aria-pressed="true"]')) o.setAttribute('aria-pressed', 'false');
+      b.setAttribute('aria-pressed', 'true');
+      t.mark(placeCells(s.cells), s.placed);
+      setStatus(`step ${i + 1}: ${s.name}: ${s.text}`, 'good');
+    };
+    li.append(b);
+    ol.append(li);
+  });
+  const status = { solved: 'solved by these steps', stalled: 'the rules stall here', 'no solution': 'no solution', timeout: 'stopped by the time limit' }[res.status] || res.status;
+  const shown = res.truncated ? ` (the first ${res.steps.length} shown)` : '';
+  $('explain-sub').textContent = `${res.steps_total} step(s)${shown}: ${status}. Click a step to see its cells.`;
+  $('explain-rating').textContent = ratingText(res.rating);
+  $('explain-panel').hidden = false;
+  $('explain-panel').scrollIntoView({ block: 'nearest' });
+  setStatus(`${res.steps_total} explained step(s), ${ratingText(res.rating)}`, res.status === 'solved' ? 'good' : 'warn');
+}
+
+function teachInit(pfx) {
+  for (const level of ['nudge', 'rule', 'answer']) {
+    $(`${pfx}-hint-${level}`).onclick = (e) => run(e.currentTarget, () => askHint(pfx, level));
+  }
+  $(`${pfx}-hint-apply`).onclick = () => applyHint(pfx);
+  $(`${pfx}-explain`).onclick = (e) => run(e.currentTarget, () => showExplain(pfx));
 }
 
 // ---------------------------------------------------------------- views, dialogs, keys
@@ -1326,6 +1558,7 @@ function showView(name) {
   $('board-title').textContent = name === 'suguru' ? REGION_TITLES[sg.family] : VIEWS[name].title;
   setStatus('', '');
   setMessages([]);
+  closeExplain();
   VIEWS[name].render();
   // The first visit of Path or Sudoku starts on a fresh generated puzzle.
   const has = (p, f) => (server.puzzles[p]?.features || []).includes(f);
@@ -1411,6 +1644,8 @@ async function loadFeatures() {
   sgSetFamily(sg.family);
   $('sd-nishio-row').hidden = !has('sudoku', 'nishio');
   $('sd-step').hidden = !has('sudoku', 'step');
+  teachButtons('pt', 'path');
+  teachButtons('sd', 'sudoku');
   // A view opened before the feature list arrived gets its first puzzle now.
   if (view !== 'suguru') showView(view);
   if (has('suguru', 'levels')) {
@@ -1425,6 +1660,7 @@ async function loadFeatures() {
 
 window.addEventListener('DOMContentLoaded', async () => {
   sgInit(); ptInit(); sdInit(); initDialogs();
+  $('explain-close').onclick = closeExplain;
   for (const v of Object.keys(VIEWS)) $(`tab-${v}`).onclick = () => showView(v);
   document.addEventListener('keydown', onKey);
   const start = (location.hash || '#suguru').slice(1);

@@ -111,7 +111,13 @@ pub fn forced(args: &PuzzleArgs, format: Format, file: &Path) -> u8 {
         let why = match f.by {
             By::Given => "given".to_string(),
             By::Rules if f.rules.is_empty() => "rules: the puzzle's domains".to_string(),
-            By::Rules => format!("rules: {}", f.rules.join(", ")),
+            // The techniques' names for people when the family has a vocabulary, else the
+            // engine's rule ids.
+            By::Rules if f.techniques.is_empty() => format!("rules: {}", f.rules.join(", ")),
+            By::Rules => {
+                let names: Vec<&str> = f.techniques.iter().map(|t| t.name).collect();
+                format!("rules: {}", names.join(", "))
+            }
             By::Search => "search".to_string(),
         };
         emit(&format!("{} = {}  {why}", f.at, f.text));

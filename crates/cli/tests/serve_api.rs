@@ -794,4 +794,114 @@ fn hints_at_three_levels_work_for_every_family() {
         &json!({"puzzle": "path", "text": UNIQUE, "level": "loud"}),
     );
     assert_eq!(status, 400);
+    // Facts the page already shows ("known") are skipped: the next hint places something new.
+    let path = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/path/example-6x6.txt"
+    ))
+    .unwrap();
+    let ask = |known: &Value| {
+        let (status, v) = post(
+            addr,
+            "/api/hint",
+            &json!({"puzzle": "path", "text": path, "level": "answer", "known": known}),
+        );
+        assert_eq!(status, 200, "{v}");
+        v["placed"].as_array().expect("placed").clone()
+    };
+    let first = ask(&json!([]));
+    let second = ask(&Value::Array(first.clone()));
+    assert!(!second.is_empty());
+    assert!(second.iter().any(|f| !first.contains(f)), "{first:?} then {second:?}");
+}
+
+#[test]
+fn explain_lists_rated_steps_for_every_family_and_keeps_the_limits() {
+    let addr = server();
+    let example = |p: &str| {
+        std::fs::read_to_string(format!("{}/../../examples/{p}", env!("CARGO_MANIFEST_DIR")))
+            .expect("the bundled example")
+    };
+    for (puzzle, text) in [
+        ("suguru", UNIQUE.to_string()),
+        ("ripple", example("ripple/example-6x6.in")),
+        ("path", example("path/example-6x6.txt")),
+        ("sudoku", example("sudoku/9x9.txt")),
+    ] {
+        let (status, v) = post(addr, "/api/explain", &json!({"puzzle": puzzle, "text": text}));
+        assert_eq!(status, 200, "{puzzle}: {v}");
+        assert_eq!(v["puzzle"], puzzle);
+        assert_eq!(v["status"], "solved", "{puzzle}: {v}");
+        let steps = v["steps"].as_array().expect("steps");
+        assert!(!steps.is_empty(), "{puzzle}");
+        assert_eq!(v["steps_total"], steps.len(), "{puzzle}");
+        for s in steps {
+            assert!(
+                s["rule"].is_string() && s["name"].is_string() && s["text"].is_string(),
+                "{puzzle}: {s}"
+            );
+            assert!(s["level"].as_u64().unwrap_or(0) >= 1, "{puzzle}: {s}");
+            assert!(!s["cells"].as_array().expect("cells").is_empty(), "{puzzle}: {s}");
+        }
+        // The rating is the CLI's: the hardest step's level is the score's whole part.
+        let hardest = steps.iter().filter_map(|s| s["level"].as_u64()).max().unwrap();
+        assert_eq!(
+            v["rating"]["score"].as_f64().unwrap().floor() as u64,
+            hardest,
+            "{puzzle}: {v}"
+        );
+    }
+    // Every placed number of Figure 1 (with two more hints) is its unique solution's.
+    let solution = [1, 3, 1, 2, 5, 2, 4, 1, 3];
+    let (_, v) = post(addr, "/api/explain", &json!({"puzzle": "suguru", "text": UNIQUE}));
+    let mut placed = 0;
+    for s in v["steps"].as_array().unwrap() {
+        for f in s["placed"].as_array().unwrap() {
+            let i = cell_index(f["cell"].as_str().unwrap(), 3);
+            assert_eq!(f["value"], solution[i].to_string(), "{s}");
+            placed += 1;
+        }
+    }
+    // Five empty cells; r3c2, a region of one cell, is decided by the model, not by a step.
+    assert_eq!(placed, 4, "every other empty cell is placed once: {v}");
+    // The player's entries are taken as givens: a full grid leaves nothing to explain.
+    let (status, v) = post(
+        addr,
+        "/api/explain",
+        &json!({"puzzle": "suguru", "text": UNIQUE, "solution": "1 3 1\n2 5 2\n4 1 3"}),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        (v["status"].as_str(), v["steps_total"].as_u64()),
+        (Some("solved"), Some(0))
+    );
+    // Without guessing, a puzzle the rules cannot finish stalls.
+    let (status, v) = post(
+        addr,
+        "/api/explain",
+        &json!({"puzzle": "suguru", "text": SEVERAL, "no_guess": true}),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["status"], "stalled", "{v}");
+    // Bad requests: a parse error names line and column, unknown fields and families are refused,
+    // and grids above the server's limits are refused by size.
+    let (status, v) = post(addr, "/api/explain", &json!({"puzzle": "suguru", "text": "3 3\n0 x\n"}));
+    assert_eq!(status, 400, "{v}");
+    assert!(v["line"].is_number(), "{v}");
+    let (status, _) = post(
+        addr,
+        "/api/explain",
+        &json!({"puzzle": "suguru", "text": UNIQUE, "steps": 3}),
+    );
+    assert_eq!(status, 400);
+    let (status, _) = post(addr, "/api/explain", &json!({"puzzle": "chess", "text": UNIQUE}));
+    assert_eq!(status, 400);
+    let small = start(Config {
+        max_cells: 30,
+        ..Config::default()
+    });
+    let sudoku = example("sudoku/9x9.txt");
+    let (status, v) = post(small, "/api/explain", &json!({"puzzle": "sudoku", "text": sudoku}));
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("too large"), "{v}");
 }

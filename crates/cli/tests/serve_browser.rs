@@ -3,8 +3,9 @@
 //!
 //! The server runs in-process on a free loopback port; the browser opens the page, draws
 //! regions by dragging, fills cells with the keyboard, presses Check, Autocomplete, Unique?,
-//! loads a level, imports a puzzle, plays a Path puzzle and a Sudoku (with a Nishio step), and
-//! reads every result from the page. Screenshots are saved under Cargo's test temp folder
+//! loads a level, imports a puzzle, plays a Path puzzle and a Sudoku (with a Nishio step), asks
+//! hints at three levels and opens the Explain panel in every view, and reads every result from
+//! the page. Screenshots are saved under Cargo's test temp folder
 //! (`target*/tmp/playground-*.png`).
 //!
 //! Without chromium or chromedriver the tests print a `skip:` line and pass, except under
@@ -295,15 +296,15 @@ async fn ripple_scenario(c: Client, addr: std::net::SocketAddr) {
     wait_text(&c, "board-title", "Ripple Effect").await;
     let hidden = c
         .execute(
-            "return [document.getElementById('sg-hint').hidden, document.getElementById('sg-gen-level').hidden, document.getElementById('sg-generate').hidden];",
+            "return [document.getElementById('sg-hint-nudge').hidden, document.getElementById('sg-explain').hidden, document.getElementById('sg-gen-level').hidden, document.getElementById('sg-generate').hidden];",
             vec![],
         )
         .await
         .unwrap();
     assert_eq!(
         hidden,
-        serde_json::json!([true, true, false]),
-        "no hint or levels, a generator"
+        serde_json::json!([false, false, true, false]),
+        "hints and explanations, no difficulty levels, a generator"
     );
     set_input(&c, "sg-rows", "5").await;
     set_input(&c, "sg-cols", "5").await;
@@ -448,25 +449,30 @@ async fn suguru_scenario(c: Client, addr: std::net::SocketAddr) {
     .await
     .unwrap();
     wait_text(&c, "status", "hard").await;
-    click(&c, "sg-hint").await;
-    let hint = wait_text(&c, "status", "must be").await;
-    // The hinted cell is selected: type its value (keyboard play), then Check finds no clash.
-    let value = hint
-        .split("must be ")
-        .nth(1)
-        .and_then(|t| t.split(':').next())
-        .unwrap()
-        .trim()
-        .to_string();
-    keys(&c, &value.chars().collect::<Vec<_>>()).await;
+    // The hint at three levels: where to look, which rule, the conclusion (applied, then Check
+    // finds no clash), and again from the new position.
+    let rule = hint_levels(&c, "sg").await;
+    let entries = "return document.querySelectorAll('#sg-svg text.num.entry').length;";
+    assert_eq!(c.execute(entries, vec![]).await.unwrap(), json!(0));
+    click(&c, "sg-hint-apply").await;
+    wait_text(&c, "status", &format!("applied: {rule}")).await;
+    let applied = c.execute(entries, vec![]).await.unwrap().as_u64().unwrap();
+    assert!(applied >= 1, "the hint wrote its numbers");
     click(&c, "sg-check").await;
     let messages = wait_text(&c, "status", "constraint(s) not met").await;
     assert!(!messages.contains("shares"), "{messages}");
     let listed = wait_text(&c, "messages", "is empty").await;
     assert!(!listed.contains("shares a number"), "{listed}");
-    click(&c, "sg-hint").await;
-    wait_text(&c, "status", "must be").await;
+    hint_levels(&c, "sg").await;
+    click(&c, "sg-hint-apply").await;
+    wait_text(&c, "status", "applied: ").await;
+    let more = c.execute(entries, vec![]).await.unwrap().as_u64().unwrap();
+    assert!(
+        more > applied,
+        "the second hint starts from the entries: {applied} then {more}"
+    );
     screenshot(&c, "suguru-hint").await;
+    explain_panel(&c, "sg", 2).await;
     click(&c, "sg-solve").await;
     wait_text(&c, "messages", "solved by the").await;
     click(&c, "sg-check").await;
@@ -521,7 +527,40 @@ async fn path_and_sudoku_scenario(c: Client, addr: std::net::SocketAddr) {
     // Import the same text back (Play Mode), then draw the path with the arrow keys and Check.
     click(&c, "io-load").await;
     wait_text(&c, "board-sub", "3×3 · path of 0 cells · Play Mode").await;
+    // Hints: row 1 owes three cells; once they are drawn, the hint moves on.
+    let rule = hint_levels(&c, "pt").await;
+    assert_eq!(rule, "clue takes every free cell");
+    assert_eq!(hinted(&c).await, ["r1c1", "r1c2", "r1c3"]);
+    wait_text(&c, "status", "r1c2 used, r1c3 used").await;
     let right: char = Key::Right.into();
+    keys(&c, &[right, right, right]).await;
+    wait_text(&c, "board-sub", "path of 3 cells").await;
+    click(&c, "pt-hint-answer").await;
+    wait_text(&c, "status", "clue full").await;
+    // Explain: the step that draws lines (only ways out) shows them on the board.
+    click(&c, "pt-explain").await;
+    wait_text(&c, "explain-rating", "rating").await;
+    let step = c
+        .execute(
+            "const b = [...document.querySelectorAll('#explain-steps button')].find(b => /c\\d+ line\\b/.test(b.textContent)); b.click(); return b.dataset.step;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(step.is_string(), "a step concludes lines");
+    wait_text(&c, "status", "only ways out").await;
+    let links = c
+        .execute(
+            "return document.querySelectorAll('#pt-svg line.hint-link').length;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(links.as_u64().unwrap() >= 1, "{links}");
+    screenshot(&c, "path-explain").await;
+    close_explain(&c).await;
+    click(&c, "pt-clear").await;
+    wait_text(&c, "board-sub", "path of 0 cells").await;
     let down: char = Key::Down.into();
     keys(&c, &[right, right, right, down, down]).await;
     wait_text(&c, "board-sub", "path of 5 cells").await;
@@ -558,9 +597,129 @@ async fn path_and_sudoku_scenario(c: Client, addr: std::net::SocketAddr) {
     screenshot(&c, "sudoku-nishio").await;
     click(&c, "sd-step").await;
     wait_text(&c, "messages", "rule:").await;
+    // Hints at three levels from the current grid; the answer is applied.
+    let rule = hint_levels(&c, "sd").await;
+    let entries = "return document.querySelectorAll('#sd-svg text.num.entry, #sd-svg text.num.solved').length;";
+    let before = c.execute(entries, vec![]).await.unwrap().as_u64().unwrap();
+    let places = c
+        .execute("return !document.getElementById('sd-hint-apply').hidden;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(places, json!(true), "a Sudoku hint places or removes something new");
+    click(&c, "sd-hint-apply").await;
+    wait_text(&c, "status", &format!("applied: {rule}")).await;
+    let after = c.execute(entries, vec![]).await.unwrap().as_u64().unwrap();
+    let struck = c
+        .execute(
+            "return document.querySelectorAll('#sd-svg text.cand.removed').length;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(
+        after > before || struck.as_u64().unwrap() > 0,
+        "{before} {after} {struck}"
+    );
+    explain_panel(&c, "sd", 0).await;
+    screenshot(&c, "sudoku-explain").await;
     click(&c, "sd-solve").await;
     wait_text(&c, "messages", "solved by the").await;
     click(&c, "sd-check").await;
     wait_text(&c, "status", "your grid is correct, well done.").await;
     screenshot(&c, "sudoku").await;
+}
+
+/// The cells the board highlights for a hint or a step, sorted.
+async fn hinted(c: &Client) -> Vec<String> {
+    let v = c
+        .execute(
+            "return [...document.querySelectorAll('#board rect.hintcell')].map(r => r.dataset.hint).sort();",
+            vec![],
+        )
+        .await
+        .unwrap();
+    serde_json::from_value(v).unwrap()
+}
+
+/// Asks the view's hint at the three levels and checks what each shows: the nudge highlights
+/// cells and names no rule, the rule level names the rule there (the same cells), the answer
+/// gives the rule's conclusion. Returns the rule's name.
+async fn hint_levels(c: &Client, view: &str) -> String {
+    click(c, &format!("{view}-hint-nudge")).await;
+    let nudge = wait_text(c, "status", "look at").await;
+    let cells = hinted(c).await;
+    assert!(!cells.is_empty(), "the nudge highlights cells: {nudge}");
+    assert!(
+        !wait_text(c, "messages", "look at").await.contains("rule:"),
+        "a nudge names no rule"
+    );
+    click(c, &format!("{view}-hint-rule")).await;
+    let rule = wait_text(c, "status", "applies at").await;
+    let name = rule.split(" (level ").next().unwrap().to_string();
+    wait_text(c, "messages", &format!("rule: {name} (level")).await;
+    assert_eq!(hinted(c).await, cells, "the rule is about the nudge's cells");
+    click(c, &format!("{view}-hint-answer")).await;
+    let answer = wait_text(c, "status", &format!("{name}: ")).await;
+    assert!(answer.len() > name.len() + 2, "{answer}");
+    name
+}
+
+/// Opens the Explain panel of a view: the steps with rule name, level and text, the rating at
+/// the end; clicking step `k` highlights its cells and tells it.
+async fn explain_panel(c: &Client, view: &str, k: usize) {
+    click(c, &format!("{view}-explain")).await;
+    let rating = wait_text(c, "explain-rating", "rating ").await;
+    assert!(rating.contains("hardest: "), "{rating}");
+    let steps = c
+        .execute(
+            "return [...document.querySelectorAll('#explain-steps button')].map(b => [b.querySelector('.rule-name').textContent, b.querySelector('.level').textContent, b.querySelector('.step-text').textContent]);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let steps = steps.as_array().unwrap();
+    assert!(steps.len() > k, "{steps:?}");
+    for s in steps {
+        assert!(
+            !s[0].as_str().unwrap().is_empty()
+                && s[1].as_str().unwrap().starts_with("level ")
+                && !s[2].as_str().unwrap().is_empty(),
+            "{s}"
+        );
+    }
+    let sub = wait_text(c, "explain-sub", "step(s)").await;
+    assert!(sub.starts_with(&steps.len().to_string()), "{sub}");
+    c.execute(
+        "document.querySelectorAll('#explain-steps button')[arguments[0]].click();",
+        vec![json!(k)],
+    )
+    .await
+    .unwrap();
+    let name = steps[k][0].as_str().unwrap();
+    wait_text(c, "status", &format!("step {}: {name}: ", k + 1)).await;
+    assert!(!hinted(c).await.is_empty(), "the step's cells are highlighted");
+    let pressed = c
+        .execute(
+            "return document.querySelectorAll('#explain-steps button')[arguments[0]].getAttribute('aria-pressed');",
+            vec![json!(k)],
+        )
+        .await
+        .unwrap();
+    assert_eq!(pressed, json!("true"));
+    screenshot(c, &format!("{view}-explain")).await;
+    close_explain(c).await;
+}
+
+/// Closes the Explain panel and scrolls back to the board (opening it scrolled the panel into
+/// view).
+async fn close_explain(c: &Client) {
+    click(c, "explain-close").await;
+    let hidden = c
+        .execute(
+            "window.scrollTo(0, 0); return document.getElementById('explain-panel').hidden;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(hidden, json!(true));
 }

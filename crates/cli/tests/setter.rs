@@ -158,6 +158,39 @@ fn forced_on_a_unique_puzzle_is_the_whole_solution() {
         let text = run(&["forced", file]);
         assert_eq!(text.code, 0);
         assert!(text.stdout.starts_with("unique solution"), "{}", text.stdout);
+        // The rules are also named as techniques for people (the family's vocabulary), and the
+        // text prints those names: `r2c5 = 1  rules: hidden single in a region`.
+        let mut human = 0;
+        for f in v["forced"].as_array().unwrap() {
+            let Some(ids) = f["rules"].as_array() else {
+                assert!(f.get("techniques").is_none(), "{f}");
+                continue;
+            };
+            let techniques = f["techniques"].as_array().unwrap_or_else(|| panic!("{file}: {f}"));
+            assert!(!ids.is_empty() && !techniques.is_empty(), "{file}: {f}");
+            let names: Vec<&str> = techniques
+                .iter()
+                .map(|t| {
+                    assert!(
+                        t["rule"].is_string() && t["level"].as_u64().is_some_and(|l| l >= 1),
+                        "{t}"
+                    );
+                    t["name"].as_str().unwrap()
+                })
+                .collect();
+            human += names.iter().filter(|n| n.contains(' ')).count();
+            let value = match &f["value"] {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let line = format!("{} = {value}  rules: {}", f["at"].as_str().unwrap(), names.join(", "));
+            assert!(
+                text.stdout.lines().any(|l| l == line),
+                "{file}: no line {line:?} in\n{}",
+                text.stdout
+            );
+        }
+        assert!(human > 0, "{file}: no rule named for people");
     }
 }
 

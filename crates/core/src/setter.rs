@@ -15,7 +15,9 @@
 //! 1. Root propagation of the model with the explanation log on. A place it fixes is *implied by
 //!    the rules alone*; the rules named are those of the log's steps that removed its other
 //!    values. A place whose domain the model itself makes single (a given, a region of one
-//!    cell) needs no rule.
+//!    cell) needs no rule. With the family's [`Vocabulary`] ([`FactModel::vocabulary`]) the
+//!    steps are replayed and each rule is also named as the technique a person would use
+//!    ([`Vocabulary::classify`]: `degree` becomes *dead end* or *only ways out*).
 //! 2. A search for two solutions. One solution and an exhausted tree: every place is forced.
 //!    Two: the places where they differ are not; the others are candidates.
 //! 3. For each candidate still standing, assume its value is *not* the first solution's at the
@@ -33,8 +35,10 @@
 //! clue added (with the best count so far as the limit) until one makes it unique. `redundant`
 //! recounts a unique puzzle with each removable given taken away, up to two solutions.
 
-use crate::engine::{Brancher, Decision, Engine, EngineSearch, VarId, TRUE};
+use crate::domain::Domain;
+use crate::engine::{Brancher, Decision, Engine, EngineSearch, Step, VarId, TRUE};
 use crate::error::PuzzleError;
+use crate::human::{rule_info, RuleInfo, Vocabulary};
 use crate::plugin::Puzzle;
 use crate::puzzle::RunOptions;
 use crate::search::{count_keeping, Backtrack, Limits, Stats, StopReason};
@@ -115,6 +119,9 @@ pub struct FactModel {
     pub search: Box<dyn ModelSearch>,
     /// The places facts are about, in the order to report them.
     pub places: Vec<Place>,
+    /// The family's vocabulary over this model's variables ([`crate::human`]): when given, the
+    /// rules of a fact are also named as techniques for people ([`ForcedFact::techniques`]).
+    pub vocabulary: Option<Box<dyn Vocabulary>>,
 }
 
 /// What [`crate::plugin::Puzzle::fact_model`] gives: the model, or why there is no solution
@@ -124,6 +131,20 @@ pub enum Setup {
     Model(FactModel),
     /// The puzzle has no solution, for this reason.
     NoSolution(String),
+}
+
+impl Setup {
+    /// The same setup with the family's vocabulary over the model's variables (a
+    /// [`Setup::NoSolution`] is kept as it is).
+    pub fn with_vocabulary(self, vocabulary: Box<dyn Vocabulary>) -> Setup {
+        match self {
+            Setup::Model(m) => Setup::Model(FactModel {
+                vocabulary: Some(vocabulary),
+                ..m
+            }),
+            other => other,
+        }
+    }
 }
 
 /// How many solutions the puzzle has, as far as the run found out.
@@ -168,6 +189,11 @@ pub struct ForcedFact {
     /// model's domain alone fixes it, such as a region of one cell).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<&'static str>,
+    /// The same steps as techniques of the family's vocabulary, for people (`{"rule":
+    /// "hidden-single", "name": "hidden single in a region", "level": 2}`): each step's rule as
+    /// [`Vocabulary::classify`] refines it. Empty without a vocabulary.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub techniques: Vec<RuleInfo>,
 }
 
 /// The result of [`forced`].
@@ -217,11 +243,40 @@ fn values_of(e: &Engine, places: &[Place]) -> Vec<u32> {
     places.iter().map(|p| e.value(p.var).unwrap_or(0)).collect()
 }
 
+/// The techniques (the vocabulary's refinement of each step's rule, [`Vocabulary::classify`])
+/// whose steps removed values of each variable, replaying the root's log from `start`.
+fn techniques(vocab: &dyn Vocabulary, start: Vec<Domain>, steps: &[Step]) -> Vec<Vec<RuleInfo>> {
+    let mut out: Vec<Vec<RuleInfo>> = vec![Vec::new(); start.len()];
+    // `before` and `now` differ only at the step's changes: syncing those keeps each step
+    // linear in its changes, not in the model's size.
+    let mut before = start.clone();
+    let mut now = start;
+    for s in steps {
+        for c in &s.changes {
+            let i = c.var.index();
+            now[i] = now[i].minus(c.removed);
+        }
+        let info = rule_info(vocab, vocab.classify(s, &before, &now));
+        for c in &s.changes {
+            let i = c.var.index();
+            before[i] = now[i];
+            if !out[i].iter().any(|r| r.id == info.id) {
+                out[i].push(info);
+            }
+        }
+    }
+    out
+}
+
 /// The facts that hold in every solution of `setup` (see the module docs), under `limits`
 /// (deadline, cancellation; a node limit applies to each search; the solution cap is ignored).
 pub fn forced(setup: Setup, limits: &Limits) -> ForcedReport {
     let started = Instant::now();
-    let FactModel { mut search, places } = match setup {
+    let FactModel {
+        mut search,
+        places,
+        vocabulary,
+    } = match setup {
         Setup::Model(m) => m,
         Setup::NoSolution(reason) => {
             return ForcedReport {
@@ -247,6 +302,9 @@ pub fn forced(setup: Setup, limits: &Limits) -> ForcedReport {
     // 1. Root propagation with the log on: what the rules alone fix, and by which rules.
     search.engine_mut().set_limits(limits);
     let initial: Vec<bool> = places.iter().map(|p| search.engine().dom(p.var).is_single()).collect();
+    let start: Vec<Domain> = (0..search.engine().num_vars())
+        .map(|i| search.engine().dom(VarId::from_index(i)))
+        .collect();
     search.engine_mut().explain(true);
     let root_ok = search.propagate_root();
     let steps = search.engine_mut().take_log();
@@ -268,6 +326,10 @@ pub fn forced(setup: Setup, limits: &Limits) -> ForcedReport {
             }
         }
     }
+    let techniques_of = match &vocabulary {
+        Some(v) => techniques(&**v, start, &steps),
+        None => vec![Vec::new(); search.engine().num_vars()],
+    };
     let root: Vec<Option<u32>> = places.iter().map(|p| search.engine().value(p.var)).collect();
     let fact = |i: usize, v: u32, by_search: bool| {
         let p = &places[i];
@@ -286,6 +348,11 @@ pub fn forced(setup: Setup, limits: &Limits) -> ForcedReport {
             by,
             rules: if by == By::Rules && !initial[i] {
                 rules_of[p.var.index()].clone()
+            } else {
+                Vec::new()
+            },
+            techniques: if by == By::Rules && !initial[i] {
+                techniques_of[p.var.index()].clone()
             } else {
                 Vec::new()
             },
@@ -643,6 +710,7 @@ pub fn region_model(board: &crate::regions::Board, search: impl ModelSearch + 's
     Setup::Model(FactModel {
         search: Box::new(search),
         places: cell_places(board.shape(), cells, |i| board.hints().as_slice()[i] != 0),
+        vocabulary: None,
     })
 }
 
@@ -667,6 +735,7 @@ mod tests {
         Setup::Model(FactModel {
             search: Box::new(EngineSearch::new(e, SmallestDomain::new())),
             places,
+            vocabulary: None,
         })
     }
 
@@ -681,6 +750,35 @@ mod tests {
         );
         assert!(!third.rules.is_empty());
         assert_eq!(r.tally(), (3, 1, 0));
+    }
+
+    #[test]
+    fn with_a_vocabulary_the_rules_of_a_fact_are_named_for_people() {
+        static RULES: [RuleInfo; 10] =
+            crate::human::region::rules("a placed number leaves its row", "one number is left");
+        let vocab = crate::human::RegionVocabulary {
+            shape: Shape::new(1, 4),
+            rules: &RULES,
+        };
+        let r = forced(row([1, 2, 0, 4]).with_vocabulary(Box::new(vocab)), &Limits::default());
+        let third = &r.forced[2];
+        assert_eq!(third.rules, ["naked-single"], "the engine's id is kept");
+        // The givens' eliminations leave r1c3 one number: the step that fixes it is a naked
+        // single, the ones before it exclusions.
+        let names: Vec<&str> = third.techniques.iter().map(|t| t.name).collect();
+        assert!(names.contains(&"naked single"), "{names:?}");
+        assert!(
+            names.iter().all(|n| ["naked single", "exclusion"].contains(n)),
+            "{names:?}"
+        );
+        assert!(r
+            .forced
+            .iter()
+            .filter(|f| f.by == By::Given)
+            .all(|f| f.techniques.is_empty()));
+        // Without a vocabulary there are no techniques, as before.
+        let r = forced(row([1, 2, 0, 4]), &Limits::default());
+        assert!(r.forced[2].techniques.is_empty());
     }
 
     #[test]
@@ -707,6 +805,7 @@ mod tests {
         let setup = Setup::Model(FactModel {
             search: Box::new(EngineSearch::new(e, SmallestDomain::new())),
             places,
+            vocabulary: None,
         });
         let r = forced(setup, &Limits::default());
         assert_eq!(r.solutions, Solutions::Several);

@@ -90,9 +90,9 @@ pub const RULES: [RuleInfo; 15] = [
     RuleInfo::new("degree", "cell complete", 1, "the cell's lines"),
 ];
 
-/// Names the link model's variables.
-struct PathVocabulary {
-    vars: PathVars,
+/// Names the link model's variables (also `forced`'s, [`crate::setter::fact_model`]).
+pub(crate) struct PathVocabulary {
+    pub(crate) vars: PathVars,
 }
 
 impl PathVocabulary {

@@ -57,9 +57,12 @@ pub fn fact_model(p: &PathPuzzle, opts: &RunOptions) -> Result<Setup, PuzzleErro
             given: false,
         }
     }));
+    // The explainer's names over the same variables: `forced` names its rules as techniques.
+    let vocabulary = crate::explain::PathVocabulary { vars: vars.clone() };
     Ok(Setup::Model(FactModel {
         search: Box::new(search),
         places,
+        vocabulary: Some(Box::new(vocabulary)),
     }))
 }
 

@@ -209,7 +209,15 @@ impl Puzzle for Ripple {
         let model = self
             .model(DistinctRules::ALL)
             .ok_or_else(|| PuzzleError::unsupported(TOO_BIG));
-        Some(model.map(|(search, cells)| setter::region_model(&self.0, search, &cells)))
+        let vocabulary = pencilbox_core::human::RegionVocabulary {
+            shape: self.0.shape(),
+            rules: &RULES,
+        };
+        Some(
+            model.map(|(search, cells)| {
+                setter::region_model(&self.0, search, &cells).with_vocabulary(Box::new(vocabulary))
+            }),
+        )
     }
     fn separating_clues(&self, keep: &Grid<u32>, drop: &Grid<u32>) -> Option<Vec<Clue<Self>>> {
         Some(setter::region_hints_added(&self.0, keep, drop, Ripple))

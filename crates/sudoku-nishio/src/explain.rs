@@ -66,6 +66,23 @@ pub const RULES: [RuleInfo; 12] = [
     ),
 ];
 
+/// Sudoku's rule table over an engine model whose variable `i` is cell `i` (row-major), as
+/// `forced` needs it ([`crate::setter::fact_model`]).
+pub(crate) struct CellNames {
+    /// The side of the grid.
+    pub(crate) n: usize,
+}
+
+impl pencilbox_core::human::Vocabulary for CellNames {
+    fn rules(&self) -> &'static [RuleInfo] {
+        &RULES
+    }
+    fn var_name(&self, var: pencilbox_core::engine::VarId) -> String {
+        let i = var.index();
+        format!("r{}c{}", i / self.n + 1, i % self.n + 1)
+    }
+}
+
 /// The table entry of a rule.
 pub fn rule_info(r: Rule) -> RuleInfo {
     let i = match r {

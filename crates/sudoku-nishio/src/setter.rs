@@ -36,6 +36,7 @@ pub fn fact_model(p: &Sudoku, limits: &Limits) -> Setup {
     Setup::Model(FactModel {
         search: Box::new(engine_search(m.engine, m.geo)),
         places,
+        vocabulary: Some(Box::new(crate::explain::CellNames { n })),
     })
 }
 

@@ -33,7 +33,12 @@ pub fn fact_model(p: &Suguru) -> Result<Setup, PuzzleError> {
         ))
     })?;
     let vars: Vec<VarId> = (0..p.shape().cells()).map(VarId::from_index).collect();
-    Ok(region_model(p.board(), search, &vars))
+    // Variable `i` is cell `i`, as in the explainer: `forced` names its rules as techniques.
+    let vocabulary = pencilbox_core::human::RegionVocabulary {
+        shape: p.shape(),
+        rules: &crate::explain::RULES,
+    };
+    Ok(region_model(p.board(), search, &vars).with_vocabulary(Box::new(vocabulary)))
 }
 
 /// A hint of `keep`'s value at each cell where it differs from `drop`.

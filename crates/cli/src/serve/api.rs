@@ -13,7 +13,8 @@
 //! | `POST /api/verify` | `puzzle`, `text`, `solution` | `pencilbox verify --format json` |
 //!
 //! Puzzle-specific routes (hints, generator, levels, Nishio) are in [`super::extras`]; the
-//! setter's tools (`/api/forced`, `/api/suggest`, `/api/redundant`) in [`super::setter`].
+//! setter's tools (`/api/forced`, `/api/suggest`, `/api/redundant`) in [`super::setter`]; the
+//! explained steps (`/api/explain`) in [`super::explain`].
 
 use super::jobs::{JobError, Jobs};
 use super::{assets, extras, Config};
@@ -65,6 +66,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/verify", post(verify))
         .merge(extras::routes())
         .merge(super::setter::routes())
+        .merge(super::explain::routes())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(state)

@@ -9,7 +9,8 @@
 //! §2.2), Level Selection (§2.3), Adjustable Grid Size (§2.4), Draw Region (§2.5), Fill Cell
 //! (§2.6), Validate with per-cell messages (§2.7, Appendix B), Autocomplete (§2.8, "this
 //! puzzle has no solution..."), Clear Regions (§2.9), Empty Cells (§2.10) and Guide (§2.11);
-//! beyond it: a uniqueness check, hints, import/export of the file format, keyboard play, and
+//! beyond it: a uniqueness check, hints at three levels and the explained steps in every view,
+//! import/export of the file format, keyboard play, and
 //! views for Path puzzles and Sudoku.
 //!
 //! # Robustness
@@ -24,6 +25,7 @@
 
 pub mod api;
 pub mod assets;
+pub mod explain;
 pub mod extras;
 pub mod jobs;
 pub mod levels;
