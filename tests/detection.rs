@@ -101,10 +101,13 @@ fn trailing_text_after_a_suguru_file_is_positioned_at_it() {
 }
 
 #[test]
-fn a_huge_header_gets_a_positioned_guess() {
-    let (line, _, message) = bad("huge.in", "100000 100000\n", "");
-    assert_eq!(line, 1);
-    assert!(message.starts_with("looks like a "), "{message}");
+fn a_huge_header_says_the_grid_is_too_large() {
+    let (line, col, message) = bad("huge.in", "100000 100000\n", "");
+    assert_eq!((line, col), (1, 1));
+    assert!(
+        message.contains("suguru") && message.contains("100000×100000"),
+        "{message}"
+    );
 }
 
 #[test]

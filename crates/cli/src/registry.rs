@@ -25,8 +25,9 @@ pub fn detect(text: &str) -> Vec<&'static dyn PuzzleKind> {
 ///
 /// Every family's parser reads the text (each instance of a batch file in turn); the families
 /// whose first error lies furthest into the file (line, then column) are the ones the text
-/// resembles most: their parsers understood the most of it before giving up (at the first
-/// position, a complaint about a value beats "expected …"). `None` when some
+/// resembles most: their parsers understood the most of it before giving up (a complaint
+/// about a whole line ranks at its start; at the first position, a complaint about a value
+/// beats "expected …"). `None` when some
 /// family parses the whole text (then it is well-formed, only not recognised: e.g. a Suguru
 /// answer, which is a Sudoku-like grid that breaks the Sudoku rules).
 pub fn closest(text: &str) -> Option<(Vec<&'static dyn PuzzleKind>, ParseError)> {
@@ -65,9 +66,16 @@ pub fn closest(text: &str) -> Option<(Vec<&'static dyn PuzzleKind>, ParseError)>
         let e = error?;
         // A family that refused the very first token ("expected …" at 1:1) understood nothing;
         // one that complains there about a value (a size, a symbol) read that token.
+        // An error just past the end of a line is about the line as a whole (too short, wrong
+        // length): it ranks at the line's start.
         let key = |e: &ParseError| {
-            let nothing = e.pos == Pos { line: 1, col: 1 } && e.message.starts_with("expected");
-            (e.pos.line, e.pos.col, !nothing)
+            let len = text
+                .lines()
+                .nth(e.pos.line as usize - 1)
+                .map_or(0, |l| l.chars().count());
+            let col = if e.pos.col as usize > len { 1 } else { e.pos.col };
+            let nothing = col == 1 && e.pos.line == 1 && e.message.starts_with("expected");
+            (e.pos.line, col, !nothing)
         };
         match &mut best {
             Some((kinds, b)) if key(b) == key(&e) => kinds.push(kind),
