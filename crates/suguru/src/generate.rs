@@ -15,8 +15,12 @@
 //!    * [`Difficulty::Medium`] — solved by propagation alone (singles, hidden singles,
 //!      pointing, naked pairs: the rules of [`crate::fast`]), no guessing;
 //!    * [`Difficulty::Hard`] — still has exactly one solution (counted up to 2 with `fast`), so
-//!      the result is minimal: no hint can be removed. A few layouts are tried to find one that
-//!      propagation alone does not solve (it needs probing or search).
+//!      the result is minimal: no hint can be removed.
+//! 4. **Rating.** The puzzle is explained ([`crate::explain`]) and its hardest step must lie in
+//!    the difficulty's band ([`Difficulty::band`]): easy up to hidden singles (levels 1–2),
+//!    medium pointing, pairs or triples (3–5), hard a trial or a guess (6–7). Otherwise the
+//!    layout is redrawn, `BAND_ATTEMPTS` times at most (then the last puzzle is kept: a
+//!    small or narrow grid may have no hard puzzle at all).
 //!
 //!    Propagation is sound, so "solved by propagation" implies exactly one solution; every
 //!    puzzle returned, at every difficulty, has exactly one solution.
@@ -144,9 +148,12 @@ fn unplaceable_region(p: &Suguru, doms: &[pencilbox_core::Domain]) -> Option<usi
 fn random_fill(p: &Suguru, rng: &mut SplitMix64) -> Option<Grid<u32>> {
     let mut s = FastSearch::new(p).ok()?;
     s.randomise(rng.next_u64());
+    // Probing pays on puzzles with hints; on an empty layout it multiplies the cost of every
+    // node of the fill (a 20×20 took seconds with it) while a random fill rarely needs it.
+    s.set_probing(false);
     let mut out = None;
     let limits = Limits {
-        node_limit: Some(20_000 + 50 * p.shape().cells() as u64),
+        node_limit: Some(2_000 + 5 * p.shape().cells() as u64),
         ..Limits::first()
     };
     run(&mut s, &limits, |s| {
@@ -213,17 +220,40 @@ pub fn generate(height: usize, width: usize, difficulty: Difficulty, seed: u64) 
             }
         }
         let p = empty.with_hints(hints).expect("hints come from a solution");
-        // A hard puzzle should need more than propagation; redraw a few times if it does not.
+        // The rating decides: a puzzle whose hardest step is outside the difficulty's band is
+        // redrawn, a few times at most (the last one is kept).
         attempts += 1;
-        if difficulty == Difficulty::Hard && attempts < HARD_ATTEMPTS && solved_by(&p, Rules::ALL) {
+        if attempts < BAND_ATTEMPTS && !difficulty.band().contains(&hardest_level(&p)) {
             continue;
         }
         return p;
     }
 }
 
-/// How many layouts `Hard` tries before accepting a minimal puzzle that propagation solves.
-const HARD_ATTEMPTS: u32 = 4;
+/// How many layouts are tried for a puzzle whose rating falls in the difficulty's band before
+/// the last one is accepted anyway.
+const BAND_ATTEMPTS: u32 = 4;
+
+/// The level of the hardest step of the puzzle's explanation (0: nothing to do), on the scale
+/// of [`crate::explain`]: 1–2 singles, 3–5 pointing, pairs and triples, 6 trial, 7 guess.
+fn hardest_level(p: &Suguru) -> u8 {
+    crate::explain::explain(p, &pencilbox_core::human::ExplainOptions::default())
+        .ok()
+        .and_then(|x| x.rating.hardest.map(|h| h.level))
+        .unwrap_or(u8::MAX)
+}
+
+impl Difficulty {
+    /// The levels of the hardest step ([`crate::explain`]'s scale) a puzzle of this difficulty
+    /// should need: easy up to hidden singles, medium pointing to triples, hard a trial or more.
+    pub fn band(self) -> std::ops::RangeInclusive<u8> {
+        match self {
+            Difficulty::Easy => 0..=2,
+            Difficulty::Medium => 3..=5,
+            Difficulty::Hard => 6..=u8::MAX,
+        }
+    }
+}
 
 /// What the generator offers through the plug-in (`pencilbox generate suguru`, the
 /// playground): three difficulties (see [`Difficulty`]), grids up to 60×60.
