@@ -17,6 +17,11 @@
 //!    the reverse of apply order, so a trail-based state can simply pop a level.
 //! 4. When the run stops early (limit, deadline, cancellation, callback), the driver still undoes
 //!    every applied branch, so the state is back at the root when [`run`] returns.
+//! 5. After the last pushed branch of a node has been undone, the driver asks
+//!    [`Backtrack::successor`] for the branch after it and tries that one too, until it answers
+//!    `None` (the default). A state with many alternatives per node pushes only the first and
+//!    generates the rest lazily, so the driver's memory is proportional to the depth instead of
+//!    depth × alternatives; the search tree is the same as if all had been pushed.
 //!
 //! # Practical
 //! A solution callback receives the state and may read it (decode a solution) and say whether to
@@ -55,6 +60,13 @@ pub trait Backtrack {
     /// and says why here; the driver then ends the search with that reason. Default: never.
     #[inline]
     fn interrupted(&self) -> Option<StopReason> {
+        None
+    }
+    /// The alternative after `branch` at the current node (called with the state back at that
+    /// node, after `branch` was undone), for states that generate branches lazily; see rule 5
+    /// of the module docs. Default: none.
+    #[inline]
+    fn successor(&mut self, _branch: Self::Branch) -> Option<Self::Branch> {
         None
     }
 }
@@ -257,6 +269,10 @@ impl<S: Backtrack + ?Sized> Backtrack for &mut S {
     fn interrupted(&self) -> Option<StopReason> {
         (**self).interrupted()
     }
+    #[inline]
+    fn successor(&mut self, branch: Self::Branch) -> Option<Self::Branch> {
+        (**self).successor(branch)
+    }
 }
 
 /// A depth-first search that owns its state and can be paused between nodes and resumed:
@@ -404,9 +420,19 @@ impl<S: Backtrack> Search<S> {
                     state.undo(b);
                 }
                 if f.next == buf.len() {
-                    buf.truncate(f.start);
-                    frames.pop();
-                    continue;
+                    // The node's last branch: a lazy state may have one more (rule 5), which
+                    // takes the spent branch's slot.
+                    match (f.next > f.start).then(|| state.successor(buf[f.next - 1])).flatten() {
+                        Some(b) => {
+                            f.next -= 1;
+                            buf[f.next] = b;
+                        }
+                        None => {
+                            buf.truncate(f.start);
+                            frames.pop();
+                            continue;
+                        }
+                    }
                 }
                 let b = buf[f.next];
                 f.next += 1;

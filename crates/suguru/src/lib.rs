@@ -35,6 +35,7 @@ pub mod fast;
 pub mod generate;
 pub mod hint;
 pub mod kind;
+pub mod large;
 pub mod linear;
 pub mod model;
 pub mod paper;

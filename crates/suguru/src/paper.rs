@@ -93,6 +93,7 @@ impl PaperSearch {
 }
 
 impl Backtrack for PaperSearch {
+    /// `(cell, i)`: the cell takes `β = χ_r[i]`.
     type Branch = (u32, u32);
 
     fn expand(&mut self, out: &mut Vec<(u32, u32)>) -> Expand {
@@ -108,22 +109,33 @@ impl Backtrack for PaperSearch {
         if self.chi[r].is_empty() {
             return Expand::Dead;
         }
-        out.extend(self.chi[r].iter().map(|&b| (c as u32, b))); // line 7
+        // Line 7 tries every β of χ_r in turn: the first is pushed here and the driver asks
+        // [`Backtrack::successor`] for the next, so memory stays linear in the grid (pushing all
+        // of χ_r at every level would hold |χ_r|² branches on a big region).
+        out.push((c as u32, 0)); // line 7
         Expand::Branches
     }
 
-    fn apply(&mut self, (c, b): (u32, u32)) -> bool {
+    fn successor(&mut self, (c, i): (u32, u32)) -> Option<(u32, u32)> {
+        // The next β of χ_r (increasing).
+        let chi = &self.chi[self.region[c as usize] as usize];
+        (i as usize + 1 < chi.len()).then_some((c, i + 1))
+    }
+
+    fn apply(&mut self, (c, i): (u32, u32)) -> bool {
         let c = c as usize;
         let r = self.region[c] as usize;
+        let b = self.chi[r][i as usize];
         self.g[c] = b; // line 8
         self.cv[self.offset[r] + b as usize - 1] += 1; // line 9
         self.filled.push(c as u32);
         !self.must_backtrack(c) // line 10
     }
 
-    fn undo(&mut self, (c, b): (u32, u32)) {
+    fn undo(&mut self, (c, i): (u32, u32)) {
         let c = c as usize;
         let r = self.region[c] as usize;
+        let b = self.chi[r][i as usize];
         self.g[c] = 0; // line 14
         self.cv[self.offset[r] + b as usize - 1] -= 1; // line 15
         self.filled.pop();
