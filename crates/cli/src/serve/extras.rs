@@ -16,7 +16,7 @@
 //! `pencilbox_sudoku_nishio::nishio_for_digit_limited` (Eppstein's DAG reachability, under the
 //! request's deadline).
 
-use super::api::{check_size, decode, kind_named, ApiError, AppState, Shared};
+use super::api::{check_settings, check_size, decode, kind_named, ApiError, AppState, Client, Shared};
 use super::levels;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -77,13 +77,17 @@ struct HintRequest {
     solution: Option<String>,
 }
 
-async fn hint(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+async fn hint(
+    State(state): Shared,
+    Client(client): Client,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
     let req: HintRequest = decode(&state, body)?;
     only(&req.puzzle, "suguru", "a hint")?;
     check_size(&state.config, kind_named("suguru")?, &req.text, &RunOptions::default())?;
     let out = state
         .jobs
-        .run(None, move |_limits| {
+        .run_for(client, None, move |_limits| {
             let p = pencilbox_suguru::parse(&req.text)?;
             let shape = p.shape();
             let entries = match req.solution.as_deref().filter(|s| !s.trim().is_empty()) {
@@ -141,7 +145,11 @@ pub const MAX_GENERATED_SIDE: usize = 12;
 
 /// `POST /api/generate`: any family with a generator capability; the size, difficulty and
 /// settings are checked against what the generator declares.
-async fn generate(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+async fn generate(
+    State(state): Shared,
+    Client(client): Client,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
     let req: GenerateRequest = decode(&state, body)?;
     if let Some(field) = req.unknown.keys().next() {
         return Err(ApiError::bad(format!(
@@ -179,7 +187,7 @@ async fn generate(State(state): Shared, body: Result<Bytes, BytesRejection>) -> 
     let name = kind.name();
     let out = state
         .jobs
-        .run(None, move |limits| {
+        .run_for(client, None, move |limits| {
             let g = kind.generate(&pencilbox_core::plugin::GenerateRequest {
                 height: rows,
                 width: cols,
@@ -239,11 +247,21 @@ fn check_candidate_count(masks: &[u64], n: usize) -> Result<(), PuzzleError> {
     )))
 }
 
-async fn nishio(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+async fn nishio(
+    State(state): Shared,
+    Client(client): Client,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
     use pencilbox_sudoku_nishio::{nishio_for_digit_limited, Candidates, Method, Sudoku};
     let req: NishioRequest = decode(&state, body)?;
     only(&req.puzzle, "sudoku", "Nishio")?;
-    check_size(&state.config, kind_named("sudoku")?, &req.text, &RunOptions::default())?;
+    let sudoku = kind_named("sudoku")?;
+    check_settings(sudoku, req.settings.keys())?;
+    let opts = RunOptions {
+        settings: req.settings.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        ..RunOptions::default()
+    };
+    check_size(&state.config, sudoku, &req.text, &opts)?;
     let method_name = req.method.clone().unwrap_or_else(|| "dag".to_string());
     let method = Method::from_name(&method_name).ok_or_else(|| {
         ApiError::bad(format!(
@@ -253,7 +271,7 @@ async fn nishio(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Re
     let block = sudoku_block(&req.settings)?;
     let out = state
         .jobs
-        .run(None, move |limits| {
+        .run_for(client, None, move |limits| {
             let p = Sudoku::parse(&req.text, block)?;
             let n = p.n();
             if req.digit == 0 || req.digit as usize > n {
@@ -339,15 +357,25 @@ struct StepRequest {
 /// tells the player something new: the solver replays its steps from the givens and entries
 /// and returns the first one that places a digit in an empty cell or removes a candidate the
 /// page still shows.
-async fn step(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+async fn step(
+    State(state): Shared,
+    Client(client): Client,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
     use pencilbox_sudoku_nishio::{Deducer, RuleSet, Sudoku};
     let req: StepRequest = decode(&state, body)?;
     only(&req.puzzle, "sudoku", "a deduction step")?;
-    check_size(&state.config, kind_named("sudoku")?, &req.text, &RunOptions::default())?;
+    let sudoku = kind_named("sudoku")?;
+    check_settings(sudoku, req.settings.keys())?;
+    let opts = RunOptions {
+        settings: req.settings.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        ..RunOptions::default()
+    };
+    check_size(&state.config, sudoku, &req.text, &opts)?;
     let block = sudoku_block(&req.settings)?;
     let out = state
         .jobs
-        .run(None, move |limits| {
+        .run_for(client, None, move |limits| {
             let p = Sudoku::parse(&req.text, block)?;
             let n = p.n();
             let known: Vec<u64> = match &req.candidates {
