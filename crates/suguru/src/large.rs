@@ -201,8 +201,8 @@ mod tests {
 
     #[test]
     fn a_100_value_region_is_solved_and_valid() {
-        let hints = format!("{}\n", vec!["0"; 10].join(" ")).repeat(10);
-        let labels = format!("{}\n", vec!["1"; 10].join(" ")).repeat(10);
+        let hints = format!("{}\n", ["0"; 10].join(" ")).repeat(10);
+        let labels = format!("{}\n", ["1"; 10].join(" ")).repeat(10);
         let p = parse(&format!("10 10\n{hints}{labels}")).unwrap();
         let mut s = LargeSearch::new(&p);
         let mut got = None;
