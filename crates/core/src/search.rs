@@ -780,6 +780,60 @@ mod tests {
         assert_eq!(p.applies, p.undos);
     }
 
+    /// [`Perms`] pushing only its first branch and handing out the others lazily.
+    struct LazyPerms(Perms);
+    impl Backtrack for LazyPerms {
+        type Branch = u8;
+        fn expand(&mut self, out: &mut Vec<u8>) -> Expand {
+            let p = &self.0;
+            if p.seq.len() == p.n as usize {
+                return Expand::Solution;
+            }
+            out.extend((0..p.n).find(|&v| !p.used[v as usize]));
+            Expand::Branches
+        }
+        fn apply(&mut self, b: u8) -> bool {
+            self.0.apply(b)
+        }
+        fn undo(&mut self, b: u8) {
+            self.0.undo(b)
+        }
+        fn successor(&mut self, b: u8) -> Option<u8> {
+            (b + 1..self.0.n).find(|&v| !self.0.used[v as usize])
+        }
+    }
+
+    #[test]
+    fn lazy_successors_give_the_same_tree_with_one_branch_per_level() {
+        let mut eager = Perms::new(5);
+        let mut lazy = LazyPerms(Perms::new(5));
+        let (mut a, mut b) = (vec![], vec![]);
+        let r1 = run(&mut eager, &Limits::all(), |s| {
+            a.push(s.seq.clone());
+            Flow::Continue
+        });
+        let mut search = Search::new(&mut lazy);
+        let mut widest = 0;
+        let r2 = loop {
+            // One node at a time, watching the driver's branch buffer.
+            if let Some(r) = search.resume(&Limits::all(), 1, |s| {
+                b.push(s.0.seq.clone());
+                Flow::Continue
+            }) {
+                break r;
+            }
+            widest = widest.max(search.buf.len());
+        };
+        drop(search);
+        assert_eq!(a, b);
+        assert_eq!(
+            (r1.solutions, r1.stats.nodes, r1.stats.failures),
+            (r2.solutions, r2.stats.nodes, r2.stats.failures)
+        );
+        assert_eq!(eager.applies, lazy.0.applies);
+        assert!(widest <= 5, "one branch per level, found {widest}");
+    }
+
     #[test]
     fn stopping_early_still_undoes_every_applied_branch() {
         let mut p = Perms::new(5);

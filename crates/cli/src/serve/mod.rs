@@ -293,6 +293,11 @@ pub fn run(args: ServeArgs) -> u8 {
         println!("pencilbox playground: {}", url_of(local));
         if !args.bind.is_loopback() {
             eprintln!("pencilbox: warning: listening on {local}, reachable from other machines");
+            if args.bind.is_unspecified() && args.allow_hosts.is_empty() {
+                eprintln!(
+                    "pencilbox: requests must name this machine as localhost or by a name given with --allow-host"
+                );
+            }
         }
         eprintln!("pencilbox: press Ctrl-C to stop");
         let shutdown = async {
