@@ -148,6 +148,58 @@ mod tests {
     use crate::model::{parse, parse_answer};
     use pencilbox_core::search::{run, Flow, Limits};
 
+    /// Algorithm 2 with every β of χ_r pushed at once (as before the lazy branches).
+    struct Eager(PaperSearch);
+    impl Backtrack for Eager {
+        type Branch = (u32, u32);
+        fn expand(&mut self, out: &mut Vec<(u32, u32)>) -> Expand {
+            let start = out.len();
+            let e = self.0.expand(out);
+            if e == Expand::Branches {
+                let (c, _) = out[start];
+                let r = self.0.region[c as usize] as usize;
+                out.truncate(start);
+                out.extend((0..self.0.chi[r].len() as u32).map(|i| (c, i)));
+            }
+            e
+        }
+        fn apply(&mut self, b: (u32, u32)) -> bool {
+            self.0.apply(b)
+        }
+        fn undo(&mut self, b: (u32, u32)) {
+            self.0.undo(b)
+        }
+    }
+
+    #[test]
+    fn lazy_branches_keep_algorithm_2s_tree_node_for_node() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/suguru/");
+        for (file, limits) in [
+            ("paper-fig1-3x3.in", Limits::all()),
+            ("example-6x6.in", Limits::all()),
+            ("example-10x10.in", Limits::count_up_to(2)),
+        ] {
+            let p = parse(&std::fs::read_to_string(format!("{root}{file}")).unwrap()).unwrap();
+            let lazy = run(&mut PaperSearch::new(&p), &limits, |_| Flow::Continue);
+            let eager = run(&mut Eager(PaperSearch::new(&p)), &limits, |_| Flow::Continue);
+            assert_eq!(
+                (
+                    lazy.solutions,
+                    lazy.stats.nodes,
+                    lazy.stats.failures,
+                    lazy.stats.max_depth
+                ),
+                (
+                    eager.solutions,
+                    eager.stats.nodes,
+                    eager.stats.failures,
+                    eager.stats.max_depth
+                ),
+                "{file}"
+            );
+        }
+    }
+
     #[test]
     fn algorithm_2_finds_the_papers_fig1b_among_the_solutions_of_fig1() {
         let p = parse("3 3\n0 0 0\n0 5 0\n0 0 3\n1 1 2\n1 1 2\n1 3 2\n").unwrap();
