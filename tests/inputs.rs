@@ -81,6 +81,13 @@ fn exercise(kind: &dyn PuzzleKind, text: &str) {
         }
         let _ = kind.count(inst.text, Some(2), &opts);
         let _ = kind.verify(inst.text, inst.text, &opts);
+        if let Ok(r) = kind.forced(inst.text, &opts) {
+            assert!(
+                r.forced.len() <= r.places,
+                "{}: more forced facts than places",
+                kind.name()
+            );
+        }
     }
 }
 

@@ -35,6 +35,9 @@ const PATHS: &[&str] = &[
     "/api/levels",
     "/api/convert",
     "/api/step",
+    "/api/forced",
+    "/api/suggest",
+    "/api/redundant",
     "/api/nope",
     "/../etc/passwd",
     "/api/solve?x=1",
@@ -50,7 +53,7 @@ const ORIGINS: &[&str] = &[
 const TYPES: &[&str] = &["application/json", "text/plain", "application/x-www-form-urlencoded", ""];
 const FIELDS: &[&str] = &[
     "puzzle", "text", "solution", "algorithm", "settings", "limit", "timeout", "digit", "candidates", "method",
-    "rows", "cols", "size", "seed", "difficulty", "to", "clues",
+    "rows", "cols", "size", "seed", "difficulty", "to", "clues", "level",
 ];
 const STRINGS: &[&str] = &[
     "suguru",
@@ -75,6 +78,9 @@ const STRINGS: &[&str] = &[
     "6 6\n1 2\n6 1\n\n5 3 5 1 5 4\n5 3 3 4 3 5\n",
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
     "....",
+    "nudge",
+    "rule",
+    "answer",
 ];
 
 /// One JSON value for a field.

@@ -63,6 +63,34 @@ async function run(btn, fn) {
   }
 }
 
+// The setter's map (/api/forced, the same as `pencilbox forced`): what is the same in every
+// solution, each fact given, implied by the rules alone (with the rules) or only by search.
+// Cells the rules or the search settle are listed; Path links are counted, not listed.
+async function showForced(body) {
+  const res = await api('/api/forced', body);
+  if (res.status === 'none') {
+    const text = 'this puzzle has no solution: nothing is forced';
+    setStatus(text, 'bad');
+    setMessages([{ text, cls: 'bad' }, ...(res.reason ? [{ text: res.reason, cls: 'bad' }] : [])]);
+    return;
+  }
+  const facts = res.forced || [];
+  const n = (by) => facts.filter((f) => f.by === by).length;
+  const head = res.status === 'unique' ? 'exactly one solution, so everything is forced'
+    : res.status === 'several' ? 'several solutions' : 'the time limit stopped the search';
+  const summary = `${head}: ${facts.length} of ${res.places} facts are the same in every solution `
+    + `(${n('given')} given, ${n('rules')} by the rules alone, ${n('search')} only by search)`;
+  const cls = res.status === 'several' || !res.complete ? 'warn' : 'good';
+  setStatus(summary, cls);
+  const cells = facts.filter((f) => f.by !== 'given' && cellOf(f.at));
+  const items = cells.slice(0, 60).map((f) => ({
+    text: `${manualName(f.at)} = ${f.value}: ${f.by === 'rules' ? 'rules (' + ((f.rules || []).join(', ') || 'the puzzle\'s sizes') + ')' : 'only by search'}`,
+  }));
+  if (cells.length > items.length) items.push({ text: `... and ${cells.length - items.length} more` });
+  if (!res.complete) items.push({ text: `${(res.undecided || []).length} undecided when the time ran out`, cls: 'warn' });
+  setMessages([{ text: summary, cls }, ...items]);
+}
+
 // "r3c4" -> [2, 3] (0-based), or null.
 function cellOf(name) {
   const m = /^r(\d+)c(\d+)$/.exec(String(name).trim());
@@ -601,6 +629,7 @@ function sgInit() {
   $('sg-check').onclick = (e) => run(e.currentTarget, sgCheck);
   $('sg-solve').onclick = (e) => run(e.currentTarget, sgSolve);
   $('sg-unique').onclick = (e) => run(e.currentTarget, sgUnique);
+  $('sg-forced').onclick = (e) => run(e.currentTarget, () => showForced({ puzzle: sg.family, text: sgText() }));
   $('sg-hint').onclick = (e) => run(e.currentTarget, sgHint);
   $('sg-generate').onclick = (e) => run(e.currentTarget, sgGenerate);
   $('sg-clear-regions').onclick = () => {
@@ -955,6 +984,7 @@ function ptInit() {
   $('pt-check').onclick = (e) => run(e.currentTarget, ptCheck);
   $('pt-solve').onclick = (e) => run(e.currentTarget, ptSolve);
   $('pt-unique').onclick = (e) => run(e.currentTarget, ptUnique);
+  $('pt-forced').onclick = (e) => run(e.currentTarget, () => showForced({ puzzle: 'path', text: ptText() }));
   $('pt-random').onclick = (e) => run(e.currentTarget, ptRandom);
   $('pt-clear').onclick = () => { pt.route = []; ptChanged(); setStatus('path cleared', ''); ptRender(); };
   ptSetTool('path');
@@ -1266,6 +1296,7 @@ function sdInit() {
   $('sd-check').onclick = (e) => run(e.currentTarget, sdCheck);
   $('sd-solve').onclick = (e) => run(e.currentTarget, sdSolve);
   $('sd-unique').onclick = (e) => run(e.currentTarget, sdUnique);
+  $('sd-forced').onclick = (e) => run(e.currentTarget, () => showForced({ puzzle: 'sudoku', text: sdText(false), settings: sdSettings() }));
   $('sd-random').onclick = (e) => run(e.currentTarget, sdRandom);
   $('sd-nishio').onclick = (e) => run(e.currentTarget, sdNishio);
   $('sd-step').onclick = (e) => run(e.currentTarget, sdStep);

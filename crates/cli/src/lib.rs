@@ -10,11 +10,13 @@
 
 pub mod bench;
 pub mod commands;
+pub mod explain;
 pub mod generate;
 pub mod input;
 pub mod output;
 pub mod registry;
 pub mod serve;
+pub mod setter;
 pub mod sudoku;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -105,11 +107,45 @@ enum Command {
         /// Show search statistics on stderr.
         #[arg(long)]
         stats: bool,
+        /// For a puzzle with several solutions: propose a clue that removes the second solution
+        /// and keeps the first (recounts capped at --limit, default 100).
+        #[arg(long, conflicts_with = "redundant")]
+        suggest: bool,
+        /// With --suggest: write the puzzle with the suggested clue to this file.
+        #[arg(long, value_name = "OUT", requires = "suggest")]
+        apply: Option<PathBuf>,
+        /// For a unique puzzle: list the clues each of which can be removed alone while the
+        /// puzzle stays unique.
+        #[arg(long)]
+        redundant: bool,
+        /// The puzzle file, or `-` for standard input.
+        file: PathBuf,
+    },
+    /// List what is the same in every solution, each marked given, implied by the rules alone
+    /// (with the rules) or only by search.
+    Forced {
+        /// Puzzle family (see `pencilbox list`); detected from the file when omitted.
+        #[arg(long, short = 'p')]
+        puzzle: Option<String>,
+        /// Output format (text or json).
+        #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Give up after this many seconds (exit code 3; the facts found so far are listed).
+        #[arg(long, value_name = "SECS")]
+        timeout: Option<f64>,
+        /// Puzzle-specific setting KEY=VALUE (e.g. `--set block=2x3` for Sudoku); repeatable.
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        settings: Vec<String>,
         /// The puzzle file, or `-` for standard input.
         file: PathBuf,
     },
     /// Solve every instance under the given paths in-process and report times and nodes.
     Bench(bench::BenchArgs),
+    /// The steps a person would take to solve a puzzle, with the rule, level, cells and
+    /// conclusion of each, and a difficulty rating.
+    Explain(explain::ExplainArgs),
+    /// The next step at three depths: where to look, which rule, the conclusion.
+    Hint(explain::HintArgs),
     /// List puzzle families and their algorithms.
     List,
     /// Sudoku tools: Nishio deduction and the explained deductive solver.
@@ -160,9 +196,38 @@ where
             limit,
             format,
             stats,
+            suggest,
+            apply,
+            redundant,
             file,
-        } => commands::count(&args, limit, format, stats, &file),
+        } => {
+            if suggest {
+                setter::suggest(&args, limit, format, apply.as_deref(), &file)
+            } else if redundant {
+                setter::redundant(&args, format, &file)
+            } else {
+                commands::count(&args, limit, format, stats, &file)
+            }
+        }
+        Command::Forced {
+            puzzle,
+            format,
+            timeout,
+            settings,
+            file,
+        } => {
+            let args = PuzzleArgs {
+                puzzle,
+                algorithm: None,
+                timeout,
+                node_limit: None,
+                settings,
+            };
+            setter::forced(&args, format, &file)
+        }
         Command::Bench(b) => bench::run(&b),
+        Command::Explain(a) => explain::explain(&a),
+        Command::Hint(a) => explain::hint(&a),
         Command::List => commands::list(),
         Command::Sudoku(c) => sudoku::run(c),
         Command::Generate(a) => generate::run(&a),

@@ -748,3 +748,50 @@ fn cell_index(name: &str, n: usize) -> usize {
     let (r, c) = name[1..].split_once('c').unwrap();
     (r.parse::<usize>().unwrap() - 1) * n + c.parse::<usize>().unwrap() - 1
 }
+
+#[test]
+fn hints_at_three_levels_work_for_every_family() {
+    let addr = server();
+    let path = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/path/example-6x6.txt"
+    ))
+    .expect("the bundled example");
+    let sudoku = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sudoku/9x9.txt"))
+        .expect("the bundled example");
+    for (puzzle, text) in [("suguru", UNIQUE.to_string()), ("path", path), ("sudoku", sudoku)] {
+        let ask = |level: &str| {
+            let (status, v) = post(
+                addr,
+                "/api/hint",
+                &json!({"puzzle": puzzle, "text": text, "level": level}),
+            );
+            assert_eq!(status, 200, "{puzzle} {level}: {v}");
+            v
+        };
+        let nudge = ask("nudge");
+        assert!(!nudge["cells"].as_array().expect("cells").is_empty(), "{nudge}");
+        assert!(nudge["rule"].is_null() && nudge["placed"].is_null(), "{nudge}");
+        let rule = ask("rule");
+        assert!(rule["rule"]["name"].is_string() && rule["placed"].is_null(), "{rule}");
+        let answer = ask("answer");
+        assert!(!answer["placed"].as_array().expect("placed").is_empty(), "{answer}");
+    }
+    // The player's entries count: a complete Suguru grid leaves nothing to hint.
+    let (status, v) = post(
+        addr,
+        "/api/hint",
+        &json!({"puzzle": "suguru", "text": UNIQUE, "solution": "1 3 1\n2 5 2\n4 1 3", "level": "nudge"}),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert!(
+        v["text"].is_null() && v["message"].as_str().unwrap_or_default().contains("nothing left"),
+        "{v}"
+    );
+    let (status, _) = post(
+        addr,
+        "/api/hint",
+        &json!({"puzzle": "path", "text": UNIQUE, "level": "loud"}),
+    );
+    assert_eq!(status, 400);
+}

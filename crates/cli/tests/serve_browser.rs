@@ -311,6 +311,10 @@ async fn ripple_scenario(c: Client, addr: std::net::SocketAddr) {
     wait_text(&c, "status", "a new 5×5 puzzle").await;
     click(&c, "sg-unique").await;
     wait_text(&c, "status", "exactly one solution").await;
+    // Forced? lists what every solution shares: here, being unique, everything.
+    click(&c, "sg-forced").await;
+    wait_text(&c, "status", "so everything is forced: 25 of 25 facts").await;
+    screenshot(&c, "ripple-forced").await;
     click(&c, "sg-solve").await;
     wait_text(&c, "status", "solved").await;
     click(&c, "sg-check").await;

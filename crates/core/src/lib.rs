@@ -18,6 +18,8 @@
 //! * [`regions`] — grids cut into regions holding `1..=size` (Suguru, Ripple Effect): the
 //!   normalised partition, hints-plus-labels text / JSON / puzz.link formats, the O(mn) region
 //!   verifier with a hook for a family's own rule, and the drawing with region walls.
+//! * [`setter`] — the setter's tools on any family's engine model: forced facts, a clue that
+//!   separates two solutions, redundant givens.
 //! * [`rng`] — a deterministic random stream for generators.
 //! * [`switches`] — the rule-list mini-language (`-cuts,+edges`, `reach,owed`, `none,+x`).
 //! * [`scan`] — the line/column tokenizer all parsers use; [`error`] — parse errors.
@@ -33,6 +35,7 @@ pub mod domain;
 pub mod engine;
 pub mod error;
 pub mod grid;
+pub mod human;
 pub mod links;
 pub mod plugin;
 pub mod puzzle;
@@ -41,6 +44,7 @@ pub mod regions;
 pub mod rng;
 pub mod scan;
 pub mod search;
+pub mod setter;
 pub mod switches;
 #[cfg(feature = "test-support")]
 pub mod testing;

@@ -47,6 +47,7 @@
 //! ```
 
 use crate::error::{ParseError, PuzzleError};
+use crate::human::{ExplainOptions, Explanation};
 use crate::puzzle::{
     AlgorithmInfo, CountReport, Instance, Note, PuzzleKind, Render, Rendered, RunOptions, SolveReport, Status,
     VerifyReport,
@@ -278,10 +279,43 @@ pub trait Puzzle: Sized + 'static {
         let _ = url;
         None
     }
+    /// The steps a person would take to solve it, rated ([`crate::human`]); `None` when the
+    /// family has no explainer. Default: none.
+    fn explain(&self, opts: &ExplainOptions) -> Option<Result<Explanation, PuzzleError>> {
+        let _ = opts;
+        None
+    }
+    /// The same puzzle with a player's entries (a partly filled grid in the answer format,
+    /// `0` or `.` = empty) taken as givens, for hints from a position. Default: refused.
+    fn with_entries(&self, entries: &str) -> Result<Self, PuzzleError> {
+        let _ = entries;
+        Err(PuzzleError::unsupported(format!(
+            "{} puzzles take no entries",
+            Self::NAME
+        )))
+    }
     /// Does a found solution (its rendered text) equal an answer file? Default: the same
     /// whitespace-separated tokens. (Answer checks in `bench` need no parsed instance.)
     fn answers_match(found: &str, answer: &str) -> Result<bool, PuzzleError> {
         Ok(found.split_whitespace().eq(answer.split_whitespace()))
+    }
+    /// The setter's tools (see [`crate::setter`]): the family's default engine model with the
+    /// places facts are about, or why there is no solution. `None` (the default): the family
+    /// has no `forced`.
+    fn fact_model(&self, opts: &RunOptions) -> Option<Result<crate::setter::Setup, PuzzleError>> {
+        let _ = opts;
+        None
+    }
+    /// The clues of the family's format that hold in `keep` but not in `drop`, each with the
+    /// puzzle it amends (for `count --suggest`). `None` (the default): not available.
+    fn separating_clues(&self, keep: &Self::Solution, drop: &Self::Solution) -> Option<Vec<crate::setter::Clue<Self>>> {
+        let _ = (keep, drop);
+        None
+    }
+    /// The clues of the puzzle that could be taken away, each with the puzzle without it (for
+    /// `count --redundant`). `None` (the default): not available.
+    fn removable_clues(&self) -> Option<Vec<crate::setter::Clue<Self>>> {
+        None
     }
 }
 
@@ -488,6 +522,46 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
     }
     fn generator(&self) -> Option<GeneratorInfo> {
         P::GENERATOR
+    }
+    fn forced(&self, text: &str, opts: &RunOptions) -> Result<crate::setter::ForcedReport, PuzzleError> {
+        check_settings::<P>(opts)?;
+        let p = P::parse(text, opts)?;
+        match p.fact_model(opts) {
+            Some(setup) => Ok(crate::setter::forced(setup?, &opts.limits)),
+            None => Err(PuzzleError::unsupported(format!(
+                "`forced` is not available for {} puzzles",
+                P::NAME
+            ))),
+        }
+    }
+    fn suggest(&self, text: &str, limit: u64, opts: &RunOptions) -> Result<crate::setter::SuggestReport, PuzzleError> {
+        check_settings::<P>(opts)?;
+        let (alg, _) = algorithm_of::<P>(opts)?;
+        crate::setter::suggest(&P::parse(text, opts)?, alg, opts, limit)
+    }
+    fn redundant(&self, text: &str, opts: &RunOptions) -> Result<crate::setter::RedundantReport, PuzzleError> {
+        check_settings::<P>(opts)?;
+        let (alg, _) = algorithm_of::<P>(opts)?;
+        crate::setter::redundant(&P::parse(text, opts)?, alg, opts)
+    }
+    fn explain(
+        &self,
+        text: &str,
+        entries: Option<&str>,
+        opts: &RunOptions,
+        explain: &ExplainOptions,
+    ) -> Result<Explanation, PuzzleError> {
+        check_settings::<P>(opts)?;
+        let mut p = P::parse(text, opts)?;
+        if let Some(entries) = entries {
+            p = p.with_entries(entries)?;
+        }
+        p.explain(explain).unwrap_or_else(|| {
+            Err(PuzzleError::unsupported(format!(
+                "there is no explainer for {}",
+                P::NAME
+            )))
+        })
     }
     fn generate(&self, req: &GenerateRequest) -> Result<Generated, PuzzleError> {
         let Some(info) = P::GENERATOR else {

@@ -273,6 +273,21 @@ pub trait PuzzleKind: Sync {
             if url { " to a puzz.link URL" } else { "" }
         )))
     }
+    /// The steps a person would take on `text` (after the player's `entries`, a partly
+    /// filled grid, when given), rated; refused by families without an explainer.
+    fn explain(
+        &self,
+        text: &str,
+        entries: Option<&str>,
+        opts: &RunOptions,
+        explain: &crate::human::ExplainOptions,
+    ) -> Result<crate::human::Explanation, PuzzleError> {
+        let _ = (text, entries, opts, explain);
+        Err(PuzzleError::unsupported(format!(
+            "there is no explainer for {}",
+            self.name()
+        )))
+    }
     /// The generator, if the family has one.
     fn generator(&self) -> Option<crate::plugin::GeneratorInfo> {
         None
@@ -282,6 +297,34 @@ pub trait PuzzleKind: Sync {
         let _ = req;
         Err(PuzzleError::unsupported(format!(
             "there is no generator for {}",
+            self.name()
+        )))
+    }
+    /// The facts that hold in every solution, each marked given, by the rules alone or only by
+    /// search (see [`crate::setter`]). Default: not available.
+    fn forced(&self, text: &str, opts: &RunOptions) -> Result<crate::setter::ForcedReport, PuzzleError> {
+        let _ = (text, opts);
+        Err(PuzzleError::unsupported(format!(
+            "`forced` is not available for {} puzzles",
+            self.name()
+        )))
+    }
+    /// For a puzzle with several solutions: a clue that removes the second witness and keeps
+    /// the first, counts capped at `limit` (see [`crate::setter::suggest`]). Default: not
+    /// available.
+    fn suggest(&self, text: &str, limit: u64, opts: &RunOptions) -> Result<crate::setter::SuggestReport, PuzzleError> {
+        let _ = (text, limit, opts);
+        Err(PuzzleError::unsupported(format!(
+            "`count --suggest` is not available for {} puzzles",
+            self.name()
+        )))
+    }
+    /// For a unique puzzle: the clues that can each be removed alone without losing uniqueness
+    /// (see [`crate::setter::redundant`]). Default: not available.
+    fn redundant(&self, text: &str, opts: &RunOptions) -> Result<crate::setter::RedundantReport, PuzzleError> {
+        let _ = (text, opts);
+        Err(PuzzleError::unsupported(format!(
+            "`count --redundant` is not available for {} puzzles",
             self.name()
         )))
     }

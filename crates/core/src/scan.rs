@@ -199,6 +199,95 @@ impl<'a> Scanner<'a> {
         check_dims(h, w, h_tok.pos, w_tok.pos)
     }
 
+    /// The fast path for grids of small numbers: reads `rows` lines of `width` whole numbers in
+    /// `0..=max` (each row on one line, rows separated by line breaks, blank lines allowed),
+    /// appending them to `out`, and returns true. On anything else (a short or long row, a
+    /// sign, a value above `max` or of more than nine digits, a letter, a non-ASCII byte) it
+    /// returns false and leaves the scanner and `out` as they were, so that the caller reads
+    /// the same rows again token by token for its exact message: the fast path never decides
+    /// what an error says. It reads bytes once, without tokens or positions.
+    ///
+    /// ```
+    /// use pencilbox_core::scan::Scanner;
+    /// let mut s = Scanner::new("1 2\n\n 3 40 \nx");
+    /// let mut v = Vec::new();
+    /// assert!(s.uint_rows(2, 2, 99, &mut v));
+    /// assert_eq!((v, s.pos().line, s.pos().col), (vec![1, 2, 3, 40], 3, 7));
+    /// let mut s = Scanner::new("1 2\n3\n");
+    /// assert!(!s.uint_rows(2, 2, 99, &mut Vec::new()));
+    /// assert_eq!(s.pos().line, 1);
+    /// ```
+    pub fn uint_rows(&mut self, rows: usize, width: usize, max: u32, out: &mut Vec<u32>) -> bool {
+        let bytes = self.text.as_bytes();
+        let start_len = out.len();
+        let mut i = self.offset;
+        let mut line = self.line;
+        // Byte offset where the current line starts, when a line break was crossed.
+        let mut line_start: Option<usize> = None;
+        let ok = 'rows: {
+            for _ in 0..rows {
+                // Blank space before the row, line breaks included.
+                while let Some(&b) = bytes.get(i) {
+                    if b == b'\n' {
+                        line += 1;
+                        line_start = Some(i + 1);
+                    } else if !matches!(b, b' ' | b'\t' | b'\r') {
+                        break;
+                    }
+                    i += 1;
+                }
+                for j in 0..width {
+                    if j > 0 {
+                        // At least one space, no line break, between two numbers.
+                        let before = i;
+                        while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\r')) {
+                            i += 1;
+                        }
+                        if i == before {
+                            break 'rows false;
+                        }
+                    }
+                    let digits = i;
+                    let mut v: u32 = 0;
+                    while let Some(&b) = bytes.get(i) {
+                        if !b.is_ascii_digit() {
+                            break;
+                        }
+                        if i - digits == 9 {
+                            break 'rows false;
+                        }
+                        v = v * 10 + u32::from(b - b'0');
+                        i += 1;
+                    }
+                    if i == digits || v > max {
+                        break 'rows false;
+                    }
+                    out.push(v);
+                }
+                // Nothing but spaces after the row on its line.
+                while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\r')) {
+                    i += 1;
+                }
+                if !matches!(bytes.get(i), None | Some(b'\n')) {
+                    break 'rows false;
+                }
+            }
+            true
+        };
+        if !ok {
+            out.truncate(start_len);
+            return false;
+        }
+        // Only ASCII was read, so columns are bytes.
+        self.col = match line_start {
+            Some(s) => (i - s) as u32 + 1,
+            None => self.col + (i - self.offset) as u32,
+        };
+        self.offset = i;
+        self.line = line;
+        true
+    }
+
     /// Fails with "unexpected trailing input" if any token is left.
     pub fn finish(mut self, what: &str) -> Result<(), ParseError> {
         match self.next_token() {

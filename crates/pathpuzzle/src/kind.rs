@@ -256,6 +256,13 @@ impl Puzzle for PathPuzzle {
         })
     }
 
+    fn explain(
+        &self,
+        opts: &pencilbox_core::human::ExplainOptions,
+    ) -> Option<Result<pencilbox_core::human::Explanation, PuzzleError>> {
+        Some(Ok(crate::explain::explain(self, opts)))
+    }
+
     fn dimensions(&self) -> (usize, usize) {
         (self.height(), self.width())
     }
@@ -271,6 +278,21 @@ impl Puzzle for PathPuzzle {
         let ours = parse_arrows(found).map_err(PuzzleError::Solution)?;
         let theirs = parse_arrows(answer).map_err(PuzzleError::Solution)?;
         Ok(ours == theirs)
+    }
+    fn fact_model(&self, opts: &RunOptions) -> Option<Result<pencilbox_core::setter::Setup, PuzzleError>> {
+        Some(crate::setter::fact_model(self, opts))
+    }
+
+    fn separating_clues(
+        &self,
+        keep: &Configuration,
+        drop: &Configuration,
+    ) -> Option<Vec<pencilbox_core::setter::Clue<Self>>> {
+        Some(crate::setter::separating_clues(self, keep, drop))
+    }
+
+    fn removable_clues(&self) -> Option<Vec<pencilbox_core::setter::Clue<Self>>> {
+        Some(crate::setter::removable_clues(self))
     }
 }
 

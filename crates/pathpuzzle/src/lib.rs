@@ -17,6 +17,8 @@
 //!   ([`pencilbox_core::engine`]) with propagation, probing and a race of branchings.
 //! * [`solve`] — solve / count / uniqueness for any algorithm on the core driver.
 //! * [`render`] — the box-drawing picture; [`mod@generate`] — random instances and fixtures.
+//! * [`setter`] — the setter's tools (`forced` on cells and links, row and column clues for
+//!   `count --suggest` and `count --redundant`) on the `fast` model.
 //! * [`kind`] — the typed [`Puzzle`](pencilbox_core::plugin::Puzzle) implementation and the plug-in [`KIND`].
 //!
 //! # API for servers and tools
@@ -33,6 +35,7 @@
 #![deny(missing_docs)]
 
 pub mod checks;
+pub mod explain;
 pub mod extend;
 pub mod fast;
 pub mod generate;
@@ -40,6 +43,7 @@ pub mod kind;
 pub mod model;
 pub mod paper;
 pub mod render;
+pub mod setter;
 pub mod solve;
 pub mod verify;
 

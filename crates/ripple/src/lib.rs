@@ -21,6 +21,7 @@ use pencilbox_core::plugin::{
 };
 use pencilbox_core::regions::generate::unique_puzzle;
 use pencilbox_core::regions::{self, model::decode, Board, Family, RegionModel};
+use pencilbox_core::setter::{self, Clue, Setup};
 use pencilbox_core::{AlgorithmInfo, CellId, Domain, Grid, Limits, Note, ParseError, PuzzleError, Rendered};
 use pencilbox_core::{Render, RunOptions, Shape, VerifyReport};
 
@@ -79,6 +80,13 @@ impl Ripple {
         Some((search, cells))
     }
 }
+
+/// Ripple Effect's rules for `explain`, simplest first (core's region rules: a placed number
+/// leaves its region and the cells closer than its value in its row and column).
+pub const RULES: [pencilbox_core::human::RuleInfo; 10] = pencilbox_core::human::region::rules(
+    "a placed number N leaves its region and the cells at most N away in its row and column",
+    "a placed number N leaves its region and the cells at most N away in its row and column, and a cell is left with one number",
+);
 
 impl Puzzle for Ripple {
     const NAME: &'static str = "ripple";
@@ -160,6 +168,26 @@ impl Puzzle for Ripple {
     fn differences(&self, a: &Grid<u32>, b: &Grid<u32>) -> Vec<String> {
         grid_differences(self.0.shape().width, a.as_slice(), b.as_slice())
     }
+    fn explain(
+        &self,
+        opts: &pencilbox_core::human::ExplainOptions,
+    ) -> Option<Result<pencilbox_core::human::Explanation, PuzzleError>> {
+        let Some((mut search, _)) = self.model(DistinctRules::ALL) else {
+            return Some(Err(PuzzleError::unsupported(TOO_BIG)));
+        };
+        let vocab = pencilbox_core::human::RegionVocabulary {
+            shape: self.0.shape(),
+            rules: &RULES,
+        };
+        Some(Ok(pencilbox_core::human::explain_engine(
+            &mut search.engine,
+            &vocab,
+            opts,
+        )))
+    }
+    fn with_entries(&self, entries: &str) -> Result<Self, PuzzleError> {
+        pencilbox_core::human::board_with_entries(&self.0, entries).map(Ripple)
+    }
     fn dimensions(&self) -> (usize, usize) {
         (self.0.shape().height, self.0.shape().width)
     }
@@ -175,6 +203,19 @@ impl Puzzle for Ripple {
     }
     fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
         generate(req.height, req.width, req.seed, &req.limits)
+    }
+    /// The setter's tools: the `fast` model with one place per cell; hints added or removed.
+    fn fact_model(&self, _: &RunOptions) -> Option<Result<Setup, PuzzleError>> {
+        let model = self
+            .model(DistinctRules::ALL)
+            .ok_or_else(|| PuzzleError::unsupported(TOO_BIG));
+        Some(model.map(|(search, cells)| setter::region_model(&self.0, search, &cells)))
+    }
+    fn separating_clues(&self, keep: &Grid<u32>, drop: &Grid<u32>) -> Option<Vec<Clue<Self>>> {
+        Some(setter::region_hints_added(&self.0, keep, drop, Ripple))
+    }
+    fn removable_clues(&self) -> Option<Vec<Clue<Self>>> {
+        Some(setter::region_hints_removed(&self.0, Ripple))
     }
 }
 

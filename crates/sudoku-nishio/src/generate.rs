@@ -162,7 +162,7 @@ pub fn generate(block: BlockShape, rng: &mut Rng, min_givens: usize) -> (Sudoku,
 /// What the generator offers through the plug-in (`pencilbox generate sudoku --size 9x9`, the
 /// playground): square grids of side 4 to 12, the block shape as a setting.
 pub const GENERATOR: GeneratorInfo = GeneratorInfo {
-    difficulties: &[],
+    difficulties: &["any", "easy", "medium", "hard"],
     settings: &[SettingInfo {
         key: "block",
         summary: "block shape RxC (default: the squarest shape for the side, e.g. 2x3 for 6)",
@@ -170,6 +170,28 @@ pub const GENERATOR: GeneratorInfo = GeneratorInfo {
     max_cells: 144,
     default_size: (9, 9),
 };
+
+/// How many minimal puzzles a difficulty may draw before giving up.
+const DIFFICULTY_DRAWS: usize = 300;
+
+/// The rating of `p` on Sudoku's scale ([`crate::explain`]).
+pub fn rating(p: &Sudoku) -> f64 {
+    crate::explain::explain(p, &pencilbox_core::human::ExplainOptions::default())
+        .rating
+        .score
+}
+
+/// The difficulty of a rating: `easy` below 3 (singles suffice), `medium` below 4 (locked
+/// candidates), `hard` from 4 (pairs and beyond: subsets, Nishio, chains, guesses).
+pub fn difficulty_of(rating: f64) -> &'static str {
+    if rating < 3.0 {
+        "easy"
+    } else if rating < 4.0 {
+        "medium"
+    } else {
+        "hard"
+    }
+}
 
 /// [`generate`] behind the plug-in's generator capability: a minimal unique puzzle (every given
 /// is needed) as a line of symbols, JSON rows, a puzz.link URL, and its solution.
@@ -189,7 +211,22 @@ pub fn generated(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
             .filter(|b| b.n() == n)
             .ok_or_else(|| PuzzleError::unsupported(format!("no block shape for side {n}; give --set block=RxC")))?,
     };
-    let (p, solution) = generate(block, &mut Rng::new(req.seed), 0);
+    let mut rng = Rng::new(req.seed);
+    let wanted = req.difficulty.as_deref().unwrap_or("any");
+    let mut draws = 0;
+    let (p, solution) = loop {
+        let (p, solution) = generate(block, &mut rng, 0);
+        draws += 1;
+        if wanted == "any" || difficulty_of(rating(&p)) == wanted {
+            break (p, solution);
+        }
+        if draws >= DIFFICULTY_DRAWS {
+            return Err(PuzzleError::NotFound(format!(
+                "no {wanted} puzzle among {DIFFICULTY_DRAWS} minimal puzzles drawn from seed {}; try another seed",
+                req.seed
+            )));
+        }
+    };
     Ok(Generated {
         text: format!("{}\n", p.to_line()),
         json: serde_json::json!({

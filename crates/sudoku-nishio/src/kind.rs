@@ -211,6 +211,12 @@ impl Puzzle for Sudoku {
             None => vec![Instance { text, first_line: 1 }],
         }
     }
+    fn explain(
+        &self,
+        opts: &pencilbox_core::human::ExplainOptions,
+    ) -> Option<Result<pencilbox_core::human::Explanation, PuzzleError>> {
+        Some(Ok(crate::explain::explain(self, opts)))
+    }
     fn parse(text: &str, opts: &RunOptions) -> Result<Self, PuzzleError> {
         parse(text, opts)
     }
@@ -262,6 +268,15 @@ impl Puzzle for Sudoku {
     }
     fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
         crate::generate::generated(req)
+    }
+    fn fact_model(&self, opts: &RunOptions) -> Option<Result<pencilbox_core::setter::Setup, PuzzleError>> {
+        Some(Ok(crate::setter::fact_model(self, &opts.limits)))
+    }
+    fn separating_clues(&self, keep: &Vec<u8>, drop: &Vec<u8>) -> Option<Vec<pencilbox_core::setter::Clue<Self>>> {
+        Some(crate::setter::separating_clues(self, keep, drop))
+    }
+    fn removable_clues(&self) -> Option<Vec<pencilbox_core::setter::Clue<Self>>> {
+        Some(crate::setter::removable_clues(self))
     }
 }
 

@@ -22,6 +22,8 @@
 //! * [`solver`] — the deductive solver on that model (the engine's rules, then chains) with a
 //!   step log from the engine's explanations and a rating; [`backtrack`] — the engine's search
 //!   (unit-digit branching, Luby restarts).
+//! * [`setter`] — the setter's tools (`forced`, `count --suggest`, `count --redundant`) on
+//!   the engine model.
 //! * [`reduction`] — the 3-SAT → Nishio decision reduction of Theorems 2–3.
 //! * [`kind`] — [`Sudoku`] implements core's typed `Puzzle` trait; [`KIND`] is its `Plugin`
 //!   (algorithms `deduce` and `backtrack`, the setting `block=AxB`).
@@ -44,6 +46,7 @@ pub const MAX_INTERACTIVE_SIDE: usize = 25;
 
 pub mod backtrack;
 pub mod board;
+pub mod explain;
 pub mod generate;
 pub mod geometry;
 pub mod graph;
@@ -53,6 +56,7 @@ pub mod model;
 pub mod nishio;
 pub mod overlay;
 pub mod reduction;
+pub mod setter;
 pub mod solver;
 
 pub use board::{BlockShape, Candidates, CellMask, Contradiction, Sudoku};

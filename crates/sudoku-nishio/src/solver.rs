@@ -159,6 +159,9 @@ pub struct Step {
     pub placed: Vec<(usize, u8)>,
     /// Candidates removed: `(cell index, digit)`.
     pub eliminated: Vec<(usize, u8)>,
+    /// The cells whose candidates the step rested on (its premises in the engine's log).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub premises: Vec<usize>,
 }
 
 /// The deductive solver: a [`Model`] on the engine with the explanation log on, run to a
@@ -274,6 +277,28 @@ impl Deducer {
         e.explain(false);
         e.set_enabled("nishio", false);
         (e, self.model.geo)
+    }
+
+    /// Places `digit` in `cell` as a guess (a step of rule [`Rule::Guess`]; the caller takes
+    /// it from a solution, so the run stays one line of reasoning); the rules run again from
+    /// the next [`Deducer::step`]. `false` when the digit is not a candidate there.
+    pub fn guess(&mut self, cell: usize, digit: u8) -> bool {
+        let var = VarId::from_index(cell);
+        if !self.model.engine.dom(var).contains(u32::from(digit)) || self.broken.is_some() {
+            return false;
+        }
+        self.model
+            .engine
+            .log_step("guess", pencilbox_core::engine::StepKind::Decision, Vec::new());
+        let ok = self
+            .model
+            .engine
+            .with_context("guess", |cx| cx.assign(var, u32::from(digit)))
+            .is_ok();
+        self.drain_log();
+        self.dirty = true;
+        self.done = false;
+        ok
     }
 
     /// Polls the limits; true (and remembered) when the deadline passed, the run was cancelled
@@ -402,6 +427,8 @@ impl Deducer {
             let Some(mut step) = self.convert(&s) else {
                 continue;
             };
+            step.premises = s.premises.iter().map(|p| p.var.index()).collect();
+            step.premises.dedup();
             // A cell the step leaves with one candidate is placed by it.
             let mut fixed = Vec::new();
             for &(c, d) in &step.eliminated {
@@ -453,6 +480,7 @@ impl Deducer {
                 if let Some(v) = self.model.engine.value(VarId::from_index(c)) {
                     if !std::mem::replace(&mut self.placed[c], true) {
                         self.pending.push_back(Step {
+                            premises: Vec::new(),
                             rule: Rule::NakedSingle,
                             text: format!("{} = {} (naked single)", self.name(c), symbol(v as u8)),
                             placed: vec![(c, v as u8)],
@@ -495,6 +523,7 @@ impl Deducer {
                     )
                 };
                 Some(Step {
+                    premises: Vec::new(),
                     rule: Rule::NakedSingle,
                     text,
                     placed: if first { vec![(i, v)] } else { vec![] },
@@ -511,6 +540,7 @@ impl Deducer {
                     .unit_of(&cells)
                     .map_or_else(|| "its unit".to_string(), |u| geo.unit_name(u));
                 Some(Step {
+                    premises: Vec::new(),
                     rule: Rule::HiddenSingle,
                     text: format!("{} = {} (hidden single in {unit})", self.name(i), symbol(v)),
                     placed: vec![(i, v)],
@@ -556,6 +586,7 @@ impl Deducer {
                     self.names(&eliminated)
                 );
                 Some(Step {
+                    premises: Vec::new(),
                     rule,
                     text,
                     placed: vec![],
@@ -581,6 +612,7 @@ impl Deducer {
                     self.names(&eliminated)
                 );
                 Some(Step {
+                    premises: Vec::new(),
                     rule,
                     text,
                     placed: vec![],
@@ -606,6 +638,7 @@ impl Deducer {
                     .map_or_else(|| "a unit".to_string(), |u| geo.unit_name(u));
                 let names: Vec<String> = cells.iter().map(|&c| self.name(c)).collect();
                 Some(Step {
+                    premises: Vec::new(),
                     rule,
                     text: format!(
                         "{} {{{ds}}} in {unit}: only {ds} stay in {}",
@@ -631,6 +664,7 @@ impl Deducer {
                     if left == 1 { "" } else { "s" }
                 );
                 Some(Step {
+                    premises: Vec::new(),
                     rule: Rule::Nishio,
                     text,
                     placed: vec![],
@@ -645,13 +679,30 @@ impl Deducer {
                 };
                 let text = self.chain_text.take().unwrap_or_else(|| rule.name().to_string());
                 Some(Step {
+                    premises: Vec::new(),
                     rule,
                     text,
                     placed: vec![],
                     eliminated,
                 })
             }
+            "guess" => {
+                let i = s.changes.first()?.var.index();
+                let v = self.model.engine.value(VarId::from_index(i)).unwrap_or(0) as u8;
+                Some(Step {
+                    premises: Vec::new(),
+                    rule: Rule::Guess,
+                    text: format!(
+                        "guess {} = {} (no rule applies; the search shows this digit leads to the solution)",
+                        self.name(i),
+                        symbol(v)
+                    ),
+                    placed: vec![],
+                    eliminated,
+                })
+            }
             other => Some(Step {
+                premises: Vec::new(),
                 rule: Rule::Guess,
                 text: format!("{other} removes {}", self.names(&eliminated)),
                 placed: vec![],

@@ -103,6 +103,11 @@ pub const PROBE_MAX_CELLS: usize = 10_000;
 /// The engine holding the Suguru model of `p` with `rules` posted: variable `i` is cell `i`
 /// (row-major).
 pub fn model(p: &Suguru, rules: Rules) -> Result<Engine, FastError> {
+    model_with(p, rules.distinct())
+}
+
+/// [`model`] with any of the distinctness library's rules (the explainer posts them all).
+pub fn model_with(p: &Suguru, rules: DistinctRules) -> Result<Engine, FastError> {
     let big = p.max_region_size();
     let Some(RegionModel {
         mut engine,
@@ -125,7 +130,7 @@ pub fn model(p: &Suguru, rules: Rules) -> Result<Engine, FastError> {
             }
         }
     }
-    distinct.post(&mut engine, rules.distinct());
+    distinct.post(&mut engine, rules);
     Ok(engine)
 }
 

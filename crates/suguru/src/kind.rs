@@ -13,6 +13,7 @@
 use crate::model::{parse, parse_answer, Solution, Suguru};
 use crate::solver::{self, Algorithm, ALGORITHMS};
 use crate::{linear, theorems, verify};
+use pencilbox_core::human::{ExplainOptions, Explanation};
 use pencilbox_core::plugin::{grid_differences, Found, GenerateRequest, Generated, GeneratorInfo, Plugin, Puzzle};
 use pencilbox_core::regions;
 use pencilbox_core::{
@@ -131,6 +132,14 @@ impl Puzzle for Suguru {
         grid_differences(self.shape().width, a.as_slice(), b.as_slice())
     }
 
+    fn explain(&self, opts: &ExplainOptions) -> Option<Result<Explanation, PuzzleError>> {
+        Some(crate::explain::explain(self, opts))
+    }
+
+    fn with_entries(&self, entries: &str) -> Result<Self, PuzzleError> {
+        pencilbox_core::human::board_with_entries(self.board(), entries).map(Suguru::from)
+    }
+
     fn dimensions(&self) -> (usize, usize) {
         let s = self.shape();
         (s.height, s.width)
@@ -150,5 +159,17 @@ impl Puzzle for Suguru {
 
     fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
         crate::generate::generated(req)
+    }
+
+    fn fact_model(&self, _: &RunOptions) -> Option<Result<pencilbox_core::setter::Setup, PuzzleError>> {
+        Some(crate::setter::fact_model(self))
+    }
+
+    fn separating_clues(&self, keep: &Solution, drop: &Solution) -> Option<Vec<pencilbox_core::setter::Clue<Self>>> {
+        Some(crate::setter::separating_clues(self, keep, drop))
+    }
+
+    fn removable_clues(&self) -> Option<Vec<pencilbox_core::setter::Clue<Self>>> {
+        Some(crate::setter::removable_clues(self))
     }
 }

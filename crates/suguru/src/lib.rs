@@ -18,7 +18,8 @@
 //!   shared engine; [`linear`] — Section V.
 //! * [`solver`] — solve / count with an algorithm of the typed table [`solver::ALGORITHMS`];
 //!   [`generate()`] — unique puzzles; [`hint()`] — one forced cell and the rule forcing it,
-//!   from the engine's explanation log.
+//!   from the engine's explanation log; [`setter`] — the setter's tools (`forced`,
+//!   `count --suggest`, `count --redundant`) on the `fast` model.
 //! * [`KIND`] — the typed [`pencilbox_core::plugin::Puzzle`] through core's `Plugin`: the
 //!   [`pencilbox_core::PuzzleKind`] the CLI registers.
 //!
@@ -31,6 +32,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod explain;
 pub mod fast;
 pub mod generate;
 pub mod hint;
@@ -40,6 +42,7 @@ pub mod linear;
 pub mod model;
 pub mod paper;
 pub mod puzzlink;
+pub mod setter;
 pub mod solver;
 pub mod theorems;
 pub mod verify;

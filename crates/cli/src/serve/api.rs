@@ -12,7 +12,8 @@
 //! | `POST /api/count` | as solve, optional `limit` (default 2 = uniqueness) | `pencilbox count --format json` |
 //! | `POST /api/verify` | `puzzle`, `text`, `solution` | `pencilbox verify --format json` |
 //!
-//! Puzzle-specific routes (hints, generator, levels, Nishio) are in [`super::extras`].
+//! Puzzle-specific routes (hints, generator, levels, Nishio) are in [`super::extras`]; the
+//! setter's tools (`/api/forced`, `/api/suggest`, `/api/redundant`) in [`super::setter`].
 //!
 //! Every request passes [`guard`] first (`Host` and `Origin` checks, security headers), and
 //! every grid the size check in [`check_size`] ([`PuzzleKind::dimensions`]: the plug-in's own
@@ -70,6 +71,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/count", post(count))
         .route("/api/verify", post(verify))
         .merge(extras::routes())
+        .merge(super::setter::routes())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(max_body))
         .layer(middleware::from_fn_with_state(state.clone(), guard))

@@ -4,6 +4,7 @@
 //! | route | body | answer |
 //! |---|---|---|
 //! | `POST /api/hint` | `{"puzzle":"suguru","text":..,"solution":<current grid, 0 = empty>}` | `{"cell":"r2c3","value":4,"reason":..}` or `{"cell":null,"message":..}` |
+//! | `POST /api/hint` with `"level":"nudge"\|"rule"\|"answer"` | any family: `{"puzzle","text","level","solution"?: <entries, region families>,"settings"?}` | `{"puzzle","level","cells":[..],"rule"?,"placed"?,"removed"?,"text"}` or `{"cells":[],"text":null,"message"}` (the first step of `pencilbox explain` that places something) |
 //! | `POST /api/generate` | `{"puzzle":..,"rows":R,"cols":C,"difficulty":D?,"seed":N,"settings":{..}?}` (square grids: `"size":n`; settings as the generator declares them, e.g. Path `{"clues":50}`, Sudoku `{"block":"2x3"}`) | `{"puzzle":..,"text":..,"seed":N,"unique":true,"json":..,"url":..,"difficulty":D?}` |
 //! | `POST /api/nishio` | `{"puzzle":"sudoku","text":..,"digit":d,"candidates":[bitmask per cell]?,"method":"dag"?}` | `{"digit":d,"removed":["r1c5",..],"candidates":k,"placements":N}` |
 //! | `POST /api/step` | `{"puzzle":"sudoku","text":<givens and entries>,"candidates":[bitmask per cell]?}` | the next deduction the player has not made: `{"rule","text","placed":[{"cell","digit"}],"eliminated":[..]}` or `{"rule":null,"message"}` |
@@ -37,6 +38,8 @@ pub fn features(kind: &dyn PuzzleKind) -> Vec<&'static str> {
         "sudoku" => vec!["nishio", "step"],
         _ => Vec::new(),
     };
+    // Every family with an explainer gives hints at three levels.
+    f.push("hint-levels");
     if kind.generator().is_some() {
         f.push("generate");
     }
@@ -75,6 +78,54 @@ struct HintRequest {
     text: String,
     #[serde(default)]
     solution: Option<String>,
+    /// `nudge`, `rule` or `answer`: the generic hint of every family.
+    #[serde(default)]
+    level: Option<String>,
+    #[serde(default)]
+    settings: std::collections::BTreeMap<String, String>,
+}
+
+/// The generic hint: the first step of the family's explanation that places something, at
+/// the requested depth ([`pencilbox_core::human::hint`]).
+async fn leveled_hint(
+    state: Arc<AppState>,
+    client: std::net::IpAddr,
+    req: HintRequest,
+    level: &str,
+) -> Result<Json<Value>, ApiError> {
+    use pencilbox_core::human::{self, ExplainOptions, HintLevel};
+    let level = HintLevel::parse(level)
+        .ok_or_else(|| ApiError::bad(format!("level must be nudge, rule or answer, not `{level}`")))?;
+    let kind = kind_named(&req.puzzle)?;
+    let opts = RunOptions {
+        settings: req.settings.clone().into_iter().collect(),
+        ..RunOptions::default()
+    };
+    check_settings(kind, req.settings.keys())?;
+    check_size(&state.config, kind, &req.text, &opts)?;
+    let out = state
+        .jobs
+        .run_for(client, None, move |limits| {
+            let entries = req.solution.as_deref().filter(|s| !s.trim().is_empty());
+            let eo = ExplainOptions {
+                limits: limits.clone(),
+                ..ExplainOptions::default()
+            };
+            let x = kind.explain(&req.text, entries, &opts, &eo)?;
+            Ok(match human::hint(&x, level) {
+                Some(h) => {
+                    let mut v = serde_json::to_value(&h).unwrap_or(Value::Null);
+                    v["puzzle"] = json!(req.puzzle);
+                    v
+                }
+                None => json!({
+                    "puzzle": req.puzzle, "level": level, "cells": [], "text": null, "status": x.status,
+                    "message": crate::explain::no_hint_message(x.status),
+                }),
+            })
+        })
+        .await?;
+    Ok(Json(out))
 }
 
 async fn hint(
@@ -83,7 +134,10 @@ async fn hint(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let req: HintRequest = decode(&state, body)?;
-    only(&req.puzzle, "suguru", "a hint")?;
+    if let Some(level) = req.level.clone() {
+        return leveled_hint(state, client, req, &level).await;
+    }
+    only(&req.puzzle, "suguru", "a hint without a level")?;
     check_size(&state.config, kind_named("suguru")?, &req.text, &RunOptions::default())?;
     let out = state
         .jobs
@@ -441,7 +495,7 @@ mod tests {
             );
         }
         let ripple = crate::registry::by_name("ripple").unwrap();
-        assert_eq!(features(ripple), vec!["generate"]);
+        assert_eq!(features(ripple), vec!["hint-levels", "generate"]);
         assert_eq!(
             difficulties(crate::registry::by_name("suguru").unwrap()),
             vec!["medium", "easy", "hard"]

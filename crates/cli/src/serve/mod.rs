@@ -35,6 +35,7 @@ pub mod assets;
 pub mod extras;
 pub mod jobs;
 pub mod levels;
+pub mod setter;
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};

@@ -21,14 +21,19 @@ pub struct RuleStats {
 
 struct Meta {
     name: &'static str,
-    level: u8,
-    enabled: bool,
     /// Run `propagate` (from scratch) rather than `incremental` at the next turn.
     scratch: bool,
+    stats: RuleStats,
+}
+
+/// What the dispatch loop reads for every watch, kept apart from [`Meta`] in four bytes.
+#[derive(Clone, Copy)]
+struct Hot {
+    level: u8,
+    enabled: bool,
     queued: bool,
     /// Its own changes neither notify nor queue it ([`Propagator::idempotent`]).
     idempotent: bool,
-    stats: RuleStats,
 }
 
 /// Propagation: a store of variables, the propagators posted on them and a queue ordered by
@@ -53,6 +58,7 @@ pub struct Engine {
     pub(crate) store: Store,
     props: Vec<Box<dyn Propagator>>,
     meta: Vec<Meta>,
+    hot: Vec<Hot>,
     /// The watches of variable `v`: `watch_list[watch_start[v]..watch_start[v + 1]]` (built
     /// from `posted` when a propagator was posted since: one allocation, contiguous reads).
     watch_start: Vec<u32>,
@@ -101,6 +107,7 @@ impl Engine {
             },
             props: Vec::new(),
             meta: Vec::new(),
+            hot: Vec::new(),
             watch_start: Vec::new(),
             watch_list: Vec::new(),
             posted: Vec::new(),
@@ -144,6 +151,7 @@ impl Engine {
         let props = 8.max(vars / 4);
         self.props.reserve(props);
         self.meta.reserve(props);
+        self.hot.reserve(props);
         self.events.reserve(props);
     }
     /// A new Boolean variable (`{FALSE, TRUE}`).
@@ -267,12 +275,14 @@ impl Engine {
         let level = p.priority() as u8;
         self.meta.push(Meta {
             name: p.name(),
+            scratch: true,
+            stats: RuleStats::default(),
+        });
+        self.hot.push(Hot {
             level,
             enabled: true,
-            scratch: true,
             queued: false,
             idempotent: p.idempotent(),
-            stats: RuleStats::default(),
         });
         self.props.push(p);
         self.enqueue(id);
@@ -287,8 +297,8 @@ impl Engine {
         for id in 0..self.meta.len() {
             if self.meta[id].name == name {
                 n += 1;
-                let was = self.meta[id].enabled;
-                self.meta[id].enabled = on;
+                let was = self.hot[id].enabled;
+                self.hot[id].enabled = on;
                 if on && !was {
                     self.meta[id].scratch = true;
                     self.enqueue(id as u32);
@@ -347,17 +357,17 @@ impl Engine {
 
     #[inline]
     fn enqueue(&mut self, p: u32) {
-        let m = &mut self.meta[p as usize];
-        if !m.queued && m.enabled {
-            m.queued = true;
-            self.queues[m.level as usize].push(p);
+        let h = &mut self.hot[p as usize];
+        if !h.queued && h.enabled {
+            h.queued = true;
+            self.queues[h.level as usize].push(p);
         }
     }
 
     /// Queues every enabled propagator at `from` and above for a run from scratch.
     pub fn enqueue_from(&mut self, from: Priority) {
         for p in 0..self.meta.len() {
-            if self.meta[p].level as usize >= from as usize {
+            if self.hot[p].level as usize >= from as usize {
                 self.meta[p].scratch = true;
                 self.enqueue(p as u32);
             }
@@ -428,7 +438,7 @@ impl Engine {
         let Engine {
             store,
             props,
-            meta,
+            hot,
             watch_start,
             watch_list,
             everywhere,
@@ -441,17 +451,17 @@ impl Engine {
             trail: &mut store.trail,
         };
         // An idempotent source is not told of its own changes.
-        let skip = source.filter(|&s| meta[s as usize].idempotent);
+        let skip = source.filter(|&s| hot[s as usize].idempotent).unwrap_or(u32::MAX);
         for &(v, old) in &store.changed {
             let new = store.doms[v as usize];
             let removed = old.minus(new);
             let (from, to) = (watch_start[v as usize], watch_start[v as usize + 1]);
             for w in &watch_list[from as usize..to as usize] {
-                if removed.and(w.removed).is_empty() || Some(w.prop) == skip {
+                if removed.and(w.removed).is_empty() || w.prop == skip {
                     continue;
                 }
                 let p = w.prop as usize;
-                let m = &mut meta[p];
+                let m = &mut hot[p];
                 if !m.enabled {
                     continue;
                 }
@@ -472,7 +482,7 @@ impl Engine {
         }
         store.changed.clear();
         for &p in everywhere.iter() {
-            let m = &mut meta[p as usize];
+            let m = &mut hot[p as usize];
             if m.enabled && !m.queued {
                 m.queued = true;
                 queues[m.level as usize].push(p);
@@ -486,7 +496,7 @@ impl Engine {
         for level in 0..Priority::LEVELS {
             let q = std::mem::take(&mut self.queues[level]);
             for &p in &q[self.heads[level]..] {
-                self.meta[p as usize].queued = false;
+                self.hot[p as usize].queued = false;
                 self.events[p as usize].clear();
                 self.props[p as usize].backtracked();
             }
@@ -505,11 +515,12 @@ impl Engine {
         self.dispatch(None);
         while let Some(p) = self.next() {
             let pi = p as usize;
-            let m = &mut self.meta[pi];
-            m.queued = false;
-            if !m.enabled {
+            let h = &mut self.hot[pi];
+            h.queued = false;
+            if !h.enabled {
                 continue;
             }
+            let m = &mut self.meta[pi];
             let scratch = std::mem::replace(&mut m.scratch, false);
             m.stats.runs += 1;
             self.store.rule = m.name;

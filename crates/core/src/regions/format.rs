@@ -154,6 +154,12 @@ impl Family {
     /// assert_eq!(e.to_string(), "2:5: hint 3 is larger than its region (r1c3 is in a region of 1 cell)");
     /// ```
     pub fn parse_text(&self, text: &str) -> Result<Board, ParseError> {
+        self.parse_text_with(text, true)
+    }
+
+    /// [`Family::parse_text`], with or without the fast path for plain rows (tests compare
+    /// the two).
+    fn parse_text_with(&self, text: &str, fast_rows: bool) -> Result<Board, ParseError> {
         let header = self.header();
         let mut sc = Scanner::new(text);
         if sc.at_end() {
@@ -181,6 +187,22 @@ impl Family {
             }
         }
         let shape = Shape::new(h, w);
+        // The fast path reads plain rows of small numbers; anything it does not take (and any
+        // board it cannot build) is read again below, token by token, for the exact message.
+        let max_hint = u32::try_from(shape.cells()).unwrap_or(u32::MAX);
+        let (mut fast, mut fast_labels) = (Vec::with_capacity(shape.cells()), Vec::with_capacity(shape.cells()));
+        let mut fast_sc = sc.clone();
+        if fast_rows
+            && fast_sc.uint_rows(h, w, max_hint, &mut fast)
+            && fast_sc.uint_rows(h, w, u32::MAX, &mut fast_labels)
+            && fast_sc.at_end()
+        {
+            let hints = Grid::from_vec(shape, fast).expect("row lengths checked");
+            let labels = Grid::from_vec(shape, fast_labels).expect("row lengths checked");
+            if let Ok(board) = Board::new(hints, &labels) {
+                return Ok(board);
+            }
+        }
         let mut hints = Vec::with_capacity(shape.cells());
         let mut hint_pos = Vec::with_capacity(shape.cells());
         for r in 1..=h {
@@ -361,6 +383,12 @@ pub fn parse_answer(text: &str, shape: Shape) -> Result<Grid<u32>, ParseError> {
         ));
     }
     let mut vals = Vec::with_capacity(shape.cells());
+    // Plain rows in one pass; anything else is read again token by token for its message.
+    let mut fast = sc.clone();
+    if fast.uint_rows(shape.height, shape.width, u32::MAX, &mut vals) && fast.at_end() {
+        return Ok(Grid::from_vec(shape, vals).expect("row lengths checked"));
+    }
+    vals.clear();
     for r in 1..=shape.height {
         read_row(&mut sc, shape.width, "solution", r, |t| {
             let v = parse_int::<i64>(t, "a value")?;
@@ -382,6 +410,40 @@ pub fn parse_answer(text: &str, shape: Shape) -> Result<Grid<u32>, ParseError> {
 mod tests {
     use super::*;
     use crate::regions::{PLAIN, RIPPLE};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The fast path for plain rows never changes what a text means: on near-miss texts
+        /// (missing, extra or split numbers, signs, letters, large values, blank lines, CRs,
+        /// non-ASCII spaces) it gives the same board, or the same error, as reading token by
+        /// token.
+        #[test]
+        fn the_fast_row_reader_agrees_with_the_token_reader(
+            h in 1usize..4, w in 1usize..4,
+            cells in proptest::collection::vec(0u32..4, 18),
+            edits in proptest::collection::vec((0usize..64, 0usize..12), 0..3),
+        ) {
+            let mut text = format!("{h} {w}\n");
+            for part in 0..2 {
+                for r in 0..h {
+                    let row: Vec<String> = (0..w).map(|c| cells[(part * h + r) * w % 18 + c].to_string()).collect();
+                    text.push_str(&row.join(" "));
+                    text.push('\n');
+                }
+            }
+            let pieces = [" ", "\n", "\n\n", "-1", "x", "7", "99999999999", "\r", "\u{a0}", "+2", "\t", "0"];
+            for (at, what) in edits {
+                let mut at = at.min(text.len());
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                text.insert_str(at, pieces[what]);
+            }
+            let fast = PLAIN.parse_text_with(&text, true).map(|b| PLAIN.to_text(&b));
+            let slow = PLAIN.parse_text_with(&text, false).map(|b| PLAIN.to_text(&b));
+            prop_assert_eq!(fast.map_err(|e| e.to_string()), slow.map_err(|e| e.to_string()));
+        }
+    }
 
     /// A 2×4 board: labels `3 3 8 8 / 3 5 5 8`, one hint.
     const BOARD: &str = "2 4\n0 0 0 1\n0 2 0 0\n3 3 8 8\n3 5 5 8\n";

@@ -1,0 +1,206 @@
+//! `pencilbox explain` and `pencilbox hint`: the steps a person would take, rated, and the next
+//! step at three depths — for every family with the explain capability
+//! ([`pencilbox_core::PuzzleKind::explain`], built on [`pencilbox_core::human`]).
+
+use crate::commands::{fail, resolve_kind, run_options};
+use crate::input::{describe, display_name, read_text, InputError};
+use crate::output::emit;
+use crate::{Format, PuzzleArgs};
+use pencilbox_core::human::{self, ExplainOptions, ExplainStatus, Explanation, HintLevel};
+use serde_json::{json, Value};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+/// Arguments of `pencilbox explain`.
+#[derive(clap::Args, Debug)]
+pub struct ExplainArgs {
+    #[command(flatten)]
+    pub args: PuzzleArgs,
+    /// Output format (text or json).
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Stop with `stalled` (exit 1) when the rules stall instead of guessing.
+    #[arg(long)]
+    pub no_guess: bool,
+    /// Use only the rules up to this level (1 = simplest; `pencilbox explain --help` and the
+    /// README list each family's levels).
+    #[arg(long, value_name = "N")]
+    pub max_level: Option<u8>,
+    /// Print only each puzzle's status and rating, and a summary at the end (for batch files;
+    /// a progress line on standard error when it is a terminal).
+    #[arg(long)]
+    pub rating_only: bool,
+    /// The puzzle file (one puzzle, or one per line for Sudoku batches), or `-`.
+    pub file: PathBuf,
+}
+
+/// Arguments of `pencilbox hint`.
+#[derive(clap::Args, Debug)]
+pub struct HintArgs {
+    #[command(flatten)]
+    pub args: PuzzleArgs,
+    /// How much to tell: `nudge` (where to look), `rule` (which rule applies there) or
+    /// `answer` (the conclusion).
+    #[arg(long, default_value = "rule")]
+    pub level: String,
+    /// Output format (text or json).
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// The puzzle, possibly partly filled in (the family's format), or `-`.
+    pub file: PathBuf,
+}
+
+/// The exit code of an explanation: 0 solved, 1 stalled or no solution, 3 timeout.
+pub fn status_code(s: ExplainStatus) -> u8 {
+    match s {
+        ExplainStatus::Solved => 0,
+        ExplainStatus::Stalled | ExplainStatus::NoSolution => 1,
+        ExplainStatus::Timeout => 3,
+    }
+}
+
+/// The JSON of an explanation.
+pub fn explanation_json(puzzle: &str, x: &Explanation) -> Value {
+    let mut v = serde_json::to_value(x).unwrap_or(Value::Null);
+    v["puzzle"] = json!(puzzle);
+    v
+}
+
+/// `pencilbox explain`.
+pub fn explain(a: &ExplainArgs) -> u8 {
+    let name = display_name(&a.file);
+    let loaded = read_text(&a.file).and_then(|text| {
+        let kind = resolve_kind(a.args.puzzle.as_deref(), &text, &name)?;
+        Ok((text, kind, run_options(&a.args)?))
+    });
+    let (text, kind, opts) = match loaded {
+        Ok(l) => l,
+        Err(e) => return fail(e),
+    };
+    let eo = ExplainOptions {
+        no_guess: a.no_guess,
+        max_level: a.max_level,
+        limits: opts.limits.clone(),
+    };
+    let instances = kind.instances(&text);
+    if instances.is_empty() {
+        return fail(InputError(format!("{name}: no puzzle in the file")));
+    }
+    let many = instances.len() > 1;
+    let progress = a.rating_only && many && std::io::stderr().is_terminal();
+    let (mut worst, mut sum, mut rated) = (0u8, 0.0f64, 0usize);
+    let total = instances.len();
+    for (k, inst) in instances.into_iter().enumerate() {
+        let x = match kind.explain(inst.text, None, &opts, &eo) {
+            Ok(x) => x,
+            Err(e) => return fail(describe(&name, inst.first_line, &e)),
+        };
+        worst = worst.max(status_code(x.status));
+        sum += x.rating.score;
+        rated += 1;
+        if progress && (k % 64 == 0 || k + 1 == total) {
+            eprint!("\r{}/{} rated, mean {:.2}", k + 1, total, sum / rated as f64);
+        }
+        match (a.format, a.rating_only) {
+            (Format::Json, true) => emit(
+                &json!({"puzzle": kind.name(), "line": inst.first_line, "status": x.status, "rating": x.rating})
+                    .to_string(),
+            ),
+            (Format::Json, false) => {
+                let mut v = explanation_json(kind.name(), &x);
+                if many {
+                    v["line"] = json!(inst.first_line);
+                }
+                emit(&v.to_string())
+            }
+            (_, true) => emit(&format!(
+                "{}:{}: {}; {}",
+                name,
+                inst.first_line,
+                x.status.name(),
+                x.rating_line()
+            )),
+            (_, false) => {
+                if many {
+                    emit(&format!("puzzle at line {}:", inst.first_line));
+                }
+                emit(x.to_text().trim_end());
+            }
+        }
+    }
+    if progress {
+        eprintln!();
+    }
+    if a.rating_only && many {
+        let mean = sum / rated.max(1) as f64;
+        match a.format {
+            Format::Json => emit(&json!({"summary": {"puzzles": rated, "mean_rating": mean}}).to_string()),
+            _ => emit(&format!("{rated} puzzles, mean rating {mean:.2}")),
+        }
+    }
+    worst
+}
+
+/// `pencilbox hint`.
+pub fn hint(a: &HintArgs) -> u8 {
+    let name = display_name(&a.file);
+    let Some(level) = HintLevel::parse(&a.level) else {
+        return fail(InputError(format!(
+            "--level wants nudge, rule or answer, found `{}`",
+            a.level
+        )));
+    };
+    let loaded = read_text(&a.file).and_then(|text| {
+        let kind = resolve_kind(a.args.puzzle.as_deref(), &text, &name)?;
+        Ok((text, kind, run_options(&a.args)?))
+    });
+    let (text, kind, opts) = match loaded {
+        Ok(l) => l,
+        Err(e) => return fail(e),
+    };
+    let eo = ExplainOptions {
+        limits: opts.limits.clone(),
+        ..ExplainOptions::default()
+    };
+    let x = match kind.explain(&text, None, &opts, &eo) {
+        Ok(x) => x,
+        Err(e) => return fail(describe(&name, 1, &e)),
+    };
+    match human::hint(&x, level) {
+        Some(h) => {
+            match a.format {
+                Format::Json => {
+                    let mut v = serde_json::to_value(&h).unwrap_or(Value::Null);
+                    v["puzzle"] = json!(kind.name());
+                    emit(&v.to_string());
+                }
+                _ => emit(&h.text),
+            }
+            0
+        }
+        None => {
+            let message = no_hint_message(x.status);
+            match a.format {
+                Format::Json => emit(
+                    &json!({"puzzle": kind.name(), "level": level, "cells": [], "text": null, "status": x.status, "message": message})
+                        .to_string(),
+                ),
+                _ => emit(message),
+            }
+            match x.status {
+                ExplainStatus::Timeout => 3,
+                _ => 1,
+            }
+        }
+    }
+}
+
+/// Why there is no hint.
+pub fn no_hint_message(s: ExplainStatus) -> &'static str {
+    match s {
+        ExplainStatus::Solved => "nothing left to do: every cell is decided",
+        ExplainStatus::Stalled => "no rule applies here",
+        ExplainStatus::NoSolution => "the grid has no solution from here (an entry may break a rule)",
+        ExplainStatus::Timeout => "the time limit was reached before a step was found",
+    }
+}

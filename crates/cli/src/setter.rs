@@ -1,0 +1,311 @@
+//! The setter's tools on the command line: `forced`, `count --suggest [--apply OUT]` and
+//! `count --redundant` (see [`pencilbox_core::setter`]). Every family that offers them through
+//! its plug-in gets them; nothing here names a family.
+
+use crate::commands::{fail, resolve_kind, run_options};
+use crate::input::{describe, display_name, read_text, InputError};
+use crate::output::{count_json, emit, stats_json};
+use crate::{Format, PuzzleArgs};
+use pencilbox_core::setter::{By, ClueReport, ForcedReport, RedundantReport, Solutions, SuggestReport};
+use pencilbox_core::{BigUint, PuzzleKind, RunOptions};
+use serde_json::{json, Value};
+use std::path::Path;
+
+/// The one puzzle of a file, its family, options and display name.
+struct One {
+    name: String,
+    text: String,
+    first_line: u32,
+    kind: &'static dyn PuzzleKind,
+    opts: RunOptions,
+}
+
+fn load_one(args: &PuzzleArgs, file: &Path, what: &str) -> Result<One, InputError> {
+    let name = display_name(file);
+    let text = read_text(file)?;
+    let kind = resolve_kind(args.puzzle.as_deref(), &text, &name)?;
+    let opts = run_options(args)?;
+    let instances = kind.instances(&text);
+    let (inst_text, first_line) = match instances.as_slice() {
+        [one] => (one.text.to_string(), one.first_line),
+        [] => return Err(InputError(format!("{name}: no puzzle in the file"))),
+        many => {
+            return Err(InputError(format!(
+                "{name}: the file holds {} puzzles; {what} works on one",
+                many.len()
+            )))
+        }
+    };
+    Ok(One {
+        name,
+        text: inst_text,
+        first_line,
+        kind,
+        opts,
+    })
+}
+
+/// The JSON object of a `forced` run.
+pub fn forced_json(puzzle: &str, r: &ForcedReport) -> Value {
+    let mut stats = stats_json(&r.stats, &[]);
+    stats["searches"] = json!(r.searches);
+    let mut v = json!({
+        "puzzle": puzzle,
+        "status": r.solutions,
+        "complete": r.complete,
+        "places": r.places,
+        "forced": r.forced,
+        "undecided": r.undecided,
+        "stats": stats,
+    });
+    if let Some(reason) = &r.reason {
+        v["reason"] = json!(reason);
+    }
+    v
+}
+
+/// The exit code of a `forced` run: 1 no solution, 3 stopped by a limit, else 0.
+pub fn forced_code(r: &ForcedReport) -> u8 {
+    if r.solutions == Solutions::None {
+        1
+    } else if !r.complete {
+        3
+    } else {
+        0
+    }
+}
+
+/// `pencilbox forced`.
+pub fn forced(args: &PuzzleArgs, format: Format, file: &Path) -> u8 {
+    let one = match load_one(args, file, "forced") {
+        Ok(o) => o,
+        Err(e) => return fail(e),
+    };
+    let r = match one.kind.forced(&one.text, &one.opts) {
+        Ok(r) => r,
+        Err(e) => return fail(describe(&one.name, one.first_line, &e)),
+    };
+    if format == Format::Json {
+        emit(&forced_json(one.kind.name(), &r).to_string());
+        return forced_code(&r);
+    }
+    let (given, rules, search) = r.tally();
+    match r.solutions {
+        Solutions::None => {
+            emit(&format!(
+                "no solution: {}",
+                r.reason.as_deref().unwrap_or("the search found none")
+            ));
+            return 1;
+        }
+        Solutions::Unique => emit("unique solution: every place is forced"),
+        Solutions::Several => emit("several solutions"),
+        Solutions::Unknown => emit("solutions: not known (stopped by the time or node limit)"),
+    }
+    emit(&format!(
+        "forced: {} of {} places ({given} given, {rules} by the rules alone, {search} only by search)",
+        r.forced.len(),
+        r.places
+    ));
+    for f in &r.forced {
+        let why = match f.by {
+            By::Given => "given".to_string(),
+            By::Rules if f.rules.is_empty() => "rules: the puzzle's domains".to_string(),
+            By::Rules => format!("rules: {}", f.rules.join(", ")),
+            By::Search => "search".to_string(),
+        };
+        emit(&format!("{} = {}  {why}", f.at, f.text));
+    }
+    if !r.complete {
+        emit(&format!(
+            "incomplete: stopped by the time or node limit; {} place(s) undecided: {}",
+            r.undecided.len(),
+            r.undecided.join(" ")
+        ));
+    }
+    forced_code(&r)
+}
+
+fn clue_json(c: &ClueReport) -> Value {
+    json!({"at": c.at, "value": c.value})
+}
+
+/// The JSON object of `count --suggest`.
+pub fn suggest_json(puzzle: &str, r: &SuggestReport) -> Value {
+    let mut v = json!({
+        "puzzle": puzzle,
+        "count": count_json(&r.count),
+        "complete": r.complete,
+        "differences": r.differences,
+        "tried": r.tried,
+        "interrupted": r.interrupted,
+    });
+    if let Some(c) = &r.clue {
+        v["clue"] = clue_json(c);
+        v["clue"]["puzzle"] = json!(c.puzzle);
+    }
+    if let Some(n) = &r.count_after {
+        v["count_after"] = count_json(n);
+        v["complete_after"] = json!(r.complete_after);
+    }
+    v
+}
+
+/// The JSON object of `count --redundant`.
+pub fn redundant_json(puzzle: &str, r: &RedundantReport) -> Value {
+    json!({
+        "puzzle": puzzle,
+        "count": count_json(&r.count),
+        "complete": r.complete,
+        "clues": r.clues,
+        "checked": r.checked,
+        "redundant": r.redundant.iter().map(clue_json).collect::<Vec<_>>(),
+        "interrupted": r.interrupted,
+    })
+}
+
+/// Refuses a run whose puzzle has the wrong number of solutions: 1 for none, 3 when a limit
+/// stopped the count, 2 with `message` (on standard error) otherwise. The result goes out as
+/// `json` when there is one (`--format json`), else as a line of text.
+fn wrong_count(
+    name: &str,
+    count: &BigUint,
+    complete: bool,
+    interrupted: bool,
+    message: &str,
+    json: Option<&Value>,
+) -> Option<u8> {
+    let (code, text) = if interrupted && *count < BigUint::from(2u32) {
+        (3, "timeout: the limit was reached before the count was known")
+    } else if complete && *count == BigUint::default() {
+        (1, "no solution")
+    } else if !message.is_empty() {
+        (2, "")
+    } else {
+        return None;
+    };
+    match json {
+        Some(v) => emit(&v.to_string()),
+        None if code != 2 => emit(text),
+        None => {}
+    }
+    if code == 2 {
+        eprintln!("pencilbox: {name}: {message}");
+    }
+    Some(code)
+}
+
+/// `pencilbox count --suggest [--apply OUT]`.
+pub fn suggest(args: &PuzzleArgs, limit: Option<u64>, format: Format, apply: Option<&Path>, file: &Path) -> u8 {
+    let one = match load_one(args, file, "--suggest") {
+        Ok(o) => o,
+        Err(e) => return fail(e),
+    };
+    let r = match one.kind.suggest(&one.text, limit.unwrap_or(100), &one.opts) {
+        Ok(r) => r,
+        Err(e) => return fail(describe(&one.name, one.first_line, &e)),
+    };
+    let unique = r.complete && r.count == BigUint::from(1u32);
+    let message = if unique {
+        "the puzzle has exactly one solution; --suggest needs several (try --redundant)"
+    } else {
+        ""
+    };
+    let json = (format == Format::Json).then(|| suggest_json(one.kind.name(), &r));
+    if let Some(code) = wrong_count(&one.name, &r.count, r.complete, r.interrupted, message, json.as_ref()) {
+        return code;
+    }
+    if let Some(v) = &json {
+        emit(&v.to_string());
+    } else {
+        let at_least = if r.complete { "" } else { "at least " };
+        emit(&format!(
+            "{at_least}{} solution(s); the first two differ at: {}",
+            r.count,
+            r.differences.join(" ")
+        ));
+        match (&r.clue, &r.count_after) {
+            (Some(c), Some(n)) => {
+                let after = if r.complete_after { "" } else { "at least " };
+                let unique = if r.complete_after && *n == BigUint::from(1u32) {
+                    " (unique)"
+                } else {
+                    ""
+                };
+                emit(&format!("suggested clue: {} = {}", c.at, c.value));
+                emit(&format!("with it: {after}{n} solution(s){unique}"));
+            }
+            _ => emit("no clue of the format separates the two solutions"),
+        }
+        if r.interrupted {
+            emit("incomplete: stopped by the time or node limit (the best clue so far)");
+        }
+    }
+    if let (Some(out), Some(c)) = (apply, &r.clue) {
+        let mut text = c.puzzle.clone();
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        if let Err(e) = std::fs::write(out, text) {
+            return fail(InputError(format!("{}: cannot write: {e}", display_name(out))));
+        }
+    }
+    match (&r.clue, r.interrupted) {
+        (None, true) => 3,
+        (None, false) => 1,
+        (Some(_), _) => 0,
+    }
+}
+
+/// `pencilbox count --redundant`.
+pub fn redundant(args: &PuzzleArgs, format: Format, file: &Path) -> u8 {
+    let one = match load_one(args, file, "--redundant") {
+        Ok(o) => o,
+        Err(e) => return fail(e),
+    };
+    let r = match one.kind.redundant(&one.text, &one.opts) {
+        Ok(r) => r,
+        Err(e) => return fail(describe(&one.name, one.first_line, &e)),
+    };
+    let several = r.count >= BigUint::from(2u32);
+    let message = if several {
+        format!(
+            "the puzzle has {} solutions; --redundant needs a unique puzzle (try --suggest)",
+            if r.complete {
+                r.count.to_string()
+            } else {
+                format!("at least {}", r.count)
+            }
+        )
+    } else {
+        String::new()
+    };
+    let json = (format == Format::Json).then(|| redundant_json(one.kind.name(), &r));
+    if let Some(code) = wrong_count(&one.name, &r.count, r.complete, r.interrupted, &message, json.as_ref()) {
+        return code;
+    }
+    if let Some(v) = &json {
+        emit(&v.to_string());
+    } else {
+        emit(&format!(
+            "unique; {} of {} clue(s) can each be removed alone and the puzzle stays unique{}",
+            r.redundant.len(),
+            r.clues,
+            if r.redundant.is_empty() { "" } else { ":" }
+        ));
+        for c in &r.redundant {
+            emit(&format!("{} = {}", c.at, c.value));
+        }
+        if r.interrupted {
+            emit(&format!(
+                "incomplete: stopped by the time or node limit after {} of {} clues",
+                r.checked, r.clues
+            ));
+        }
+    }
+    if r.interrupted {
+        3
+    } else {
+        0
+    }
+}

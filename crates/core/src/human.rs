@@ -1,0 +1,991 @@
+//! Human steps: the engine's explanation log turned into the steps a person would take, in the
+//! order a person would take them, with a rating — what `pencilbox explain` and `hint` print
+//! for every family.
+//!
+//! # Background
+//! With [`Engine::explain`] on, every domain change is logged as a [`Step`]: the rule (a
+//! propagator's name or the technique it named with
+//! [`Context::because_rule`](crate::engine::Context::because_rule)), the premises and the
+//! removed values. That is a proof, not yet a solving path: the engine's queue runs
+//! propagators by [`Priority`](crate::engine::Priority), which is a cost class, not a human
+//! difficulty. This module adds the missing pieces, once for every family:
+//!
+//! * a **rule table** per family ([`RuleInfo`]: id, human name, level `1` = simplest, and the
+//!   reason in a phrase), reached through a [`Vocabulary`] that also names variables
+//!   (`r2c3`, a link `r2c3-r2c4`) and values (`4`, `line`, `used`), and may refine an engine
+//!   rule into a technique by looking at the step (a `naked-single` elimination that leaves a
+//!   cell with one value is a *naked single*, one that does not is an *exclusion*);
+//! * the **levelled driver** [`explain_engine`]: propagation runs with only the propagators
+//!   of level `≤ L` switched on ([`Engine::set_enabled`]; switching one on reruns it from
+//!   scratch, which every propagator supports). `L` starts at 1 and is raised only when the
+//!   rules up to `L` are stalled; as soon as a rule of a higher level changes anything, `L`
+//!   drops back to 1. So the simplest rules always reach their fixpoint before a harder one is
+//!   looked at, whatever the engine's priorities are — the log reads like a person's solve.
+//!   Above the family's rules comes **trial** (when the family lists variables for it):
+//!   assume one value of a two-valued variable, run the rules; a contradiction removes the
+//!   value (one step, then back to level 1). When everything stalls, the run stops (`stalled`)
+//!   or, with guessing allowed, makes a **guess**: the cell with the fewest candidates takes
+//!   the value of a solution found by a plain depth-first search on the same engine (so a
+//!   guess is never undone and the log stays one line of reasoning), marked `guess: true`.
+//! * the **rating** ([`Rating`]): the hardest step's level, the steps per level, and one number
+//!   `score = L + min(k, 9)/10` where `L` is the highest level used and `k` the number of steps
+//!   at that level (a puzzle that needs pointing twice and nothing harder rates `3.2` on
+//!   Suguru's scale). A guess is one level above the family's hardest rule.
+//! * the **hint** ([`hint`]): the next step that places something, at three depths.
+//!
+//! Families with their own stepper (Sudoku's `Deducer`) build [`HumanStep`]s themselves and
+//! reuse [`Explanation`], [`Rating::of`] and [`hint`].
+//!
+//! # Honesty of the steps
+//! Every fact of a step is a consequence of the puzzle's rules and the facts before it: the
+//! steps are the engine's own deductions (sound by the propagator contract), trial
+//! conclusions are refutations, and only `guess` steps are assumptions (`guess: true`; their
+//! value is a solution's). Tests check every fact of every step against the unique solution.
+
+use crate::domain::Domain;
+use crate::engine::{Engine, Premise, Priority, Step, StepKind, VarId};
+use crate::search::Limits;
+use serde::Serialize;
+
+/// A rule (technique) of a family, for people.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RuleInfo {
+    /// Its id, as logged (`hidden-single`).
+    #[serde(rename = "rule")]
+    pub id: &'static str,
+    /// Its name for people (`hidden single in a region`).
+    pub name: &'static str,
+    /// Its level: `1` = simplest.
+    pub level: u8,
+    /// Why it concludes, in a phrase ("the number fits no other cell of its region").
+    #[serde(skip)]
+    pub why: &'static str,
+}
+
+impl RuleInfo {
+    /// A rule.
+    pub const fn new(id: &'static str, name: &'static str, level: u8, why: &'static str) -> Self {
+        RuleInfo { id, name, level, why }
+    }
+}
+
+/// The id of the trial rule (assume a value, reach a contradiction).
+pub const TRIAL: &str = "trial";
+/// The id of a guess.
+pub const GUESS: &str = "guess";
+
+/// One fact: a place (`r2c3`, a link `r2c3-r2c4`) and a value (`4`, `line`, `unused`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Fact {
+    /// The place.
+    pub cell: String,
+    /// The value it takes (in `placed`) or cannot take (in `removed`).
+    pub value: String,
+}
+
+/// A step as a person would write it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HumanStep {
+    /// The rule's id.
+    pub rule: &'static str,
+    /// The rule's name for people.
+    pub name: &'static str,
+    /// The rule's level (`1` = simplest).
+    pub level: u8,
+    /// The places it looked at (premises first, then what it concluded about).
+    pub cells: Vec<String>,
+    /// What it placed: the place takes the value.
+    pub placed: Vec<Fact>,
+    /// What it removed: the place cannot take the value.
+    pub removed: Vec<Fact>,
+    /// One sentence.
+    pub text: String,
+    /// An assumption of the search (its value is a solution's), not a deduction.
+    pub guess: bool,
+}
+
+/// How an explanation ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum ExplainStatus {
+    /// Every place is decided.
+    #[serde(rename = "solved")]
+    Solved,
+    /// The rules stalled (and guessing was not allowed, or the family cannot guess).
+    #[serde(rename = "stalled")]
+    Stalled,
+    /// The puzzle has no solution (the rules or the search found a contradiction).
+    #[serde(rename = "no solution")]
+    NoSolution,
+    /// The deadline or cancellation stopped the run.
+    #[serde(rename = "timeout")]
+    Timeout,
+}
+
+impl ExplainStatus {
+    /// The status's name in JSON and text.
+    pub fn name(self) -> &'static str {
+        match self {
+            ExplainStatus::Solved => "solved",
+            ExplainStatus::Stalled => "stalled",
+            ExplainStatus::NoSolution => "no solution",
+            ExplainStatus::Timeout => "timeout",
+        }
+    }
+}
+
+/// Steps at one level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LevelCount {
+    /// The level.
+    pub level: u8,
+    /// How many steps used a rule of that level.
+    pub steps: usize,
+}
+
+/// A difficulty rating (see the module docs for the scale).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Rating {
+    /// `L + min(k, 9)/10`: `L` the highest level used, `k` the steps at that level (`0` when
+    /// nothing was left to do).
+    pub score: f64,
+    /// The hardest rule used (`None`: no step).
+    pub hardest: Option<RuleInfo>,
+    /// Steps per level, lowest level first (levels without steps left out).
+    pub steps_per_level: Vec<LevelCount>,
+    /// How many guesses were made.
+    pub guesses: usize,
+}
+
+impl Rating {
+    /// The rating of a list of steps.
+    pub fn of(steps: &[HumanStep]) -> Rating {
+        let mut per: Vec<LevelCount> = Vec::new();
+        let mut hardest: Option<RuleInfo> = None;
+        for s in steps {
+            match per.iter_mut().find(|c| c.level == s.level) {
+                Some(c) => c.steps += 1,
+                None => per.push(LevelCount {
+                    level: s.level,
+                    steps: 1,
+                }),
+            }
+            if hardest.is_none_or(|h| s.level > h.level) {
+                hardest = Some(RuleInfo::new(s.rule, s.name, s.level, ""));
+            }
+        }
+        per.sort_by_key(|c| c.level);
+        let score = match per.last() {
+            Some(c) => f64::from(c.level) + c.steps.min(9) as f64 / 10.0,
+            None => 0.0,
+        };
+        Rating {
+            score,
+            hardest,
+            steps_per_level: per,
+            guesses: steps.iter().filter(|s| s.guess).count(),
+        }
+    }
+}
+
+/// A whole explanation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Explanation {
+    /// The steps in order.
+    pub steps: Vec<HumanStep>,
+    /// How it ended.
+    pub status: ExplainStatus,
+    /// The rating.
+    pub rating: Rating,
+    /// Remarks (a rule unavailable at this size, a contradiction's reason).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+impl Explanation {
+    /// An explanation of `steps`, rated.
+    pub fn new(steps: Vec<HumanStep>, status: ExplainStatus, notes: Vec<String>) -> Self {
+        let rating = Rating::of(&steps);
+        Explanation {
+            steps,
+            status,
+            rating,
+            notes,
+        }
+    }
+
+    /// The numbered steps, the status and the rating, as text.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        for (i, s) in self.steps.iter().enumerate() {
+            let at = s.cells.iter().take(4).cloned().collect::<Vec<_>>().join(" ");
+            let more = if s.cells.len() > 4 { " …" } else { "" };
+            out.push_str(&format!("{}. {} ({at}{more}): {}\n", i + 1, s.name, s.text));
+        }
+        for n in &self.notes {
+            out.push_str(&format!("note: {n}\n"));
+        }
+        out.push_str(&format!("status: {}\n", self.status.name()));
+        out.push_str(&self.rating_line());
+        out
+    }
+
+    /// `rating: 3.2 (hardest: pointing, level 3; steps per level: 1: 40, 2: 7, 3: 2)`.
+    pub fn rating_line(&self) -> String {
+        let r = &self.rating;
+        let per: Vec<String> = r
+            .steps_per_level
+            .iter()
+            .map(|c| format!("{}: {}", c.level, c.steps))
+            .collect();
+        match &r.hardest {
+            Some(h) => format!(
+                "rating: {:.1} (hardest: {}, level {}; steps per level: {})",
+                r.score,
+                h.name,
+                h.level,
+                per.join(", ")
+            ),
+            None => "rating: 0.0 (nothing to deduce)".to_string(),
+        }
+    }
+}
+
+/// What an explanation may use.
+#[derive(Clone, Debug, Default)]
+pub struct ExplainOptions {
+    /// Stop with [`ExplainStatus::Stalled`] when the rules stall instead of guessing.
+    pub no_guess: bool,
+    /// Use only rules up to this level (trial and guesses included; `None`: all).
+    pub max_level: Option<u8>,
+    /// Deadline and cancellation.
+    pub limits: Limits,
+}
+
+/// How a family names its variables, values and rules (see the module docs).
+pub trait Vocabulary {
+    /// Every rule its explanations use, simplest first (trial and guess included when the
+    /// family uses them).
+    fn rules(&self) -> &'static [RuleInfo];
+    /// The level at which an engine propagator is switched on. Default: the level of the
+    /// rule with the propagator's name, else 1 (always on).
+    fn propagator_level(&self, propagator: &str) -> u8 {
+        self.rules().iter().find(|r| r.id == propagator).map_or(1, |r| r.level)
+    }
+    /// The place a variable stands for (`r2c3`).
+    fn var_name(&self, var: VarId) -> String;
+    /// A value of a variable (`4`, `line`).
+    fn value_name(&self, var: VarId, value: u32) -> String {
+        let _ = var;
+        value.to_string()
+    }
+    /// A fact in words: `holds` = "takes", else "cannot take". Default `r2c3 = 4`, `r2c3 ≠ 4`.
+    fn fact_text(&self, var: VarId, value: u32, holds: bool) -> String {
+        let op = if holds { "=" } else { "≠" };
+        format!("{} {op} {}", self.var_name(var), self.value_name(var, value))
+    }
+    /// The technique of an engine step: `before` holds every domain before it, `after` after
+    /// it. Default: the logged rule.
+    fn classify(&self, step: &Step, before: &[Domain], after: &[Domain]) -> &'static str {
+        let _ = (before, after);
+        step.rule
+    }
+    /// The variables the trial rule may assume values of (two-valued ones are tried); empty:
+    /// no trial rule.
+    fn trial_vars(&self) -> Vec<VarId> {
+        Vec::new()
+    }
+    /// The variables a guess may choose from (default: all).
+    fn guess_vars(&self) -> Option<Vec<VarId>> {
+        None
+    }
+}
+
+/// The rule of `id` in the vocabulary (an unknown id becomes a rule of its own at level 1).
+pub fn rule_info(vocab: &dyn Vocabulary, id: &'static str) -> RuleInfo {
+    vocab
+        .rules()
+        .iter()
+        .find(|r| r.id == id)
+        .copied()
+        .unwrap_or_else(|| RuleInfo::new(id, id, vocab.propagator_level(id), "a rule of the puzzle"))
+}
+
+/// Turns log steps into human steps, replaying them on a copy of the domains.
+pub struct Converter<'a> {
+    vocab: &'a dyn Vocabulary,
+    start: Vec<Domain>,
+    shadow: Vec<Domain>,
+}
+
+impl<'a> Converter<'a> {
+    /// Starts from the domains `start` (those before the first logged step).
+    pub fn new(vocab: &'a dyn Vocabulary, start: Vec<Domain>) -> Self {
+        Converter {
+            vocab,
+            shadow: start.clone(),
+            start,
+        }
+    }
+
+    /// The domains after the steps converted so far.
+    pub fn domains(&self) -> &[Domain] {
+        &self.shadow
+    }
+
+    /// A premise in words, relative to the starting domain.
+    fn premise_text(&self, p: &Premise) -> String {
+        let v = self.vocab;
+        let start = self.start[p.var.index()];
+        let d = p.dom.and(start);
+        if let Some(x) = d.value() {
+            return v.fact_text(p.var, x, true);
+        }
+        let out = start.minus(d);
+        if let Some(x) = out.value() {
+            return v.fact_text(p.var, x, false);
+        }
+        let vals: Vec<String> = d.iter().map(|x| v.value_name(p.var, x)).collect();
+        format!("{} ∈ {{{}}}", v.var_name(p.var), vals.join(","))
+    }
+
+    /// The human step of a log step (`None` when it changed nothing new).
+    pub fn convert(&mut self, s: &Step) -> Option<HumanStep> {
+        if s.changes.is_empty() {
+            return None;
+        }
+        let before = self.shadow.clone();
+        let mut touched: Vec<VarId> = Vec::new();
+        for c in &s.changes {
+            let i = c.var.index();
+            if self.shadow[i].and(c.removed).is_empty() {
+                continue;
+            }
+            self.shadow[i] = self.shadow[i].minus(c.removed);
+            if !touched.contains(&c.var) {
+                touched.push(c.var);
+            }
+        }
+        if touched.is_empty() {
+            return None;
+        }
+        let v = self.vocab;
+        let (mut placed, mut removed) = (Vec::new(), Vec::new());
+        let (mut placed_text, mut removed_text) = (Vec::new(), Vec::new());
+        for &x in &touched {
+            let (b, a) = (before[x.index()], self.shadow[x.index()]);
+            match a.value() {
+                Some(val) if !b.is_single() => {
+                    placed.push(Fact {
+                        cell: v.var_name(x),
+                        value: v.value_name(x, val),
+                    });
+                    placed_text.push(v.fact_text(x, val, true));
+                }
+                _ => {
+                    for val in b.minus(a).iter() {
+                        removed.push(Fact {
+                            cell: v.var_name(x),
+                            value: v.value_name(x, val),
+                        });
+                        removed_text.push(v.fact_text(x, val, false));
+                    }
+                }
+            }
+        }
+        let id = match s.kind {
+            StepKind::Decision => GUESS,
+            _ => v.classify(s, &before, &self.shadow),
+        };
+        let info = rule_info(v, id);
+        let mut cells: Vec<String> = Vec::new();
+        for name in s
+            .premises
+            .iter()
+            .map(|p| v.var_name(p.var))
+            .chain(touched.iter().map(|&x| v.var_name(x)))
+        {
+            if !cells.contains(&name) {
+                cells.push(name);
+            }
+        }
+        let premises: Vec<String> = s.premises.iter().map(|p| self.premise_text(p)).collect();
+        let mut conclusions = placed_text;
+        conclusions.extend(removed_text);
+        let text = sentence(info.why, &premises, &conclusions);
+        Some(HumanStep {
+            rule: info.id,
+            name: info.name,
+            level: info.level,
+            cells,
+            placed,
+            removed,
+            text,
+            guess: s.kind == StepKind::Decision,
+        })
+    }
+}
+
+/// Joins at most `max` items, then "… (N more)".
+fn list(items: &[String], max: usize) -> String {
+    let mut s = items.iter().take(max).cloned().collect::<Vec<_>>().join(", ");
+    if items.len() > max {
+        s.push_str(&format!(", … ({} more)", items.len() - max));
+    }
+    s
+}
+
+/// "why: premises, so conclusions."
+fn sentence(why: &str, premises: &[String], conclusions: &[String]) -> String {
+    let so = list(conclusions, 12);
+    match (why.is_empty(), premises.is_empty()) {
+        (false, false) => format!("{why} ({}), so {so}", list(premises, 8)),
+        (false, true) => format!("{why}, so {so}"),
+        (true, false) => format!("{}, so {so}", list(premises, 8)),
+        (true, true) => so,
+    }
+}
+
+/// Switches every propagator on whose level is at most `level`; the others off.
+fn enable_up_to(e: &mut Engine, levels: &[(&'static str, u8)], level: u8) {
+    for &(name, l) in levels {
+        e.set_enabled(name, l <= level);
+    }
+}
+
+/// A solution of the engine's current state by depth-first search (every rule on), as the
+/// domains; the state is restored. `None` when there is none or the limits stopped it.
+fn find_solution(e: &mut Engine, vars: &[VarId]) -> Option<Vec<Domain>> {
+    if e.all_fixed() {
+        return Some(e.domains().to_vec());
+    }
+    let var = vars
+        .iter()
+        .copied()
+        .filter(|&v| e.dom(v).len() > 1)
+        .min_by_key(|&v| e.dom(v).len())
+        .or_else(|| (0..e.num_vars()).map(VarId::from_index).find(|&v| e.dom(v).len() > 1))?;
+    for value in e.dom(var).iter() {
+        if e.interrupted().is_some() {
+            return None;
+        }
+        e.push_level();
+        let ok = e.assign(var, value).is_ok() && e.propagate().is_ok();
+        let found = if ok { find_solution(e, vars) } else { None };
+        e.pop_level();
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+/// Explains the puzzle posted on `e` (at its root, nothing propagated yet) with the levelled
+/// driver of the module docs.
+pub fn explain_engine(e: &mut Engine, vocab: &dyn Vocabulary, opts: &ExplainOptions) -> Explanation {
+    e.explain(true);
+    e.set_limits(&opts.limits);
+    let max = opts.max_level.unwrap_or(u8::MAX);
+    let mut levels: Vec<(&'static str, u8)> = e
+        .rule_names()
+        .into_iter()
+        .map(|n| (n, vocab.propagator_level(n)))
+        .collect();
+    levels.sort_by_key(|&(_, l)| l);
+    let top = levels.iter().map(|&(_, l)| l).filter(|&l| l <= max).max().unwrap_or(1);
+    let trial_level = rule_info(vocab, TRIAL).level;
+    let guess_level = rule_info(vocab, GUESS).level;
+    let trial_vars = if trial_level <= max {
+        vocab.trial_vars()
+    } else {
+        Vec::new()
+    };
+    let guess_vars = vocab.guess_vars().unwrap_or_default();
+    let mut conv = Converter::new(vocab, e.domains().to_vec());
+    let mut steps: Vec<HumanStep> = Vec::new();
+    let mut notes = Vec::new();
+    let mut solution: Option<Vec<Domain>> = None;
+    let mut level = 1u8;
+    enable_up_to(e, &levels, level);
+    let status = loop {
+        let r = e.propagate();
+        let before = steps.len();
+        for s in e.take_log() {
+            steps.extend(conv.convert(&s));
+        }
+        if r.is_err() {
+            break if e.interrupted().is_some() {
+                ExplainStatus::Timeout
+            } else {
+                ExplainStatus::NoSolution
+            };
+        }
+        if e.all_fixed() {
+            break ExplainStatus::Solved;
+        }
+        if steps.len() > before && level > 1 {
+            level = 1;
+            enable_up_to(e, &levels, level);
+            continue;
+        }
+        if level < top {
+            level = levels.iter().map(|&(_, l)| l).find(|&l| l > level).unwrap_or(top);
+            enable_up_to(e, &levels, level);
+            continue;
+        }
+        // Every rule is stalled: trial, then a guess.
+        if !trial_vars.is_empty() {
+            match trial(e, &trial_vars) {
+                Trial::Refuted => {
+                    for s in e.take_log() {
+                        steps.extend(conv.convert(&s));
+                    }
+                    level = 1;
+                    enable_up_to(e, &levels, level);
+                    continue;
+                }
+                Trial::Interrupted => break ExplainStatus::Timeout,
+                Trial::Nothing => {}
+            }
+        }
+        if opts.no_guess || guess_level > max {
+            break ExplainStatus::Stalled;
+        }
+        if solution.is_none() {
+            enable_up_to(e, &levels, u8::MAX);
+            e.explain(false);
+            solution = find_solution(e, &guess_vars);
+            e.explain(true);
+            enable_up_to(e, &levels, level);
+            if solution.is_none() {
+                if e.interrupted().is_some() {
+                    break ExplainStatus::Timeout;
+                }
+                notes.push("the rules stalled and the search found no solution".to_string());
+                break ExplainStatus::NoSolution;
+            }
+        }
+        let sol = solution.as_ref().expect("found above");
+        // The open variable with the fewest values, among the family's choices first.
+        let open = |pool: &mut dyn Iterator<Item = VarId>| {
+            pool.filter(|&v| e.dom(v).len() > 1).min_by_key(|&v| e.dom(v).len())
+        };
+        let Some(var) =
+            open(&mut guess_vars.iter().copied()).or_else(|| open(&mut (0..e.num_vars()).map(VarId::from_index)))
+        else {
+            break ExplainStatus::Solved;
+        };
+        let value = sol[var.index()].value().expect("a solution fixes every variable");
+        e.log_step(GUESS, StepKind::Decision, Vec::new());
+        if e.with_context(GUESS, |cx| cx.assign(var, value)).is_err() {
+            break ExplainStatus::NoSolution;
+        }
+        for s in e.take_log() {
+            steps.extend(conv.convert(&s));
+        }
+        level = 1;
+        enable_up_to(e, &levels, level);
+    };
+    enable_up_to(e, &levels, u8::MAX);
+    Explanation::new(steps, status, notes)
+}
+
+enum Trial {
+    Refuted,
+    Nothing,
+    Interrupted,
+}
+
+/// One trial: the first value of a two-valued variable whose assumption the enabled rules
+/// refute is removed (logged as a [`TRIAL`] step).
+///
+/// Inside a trial the whole-grid rules ([`Priority::Global`]: reachability) are suspended,
+/// as in the families' probing: a refutation by fewer rules is still a refutation, and a
+/// trial costs a fraction of a full propagation.
+fn trial(e: &mut Engine, vars: &[VarId]) -> Trial {
+    // What a trial's propagation would log is undone with it: record nothing meanwhile.
+    e.explain(false);
+    let r = trial_quietly(e, vars);
+    e.explain(true);
+    if let Some((var, value)) = r.1 {
+        e.log_step(TRIAL, StepKind::Probe, vec![Premise::is(var, value)]);
+        let _ = e.with_context(TRIAL, |cx| cx.remove(var, value));
+    }
+    r.0
+}
+
+fn trial_quietly(e: &mut Engine, vars: &[VarId]) -> (Trial, Option<(VarId, u32)>) {
+    for &var in vars {
+        let d = e.dom(var);
+        if d.len() != 2 {
+            continue;
+        }
+        for value in d.iter() {
+            e.push_level();
+            let ok = e.assign(var, value).is_ok() && e.propagate_below(Priority::Global).is_ok();
+            e.pop_level();
+            if e.interrupted().is_some() {
+                return (Trial::Interrupted, None);
+            }
+            if !ok {
+                return (Trial::Refuted, Some((var, value)));
+            }
+        }
+    }
+    (Trial::Nothing, None)
+}
+
+/// How much a hint tells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HintLevel {
+    /// Where to look: the places of the next step.
+    Nudge,
+    /// Which rule applies there.
+    Rule,
+    /// The conclusion.
+    Answer,
+}
+
+impl HintLevel {
+    /// Reads `nudge`, `rule` or `answer`.
+    pub fn parse(s: &str) -> Option<HintLevel> {
+        match s {
+            "nudge" => Some(HintLevel::Nudge),
+            "rule" => Some(HintLevel::Rule),
+            "answer" => Some(HintLevel::Answer),
+            _ => None,
+        }
+    }
+}
+
+/// A hint: the next step, told at one depth.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Hint {
+    /// The depth.
+    pub level: HintLevel,
+    /// The places to look at.
+    pub cells: Vec<String>,
+    /// The rule (from `rule` on).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<RuleInfo>,
+    /// What it concludes (at `answer`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placed: Option<Vec<Fact>>,
+    /// What it removes (at `answer`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed: Option<Vec<Fact>>,
+    /// The hint in words.
+    pub text: String,
+}
+
+/// The hint of an explanation: its first step that places something (else its first step),
+/// told at `level`; `None` when there is no step (nothing left, or the rules are stuck at
+/// once). Guesses are hinted too, marked as such in the text.
+pub fn hint(e: &Explanation, level: HintLevel) -> Option<Hint> {
+    let s = e
+        .steps
+        .iter()
+        .find(|s| !s.placed.is_empty())
+        .or_else(|| e.steps.first())?;
+    let cells = s.cells.clone();
+    let at = list(&cells, 8);
+    let guess = if s.guess {
+        " (no rule applies: this is a guess that leads to the solution)"
+    } else {
+        ""
+    };
+    Some(match level {
+        HintLevel::Nudge => Hint {
+            level,
+            text: format!("look at {at}{guess}"),
+            cells,
+            rule: None,
+            placed: None,
+            removed: None,
+        },
+        HintLevel::Rule => Hint {
+            level,
+            text: format!("{} (level {}) applies at {at}{guess}", s.name, s.level),
+            cells,
+            rule: Some(RuleInfo::new(s.rule, s.name, s.level, "")),
+            placed: None,
+            removed: None,
+        },
+        HintLevel::Answer => Hint {
+            level,
+            text: format!("{}: {}{guess}", s.name, s.text),
+            cells,
+            rule: Some(RuleInfo::new(s.rule, s.name, s.level, "")),
+            placed: Some(s.placed.clone()),
+            removed: Some(s.removed.clone()),
+        },
+    })
+}
+
+/// Rules of the region families on core's distinctness constraint (Suguru, Ripple Effect):
+/// the engine's `naked-single` eliminations (refined by [`region_classify`]), hidden singles,
+/// pointing, subsets, trial and guess.
+pub mod region {
+    use super::RuleInfo;
+
+    /// The region families' rules, simplest first; `exclusion_why` and `single_why` say what a
+    /// placed number excludes in the family.
+    pub const fn rules(exclusion_why: &'static str, single_why: &'static str) -> [RuleInfo; 10] {
+        [
+            RuleInfo::new("exclusion", "exclusion", 1, exclusion_why),
+            RuleInfo::new("naked-single", "naked single", 1, single_why),
+            RuleInfo::new(
+                "hidden-single",
+                "hidden single in a region",
+                2,
+                "the number fits no other cell of its region",
+            ),
+            RuleInfo::new(
+                "pointing",
+                "pointing",
+                3,
+                "the region's only places for the number all touch or see these cells",
+            ),
+            RuleInfo::new(
+                "naked-pair",
+                "naked pair",
+                4,
+                "two cells of a region hold the same two numbers between them, so others that conflict with both lose them",
+            ),
+            RuleInfo::new(
+                "hidden-pair",
+                "hidden pair",
+                4,
+                "two numbers of a region fit only the same two cells, so those cells hold nothing else",
+            ),
+            RuleInfo::new(
+                "naked-triple",
+                "naked triple",
+                5,
+                "three cells of a region hold three numbers between them",
+            ),
+            RuleInfo::new(
+                "hidden-triple",
+                "hidden triple",
+                5,
+                "three numbers of a region fit only the same three cells",
+            ),
+            RuleInfo::new(
+                super::TRIAL,
+                "contradiction (trial)",
+                6,
+                "assuming it, the simpler rules reach a contradiction",
+            ),
+            RuleInfo::new(
+                super::GUESS,
+                "guess",
+                7,
+                "no rule applies; a guess that leads to the solution",
+            ),
+        ]
+    }
+
+    /// The level each engine propagator of the distinctness rules runs at.
+    pub fn propagator_level(name: &str) -> u8 {
+        match name {
+            "naked-single" => 1,
+            "hidden-single" => 2,
+            "pointing" => 3,
+            "naked-subset" | "hidden-subset" => 4,
+            _ => 1,
+        }
+    }
+}
+
+/// The technique of a `naked-single` step of a region family: a *naked single* when it leaves
+/// a cell with one value, an *exclusion* otherwise; other steps keep their rule.
+pub fn region_classify(step: &Step, before: &[Domain], after: &[Domain]) -> &'static str {
+    if step.rule != "naked-single" {
+        return step.rule;
+    }
+    let places = step.changes.iter().any(|c| {
+        let i = c.var.index();
+        after[i].is_single() && !before[i].is_single()
+    });
+    if places {
+        "naked-single"
+    } else {
+        "exclusion"
+    }
+}
+
+/// The vocabulary of a region family whose engine variable `i` is cell `i` (row-major), on
+/// core's distinctness rules ([`region::rules`]): Suguru, Ripple Effect.
+pub struct RegionVocabulary {
+    /// The grid.
+    pub shape: crate::grid::Shape,
+    /// The family's rule table.
+    pub rules: &'static [RuleInfo],
+}
+
+impl Vocabulary for RegionVocabulary {
+    fn rules(&self) -> &'static [RuleInfo] {
+        self.rules
+    }
+    fn propagator_level(&self, propagator: &str) -> u8 {
+        region::propagator_level(propagator)
+    }
+    fn var_name(&self, var: VarId) -> String {
+        self.shape.name(crate::grid::CellId::from_index(var.index()))
+    }
+    fn classify(&self, step: &Step, before: &[Domain], after: &[Domain]) -> &'static str {
+        region_classify(step, before, after)
+    }
+    fn trial_vars(&self) -> Vec<VarId> {
+        (0..self.shape.cells()).map(VarId::from_index).collect()
+    }
+}
+
+/// A region board with a player's entries (an answer-format grid, `0` = empty) added to its
+/// hints; an entry that differs from a hint, or is too large for its region, is refused.
+pub fn board_with_entries(
+    board: &crate::regions::Board,
+    entries: &str,
+) -> Result<crate::regions::Board, crate::error::PuzzleError> {
+    use crate::error::PuzzleError;
+    let shape = board.shape();
+    let grid = crate::regions::parse_answer(entries, shape).map_err(PuzzleError::Solution)?;
+    let mut hints = board.hints().clone();
+    for c in shape.all() {
+        match (board.hint(c), grid[c]) {
+            (_, 0) => {}
+            (0, v) => hints[c] = v,
+            (h, v) if h == v => {}
+            (h, v) => {
+                return Err(PuzzleError::unsupported(format!(
+                    "the entry {v} at {} differs from its hint {h}",
+                    shape.name(c)
+                )))
+            }
+        }
+    }
+    board.with_hints(hints).map_err(|e| {
+        PuzzleError::unsupported(match e {
+            crate::regions::BoardError::HintTooLarge { cell, hint, size } => format!(
+                "the entry {hint} at {} is larger than its region ({size} cells)",
+                shape.name(cell)
+            ),
+            _ => "the grid of entries has the wrong size".to_string(),
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::constraints::{Distinct, DistinctRules};
+
+    /// Three cells, all different over 1..=3, the first fixed to 1 and the second to 2 later.
+    struct Names;
+    impl Vocabulary for Names {
+        fn rules(&self) -> &'static [RuleInfo] {
+            const R: [RuleInfo; 10] = region::rules("a placed number leaves its group", "one value is left");
+            &R
+        }
+        fn propagator_level(&self, p: &str) -> u8 {
+            region::propagator_level(p)
+        }
+        fn var_name(&self, v: VarId) -> String {
+            format!("r1c{}", v.index() + 1)
+        }
+        fn classify(&self, s: &Step, b: &[Domain], a: &[Domain]) -> &'static str {
+            region_classify(s, b, a)
+        }
+    }
+
+    fn row(n: u32, hints: &[(usize, u32)]) -> Engine {
+        let mut e = Engine::new();
+        let vars: Vec<VarId> = (0..n).map(|_| e.new_var(Domain::range(1, n))).collect();
+        for &(i, v) in hints {
+            e.assign(vars[i], v).unwrap();
+        }
+        let mut d = Distinct::new();
+        d.permutation(&vars, Domain::range(1, n));
+        d.post(&mut e, DistinctRules::ALL);
+        e
+    }
+
+    #[test]
+    fn a_row_with_two_hints_is_solved_by_one_naked_single_step_per_hint() {
+        let mut e = row(3, &[(0, 1), (1, 2)]);
+        let x = explain_engine(&mut e, &Names, &ExplainOptions::default());
+        assert_eq!(x.status, ExplainStatus::Solved);
+        let placed: Vec<_> = x.steps.iter().flat_map(|s| s.placed.clone()).collect();
+        assert_eq!(
+            placed,
+            vec![Fact {
+                cell: "r1c3".into(),
+                value: "3".into()
+            }]
+        );
+        assert!(x.steps.iter().all(|s| s.level == 1), "{:?}", x.steps);
+        assert_eq!(x.rating.score, 1.0 + x.steps.len().min(9) as f64 / 10.0);
+    }
+
+    #[test]
+    fn without_hints_the_rules_stall_and_a_guess_finishes() {
+        let mut e = row(3, &[]);
+        let x = explain_engine(
+            &mut e,
+            &Names,
+            &ExplainOptions {
+                no_guess: true,
+                ..Default::default()
+            },
+        );
+        assert_eq!((x.status, x.steps.len()), (ExplainStatus::Stalled, 0));
+        let mut e = row(3, &[]);
+        let x = explain_engine(&mut e, &Names, &ExplainOptions::default());
+        assert_eq!(x.status, ExplainStatus::Solved);
+        assert!(x.steps[0].guess);
+        assert_eq!(x.rating.hardest.map(|h| h.id), Some(GUESS));
+        assert_eq!(x.rating.guesses, 2, "{:?}", x.steps);
+    }
+
+    #[test]
+    fn a_clash_is_no_solution() {
+        let mut e = Engine::new();
+        let a = e.new_var(Domain::single(1));
+        let b = e.new_var(Domain::single(1));
+        let mut d = Distinct::new();
+        d.permutation(&[a, b], Domain::range(1, 2));
+        d.post(&mut e, DistinctRules::ALL);
+        let x = explain_engine(&mut e, &Names, &ExplainOptions::default());
+        assert_eq!(x.status, ExplainStatus::NoSolution);
+    }
+
+    #[test]
+    fn hints_tell_more_at_each_level() {
+        let mut e = row(3, &[(0, 1), (1, 2)]);
+        let x = explain_engine(&mut e, &Names, &ExplainOptions::default());
+        let n = hint(&x, HintLevel::Nudge).unwrap();
+        assert!(n.rule.is_none() && n.placed.is_none() && n.text.starts_with("look at"));
+        let r = hint(&x, HintLevel::Rule).unwrap();
+        assert_eq!(r.rule.map(|r| r.id), Some("naked-single"));
+        let a = hint(&x, HintLevel::Answer).unwrap();
+        assert_eq!(a.placed.unwrap()[0].cell, "r1c3");
+    }
+
+    #[test]
+    fn ratings_take_the_hardest_level_and_count_its_steps() {
+        let step = |level| HumanStep {
+            rule: "x",
+            name: "x",
+            level,
+            cells: vec![],
+            placed: vec![],
+            removed: vec![],
+            text: String::new(),
+            guess: false,
+        };
+        let r = Rating::of(&[step(1), step(3), step(1), step(3)]);
+        assert_eq!(r.score, 3.2);
+        assert_eq!(r.steps_per_level.iter().map(|c| c.steps).collect::<Vec<_>>(), [2, 2]);
+        assert_eq!(Rating::of(&[]).score, 0.0);
+    }
+}

@@ -1,0 +1,209 @@
+//! The steps a person would take to solve a Path puzzle, rated: the link model of
+//! [`crate::fast`] (one Boolean per link, one per cell) run by core's levelled driver
+//! ([`pencilbox_core::human`]). A fact is about a link (`r2c3-r2c4`: `line` or `blank`) or a
+//! cell (`r2c3`: `used` or `unused`).
+//!
+//! | level | rule | what it says |
+//! |---|---|---|
+//! | 1 | clue full | a row or column that has its count: its other cells are unused |
+//! | 1 | clue takes every free cell | a row or column with exactly as many open cells as it still owes: all are used |
+//! | 1 | dead end | a cell that cannot get two lines (a door: one) is unused |
+//! | 1 | line enters | a cell a line enters is used |
+//! | 1 | only ways out | a used cell with exactly as many open links as it still needs takes them all |
+//! | 1 | cell complete | a cell with its two lines (a door: one), or an unused cell, has no other line |
+//! | 2 | no premature loop | a link that would close a loop is blank; a finished path leaves every other cell unused |
+//! | 3 | parity | the path crosses the cut between two rows (columns) an odd number of times exactly when the doors are on different sides |
+//! | 3 | checkerboard count | with every row (or column) clued, the path's length fixes how many cells of each colour it uses |
+//! | 4 | reachability | only cells on some simple door-to-door path can be used; a cell every such path passes is used |
+//! | 5 | contradiction (trial) | assuming a cell used (unused), the rules above reach a contradiction |
+//! | 6 | guess | nothing applies: the value of the solution, found by search |
+
+use crate::fast::{LinkModel, Rules};
+use crate::PathPuzzle;
+use pencilbox_core::constraints::PathVars;
+use pencilbox_core::engine::{Step, VarId, FALSE, TRUE};
+use pencilbox_core::human::{self, ExplainOptions, ExplainStatus, Explanation, RuleInfo, Vocabulary};
+use pencilbox_core::links::LinkId;
+use pencilbox_core::{CellId, Domain};
+
+/// Path's rules, simplest first.
+pub const RULES: [RuleInfo; 15] = [
+    RuleInfo::new("clue-full", "clue full", 1, "the row or column already has its count"),
+    RuleInfo::new(
+        "clue-every-free-cell",
+        "clue takes every free cell",
+        1,
+        "the row or column owes as many cells as it has open",
+    ),
+    RuleInfo::new(
+        "dead-end",
+        "dead end",
+        1,
+        "the cell cannot get its two lines (a door: one)",
+    ),
+    RuleInfo::new("line-enters", "line enters", 1, "a line enters the cell"),
+    RuleInfo::new(
+        "only-ways-out",
+        "only ways out",
+        1,
+        "the cell has exactly as many open links as lines it still needs",
+    ),
+    RuleInfo::new(
+        "cell-complete",
+        "cell complete",
+        1,
+        "the cell has all its lines (or is unused)",
+    ),
+    RuleInfo::new("loops", "no premature loop", 2, "the link would close a loop"),
+    RuleInfo::new("finish", "path complete", 2, "the line already joins the two doors"),
+    RuleInfo::new("chains", "no premature loop", 2, "no loop may close"),
+    RuleInfo::new(
+        "cuts",
+        "parity",
+        3,
+        "the path crosses this cut an odd number of times exactly when the doors are on different sides",
+    ),
+    RuleInfo::new(
+        "colours",
+        "checkerboard count",
+        3,
+        "the path alternates colours, and its length fixes how many cells of each colour it uses",
+    ),
+    RuleInfo::new(
+        "connect",
+        "reachability",
+        4,
+        "only cells on some simple path between the doors can be used, and cells every such path passes must be",
+    ),
+    RuleInfo::new(
+        human::TRIAL,
+        "contradiction (trial)",
+        5,
+        "assuming it, the simpler rules reach a contradiction",
+    ),
+    RuleInfo::new(
+        human::GUESS,
+        "guess",
+        6,
+        "no rule applies; a guess that leads to the solution",
+    ),
+    RuleInfo::new("degree", "cell complete", 1, "the cell's lines"),
+];
+
+/// Names the link model's variables.
+struct PathVocabulary {
+    vars: PathVars,
+}
+
+impl PathVocabulary {
+    fn link_of(&self, var: VarId) -> Option<LinkId> {
+        let i = var.index();
+        let first = self.vars.link.first()?.index();
+        (i >= first && i < first + self.vars.link.len()).then(|| (i - first) as LinkId)
+    }
+    fn is_cell(&self, var: VarId) -> bool {
+        self.link_of(var).is_none()
+    }
+}
+
+impl Vocabulary for PathVocabulary {
+    fn rules(&self) -> &'static [RuleInfo] {
+        &RULES
+    }
+    fn propagator_level(&self, propagator: &str) -> u8 {
+        match propagator {
+            "degree" | "lines" => 1,
+            "chains" => 2,
+            "cuts" | "colours" => 3,
+            "connect" => 4,
+            _ => 1,
+        }
+    }
+    fn var_name(&self, var: VarId) -> String {
+        let shape = self.vars.shape();
+        match self.link_of(var) {
+            Some(l) => {
+                let (a, b) = self.vars.links.ends(l);
+                format!("{}-{}", shape.name(a), shape.name(b))
+            }
+            None => {
+                let first = self.vars.cell.first().map_or(0, |v| v.index());
+                shape.name(CellId::from_index(var.index() - first))
+            }
+        }
+    }
+    fn value_name(&self, var: VarId, value: u32) -> String {
+        match (self.is_cell(var), value == TRUE) {
+            (true, true) => "used",
+            (true, false) => "unused",
+            (false, true) => "line",
+            (false, false) => "blank",
+        }
+        .to_string()
+    }
+    fn fact_text(&self, var: VarId, value: u32, holds: bool) -> String {
+        // Booleans: "not line" is "blank".
+        let v = match (holds, value == TRUE) {
+            (true, _) => value,
+            (false, true) => FALSE,
+            (false, false) => TRUE,
+        };
+        format!("{} {}", self.var_name(var), self.value_name(var, v))
+    }
+    fn classify(&self, step: &Step, _before: &[Domain], after: &[Domain]) -> &'static str {
+        let set = |want_cell: bool, value: u32| {
+            step.changes
+                .iter()
+                .any(|c| self.is_cell(c.var) == want_cell && after[c.var.index()] == Domain::single(value))
+        };
+        match step.rule {
+            "degree" => {
+                if set(true, FALSE) {
+                    "dead-end"
+                } else if set(true, TRUE) {
+                    "line-enters"
+                } else if set(false, TRUE) {
+                    "only-ways-out"
+                } else {
+                    "cell-complete"
+                }
+            }
+            "lines" => {
+                if set(true, TRUE) {
+                    "clue-every-free-cell"
+                } else {
+                    "clue-full"
+                }
+            }
+            r => r,
+        }
+    }
+    fn trial_vars(&self) -> Vec<VarId> {
+        self.vars.cell.clone()
+    }
+    fn guess_vars(&self) -> Option<Vec<VarId>> {
+        Some(self.vars.cell.clone())
+    }
+}
+
+/// Explains `p` (see the module docs).
+///
+/// ```
+/// use pencilbox_core::human::{ExplainOptions, ExplainStatus};
+/// let p = pencilbox_pathpuzzle::PathPuzzle::parse("2 2\n1 1\n2 1\n\n1 1\n2 0\n").unwrap();
+/// let x = pencilbox_pathpuzzle::explain::explain(&p, &ExplainOptions::default());
+/// assert_eq!(x.status, ExplainStatus::Solved);
+/// assert!(x.steps.iter().any(|s| s.placed.iter().any(|f| f.cell == "r1c1-r2c1" && f.value == "line")));
+/// ```
+pub fn explain(p: &PathPuzzle, opts: &ExplainOptions) -> Explanation {
+    if let Some(reason) = crate::checks::no_solution_reason(p) {
+        return Explanation::new(Vec::new(), ExplainStatus::NoSolution, vec![reason]);
+    }
+    let rules = Rules {
+        probe: false,
+        ..Rules::ALL
+    };
+    let (mut e, model) = LinkModel::post(p, &rules);
+    let vocab = PathVocabulary { vars: model.vars };
+    human::explain_engine(&mut e, &vocab, opts)
+}

@@ -1,0 +1,412 @@
+//! End-to-end: `explain` and `hint` for every family. The key test runs `explain --no-guess`
+//! on every unique puzzle under `examples/` and in `../shared/data` (the big Sudoku files
+//! sampled) and checks that it solves or stops with `stalled`, and that every fact of every
+//! step holds in the unique solution.
+
+use pencilbox_core::human::{ExplainOptions, ExplainStatus, Explanation};
+use pencilbox_core::{PuzzleKind, Render, RunOptions};
+use pencilbox_tests::{root, run, run_with_stdin, shared_data, temp_file};
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// The facts of a solution: `place → value` for grid families; for Path, every cell
+/// (`used`/`unused`) and every link between path neighbours (`line`; absent links are blank).
+struct Truth {
+    values: HashMap<String, String>,
+    /// Path: the links of the path (`r1c1-r1c2`, first cell first in row-major order).
+    lines: Option<HashSet<String>>,
+}
+
+impl Truth {
+    fn holds(&self, cell: &str, value: &str) -> bool {
+        if let Some(lines) = &self.lines {
+            if cell.contains('-') {
+                return lines.contains(cell) == (value == "line");
+            }
+        }
+        self.values.get(cell).map(String::as_str) == Some(value)
+    }
+}
+
+fn name(r: usize, c: usize) -> String {
+    format!("r{}c{}", r + 1, c + 1)
+}
+
+/// The truth of a solution rendered as the family's answer text.
+fn truth(family: &str, instance: &str, solution: &str) -> Truth {
+    let mut values = HashMap::new();
+    match family {
+        "sudoku" => {
+            let cells: Vec<u32> = solution
+                .trim()
+                .chars()
+                .map(|ch| ch.to_digit(36).expect("a symbol"))
+                .collect();
+            let n = (cells.len() as f64).sqrt() as usize;
+            for (i, v) in cells.iter().enumerate() {
+                values.insert(name(i / n, i % n), v.to_string());
+            }
+            Truth { values, lines: None }
+        }
+        "path" => {
+            let nums: Vec<usize> = instance
+                .split_whitespace()
+                .take(6)
+                .map(|t| t.parse().expect("a number"))
+                .collect();
+            let door_b = (nums[4] - 1, nums[5] - 1);
+            // The grid: the last `m` lines of letters of the solution text.
+            let rows: Vec<Vec<char>> = solution
+                .lines()
+                .map(|l| l.split_whitespace().collect::<String>())
+                .filter(|l| !l.is_empty() && l.chars().all(|c| "0dlru".contains(c)))
+                .map(|l| l.chars().collect())
+                .collect();
+            let mut lines = HashSet::new();
+            for (r, row) in rows.iter().enumerate() {
+                for (c, &ch) in row.iter().enumerate() {
+                    let used = ch != '0';
+                    values.insert(name(r, c), if used { "used" } else { "unused" }.to_string());
+                    if !used || (r, c) == door_b {
+                        continue;
+                    }
+                    let (nr, nc) = match ch {
+                        'd' => (r + 1, c),
+                        'u' => (r.wrapping_sub(1), c),
+                        'l' => (r, c.wrapping_sub(1)),
+                        _ => (r, c + 1),
+                    };
+                    let (a, b) = if (nr, nc) < (r, c) {
+                        ((nr, nc), (r, c))
+                    } else {
+                        ((r, c), (nr, nc))
+                    };
+                    lines.insert(format!("{}-{}", name(a.0, a.1), name(b.0, b.1)));
+                }
+            }
+            Truth {
+                values,
+                lines: Some(lines),
+            }
+        }
+        _ => {
+            for (r, line) in solution.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+                for (c, v) in line.split_whitespace().enumerate() {
+                    values.insert(name(r, c), v.to_string());
+                }
+            }
+            Truth { values, lines: None }
+        }
+    }
+}
+
+/// Checks one instance; `false` when it is not unique (skipped).
+fn check_instance(kind: &dyn PuzzleKind, text: &str, what: &str) -> Option<ExplainStatus> {
+    let opts = RunOptions {
+        render: Render::Text,
+        notes: false,
+        ..RunOptions::default()
+    };
+    let count = kind.count(text, Some(2), &opts).expect(what);
+    if count.count != 1u32.into() {
+        return None;
+    }
+    let solved = kind.solve(text, &opts).expect(what);
+    let solution = solved.solution.expect("a unique puzzle has a solution").text;
+    let t = truth(kind.name(), text, &solution);
+    let eo = ExplainOptions {
+        no_guess: true,
+        ..ExplainOptions::default()
+    };
+    let x: Explanation = kind.explain(text, None, &opts, &eo).expect(what);
+    assert!(
+        matches!(x.status, ExplainStatus::Solved | ExplainStatus::Stalled),
+        "{what}: {:?}",
+        x.status
+    );
+    for (i, s) in x.steps.iter().enumerate() {
+        assert!(!s.guess, "{what}: step {} is a guess under --no-guess", i + 1);
+        for f in &s.placed {
+            assert!(
+                t.holds(&f.cell, &f.value),
+                "{what}: step {} ({}) places {} = {} wrongly: {}",
+                i + 1,
+                s.name,
+                f.cell,
+                f.value,
+                s.text
+            );
+        }
+        for f in &s.removed {
+            assert!(
+                !t.holds(&f.cell, &f.value),
+                "{what}: step {} ({}) removes {} = {}, the solution's: {}",
+                i + 1,
+                s.name,
+                f.cell,
+                f.value,
+                s.text
+            );
+        }
+    }
+    if x.status == ExplainStatus::Solved {
+        // Every place is decided by some step or was given: the placed facts cover the rest.
+        let placed: usize = x.steps.iter().map(|s| s.placed.len()).sum();
+        assert!(placed > 0 || x.steps.is_empty(), "{what}");
+    }
+    Some(x.status)
+}
+
+/// The puzzle files under `dir` (recursively) with the given extension.
+fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == ext) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Explains every unique instance of the files (every `stride`-th line of a batch file).
+fn check_files(family: &str, paths: &[PathBuf], stride: usize) -> (usize, usize) {
+    let kind = pencilbox_cli::registry::by_name(family).expect("registered");
+    let (mut solved, mut stalled) = (0, 0);
+    for p in paths {
+        let text = std::fs::read_to_string(p).expect("readable");
+        for inst in kind.instances(&text).into_iter().step_by(stride) {
+            let what = format!("{}:{}", p.display(), inst.first_line);
+            match check_instance(kind, inst.text, &what) {
+                Some(ExplainStatus::Solved) => solved += 1,
+                Some(_) => stalled += 1,
+                None => {}
+            }
+        }
+    }
+    (solved, stalled)
+}
+
+#[test]
+fn explain_no_guess_is_true_in_the_unique_solution_for_every_bundled_example() {
+    let ex = root().join("examples");
+    let (s, t) = check_files("suguru", &files(&ex.join("suguru"), "in"), 1);
+    assert!(s >= 10, "suguru: {s} solved, {t} stalled");
+    let (s, _) = check_files("path", &files(&ex.join("path"), "txt"), 1);
+    assert!(s >= 5, "path: {s} solved");
+    let (s, _) = check_files("ripple", &files(&ex.join("ripple"), "in"), 1);
+    assert_eq!(s, 3, "ripple");
+    let sudoku: Vec<PathBuf> = files(&ex.join("sudoku"), "txt")
+        .into_iter()
+        .filter(|p| !p.ends_with("25x25.txt"))
+        .collect();
+    let (s, t) = check_files("sudoku", &sudoku, 1);
+    assert!(s + t >= 8, "sudoku: {s} solved, {t} stalled");
+}
+
+#[test]
+fn explain_no_guess_is_true_in_the_unique_solution_on_the_shared_data() {
+    if let Some(d) = shared_data("suguru") {
+        let (s, t) = check_files("suguru", &files(&d, "in"), 1);
+        println!("suguru: {s} solved, {t} stalled");
+        assert!(s > 0);
+    }
+    if let Some(d) = shared_data("path") {
+        let (s, t) = check_files("path", &files(&d, "txt"), 1);
+        println!("path: {s} solved, {t} stalled");
+        assert!(s > 0);
+    }
+    if let Some(d) = shared_data("sudoku") {
+        let f = |n: &str| d.join(n);
+        let (s, t) = check_files("sudoku", &[f("top95.txt"), f("hardest.txt"), f("eppstein-fig4.txt")], 3);
+        let (s2, t2) = check_files("sudoku", &[f("sudoku17-first5000.txt")], 250);
+        println!("sudoku: {} solved, {} stalled", s + s2, t + t2);
+        assert!(s2 > 0);
+    }
+}
+
+/// Mean rating of the puzzles a generator makes at one difficulty (seeds 1..=n).
+fn mean_rating(family: &str, size: &str, difficulty: &str, n: u64) -> f64 {
+    let mut sum = 0.0;
+    for seed in 1..=n {
+        let out = run(&[
+            "generate",
+            family,
+            "--size",
+            size,
+            "--difficulty",
+            difficulty,
+            "--seed",
+            &seed.to_string(),
+        ]);
+        out.code(0);
+        let f = temp_file(&format!("{family}-{difficulty}-{seed}.txt"), out.stdout.as_bytes());
+        let x = run(&["explain", "-f", "json", f.to_str().unwrap_or_default()]);
+        sum += x.json()["rating"]["score"].as_f64().expect("a score");
+    }
+    sum / n as f64
+}
+
+#[test]
+fn ratings_rise_with_the_generators_difficulty() {
+    for (family, size) in [("suguru", "6x6"), ("sudoku", "9x9")] {
+        let r: Vec<f64> = ["easy", "medium", "hard"]
+            .iter()
+            .map(|d| mean_rating(family, size, d, 4))
+            .collect();
+        assert!(
+            r[0] < r[1] && r[1] < r[2],
+            "{family}: mean ratings easy/medium/hard {r:?}"
+        );
+    }
+}
+
+#[test]
+fn hard_sudoku_sets_rate_above_sudoku17_on_average() {
+    let Some(d) = shared_data("sudoku") else { return };
+    let mean = |file: &str, stride: usize| {
+        let text = std::fs::read_to_string(d.join(file)).expect("readable");
+        let sample: String = text.lines().step_by(stride).map(|l| format!("{l}\n")).collect();
+        let f = temp_file(&format!("rate-{file}"), sample.as_bytes());
+        let out = run(&["explain", "--rating-only", "-f", "json", f.to_str().unwrap_or_default()]);
+        let last = out.stdout.lines().last().unwrap_or_default().to_string();
+        let v: serde_json::Value = serde_json::from_str(&last).expect("a summary line");
+        v["summary"]["mean_rating"].as_f64().expect("a mean")
+    };
+    let easy = mean("sudoku17-first5000.txt", 100);
+    let top95 = mean("top95.txt", 2);
+    let hardest = mean("hardest.txt", 1);
+    assert!(
+        top95 > easy && hardest > easy,
+        "sudoku17 {easy}, top95 {top95}, hardest {hardest}"
+    );
+}
+
+#[test]
+fn explain_prints_numbered_steps_a_status_and_a_rating() {
+    let f = root().join("examples/suguru/example-6x6.in");
+    let out = run(&["explain", f.to_str().unwrap_or_default()]);
+    out.code(0);
+    assert!(out.stdout.starts_with("1. "), "{}", out.stdout);
+    assert!(out.stdout.contains("status: solved"));
+    assert!(out.stdout.contains("rating: "));
+}
+
+#[test]
+fn explain_json_has_the_documented_shape_for_every_family() {
+    for (family, file) in [
+        ("suguru", "examples/suguru/example-6x6.in"),
+        ("path", "examples/path/example-6x6.txt"),
+        ("sudoku", "examples/sudoku/9x9.txt"),
+        ("ripple", "examples/ripple/example-6x6.in"),
+    ] {
+        let f = root().join(file);
+        let out = run(&["explain", "-f", "json", f.to_str().unwrap_or_default()]);
+        out.code(0);
+        let v = out.json();
+        assert_eq!(
+            (v["puzzle"].as_str(), v["status"].as_str()),
+            (Some(family), Some("solved"))
+        );
+        let step = &v["steps"][0];
+        for key in ["rule", "level", "cells", "placed", "removed", "text", "guess"] {
+            assert!(!step[key].is_null(), "{family}: {key} missing in {step}");
+        }
+        let cell = step["cells"][0].as_str().unwrap_or_default();
+        assert!(cell.starts_with('r') && cell.contains('c'), "{family}: {cell}");
+        assert!(v["rating"]["score"].as_f64().is_some_and(|s| s >= 1.0), "{family}");
+        assert!(v["rating"]["hardest"]["name"].is_string(), "{family}");
+    }
+    // Path facts name links and cells.
+    let f = root().join("examples/path/example-6x6.txt");
+    let v = run(&["explain", "-f", "json", f.to_str().unwrap_or_default()])
+        .json()
+        .clone();
+    let values: HashSet<String> = v["steps"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|s| s["placed"].as_array().cloned().unwrap_or_default())
+        .map(|f| f["value"].as_str().unwrap_or_default().to_string())
+        .collect();
+    for want in ["line", "blank", "used", "unused"] {
+        assert!(values.contains(want), "{values:?}");
+    }
+}
+
+#[test]
+fn no_guess_stops_with_stalled_and_exit_1_and_guessing_finishes() {
+    // No hints (two solutions): the rules cannot start.
+    let open = b"1 4\n0 0 0 0\n1 1 2 2\n";
+    let out = run_with_stdin(&["explain", "--no-guess", "-f", "json", "-"], open);
+    out.code(1);
+    assert_eq!(out.json()["status"], "stalled");
+    let out = run_with_stdin(&["explain", "-f", "json", "-"], open);
+    out.code(0);
+    let v = out.json();
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["steps"][0]["guess"], true);
+    assert_eq!(v["rating"]["hardest"]["rule"], "guess");
+}
+
+#[test]
+fn explain_of_bad_input_is_one_line_and_exit_2() {
+    let out = run_with_stdin(&["explain", "-p", "suguru", "-"], b"2 2\n0 x\n");
+    out.code(2);
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(out.stderr.contains("<stdin>:2:"), "{}", out.stderr);
+    let out = run_with_stdin(&["hint", "-p", "path", "-"], b"3 3\n9 9\n");
+    out.code(2);
+    let f = root().join("examples/suguru/example-6x6.in");
+    run(&["hint", "--level", "loud", f.to_str().unwrap_or_default()]).code(2);
+}
+
+#[test]
+fn hints_tell_where_then_which_rule_then_the_conclusion() {
+    for file in [
+        "examples/suguru/example-6x6.in",
+        "examples/path/example-6x6.txt",
+        "examples/sudoku/9x9.txt",
+        "examples/ripple/example-6x6.in",
+    ] {
+        let f = root().join(file);
+        let f = f.to_str().unwrap_or_default();
+        let nudge = run(&["hint", "--level", "nudge", "-f", "json", f])
+            .code(0)
+            .json()
+            .clone();
+        assert!(nudge["rule"].is_null() && nudge["placed"].is_null(), "{file}: {nudge}");
+        assert!(!nudge["cells"].as_array().expect("cells").is_empty());
+        let rule = run(&["hint", "--level", "rule", "-f", "json", f])
+            .code(0)
+            .json()
+            .clone();
+        assert!(
+            rule["rule"]["name"].is_string() && rule["placed"].is_null(),
+            "{file}: {rule}"
+        );
+        let answer = run(&["hint", "--level", "answer", "-f", "json", f])
+            .code(0)
+            .json()
+            .clone();
+        assert!(
+            !answer["placed"].as_array().expect("placed").is_empty(),
+            "{file}: {answer}"
+        );
+        assert_eq!(answer["cells"], nudge["cells"]);
+        let text = run(&["hint", "--level", "answer", f]).code(0).stdout.clone();
+        assert!(text.contains(rule["rule"]["name"].as_str().unwrap_or("?")), "{text}");
+    }
+    // A solved grid has nothing left: exit 1 with a message.
+    let solved = b"1 2\n1 2\n1 1\n";
+    let out = run_with_stdin(&["hint", "-p", "suguru", "-"], solved);
+    out.code(1);
+    assert!(out.stdout.contains("nothing left"), "{}", out.stdout);
+}
