@@ -164,3 +164,32 @@ pub fn temp_file(name: &str, content: &[u8]) -> PathBuf {
     std::fs::write(&p, content).expect("write temp file");
     p
 }
+
+/// Runs `pencilbox ARGS` (empty standard input) with its address space limited to `mem_kib`
+/// KiB (`ulimit -v` in a shell on Unix; no limit elsewhere) and returns how long it took.
+pub fn run_bounded(args: &[&str], mem_kib: u64) -> (Output, std::time::Duration) {
+    let t0 = std::time::Instant::now();
+    let mut cmd = if cfg!(unix) {
+        let mut c = Command::new("sh");
+        c.arg("-c")
+            .arg(format!("ulimit -v {mem_kib} && exec \"$0\" \"$@\""))
+            .arg(binary())
+            .args(args);
+        c
+    } else {
+        let mut c = Command::new(binary());
+        c.args(args);
+        c
+    };
+    let out = cmd
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .output()
+        .expect("start pencilbox");
+    let out = Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    (out, t0.elapsed())
+}

@@ -23,8 +23,16 @@
 //!
 //! [`verify_split`] is the body of the `verify` target: puzzle and proposed solution separated by
 //! the byte [`MARKER`].
+//!
+//! [`http`] and [`cli`] are the bodies of the `http` target (requests against the server's
+//! router) and the `cli` target (command lines run in-process).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+
+pub mod cli;
+pub mod http;
+pub use cli::{cli, CliInput};
+pub use http::{http, HttpInput};
 
 use pencilbox_core::scan::text_from_bytes;
 use pencilbox_core::{CountReport, Limits, ParseError, Pos, PuzzleError, PuzzleKind, RunOptions, Status};
@@ -75,6 +83,7 @@ impl Setup {
                 ..Limits::default()
             },
             settings: self.settings.clone(),
+            ..RunOptions::default()
         }
     }
 

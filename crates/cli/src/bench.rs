@@ -4,6 +4,11 @@
 //! Times are measured around the puzzle's `solve` call (parse included). With `--repeat N` each
 //! instance is solved N times and the fastest run is reported, which is what the benchmark
 //! tables in BENCHMARKS.md use on this shared, noisy machine.
+//!
+//! Exit codes: 0 every instance solved (and matched its answer file, when there is one), 1 some
+//! answer differs from its answer file (or an instance with an answer file was found
+//! unsolvable), 3 no mismatch but some instances timed out (their answer column says `-`), 2
+//! bad input.
 
 use crate::commands::{fail, parse_settings, resolve_kind};
 use crate::input::{describe, display_name, read_text, InputError};
@@ -195,7 +200,8 @@ pub fn run(args: &BenchArgs) -> u8 {
                     Ok(m) => Some(m),
                     Err(e) => return fail(describe(name, 1, &e)),
                 },
-                (None, Some(_)) if !many => Some(false),
+                // A timeout is reported as a timeout, not as a wrong answer.
+                (None, Some(_)) if !many && report.status != Status::Timeout => Some(false),
                 _ => None,
             };
             rows.push(Row {

@@ -159,15 +159,25 @@ enum Command {
 
 /// Parses the command line and runs it; returns the process exit code.
 pub fn main_entry() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    ExitCode::from(run_from(std::env::args_os()))
+}
+
+/// Parses `args` (the program name first) and runs the command in this process; returns the
+/// exit code. What the binary does, callable by the CLI-arguments fuzz target.
+pub fn run_from<I, T>(args: I) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
             let _ = e.print();
-            return ExitCode::from(code);
+            return code;
         }
     };
-    let code = match cli.command {
+    match cli.command {
         Command::Solve {
             args,
             format,
@@ -222,6 +232,5 @@ pub fn main_entry() -> ExitCode {
         Command::Sudoku(c) => sudoku::run(c),
         Command::Generate(a) => generate::run(&a),
         Command::Serve(a) => serve::run(a),
-    };
-    ExitCode::from(code)
+    }
 }

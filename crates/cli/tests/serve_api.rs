@@ -272,7 +272,7 @@ fn grids_and_bodies_above_the_limits_are_refused_with_a_clear_message() {
     // A well-formed grid over the server's limits (18×18 = 324 cells > 300) is refused by size.
     let grid = format!("18 18\n{}", format!("{}\n", "0 ".repeat(18)).repeat(36));
     let (status, v) = post(addr, "/api/solve", &json!({"puzzle": "suguru", "text": grid}));
-    assert_eq!(status, 400);
+    assert_eq!(status, 413);
     let msg = v["error"].as_str().unwrap();
     assert!(msg.contains("too large") && msg.contains("18×18"), "{msg}");
 

@@ -17,6 +17,11 @@
 //!    the reverse of apply order, so a trail-based state can simply pop a level.
 //! 4. When the run stops early (limit, deadline, cancellation, callback), the driver still undoes
 //!    every applied branch, so the state is back at the root when [`run`] returns.
+//! 5. After the last pushed branch of a node has been undone, the driver asks
+//!    [`Backtrack::successor`] for the branch after it and tries that one too, until it answers
+//!    `None` (the default). A state with many alternatives per node pushes only the first and
+//!    generates the rest lazily, so the driver's memory is proportional to the depth instead of
+//!    depth × alternatives; the search tree is the same as if all had been pushed.
 //!
 //! # Practical
 //! A solution callback receives the state and may read it (decode a solution) and say whether to
@@ -55,6 +60,13 @@ pub trait Backtrack {
     /// and says why here; the driver then ends the search with that reason. Default: never.
     #[inline]
     fn interrupted(&self) -> Option<StopReason> {
+        None
+    }
+    /// The alternative after `branch` at the current node (called with the state back at that
+    /// node, after `branch` was undone), for states that generate branches lazily; see rule 5
+    /// of the module docs. Default: none.
+    #[inline]
+    fn successor(&mut self, _branch: Self::Branch) -> Option<Self::Branch> {
         None
     }
 }
@@ -257,6 +269,10 @@ impl<S: Backtrack + ?Sized> Backtrack for &mut S {
     fn interrupted(&self) -> Option<StopReason> {
         (**self).interrupted()
     }
+    #[inline]
+    fn successor(&mut self, branch: Self::Branch) -> Option<Self::Branch> {
+        (**self).successor(branch)
+    }
 }
 
 /// A depth-first search that owns its state and can be paused between nodes and resumed:
@@ -404,9 +420,19 @@ impl<S: Backtrack> Search<S> {
                     state.undo(b);
                 }
                 if f.next == buf.len() {
-                    buf.truncate(f.start);
-                    frames.pop();
-                    continue;
+                    // The node's last branch: a lazy state may have one more (rule 5), which
+                    // takes the spent branch's slot.
+                    match (f.next > f.start).then(|| state.successor(buf[f.next - 1])).flatten() {
+                        Some(b) => {
+                            f.next -= 1;
+                            buf[f.next] = b;
+                        }
+                        None => {
+                            buf.truncate(f.start);
+                            frames.pop();
+                            continue;
+                        }
+                    }
                 }
                 let b = buf[f.next];
                 f.next += 1;
@@ -752,6 +778,60 @@ mod tests {
         assert_eq!(seen[23], vec![3, 2, 1, 0]);
         assert_eq!(r.stats.max_depth, 4);
         assert_eq!(p.applies, p.undos);
+    }
+
+    /// [`Perms`] pushing only its first branch and handing out the others lazily.
+    struct LazyPerms(Perms);
+    impl Backtrack for LazyPerms {
+        type Branch = u8;
+        fn expand(&mut self, out: &mut Vec<u8>) -> Expand {
+            let p = &self.0;
+            if p.seq.len() == p.n as usize {
+                return Expand::Solution;
+            }
+            out.extend((0..p.n).find(|&v| !p.used[v as usize]));
+            Expand::Branches
+        }
+        fn apply(&mut self, b: u8) -> bool {
+            self.0.apply(b)
+        }
+        fn undo(&mut self, b: u8) {
+            self.0.undo(b)
+        }
+        fn successor(&mut self, b: u8) -> Option<u8> {
+            (b + 1..self.0.n).find(|&v| !self.0.used[v as usize])
+        }
+    }
+
+    #[test]
+    fn lazy_successors_give_the_same_tree_with_one_branch_per_level() {
+        let mut eager = Perms::new(5);
+        let mut lazy = LazyPerms(Perms::new(5));
+        let (mut a, mut b) = (vec![], vec![]);
+        let r1 = run(&mut eager, &Limits::all(), |s| {
+            a.push(s.seq.clone());
+            Flow::Continue
+        });
+        let mut search = Search::new(&mut lazy);
+        let mut widest = 0;
+        let r2 = loop {
+            // One node at a time, watching the driver's branch buffer.
+            if let Some(r) = search.resume(&Limits::all(), 1, |s| {
+                b.push(s.0.seq.clone());
+                Flow::Continue
+            }) {
+                break r;
+            }
+            widest = widest.max(search.buf.len());
+        };
+        drop(search);
+        assert_eq!(a, b);
+        assert_eq!(
+            (r1.solutions, r1.stats.nodes, r1.stats.failures),
+            (r2.solutions, r2.stats.nodes, r2.stats.failures)
+        );
+        assert_eq!(eager.applies, lazy.0.applies);
+        assert!(widest <= 5, "one branch per level, found {widest}");
     }
 
     #[test]

@@ -51,7 +51,7 @@ use pencilbox_core::engine::{Brancher, Decision, Engine, EngineSearch, Passes, P
 use pencilbox_core::links::LinkId;
 use pencilbox_core::rng::SplitMix64;
 use pencilbox_core::switches::{self, Switches};
-use pencilbox_core::{CellId, Domain, Shape};
+use pencilbox_core::{CellId, Domain, Limits, Shape};
 use std::sync::Arc;
 
 /// Which optional deductions are on, and how the search branches.
@@ -251,9 +251,19 @@ impl LinkModel {
     /// Posts the model of `p` with the deductions of `rules` on a new engine (see the module
     /// docs). Run [`crate::checks::no_solution_reason`] first.
     pub fn post(p: &PathPuzzle, rules: &Rules) -> (Engine, LinkModel) {
+        Self::post_limited(p, rules, &Limits::default())
+    }
+
+    /// [`LinkModel::post`] under the deadline and cancellation flag of `limits`: the engine
+    /// polls them from the start, and building stops between rule families once they have
+    /// stopped it (a model of a million cells takes most of a second to post). The engine is
+    /// then [`Engine::interrupted`], so a search on it ends at its first propagation: the
+    /// partial model is never searched.
+    pub fn post_limited(p: &PathPuzzle, rules: &Rules, limits: &Limits) -> (Engine, LinkModel) {
         let shape = p.shape();
         let (h, w) = (shape.height, shape.width);
         let mut e = Engine::new();
+        e.set_limits(limits);
         let vars = PathVars::new(&mut e, shape);
         let (a, b) = (p.cell_a(), p.cell_b());
         let path = SinglePath {
@@ -265,8 +275,21 @@ impl LinkModel {
             loops: rules.loops,
             connect: rules.connect,
         };
+        let model = |vars: PathVars| LinkModel {
+            vars,
+            a,
+            b,
+            row_clues: p.row_clues().to_vec(),
+            col_clues: p.col_clues().to_vec(),
+        };
+        if e.check_limits() {
+            return (e, model(vars));
+        }
         path.post(&mut e, path_rules)
             .expect("fixing the doors of fresh Boolean variables cannot fail");
+        if e.check_limits() {
+            return (e, model(vars));
+        }
         let cell = |r: usize, c: usize| vars.cell[shape.id(r, c).index()];
         // Each rule's sums are one family (one propagator): a cell is watched once for its row
         // and its column.
@@ -285,6 +308,9 @@ impl LinkModel {
         }
         if !lines.is_empty() {
             e.post(lines);
+        }
+        if e.check_limits() {
+            return (e, model(vars));
         }
         if rules.cuts {
             let ((ra, ca), (rb, cb)) = (p.door_a(), p.door_b());
@@ -323,14 +349,7 @@ impl LinkModel {
                 e.post(colours);
             }
         }
-        let model = LinkModel {
-            vars,
-            a,
-            b,
-            row_clues: p.row_clues().to_vec(),
-            col_clues: p.col_clues().to_vec(),
-        };
-        (e, model)
+        (e, model(vars))
     }
 
     /// The grid's shape.
@@ -625,7 +644,13 @@ pub type LinkSearch = EngineSearch<LinkBranching>;
 /// on lines: the race is [`crate::solve`]'s), with random tie-breaking from `seed` when given.
 /// Run [`crate::checks::no_solution_reason`] first.
 pub fn link_search(p: &PathPuzzle, rules: &Rules, seed: Option<u64>) -> LinkSearch {
-    let (engine, model) = LinkModel::post(p, rules);
+    link_search_limited(p, rules, seed, &Limits::default())
+}
+
+/// [`link_search`] with the engine polling `limits` from the model's first posting on
+/// ([`LinkModel::post_limited`]).
+pub fn link_search_limited(p: &PathPuzzle, rules: &Rules, seed: Option<u64>, limits: &Limits) -> LinkSearch {
+    let (engine, model) = LinkModel::post_limited(p, rules, limits);
     let model = Arc::new(model);
     let probe = rules.probe.then(|| Probe {
         vars: Some(model.vars.cell.clone()),
@@ -637,4 +662,29 @@ pub fn link_search(p: &PathPuzzle, rules: &Rules, seed: Option<u64>) -> LinkSear
     let mut s = EngineSearch::new(engine, LinkBranching::new(model, rules.branch, seed));
     s.probe = probe;
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pencilbox_core::search::{run, Flow, StopReason};
+    use std::time::Instant;
+
+    #[test]
+    fn a_model_posted_after_its_deadline_is_never_searched() {
+        let n = 12;
+        let clues = vec!["-1"; n].join(" ");
+        let p = PathPuzzle::parse(&format!("{n} {n}\n1 1\n{n} {n}\n\n{clues}\n{clues}\n")).unwrap();
+        let past = Limits {
+            deadline: Some(Instant::now()),
+            ..Limits::default()
+        };
+        let mut s = link_search_limited(&p, &Rules::default(), None, &past);
+        assert!(s.engine.interrupted().is_some(), "posting saw the deadline");
+        let r = run(&mut s, &past, |_| Flow::Continue);
+        assert_eq!((r.solutions, r.stop), (0, StopReason::Deadline));
+        // Without limits the same model is complete and solves.
+        let mut s = link_search_limited(&p, &Rules::default(), None, &Limits::first());
+        assert_eq!(run(&mut s, &Limits::first(), |_| Flow::Stop).solutions, 1);
+    }
 }

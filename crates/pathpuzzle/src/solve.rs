@@ -17,7 +17,7 @@
 
 use crate::checks::no_solution_reason;
 use crate::extend::{ExtendSearch, Pruning, RULES};
-use crate::fast::{link_search, Branching, LinkSearch, Rules};
+use crate::fast::{link_search_limited, Branching, LinkSearch, Rules};
 use crate::model::{Configuration, PathPuzzle};
 use crate::paper::PaperSearch;
 use crate::verify::is_solution;
@@ -154,10 +154,9 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
                 &starts,
                 |k| {
                     let (branch, seed, _) = strategies[k];
-                    let mut s = link_search(p, &Rules { branch, ..*rules }, seed);
-                    // The engine polls the deadline and cancellation inside long propagations.
-                    s.engine.set_limits(limits);
-                    s
+                    // The engine polls the deadline and cancellation inside long propagations,
+                    // and already while the model is posted.
+                    link_search_limited(p, &Rules { branch, ..*rules }, seed, limits)
                 },
                 limits,
                 rules.slice,

@@ -100,9 +100,15 @@ fn searched(
 
 impl Sudoku {
     /// `deduce`: the rules, then the search on the same engine when they stall.
+    ///
+    /// Deduction gets at most half of the time left and half of the node limit
+    /// ([`deduction_share`]); when its share runs out, the search goes on from the candidates
+    /// deduced so far with the rest. So a longer limit never gives a worse answer than a shorter
+    /// one: the search gets at least half of any limit, and starts from at least as much.
     fn deduce(&self, limits: &Limits, keep: usize) -> Result<Found<Vec<u8>>, PuzzleError> {
-        let mut d = Deducer::new_limited(self, RuleSet::ALL, limits.clone())
-            .map_err(|e| PuzzleError::unsupported(e.message))?;
+        let share = deduction_share(limits);
+        let mut d =
+            Deducer::new_limited(self, RuleSet::ALL, share.clone()).map_err(|e| PuzzleError::unsupported(e.message))?;
         let (mut steps, mut nishio, mut rating) = (0usize, 0usize, None);
         while let Some(s) = d.step() {
             steps += 1;
@@ -114,12 +120,21 @@ impl Sudoku {
         if let Some(reason) = d.contradiction() {
             return Ok(Found::unsolvable(reason).with_notes(notes));
         }
-        if let Some(why) = d.interrupted().or_else(|| limits.interrupted()) {
+        // Stopped by the run's own limits (not only by deduction's share): nothing left for search.
+        let spent = d.work();
+        let over_nodes = limits.node_limit.is_some_and(|n| spent >= n);
+        if let Some(why) = limits.interrupted().or(over_nodes.then_some(StopReason::NodeLimit)) {
             let mut f = Found::counted(vec![], 0, false, Stats::default());
             f.interrupted = Some(why);
             return Ok(f.with_notes(notes));
         }
-        if d.is_solved() {
+        if d.interrupted().is_some() {
+            notes.push(Note::new(
+                "note",
+                "deduction used its share of the limits; the search went on from its candidates",
+            ));
+        }
+        if d.interrupted().is_none() && d.is_solved() {
             notes.push(Note::new("rating", rating.map_or("givens only", |r: Rule| r.name())));
             notes.push(Note::new("guessing", "no"));
             // Every rule is sound, so the fixed grid is the only solution.
@@ -129,7 +144,23 @@ impl Sudoku {
         notes.push(Note::new("guessing", "yes (rules stalled)"));
         let (engine, geo) = d.into_engine();
         let mut s = engine_search(engine, geo);
-        Ok(searched(&mut s, limits, keep).with_notes(notes))
+        let rest = Limits {
+            node_limit: limits.node_limit.map(|n| n - spent),
+            ..limits.clone()
+        };
+        Ok(searched(&mut s, &rest, keep).with_notes(notes))
+    }
+}
+
+/// The limits of `deduce`'s deduction phase: half of the time left before `limits`' deadline
+/// and half of its node limit (at least one unit), the same cancellation flag.
+pub fn deduction_share(limits: &Limits) -> Limits {
+    let now = std::time::Instant::now();
+    Limits {
+        max_solutions: None,
+        node_limit: limits.node_limit.map(|n| (n / 2).max(1)),
+        deadline: limits.deadline.map(|d| now + d.saturating_duration_since(now) / 2),
+        cancel: limits.cancel.clone(),
     }
 }
 

@@ -23,6 +23,7 @@ use pencilbox_core::constraints::{Distinct, DistinctGraph, DistinctRules};
 use pencilbox_core::engine::{Conflict, Context, Engine, Premise, Priority, Propagator, VarId};
 use pencilbox_core::{Domain, Limits};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::sync::{Arc, Mutex};
 
@@ -43,6 +44,38 @@ pub struct NishioLog {
     pub note: Option<String>,
 }
 
+/// The work of a deduction run counted against [`Limits::node_limit`]: a node limit bounds
+/// deduction as it bounds search. One unit is one poll of the limits by the Nishio graph build
+/// or search (each covers a bounded slice of their loops) or one deduction round of the
+/// [`crate::solver::Deducer`].
+#[derive(Debug, Default)]
+pub struct Work {
+    used: AtomicU64,
+    max: Option<u64>,
+}
+
+impl Work {
+    /// A meter for `limits.node_limit` (no limit: never stops).
+    pub fn new(limits: &Limits) -> Self {
+        Work {
+            used: AtomicU64::new(0),
+            max: limits.node_limit,
+        }
+    }
+    /// Spends one unit; true when the limit is exceeded.
+    pub fn spend(&self) -> bool {
+        match self.max {
+            None => false,
+            Some(m) => self.used.fetch_add(1, Ordering::Relaxed) >= m,
+        }
+    }
+    /// Units spent so far (at most the limit).
+    pub fn used(&self) -> u64 {
+        let u = self.used.load(Ordering::Relaxed);
+        self.max.map_or(u, |m| u.min(m))
+    }
+}
+
 /// The engine rule `nishio`: Eppstein's single-digit deduction. Each run finds the first digit
 /// (in increasing order) whose candidate set `S` loses cells, removes them and returns, so the
 /// cheaper rules reach their fixpoint before the next digit is looked at (the engine queues
@@ -52,6 +85,7 @@ pub struct NishioRule {
     geo: Arc<Geometry>,
     graph: Option<Arc<AbGraph>>,
     limits: Limits,
+    work: Arc<Work>,
     clean: Vec<Option<CellMask>>,
     off: bool,
     log: Arc<Mutex<NishioLog>>,
@@ -61,6 +95,12 @@ impl NishioRule {
     /// The rule for a shape; the graph is fetched (built on first use) at its first run, under
     /// the deadline and cancellation flag of `limits`.
     pub fn new(geo: Arc<Geometry>, limits: Limits, log: Arc<Mutex<NishioLog>>) -> Self {
+        let work = Arc::new(Work::new(&limits));
+        Self::metered(geo, limits, work, log)
+    }
+
+    /// [`NishioRule::new`] spending `work` at every poll of the limits.
+    pub fn metered(geo: Arc<Geometry>, limits: Limits, work: Arc<Work>, log: Arc<Mutex<NishioLog>>) -> Self {
         let n = geo.n();
         let off = match AbGraph::check(geo.block()) {
             Err(e) => {
@@ -73,6 +113,7 @@ impl NishioRule {
             geo,
             graph: None,
             limits,
+            work,
             clean: vec![None; n + 1],
             off,
             log,
@@ -107,8 +148,8 @@ impl NishioRule {
                 return None;
             }
         }
-        let limits = &self.limits;
-        match AbGraph::get_with(block, &|| limits.interrupted().is_some()) {
+        let (limits, work) = (&self.limits, &self.work);
+        match AbGraph::get_with(block, &|| limits.interrupted().is_some() || work.spend()) {
             Ok(g) => self.graph = g,
             Err(e) => {
                 lock_log(&self.log).note = Some(format!("Nishio rule off: {e}"));
@@ -135,8 +176,8 @@ impl Propagator for NishioRule {
             return Ok(());
         };
         let n = self.geo.n();
-        let limits = &self.limits;
-        let stop = || limits.interrupted().is_some();
+        let (limits, work) = (&self.limits, &self.work);
+        let stop = || limits.interrupted().is_some() || work.spend();
         for d in 1..=n as u8 {
             let mut s = CellMask::empty(n);
             for i in 0..n * n {
@@ -207,6 +248,8 @@ pub struct Model {
     pub geo: Arc<Geometry>,
     /// The Nishio rule's side channel (when posted).
     pub nishio: Arc<Mutex<NishioLog>>,
+    /// The deduction work done, counted against the node limit ([`Work`]).
+    pub work: Arc<Work>,
 }
 
 impl Model {
@@ -228,11 +271,22 @@ impl Model {
         };
         post_rules(&units_graph(&geo), &mut engine, d);
         let nishio = Arc::new(Mutex::new(NishioLog::default()));
+        let work = Arc::new(Work::new(limits));
         if rules.nishio {
-            engine.post(NishioRule::new(geo.clone(), limits.clone(), nishio.clone()));
+            engine.post(NishioRule::metered(
+                geo.clone(),
+                limits.clone(),
+                work.clone(),
+                nishio.clone(),
+            ));
         }
         engine.set_limits(limits);
-        Model { engine, geo, nishio }
+        Model {
+            engine,
+            geo,
+            nishio,
+            work,
+        }
     }
 
     /// The current candidates.

@@ -30,6 +30,8 @@
 //! propagation, Nishio's search and lazy graph build poll them every few thousand vertices and
 //! the chains per assumed candidate, so a step stops within milliseconds of the deadline on
 //! every shape; [`Deducer::interrupted`] then says why and [`Deducer::step`] returns `None`.
+//! A node limit bounds deduction too: each deduction round and each poll inside Nishio's graph
+//! build and search spends one unit of [`crate::model::Work`].
 //! When the deadline leaves clearly too little time to build a not-yet-cached Nishio graph (an
 //! estimate of 0.5 µs per vertex, doubled), the Nishio rule is skipped for the run (with a
 //! note), so the other rules and the search still get the time.
@@ -228,8 +230,8 @@ impl Deducer {
         }
     }
 
-    /// Makes every later step honour the deadline and cancellation flag of `limits` (the
-    /// solution and node limits do not apply to deduction).
+    /// Makes every later step honour the deadline, cancellation flag and node limit of `limits`
+    /// (deduction work counts against the node limit, see [`crate::model::Work`]).
     pub fn set_limits(&mut self, limits: Limits) {
         // The Nishio rule holds the limits it was made with: post the model again.
         let cand = self.model.candidates();
@@ -299,12 +301,20 @@ impl Deducer {
         ok
     }
 
-    /// Polls the limits; true (and remembered) when the deadline passed or the run was cancelled.
+    /// Polls the limits; true (and remembered) when the deadline passed, the run was cancelled
+    /// or the deduction work reached the node limit ([`crate::model::Work`]).
     fn poll(&mut self) -> bool {
         if self.stopped.is_none() {
-            self.stopped = self.limits.interrupted();
+            self.stopped = self
+                .limits
+                .interrupted()
+                .or_else(|| self.model.work.spend().then_some(StopReason::NodeLimit));
         }
         self.stopped.is_some()
+    }
+    /// Units of deduction work done so far ([`crate::model::Work`]).
+    pub fn work(&self) -> u64 {
+        self.model.work.used()
     }
 
     /// The next deduction; `None` when solved, stalled, contradictory or interrupted.

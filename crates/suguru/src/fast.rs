@@ -36,7 +36,7 @@
 //! seeded random order for the generator ([`SmallestDomain`]).
 //!
 //! Regions of more than 64 cells exceed a [`Domain`]; they are refused with
-//! [`FastError::RegionTooLarge`] and the caller falls back to `paper`.
+//! [`FastError::RegionTooLarge`] and the caller runs [`crate::large`] instead.
 
 use crate::model::{Solution, Suguru};
 use pencilbox_core::constraints::DistinctRules;

@@ -3,7 +3,7 @@
 //! the server use.
 //!
 //! * Algorithms: the typed table [`crate::solver::ALGORITHMS`] — `fast` (default; `linear` on
-//!   `1×n` / `m×1` grids, `paper` for regions over 64 cells), `paper`, `linear`. The algorithm
+//!   `1×n` / `m×1` grids, a bitset search for regions over 64 cells), `paper`, `linear`. The algorithm
 //!   that actually ran is reported.
 //! * Answer files: `x.in` ↔ `x.ans`.
 //! * `--stats` notes: the instance's size figures and Theorem 2's bound `T(m, n, R)` (shown

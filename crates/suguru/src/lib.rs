@@ -37,6 +37,7 @@ pub mod fast;
 pub mod generate;
 pub mod hint;
 pub mod kind;
+pub mod large;
 pub mod linear;
 pub mod model;
 pub mod paper;

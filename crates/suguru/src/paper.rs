@@ -93,6 +93,7 @@ impl PaperSearch {
 }
 
 impl Backtrack for PaperSearch {
+    /// `(cell, i)`: the cell takes `β = χ_r[i]`.
     type Branch = (u32, u32);
 
     fn expand(&mut self, out: &mut Vec<(u32, u32)>) -> Expand {
@@ -108,22 +109,33 @@ impl Backtrack for PaperSearch {
         if self.chi[r].is_empty() {
             return Expand::Dead;
         }
-        out.extend(self.chi[r].iter().map(|&b| (c as u32, b))); // line 7
+        // Line 7 tries every β of χ_r in turn: the first is pushed here and the driver asks
+        // [`Backtrack::successor`] for the next, so memory stays linear in the grid (pushing all
+        // of χ_r at every level would hold |χ_r|² branches on a big region).
+        out.push((c as u32, 0)); // line 7
         Expand::Branches
     }
 
-    fn apply(&mut self, (c, b): (u32, u32)) -> bool {
+    fn successor(&mut self, (c, i): (u32, u32)) -> Option<(u32, u32)> {
+        // The next β of χ_r (increasing).
+        let chi = &self.chi[self.region[c as usize] as usize];
+        (i as usize + 1 < chi.len()).then_some((c, i + 1))
+    }
+
+    fn apply(&mut self, (c, i): (u32, u32)) -> bool {
         let c = c as usize;
         let r = self.region[c] as usize;
+        let b = self.chi[r][i as usize];
         self.g[c] = b; // line 8
         self.cv[self.offset[r] + b as usize - 1] += 1; // line 9
         self.filled.push(c as u32);
         !self.must_backtrack(c) // line 10
     }
 
-    fn undo(&mut self, (c, b): (u32, u32)) {
+    fn undo(&mut self, (c, i): (u32, u32)) {
         let c = c as usize;
         let r = self.region[c] as usize;
+        let b = self.chi[r][i as usize];
         self.g[c] = 0; // line 14
         self.cv[self.offset[r] + b as usize - 1] -= 1; // line 15
         self.filled.pop();
@@ -135,6 +147,58 @@ mod tests {
     use super::*;
     use crate::model::{parse, parse_answer};
     use pencilbox_core::search::{run, Flow, Limits};
+
+    /// Algorithm 2 with every β of χ_r pushed at once (as before the lazy branches).
+    struct Eager(PaperSearch);
+    impl Backtrack for Eager {
+        type Branch = (u32, u32);
+        fn expand(&mut self, out: &mut Vec<(u32, u32)>) -> Expand {
+            let start = out.len();
+            let e = self.0.expand(out);
+            if e == Expand::Branches {
+                let (c, _) = out[start];
+                let r = self.0.region[c as usize] as usize;
+                out.truncate(start);
+                out.extend((0..self.0.chi[r].len() as u32).map(|i| (c, i)));
+            }
+            e
+        }
+        fn apply(&mut self, b: (u32, u32)) -> bool {
+            self.0.apply(b)
+        }
+        fn undo(&mut self, b: (u32, u32)) {
+            self.0.undo(b)
+        }
+    }
+
+    #[test]
+    fn lazy_branches_keep_algorithm_2s_tree_node_for_node() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/suguru/");
+        for (file, limits) in [
+            ("paper-fig1-3x3.in", Limits::all()),
+            ("example-6x6.in", Limits::all()),
+            ("example-10x10.in", Limits::count_up_to(2)),
+        ] {
+            let p = parse(&std::fs::read_to_string(format!("{root}{file}")).unwrap()).unwrap();
+            let lazy = run(&mut PaperSearch::new(&p), &limits, |_| Flow::Continue);
+            let eager = run(&mut Eager(PaperSearch::new(&p)), &limits, |_| Flow::Continue);
+            assert_eq!(
+                (
+                    lazy.solutions,
+                    lazy.stats.nodes,
+                    lazy.stats.failures,
+                    lazy.stats.max_depth
+                ),
+                (
+                    eager.solutions,
+                    eager.stats.nodes,
+                    eager.stats.failures,
+                    eager.stats.max_depth
+                ),
+                "{file}"
+            );
+        }
+    }
 
     #[test]
     fn algorithm_2_finds_the_papers_fig1b_among_the_solutions_of_fig1() {

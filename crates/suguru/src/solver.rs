@@ -3,9 +3,11 @@
 //! Every entry point first runs the instant checks of [`crate::theorems::precheck`] (Theorem 1,
 //! clashing hints); an instance they refuse is answered "unsolvable" with the reason and no
 //! search. The default algorithm is `linear` for one-row or one-column grids and `fast`
-//! otherwise; `fast` falls back to `paper` for regions of more than 64 cells.
+//! otherwise; on a region of more than 64 cells (values beyond the engine's domains) `fast`
+//! runs [`crate::large`]'s row-major search with per-region value bitsets instead.
 
 use crate::fast::FastSearch;
+use crate::large::LargeSearch;
 use crate::model::{Solution, Suguru};
 use crate::paper::PaperSearch;
 use crate::{linear, theorems};
@@ -102,10 +104,8 @@ pub struct Counted {
 
 /// The algorithm that runs for `requested` on this instance.
 pub fn resolve(p: &Suguru, requested: Option<Algorithm>) -> Result<Algorithm, PuzzleError> {
-    let big = p.max_region_size() > pencilbox_core::Domain::MAX as usize;
     match requested {
         None if linear::applies(p) => Ok(Algorithm::Linear),
-        None | Some(Algorithm::Fast) if big => Ok(Algorithm::Paper),
         None => Ok(Algorithm::Fast),
         Some(Algorithm::Linear) if !linear::applies(p) => Err(PuzzleError::unsupported(format!(
             "the `linear` algorithm applies only to 1×n and m×1 grids; this one is {}×{}",
@@ -150,7 +150,7 @@ fn run_algorithm(
                 s.engine_mut().set_limits(limits);
                 search(&mut s, limits, max, keep, FastSearch::grid)
             }
-            Err(_) => search(&mut PaperSearch::new(p), limits, max, keep, PaperSearch::grid),
+            Err(_) => search(&mut LargeSearch::new(p), limits, max, keep, LargeSearch::grid),
         },
         Algorithm::Linear => {
             let started = Instant::now();

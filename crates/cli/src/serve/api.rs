@@ -15,6 +15,10 @@
 //! Puzzle-specific routes (hints, generator, levels, Nishio) are in [`super::extras`]; the
 //! setter's tools (`/api/forced`, `/api/suggest`, `/api/redundant`) in [`super::setter`]; the
 //! explained steps (`/api/explain`) in [`super::explain`].
+//!
+//! Every request passes [`guard`] first (`Host` and `Origin` checks, security headers), and
+//! every grid the size check in [`check_size`] ([`PuzzleKind::dimensions`]: the plug-in's own
+//! parse, any format) before any work; unknown `settings` keys are refused by [`check_settings`].
 
 use super::jobs::{JobError, Jobs};
 use super::{assets, extras, Config};
@@ -22,8 +26,10 @@ use crate::output::{count_json_report, solve_json, verify_json};
 use crate::registry;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, State};
-use axum::http::StatusCode;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequestParts, Request, State};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -32,6 +38,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -47,7 +54,7 @@ pub struct AppState {
 impl AppState {
     /// State for a configuration.
     pub fn new(config: Config) -> Self {
-        let jobs = Jobs::new(config.jobs, config.timeout, config.queue_wait);
+        let jobs = Jobs::with_per_client(config.jobs, config.jobs_per_client, config.timeout, config.queue_wait);
         AppState { config, jobs }
     }
 }
@@ -69,7 +76,120 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(super::explain::routes())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(max_body))
+        .layer(middleware::from_fn_with_state(state.clone(), guard))
         .with_state(state)
+}
+
+/// The client's address (from the connection; loopback when the router runs in-process).
+#[derive(Clone, Copy, Debug)]
+pub struct Client(pub IpAddr);
+
+impl<S: Send + Sync> FromRequestParts<S> for Client {
+    type Rejection = std::convert::Infallible;
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(Client(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map_or(IpAddr::from([127, 0, 0, 1]), |c| c.0.ip()),
+        ))
+    }
+}
+
+/// The host part of a `Host` value or an origin's authority, lower case, without the port.
+fn host_name(authority: &str) -> String {
+    let a = authority.trim().to_ascii_lowercase();
+    let name = if a.starts_with('[') {
+        a.split_inclusive(']').next().unwrap_or(&a).to_string()
+    } else {
+        match a.rsplit_once(':') {
+            Some((h, port)) if port.bytes().all(|b| b.is_ascii_digit()) => h.to_string(),
+            _ => a.clone(),
+        }
+    };
+    name.trim_end_matches('.').to_string()
+}
+
+/// May a request name this host? Loopback names and addresses, the names of `--allow-host`
+/// (and the bound address, added by [`super::serve`]); `*` accepts any.
+pub fn host_allowed(config: &Config, authority: &str) -> bool {
+    let name = host_name(authority);
+    let ip = name.trim_start_matches('[').trim_end_matches(']').parse::<IpAddr>();
+    name == "localhost"
+        || name.ends_with(".localhost")
+        || ip.is_ok_and(|ip| ip.is_loopback())
+        || config.allowed_hosts.iter().any(|h| h == "*" || *h == name)
+}
+
+/// Why a request is refused before routing (`Host`, `Origin`, fetch metadata), if it is.
+///
+/// A browser page from another origin may send a "simple" cross-origin POST without asking
+/// first, and a DNS-rebinding page reaches the server under its own host name: so `Host`
+/// must be one of ours, and any request that changes or computes something (every method but
+/// `GET`, `HEAD` and `OPTIONS`) that says where it comes from (`Origin`, `Sec-Fetch-Site`) must
+/// come from the page's own origin. Clients that say nothing (curl, scripts) are not browsers
+/// driven by a foreign page and pass.
+pub fn refusal(config: &Config, method: &Method, headers: &axum::http::HeaderMap) -> Option<String> {
+    let text = |name: header::HeaderName| headers.get(name).map(|v| v.to_str().unwrap_or("\u{fffd}"));
+    let host = text(header::HOST);
+    if let Some(h) = host {
+        if !host_allowed(config, h) {
+            return Some(format!(
+                "the host name `{}` is not one of this server's (start it with `--allow-host {}` to accept it)",
+                host_name(h),
+                host_name(h)
+            ));
+        }
+    }
+    if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
+        return None;
+    }
+    if let Some(site) = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()) {
+        if site != "same-origin" && site != "none" {
+            return Some(format!("cross-origin requests are refused (Sec-Fetch-Site: {site})"));
+        }
+    }
+    if let Some(origin) = text(header::ORIGIN) {
+        let same = match (origin.strip_prefix("http://"), host) {
+            (Some(authority), Some(h)) => authority.eq_ignore_ascii_case(h.trim()),
+            (Some(authority), None) => host_allowed(config, authority),
+            (None, _) => false,
+        };
+        if !same {
+            return Some(format!(
+                "cross-origin requests are refused (Origin: {origin}); use the page this server serves"
+            ));
+        }
+    }
+    None
+}
+
+/// The first layer of every request: refuses foreign hosts and cross-origin requests with
+/// `403`, and adds `X-Content-Type-Options: nosniff`, a Content-Security-Policy and
+/// `Cache-Control: no-store` to answers that do not set their own (the page's files do).
+pub async fn guard(State(state): Shared, req: Request, next: Next) -> Response {
+    let mut res = match refusal(&state.config, req.method(), req.headers()) {
+        Some(why) => ApiError::new(StatusCode::FORBIDDEN, why).into_response(),
+        None => next.run(req).await,
+    };
+    let h = res.headers_mut();
+    for (name, value) in [
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+        ),
+        (header::CACHE_CONTROL, "no-store"),
+        (
+            header::HeaderName::from_static("cross-origin-resource-policy"),
+            "same-origin",
+        ),
+    ] {
+        if !h.contains_key(&name) {
+            h.insert(name, HeaderValue::from_static(value));
+        }
+    }
+    res
 }
 
 /// An error answer: a status and `{"error": message, ...}`.
@@ -120,6 +240,12 @@ impl From<JobError> for ApiError {
             JobError::Busy { jobs } => ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!("the server is busy ({jobs} puzzle jobs running); try again in a moment"),
+            ),
+            JobError::ClientBusy { per_client } => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "your {per_client} puzzle jobs are still running (the limit per client); try again when they end"
+                ),
             ),
             JobError::Overran { limit } => ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -204,28 +330,55 @@ pub fn check_size(config: &Config, kind: &dyn PuzzleKind, text: &str, opts: &Run
     };
     let cells = m.saturating_mul(n);
     if m > config.max_side || n > config.max_side || cells > config.max_cells {
-        return Err(ApiError::bad(format!(
-            "the grid is too large for this server: {m}×{n} = {cells} cells; the limit is {} rows or columns \
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the grid is too large for this server: {m}×{n} = {cells} cells; the limit is {} rows or columns \
              and {} cells (see `pencilbox serve --max-cells`)",
-            config.max_side, config.max_cells
-        )));
+                config.max_side, config.max_cells
+            ),
+        ));
     }
     if let Some(side) = kind.max_side() {
         if m.max(n) > side {
-            return Err(ApiError::bad(format!(
-                "the server takes {} puzzles up to {side}×{side}, this one is {m}×{n}: \
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!(
+                    "the server takes {} puzzles up to {side}×{side}, this one is {m}×{n}: \
                  use `pencilbox solve` for larger grids",
-                kind.name()
-            )));
+                    kind.name()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses settings the family does not declare (`400` naming the accepted keys), as the
+/// command line's `--set` does.
+pub fn check_settings<'a>(kind: &dyn PuzzleKind, keys: impl IntoIterator<Item = &'a String>) -> Result<(), ApiError> {
+    let known: Vec<&str> = kind.settings().iter().map(|s| s.key).collect();
+    for key in keys {
+        if !known.contains(&key.as_str()) {
+            return Err(ApiError::bad(if known.is_empty() {
+                format!("unknown setting `{key}`: {} takes no settings", kind.name())
+            } else {
+                format!(
+                    "unknown setting `{key}` for {}; it accepts: {}",
+                    kind.name(),
+                    known.join(", ")
+                )
+            }));
         }
     }
     Ok(())
 }
 
 impl PuzzleRequest {
-    /// The family, after the size checks.
+    /// The family, after the settings and size checks.
     pub fn kind(&self, config: &Config) -> Result<&'static dyn PuzzleKind, ApiError> {
         let kind = kind_named(&self.puzzle)?;
+        check_settings(kind, self.settings.keys())?;
         let opts = RunOptions {
             settings: self.settings(),
             ..RunOptions::default()
@@ -288,11 +441,19 @@ async fn puzzles(State(state): Shared) -> Json<Value> {
             "max_body_bytes": c.max_body,
             "timeout_s": c.timeout.as_secs_f64(),
             "jobs": c.jobs,
+            "jobs_per_client": c.jobs_per_client,
+            "header_timeout_s": c.header_timeout.as_secs_f64(),
+            "max_connections": c.max_connections,
+            "max_connections_per_client": c.max_connections_per_client,
         },
     }))
 }
 
-async fn solve(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+async fn solve(
+    State(state): Shared,
+    Client(client): Client,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
     let req: PuzzleRequest = decode(&state, body)?;
     let kind = req.kind(&state.config)?;
     let mut opts = req.options(kind)?;
@@ -300,7 +461,7 @@ async fn solve(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Res
     let text = req.text;
     let out = state
         .jobs
-        .run(timeout, move |limits| {
+        .run_for(client, timeout, move |limits| {
             opts.limits = limits;
             kind.solve(&text, &opts).map(|r| solve_json(kind.name(), &r))
         })
@@ -308,7 +469,11 @@ async fn solve(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Res
     Ok(Json(out))
 }
 
-async fn count(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+async fn count(
+    State(state): Shared,
+    Client(client): Client,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
     let req: PuzzleRequest = decode(&state, body)?;
     let kind = req.kind(&state.config)?;
     let mut opts = req.options(kind)?;
@@ -321,7 +486,7 @@ async fn count(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Res
     let text = req.text;
     let out = state
         .jobs
-        .run(timeout, move |limits| {
+        .run_for(client, timeout, move |limits| {
             opts.limits = limits;
             kind.count(&text, Some(limit), &opts).map(|r| {
                 let mut v = count_json_report(kind.name(), &r);
@@ -334,7 +499,11 @@ async fn count(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Res
     Ok(Json(out))
 }
 
-async fn verify(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+async fn verify(
+    State(state): Shared,
+    Client(client): Client,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
     let req: PuzzleRequest = decode(&state, body)?;
     let kind = req.kind(&state.config)?;
     let mut opts = req.options(kind)?;
@@ -347,7 +516,7 @@ async fn verify(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Re
     let text = req.text;
     let out = state
         .jobs
-        .run(timeout, move |limits| {
+        .run_for(client, timeout, move |limits| {
             opts.limits = limits;
             kind.verify(&text, &solution, &opts)
                 .map(|r| verify_json(kind.name(), &r))
@@ -379,7 +548,7 @@ mod tests {
         let grid = |m: usize, n: usize| format!("{m} {n}\n{}", format!("{}\n", "0 ".repeat(n)).repeat(2 * m));
         assert!(check_size(&c, suguru, &grid(5, 10), &opts).is_ok());
         let e = check_size(&c, suguru, &grid(11, 2), &opts).unwrap_err();
-        assert_eq!(e.status, StatusCode::BAD_REQUEST);
+        assert_eq!(e.status, StatusCode::PAYLOAD_TOO_LARGE);
         assert!(e.body["error"].as_str().unwrap().contains("11×2"), "{:?}", e.body);
         assert!(check_size(&c, suguru, &grid(8, 8), &opts).is_err());
         // A text that does not parse is left to the operation, which names the error.

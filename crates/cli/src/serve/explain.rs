@@ -10,7 +10,7 @@
 //! server's deadline; a deadline reached while explaining is the status `"timeout"` (the steps
 //! found so far), not an error.
 
-use super::api::{decode, ApiError, AppState, Shared};
+use super::api::{decode, ApiError, AppState, Client, Shared};
 use crate::explain::explanation_json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -53,7 +53,11 @@ struct ExplainRequest {
     timeout: Option<f64>,
 }
 
-async fn explain(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+async fn explain(
+    State(state): Shared,
+    Client(client): Client,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
     let req: ExplainRequest = decode(&state, body)?;
     // The common request checks (family, size, settings, timeout) are the other routes'.
     let common = super::api::PuzzleRequest {
@@ -70,7 +74,7 @@ async fn explain(State(state): Shared, body: Result<Bytes, BytesRejection>) -> R
     let timeout = common.timeout()?;
     let out = state
         .jobs
-        .run(timeout, move |limits| {
+        .run_for(client, timeout, move |limits| {
             let entries = req.solution.as_deref().filter(|s| !s.trim().is_empty());
             let eo = ExplainOptions {
                 no_guess: req.no_guess,

@@ -17,7 +17,7 @@
 //! `pencilbox_sudoku_nishio::nishio_for_digit_limited` (Eppstein's DAG reachability, under the
 //! request's deadline).
 
-use super::api::{check_size, decode, kind_named, ApiError, AppState, Shared};
+use super::api::{check_settings, check_size, decode, kind_named, ApiError, AppState, Client, Shared};
 use super::levels;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -114,7 +114,12 @@ fn without_known(x: pencilbox_core::human::Explanation, known: &[KnownFact]) -> 
 
 /// The generic hint: the first step of the family's explanation that places something, at
 /// the requested depth ([`pencilbox_core::human::hint`]).
-async fn leveled_hint(state: Arc<AppState>, req: HintRequest, level: &str) -> Result<Json<Value>, ApiError> {
+async fn leveled_hint(
+    state: Arc<AppState>,
+    client: std::net::IpAddr,
+    req: HintRequest,
+    level: &str,
+) -> Result<Json<Value>, ApiError> {
     use pencilbox_core::human::{self, ExplainOptions, HintLevel};
     let level = HintLevel::parse(level)
         .ok_or_else(|| ApiError::bad(format!("level must be nudge, rule or answer, not `{level}`")))?;
@@ -123,10 +128,11 @@ async fn leveled_hint(state: Arc<AppState>, req: HintRequest, level: &str) -> Re
         settings: req.settings.clone().into_iter().collect(),
         ..RunOptions::default()
     };
+    check_settings(kind, req.settings.keys())?;
     check_size(&state.config, kind, &req.text, &opts)?;
     let out = state
         .jobs
-        .run(None, move |limits| {
+        .run_for(client, None, move |limits| {
             let entries = req.solution.as_deref().filter(|s| !s.trim().is_empty());
             let eo = ExplainOptions {
                 limits: limits.clone(),
@@ -149,16 +155,20 @@ async fn leveled_hint(state: Arc<AppState>, req: HintRequest, level: &str) -> Re
     Ok(Json(out))
 }
 
-async fn hint(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+async fn hint(
+    State(state): Shared,
+    Client(client): Client,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
     let req: HintRequest = decode(&state, body)?;
     if let Some(level) = req.level.clone() {
-        return leveled_hint(state, req, &level).await;
+        return leveled_hint(state, client, req, &level).await;
     }
     only(&req.puzzle, "suguru", "a hint without a level")?;
     check_size(&state.config, kind_named("suguru")?, &req.text, &RunOptions::default())?;
     let out = state
         .jobs
-        .run(None, move |_limits| {
+        .run_for(client, None, move |_limits| {
             let p = pencilbox_suguru::parse(&req.text)?;
             let shape = p.shape();
             let entries = match req.solution.as_deref().filter(|s| !s.trim().is_empty()) {
@@ -216,7 +226,11 @@ pub const MAX_GENERATED_SIDE: usize = 12;
 
 /// `POST /api/generate`: any family with a generator capability; the size, difficulty and
 /// settings are checked against what the generator declares.
-async fn generate(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+async fn generate(
+    State(state): Shared,
+    Client(client): Client,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
     let req: GenerateRequest = decode(&state, body)?;
     if let Some(field) = req.unknown.keys().next() {
         return Err(ApiError::bad(format!(
@@ -254,7 +268,7 @@ async fn generate(State(state): Shared, body: Result<Bytes, BytesRejection>) -> 
     let name = kind.name();
     let out = state
         .jobs
-        .run(None, move |limits| {
+        .run_for(client, None, move |limits| {
             let g = kind.generate(&pencilbox_core::plugin::GenerateRequest {
                 height: rows,
                 width: cols,
@@ -314,11 +328,21 @@ fn check_candidate_count(masks: &[u64], n: usize) -> Result<(), PuzzleError> {
     )))
 }
 
-async fn nishio(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+async fn nishio(
+    State(state): Shared,
+    Client(client): Client,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
     use pencilbox_sudoku_nishio::{nishio_for_digit_limited, Candidates, Method, Sudoku};
     let req: NishioRequest = decode(&state, body)?;
     only(&req.puzzle, "sudoku", "Nishio")?;
-    check_size(&state.config, kind_named("sudoku")?, &req.text, &RunOptions::default())?;
+    let sudoku = kind_named("sudoku")?;
+    check_settings(sudoku, req.settings.keys())?;
+    let opts = RunOptions {
+        settings: req.settings.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        ..RunOptions::default()
+    };
+    check_size(&state.config, sudoku, &req.text, &opts)?;
     let method_name = req.method.clone().unwrap_or_else(|| "dag".to_string());
     let method = Method::from_name(&method_name).ok_or_else(|| {
         ApiError::bad(format!(
@@ -328,7 +352,7 @@ async fn nishio(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Re
     let block = sudoku_block(&req.settings)?;
     let out = state
         .jobs
-        .run(None, move |limits| {
+        .run_for(client, None, move |limits| {
             let p = Sudoku::parse(&req.text, block)?;
             let n = p.n();
             if req.digit == 0 || req.digit as usize > n {
@@ -414,15 +438,25 @@ struct StepRequest {
 /// tells the player something new: the solver replays its steps from the givens and entries
 /// and returns the first one that places a digit in an empty cell or removes a candidate the
 /// page still shows.
-async fn step(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+async fn step(
+    State(state): Shared,
+    Client(client): Client,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
     use pencilbox_sudoku_nishio::{Deducer, RuleSet, Sudoku};
     let req: StepRequest = decode(&state, body)?;
     only(&req.puzzle, "sudoku", "a deduction step")?;
-    check_size(&state.config, kind_named("sudoku")?, &req.text, &RunOptions::default())?;
+    let sudoku = kind_named("sudoku")?;
+    check_settings(sudoku, req.settings.keys())?;
+    let opts = RunOptions {
+        settings: req.settings.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        ..RunOptions::default()
+    };
+    check_size(&state.config, sudoku, &req.text, &opts)?;
     let block = sudoku_block(&req.settings)?;
     let out = state
         .jobs
-        .run(None, move |limits| {
+        .run_for(client, None, move |limits| {
             let p = Sudoku::parse(&req.text, block)?;
             let n = p.n();
             let known: Vec<u64> = match &req.candidates {

@@ -15,11 +15,19 @@
 //!
 //! # Robustness
 //! * Binds loopback by default; request bodies are capped ([`Config::max_body`]) and grids are
-//!   capped by size ([`Config::max_side`], [`Config::max_cells`]) with a message saying so.
+//!   capped by size ([`Config::max_side`], [`Config::max_cells`], after the plug-in parsed the
+//!   text in any format it reads) with `413` and a message saying so.
 //! * Every solve, count, verify or deduction runs on Tokio's blocking pool, at most
-//!   [`Config::jobs`] at a time, under a deadline and a cancellation flag
-//!   ([`pencilbox_core::Limits`]) that is also raised when the client goes away, so a hard
-//!   puzzle never blocks other requests.
+//!   [`Config::jobs`] at a time and [`Config::jobs_per_client`] per client address (the rest
+//!   queue), under a deadline and a cancellation flag ([`pencilbox_core::Limits`]) that is
+//!   also raised when the client goes away, so a hard puzzle never blocks other requests.
+//! * Connections: a request's header must arrive within [`Config::header_timeout`] (also the
+//!   idle limit of a kept-alive connection), and at most [`Config::max_connections`] are open,
+//!   [`Config::max_connections_per_client`] per address; others are closed at once.
+//! * `Host` must name the bound address, a loopback name or an `--allow-host` name (DNS
+//!   rebinding), and a request other than `GET`/`HEAD` that carries an `Origin` must come from
+//!   the server's own origin (no cross-origin POSTs); answers carry `nosniff`, a CSP and
+//!   `Cache-Control: no-store` ([`api::guard`]).
 //! * Bad JSON, unknown puzzles, malformed grids → `400` with `{"error": ...}`; the server keeps
 //!   serving after any bad request (even a panic in a solver is answered with a `500`).
 
@@ -31,8 +39,9 @@ pub mod jobs;
 pub mod levels;
 pub mod setter;
 
+use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Flags of `pencilbox serve`.
@@ -53,6 +62,13 @@ pub struct ServeArgs {
     /// The largest grid accepted, in cells.
     #[arg(long, value_name = "N", default_value_t = Config::default().max_cells)]
     pub max_cells: usize,
+    /// Jobs of one client address that may run at once (the others queue).
+    #[arg(long, value_name = "N", default_value_t = Config::default().jobs_per_client)]
+    pub jobs_per_client: usize,
+    /// A host name the `Host` header may carry besides the bound address and localhost
+    /// (repeatable; `*` accepts any).
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_hosts: Vec<String>,
 }
 
 /// Settings of a running server.
@@ -70,17 +86,35 @@ pub struct Config {
     pub max_side: usize,
     /// The largest number of cells of a grid.
     pub max_cells: usize,
+    /// Jobs of one client address running at once.
+    pub jobs_per_client: usize,
+    /// Time for a request's header to arrive (and for an idle kept-alive connection).
+    pub header_timeout: Duration,
+    /// Open connections at most.
+    pub max_connections: usize,
+    /// Open connections of one client address at most.
+    pub max_connections_per_client: usize,
+    /// Host names accepted in `Host` besides loopback names and the bound address (`*`: any).
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Default for Config {
     fn default() -> Self {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Config {
             timeout: Duration::from_secs(10),
-            jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            // More slots than cores: a trivial job gets a share of the CPU beside long ones
+            // instead of waiting for them; jobs_per_client keeps one client to a few of them.
+            jobs: (4 * cores).max(8),
             queue_wait: Duration::from_secs(10),
             max_body: 256 * 1024,
             max_side: 60,
             max_cells: 2500,
+            jobs_per_client: 2,
+            header_timeout: Duration::from_secs(5),
+            max_connections: 512,
+            max_connections_per_client: 64,
+            allowed_hosts: Vec::new(),
         }
     }
 }
@@ -105,6 +139,11 @@ impl Config {
             }
             c.jobs = j;
         }
+        if args.jobs_per_client == 0 {
+            return Err("--jobs-per-client must be at least 1".into());
+        }
+        c.jobs_per_client = args.jobs_per_client;
+        c.allowed_hosts = args.allow_hosts.iter().map(|h| h.to_ascii_lowercase()).collect();
         c.queue_wait = c.timeout.max(Duration::from_secs(1));
         Ok(c)
     }
@@ -115,15 +154,106 @@ pub fn app(config: Config) -> axum::Router {
     api::router(Arc::new(api::AppState::new(config)))
 }
 
+/// Open connections per client address.
+type Connections = Arc<Mutex<HashMap<IpAddr, usize>>>;
+
+/// One open connection, counted until dropped.
+struct Open {
+    peer: IpAddr,
+    open: Connections,
+}
+
+impl Open {
+    /// Counts a new connection of `peer`; `None` when the caps are reached.
+    fn admit(open: &Connections, peer: IpAddr, config: &Config) -> Option<Open> {
+        let mut map = open.lock().unwrap_or_else(|e| e.into_inner());
+        let total: usize = map.values().sum();
+        let mine = map.entry(peer).or_insert(0);
+        if total >= config.max_connections || *mine >= config.max_connections_per_client {
+            if *mine == 0 {
+                map.remove(&peer);
+            }
+            return None;
+        }
+        *mine += 1;
+        Some(Open {
+            peer,
+            open: open.clone(),
+        })
+    }
+}
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        let mut map = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = map.get_mut(&self.peer) {
+            *n -= 1;
+            if *n == 0 {
+                map.remove(&self.peer);
+            }
+        }
+    }
+}
+
 /// Serves the application on `listener` until `shutdown` resolves.
+///
+/// The accept loop is ours (hyper's HTTP/1 connection driver, as axum's own) so that the
+/// header-read timeout is armed ([`Config::header_timeout`], which also closes idle kept-alive
+/// connections) and connections are capped in total and per client address. Each request
+/// carries the peer address ([`axum::extract::ConnectInfo`]) for per-client fairness.
 pub async fn serve(
     listener: tokio::net::TcpListener,
-    config: Config,
+    mut config: Config,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, app(config))
-        .with_graceful_shutdown(shutdown)
-        .await
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use tower::ServiceExt;
+    if let Ok(local) = listener.local_addr() {
+        let ip = local.ip();
+        if !ip.is_unspecified() {
+            config.allowed_hosts.push(match ip {
+                IpAddr::V4(v4) => v4.to_string(),
+                IpAddr::V6(v6) => format!("[{v6}]"),
+            });
+        }
+    }
+    let app = app(config.clone());
+    let open: Connections = Arc::default();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(e) => {
+                    // Out of descriptors and similar: wait a little instead of spinning.
+                    if !matches!(e.kind(), std::io::ErrorKind::ConnectionAborted | std::io::ErrorKind::ConnectionReset) {
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                    }
+                    continue;
+                }
+            },
+            () = &mut shutdown => return Ok(()),
+        };
+        let Some(guard) = Open::admit(&open, peer.ip(), &config) else {
+            drop(stream);
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let app = app.clone();
+        let header_timeout = config.header_timeout;
+        tokio::spawn(async move {
+            let _guard = guard;
+            let service = hyper::service::service_fn(move |mut req: hyper::Request<hyper::body::Incoming>| {
+                req.extensions_mut().insert(axum::extract::ConnectInfo(peer));
+                app.clone().oneshot(req.map(axum::body::Body::new))
+            });
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .serve_connection(TokioIo::new(stream), service);
+            let _ = conn.await;
+        });
+    }
 }
 
 /// The URL people open for a listening address.
@@ -166,6 +296,11 @@ pub fn run(args: ServeArgs) -> u8 {
         println!("pencilbox playground: {}", url_of(local));
         if !args.bind.is_loopback() {
             eprintln!("pencilbox: warning: listening on {local}, reachable from other machines");
+            if args.bind.is_unspecified() && args.allow_hosts.is_empty() {
+                eprintln!(
+                    "pencilbox: requests must name this machine as localhost or by a name given with --allow-host"
+                );
+            }
         }
         eprintln!("pencilbox: press Ctrl-C to stop");
         let shutdown = async {
@@ -200,6 +335,8 @@ mod tests {
             timeout: f64::NAN,
             jobs: None,
             max_cells: 100,
+            jobs_per_client: 2,
+            allow_hosts: vec![],
         };
         assert!(Config::from_args(&args).is_err());
         args.timeout = 0.0;

@@ -9,7 +9,7 @@
 //! A deadline gives the partial answer (`"complete": false` / `"interrupted": true`), not an
 //! error.
 
-use super::api::{decode, ApiError, AppState, PuzzleRequest, Shared};
+use super::api::{decode, ApiError, AppState, Client, PuzzleRequest, Shared};
 use crate::setter::{forced_json, redundant_json, suggest_json};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -28,7 +28,11 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/api/redundant", post(redundant))
 }
 
-async fn forced(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+async fn forced(
+    State(state): Shared,
+    Client(client): Client,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
     let req: PuzzleRequest = decode(&state, body)?;
     let kind = req.kind(&state.config)?;
     let mut opts = req.options(kind)?;
@@ -36,7 +40,7 @@ async fn forced(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Re
     let text = req.text;
     let out = state
         .jobs
-        .run(timeout, move |limits| {
+        .run_for(client, timeout, move |limits| {
             opts.limits = limits;
             kind.forced(&text, &opts).map(|r| forced_json(kind.name(), &r))
         })
@@ -44,7 +48,11 @@ async fn forced(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Re
     Ok(Json(out))
 }
 
-async fn suggest(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+async fn suggest(
+    State(state): Shared,
+    Client(client): Client,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
     let req: PuzzleRequest = decode(&state, body)?;
     let kind = req.kind(&state.config)?;
     let mut opts = req.options(kind)?;
@@ -57,7 +65,7 @@ async fn suggest(State(state): Shared, body: Result<Bytes, BytesRejection>) -> R
     let text = req.text;
     let out = state
         .jobs
-        .run(timeout, move |limits| {
+        .run_for(client, timeout, move |limits| {
             opts.limits = limits;
             kind.suggest(&text, limit, &opts).map(|r| {
                 let mut v = suggest_json(kind.name(), &r);
@@ -75,7 +83,11 @@ async fn suggest(State(state): Shared, body: Result<Bytes, BytesRejection>) -> R
     Ok(Json(out))
 }
 
-async fn redundant(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+async fn redundant(
+    State(state): Shared,
+    Client(client): Client,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
     let req: PuzzleRequest = decode(&state, body)?;
     let kind = req.kind(&state.config)?;
     let mut opts = req.options(kind)?;
@@ -83,7 +95,7 @@ async fn redundant(State(state): Shared, body: Result<Bytes, BytesRejection>) ->
     let text = req.text;
     let out = state
         .jobs
-        .run(timeout, move |limits| {
+        .run_for(client, timeout, move |limits| {
             opts.limits = limits;
             kind.redundant(&text, &opts).map(|r| {
                 let mut v = redundant_json(kind.name(), &r);
