@@ -157,3 +157,99 @@ fn a_family_setting_reaches_solve_count_and_verify_through_set() {
     run(&["solve", "--set", "blok=3x2", p]).code(2);
     run(&["solve", "--block", "3x2", p]).code(2);
 }
+
+/// Issue 14 item 7: `list` says "(default)" once per default algorithm, never "default: …
+/// (default)".
+#[test]
+fn list_marks_each_default_algorithm_once() {
+    let out = run(&["list"]);
+    out.code(0);
+    let families = out.stdout.lines().filter(|l| !l.starts_with(' ')).count();
+    let defaults: Vec<&str> = out.stdout.lines().filter(|l| l.ends_with(" (default)")).collect();
+    assert_eq!(
+        defaults.len(),
+        families,
+        "one default algorithm per family:\n{}",
+        out.stdout
+    );
+    for line in defaults {
+        assert_eq!(line.matches("default").count(), 1, "{line}");
+    }
+}
+
+/// Issue 14 item 7: every JSON key is snake_case, the notes in "stats" included.
+#[test]
+fn json_stats_keys_have_no_spaces() {
+    for (file, alg) in [
+        ("examples/path/example-6x6.txt", "fast"),
+        ("examples/path/example-6x6.txt", "paper"),
+        ("examples/sudoku/9x9.txt", "deduce"),
+        ("examples/suguru/example-6x6.in", "fast"),
+        ("examples/ripple/example-6x6.in", "fast"),
+    ] {
+        let v = run(&["solve", "-f", "json", "-a", alg, file]).code(0).json();
+        let stats = v["stats"].as_object().expect("stats");
+        assert!(stats.len() > 4, "{file}: notes in stats: {stats:?}");
+        for k in stats.keys() {
+            assert!(
+                k.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
+                "{file} -a {alg}: key {k:?}"
+            );
+        }
+    }
+}
+
+/// Issue 14 item 7: the bench table keeps its columns when a file name is longer than 40.
+#[test]
+fn the_bench_table_aligns_long_file_names() {
+    let long = "a-very-long-file-name-that-is-longer-than-forty-characters.in";
+    let src = std::fs::read(pencilbox_tests::root().join("examples/suguru/example-6x6.in")).expect("example");
+    let f = temp_file(long, &src);
+    let short = temp_file("s.in", &src);
+    let out = run(&[
+        "bench",
+        f.to_str().unwrap_or_default(),
+        short.to_str().unwrap_or_default(),
+    ]);
+    out.code(0);
+    let lines: Vec<&str> = out.stdout.lines().take(3).collect();
+    let ends: Vec<usize> = lines
+        .iter()
+        .map(|l| l.find("status").or_else(|| l.find("solved")).unwrap_or(0) + 6)
+        .collect();
+    assert!(ends.iter().all(|&e| e == ends[0] && e > 6), "{}", out.stdout);
+}
+
+/// Issue 14 item 7: every command that prints a result takes `-f`, and the help of those where
+/// `pretty` is plain text says so.
+#[test]
+fn every_printing_command_takes_short_f() {
+    for args in [
+        &["solve", "-f", "json", "examples/sudoku/9x9.txt"][..],
+        &["count", "-f", "json", "examples/sudoku/9x9.txt"],
+        &[
+            "verify",
+            "-f",
+            "json",
+            "examples/suguru/example-6x6.in",
+            "examples/suguru/example-6x6.ans",
+        ],
+        &["forced", "-f", "json", "examples/suguru/example-6x6.in"],
+        &["bench", "-f", "json", "examples/ripple/example-6x6.in"],
+        &["explain", "-f", "json", "examples/sudoku/4x4.txt"],
+        &["hint", "-f", "json", "examples/sudoku/4x4.txt"],
+        &["sudoku", "nishio", "-f", "json", "examples/sudoku/4x4.txt"],
+        &["sudoku", "explain", "-f", "json", "examples/sudoku/4x4.txt"],
+        &["generate", "sudoku", "--size", "4x4", "-f", "json"],
+    ] {
+        let out = run(args);
+        out.code(0);
+        out.json();
+    }
+    for cmd in [&["verify", "--help"][..], &["bench", "--help"], &["forced", "--help"]] {
+        run(cmd)
+            .code(0)
+            .stdout_has("text or json (`pretty` prints the same as text)");
+    }
+}

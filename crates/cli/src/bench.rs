@@ -31,7 +31,7 @@ pub struct BenchArgs {
     /// Algorithm; the family's default when omitted.
     #[arg(long, short = 'a')]
     algorithm: Option<String>,
-    /// Output format (text or json).
+    /// Output format: text or json (`pretty` prints the same as text).
     #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
     format: Format,
     /// Time limit per instance in seconds.
@@ -244,8 +244,10 @@ fn report(args: &BenchArgs, rows: &[Row]) -> u8 {
         );
     } else {
         if !args.quiet {
+            // The file column is as wide as the longest name, so long paths keep the columns.
+            let w = rows.iter().map(|r| r.file.chars().count()).max().unwrap_or(0).max(40);
             emit(&format!(
-                "{:<40} {:>10} {:>8} {:>12} {:>12}",
+                "{:<w$} {:>10} {:>8} {:>12} {:>12}",
                 "file", "status", "answer", "time (ms)", "nodes"
             ));
             for r in rows {
@@ -260,7 +262,7 @@ fn report(args: &BenchArgs, rows: &[Row]) -> u8 {
                     None => "-",
                 };
                 emit(&format!(
-                    "{:<40} {:>10} {:>8} {:>12.3} {:>12}",
+                    "{:<w$} {:>10} {:>8} {:>12.3} {:>12}",
                     r.file,
                     status,
                     m,

@@ -25,9 +25,7 @@ pub fn resolve_kind(name: Option<&str>, text: &str, file: &str) -> Result<&'stat
             let found = registry::detect(text);
             match found.as_slice() {
                 [k] => Ok(*k),
-                [] => Err(InputError(format!(
-                    "{file}: cannot tell which puzzle this is; name it with --puzzle (see `pencilbox list`)"
-                ))),
+                [] => Err(unrecognised(text, file)),
                 many => {
                     let names: Vec<_> = many.iter().map(|k| k.name()).collect();
                     Err(InputError(format!(
@@ -37,6 +35,34 @@ pub fn resolve_kind(name: Option<&str>, text: &str, file: &str) -> Result<&'stat
                 }
             }
         }
+    }
+}
+
+/// The error for a text no family recognises: where it fails as the family it most resembles
+/// (see [`registry::closest`]).
+fn unrecognised(text: &str, file: &str) -> InputError {
+    if text.trim().is_empty() {
+        return InputError(format!(
+            "{file}:1:1: the file is empty; expected a puzzle (see `pencilbox list` and the formats in README.md)"
+        ));
+    }
+    match registry::closest(text) {
+        Some((kinds, e)) => {
+            let names: Vec<_> = kinds.iter().map(|k| k.name()).collect();
+            let (first, rest) = names.split_first().map_or(("", &[][..]), |(f, r)| (*f, r));
+            let also = if rest.is_empty() {
+                String::new()
+            } else {
+                format!(" (or a {} file)", rest.join(" or "))
+            };
+            InputError(format!(
+                "{file}:{}:{}: looks like a {first} file{also}: {}; name the family with --puzzle if it is another",
+                e.pos.line, e.pos.col, e.message
+            ))
+        }
+        None => InputError(format!(
+            "{file}: cannot tell which puzzle this is; name it with --puzzle (see `pencilbox list`)"
+        )),
     }
 }
 
@@ -133,6 +159,11 @@ pub fn solve(args: &PuzzleArgs, format: Format, show_stats: bool, file: &Path) -
 pub fn verify(puzzle: Option<&str>, settings: &[String], format: Format, file: &Path, solution: &Path) -> u8 {
     let name = display_name(file);
     let sol_name = display_name(solution);
+    if file.as_os_str() == "-" && solution.as_os_str() == "-" {
+        return fail(InputError(
+            "the puzzle and the solution cannot both be standard input (`-`); give one as a file".into(),
+        ));
+    }
     let (text, sol) = match (read_text(file), read_text(solution)) {
         (Ok(t), Ok(s)) => (t, s),
         (Err(e), _) | (_, Err(e)) => return fail(e),

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 pub struct ExplainArgs {
     #[command(flatten)]
     pub args: PuzzleArgs,
-    /// Output format (text or json).
+    /// Output format: text or json (`pretty` prints the same as text).
     #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Stop with `stalled` (exit 1) when the rules stall instead of guessing.
@@ -43,7 +43,7 @@ pub struct HintArgs {
     /// `answer` (the conclusion).
     #[arg(long, default_value = "rule")]
     pub level: String,
-    /// Output format (text or json).
+    /// Output format: text or json (`pretty` prints the same as text).
     #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// The puzzle, possibly partly filled in (the family's format), or `-`.

@@ -28,23 +28,27 @@ pub fn display_name(path: &Path) -> String {
     }
 }
 
-/// Reads a whole file (or stdin for `-`) as UTF-8 text, refusing huge or binary input.
+/// The first bytes read and checked for binary data before the rest of the input is read.
+const PREFIX_BYTES: usize = 4096;
+
+/// Reads a whole file (or stdin for `-`) as UTF-8 text, refusing huge or binary input. Binary
+/// data (a NUL byte or bytes that are not UTF-8) in the first few KiB is refused before the
+/// rest is read, so `/dev/urandom` is refused at once rather than after 64 MiB.
 pub fn read_text(path: &Path) -> Result<String, InputError> {
     let name = display_name(path);
     let mut bytes = Vec::new();
     let res = if path.as_os_str() == "-" {
-        std::io::stdin()
-            .lock()
-            .take(MAX_INPUT_BYTES + 1)
-            .read_to_end(&mut bytes)
+        read_checked(&mut std::io::stdin().lock(), &mut bytes)
     } else {
         match std::fs::File::open(path) {
-            Ok(f) => f.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes),
+            Ok(mut f) => read_checked(&mut f, &mut bytes),
             Err(e) => return Err(InputError(format!("{name}: cannot open: {e}"))),
         }
     };
-    if let Err(e) = res {
-        return Err(InputError(format!("{name}: cannot read: {e}")));
+    match res {
+        Ok(()) => {}
+        Err(Refused::Io(e)) => return Err(InputError(format!("{name}: cannot read: {e}"))),
+        Err(Refused::Binary(e)) => return Err(InputError(format!("{name}:{e}"))),
     }
     if bytes.len() as u64 > MAX_INPUT_BYTES {
         return Err(InputError(format!(
@@ -56,6 +60,38 @@ pub fn read_text(path: &Path) -> Result<String, InputError> {
         Ok(_) => Ok(String::from_utf8(bytes).unwrap_or_default()),
         Err(e) => Err(InputError(format!("{name}:{e}"))),
     }
+}
+
+/// Why [`read_checked`] stopped.
+enum Refused {
+    Io(std::io::Error),
+    Binary(pencilbox_core::ParseError),
+}
+
+/// Reads a prefix, refuses it if it is binary, then reads the rest (up to one byte past the cap).
+fn read_checked(r: &mut impl Read, bytes: &mut Vec<u8>) -> Result<(), Refused> {
+    let mut head = r.take(PREFIX_BYTES as u64);
+    head.read_to_end(bytes).map_err(Refused::Io)?;
+    let r = head.into_inner();
+    if let Err(e) = binary_prefix(bytes) {
+        return Err(Refused::Binary(e));
+    }
+    if bytes.len() == PREFIX_BYTES {
+        r.take(MAX_INPUT_BYTES + 1 - PREFIX_BYTES as u64)
+            .read_to_end(bytes)
+            .map_err(Refused::Io)?;
+    }
+    Ok(())
+}
+
+/// Refuses a prefix with a NUL byte or invalid UTF-8; a multi-byte character cut at the end
+/// of the prefix is not an error.
+fn binary_prefix(prefix: &[u8]) -> Result<(), pencilbox_core::ParseError> {
+    let checked = match std::str::from_utf8(prefix) {
+        Err(e) if e.error_len().is_none() => &prefix[..e.valid_up_to()],
+        _ => prefix,
+    };
+    text_from_bytes(checked).map(|_| ())
 }
 
 /// Formats a puzzle error found in `name` (for [`PuzzleError::Solution`], `name` is the

@@ -86,7 +86,7 @@ enum Command {
         /// Puzzle-specific setting KEY=VALUE (e.g. `--set block=2x3` for Sudoku); repeatable.
         #[arg(long = "set", value_name = "KEY=VALUE")]
         settings: Vec<String>,
-        /// Output format (text or json).
+        /// Output format: text or json (`pretty` prints the same as text).
         #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
         format: Format,
         /// The puzzle file (`-` for standard input).
@@ -127,7 +127,7 @@ enum Command {
         /// Puzzle family (see `pencilbox list`); detected from the file when omitted.
         #[arg(long, short = 'p')]
         puzzle: Option<String>,
-        /// Output format (text or json).
+        /// Output format: text or json (`pretty` prints the same as text).
         #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
         format: Format,
         /// Give up after this many seconds (exit code 3; the facts found so far are listed).

@@ -27,19 +27,38 @@ pub fn count_json(n: &BigUint) -> Value {
 /// `{"nodes":..,"failures":..,"max_depth":..,"elapsed_us":..}` plus the puzzle's notes.
 ///
 /// Notes never replace the driver's counters; a note whose value is a whole number that fits
-/// in `u64` becomes a JSON number, anything else (big bounds, lists) stays a string.
+/// in `u64` becomes a JSON number, anything else (big bounds, lists) stays a string. A note's
+/// name becomes a snake_case key (`refuted by colours` → `refuted_by_colours`), as every other
+/// key is.
 pub fn stats_json(stats: &Stats, notes: &[pencilbox_core::Note]) -> Value {
     let mut v = serde_json::to_value(stats).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut v {
         for n in notes {
-            if m.contains_key(&n.name) {
+            let key = snake_case(&n.name);
+            if m.contains_key(&key) {
                 continue;
             }
             let value = n.value.parse::<u64>().map_or_else(|_| json!(n.value), |x| json!(x));
-            m.insert(n.name.clone(), value);
+            m.insert(key, value);
         }
     }
     v
+}
+
+/// `name` in lower case with every run of other characters than letters and digits one `_`.
+pub fn snake_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for ch in name.chars() {
+        if ch.is_alphanumeric() {
+            out.extend(ch.to_lowercase());
+        } else if !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    while out.ends_with('_') {
+        out.pop();
+    }
+    out
 }
 
 /// The JSON object of a solve.
@@ -120,6 +139,16 @@ pub fn stats_line(stats: &Stats, notes: &[pencilbox_core::Note]) -> String {
 mod tests {
     use super::*;
     use pencilbox_core::Note;
+
+    #[test]
+    fn note_names_become_snake_case_keys() {
+        assert_eq!(snake_case("refuted by colours"), "refuted_by_colours");
+        assert_eq!(snake_case("theorem2_bound"), "theorem2_bound");
+        assert_eq!(snake_case("Cut by (parity) "), "cut_by_parity");
+        let v = stats_json(&Stats::default(), &[Note::new("searches raced", "2")]);
+        assert_eq!(v["searches_raced"], 2);
+        assert!(v.get("searches raced").is_none());
+    }
 
     #[test]
     fn notes_never_replace_the_search_counters() {

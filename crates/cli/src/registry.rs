@@ -1,6 +1,6 @@
 //! The puzzle registry: one line per puzzle family, sorted by name.
 
-use pencilbox_core::PuzzleKind;
+use pencilbox_core::{ParseError, Pos, PuzzleError, PuzzleKind, RunOptions};
 
 /// Every puzzle family the CLI knows, sorted by name.
 pub static PUZZLES: &[&dyn PuzzleKind] = &[
@@ -20,6 +20,72 @@ pub fn detect(text: &str) -> Vec<&'static dyn PuzzleKind> {
     PUZZLES.iter().copied().filter(|k| k.detect(text)).collect()
 }
 
+/// For a text no family's `detect` accepts: the families it most resembles and the error the
+/// first of them reports, with its position in the whole file.
+///
+/// Every family's parser reads the text (each instance of a batch file in turn); the families
+/// whose first error lies furthest into the file (line, then column) are the ones the text
+/// resembles most: their parsers understood the most of it before giving up (a complaint
+/// about a whole line ranks at its start; at the first position, a complaint about a value
+/// beats "expected …"). `None` when some
+/// family parses the whole text (then it is well-formed, only not recognised: e.g. a Suguru
+/// answer, which is a Sudoku-like grid that breaks the Sudoku rules).
+pub fn closest(text: &str) -> Option<(Vec<&'static dyn PuzzleKind>, ParseError)> {
+    let opts = RunOptions::default();
+    let mut best: Option<(Vec<&'static dyn PuzzleKind>, ParseError)> = None;
+    for kind in PUZZLES.iter().copied() {
+        let instances = kind.instances(text);
+        let mut error = None;
+        if instances.is_empty() {
+            error = Some(ParseError::new(Pos { line: 1, col: 1 }, "no puzzle in the file"));
+        }
+        for inst in instances {
+            match kind.dimensions(inst.text, &opts) {
+                Ok(_) => {}
+                Err(PuzzleError::Parse(e)) => {
+                    let pos = Pos {
+                        line: e.pos.line + inst.first_line - 1,
+                        col: e.pos.col,
+                    };
+                    error = Some(ParseError::new(pos, e.message));
+                    break;
+                }
+                // Not a positioned complaint (e.g. an unsupported size): ranks at the start.
+                Err(e) => {
+                    error = Some(ParseError::new(
+                        Pos {
+                            line: inst.first_line,
+                            col: 1,
+                        },
+                        e.to_string(),
+                    ));
+                    break;
+                }
+            }
+        }
+        let e = error?;
+        // A family that refused the very first token ("expected …" at 1:1) understood nothing;
+        // one that complains there about a value (a size, a symbol) read that token.
+        // An error just past the end of a line is about the line as a whole (too short, wrong
+        // length): it ranks at the line's start.
+        let key = |e: &ParseError| {
+            let len = text
+                .lines()
+                .nth(e.pos.line as usize - 1)
+                .map_or(0, |l| l.chars().count());
+            let col = if e.pos.col as usize > len { 1 } else { e.pos.col };
+            let nothing = col == 1 && e.pos.line == 1 && e.message.starts_with("expected");
+            (e.pos.line, col, !nothing)
+        };
+        match &mut best {
+            Some((kinds, b)) if key(b) == key(&e) => kinds.push(kind),
+            Some((_, b)) if key(b) > key(&e) => {}
+            _ => best = Some((vec![kind], e)),
+        }
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -31,6 +97,19 @@ mod tests {
         sorted.sort_unstable();
         sorted.dedup();
         assert_eq!(names, sorted);
+    }
+
+    #[test]
+    fn closest_picks_the_parse_that_got_furthest() {
+        // A Suguru file cut short: Suguru's parser reads to the missing region rows.
+        let (kinds, e) = closest("2 2\n0 0\n0 0\n1 1\n").expect("no family parses it");
+        let names: Vec<_> = kinds.iter().map(|k| k.name()).collect();
+        assert_eq!(names, ["suguru"], "{e}");
+        assert!(e.pos.line >= 4, "{e}");
+        // A 4×4 Sudoku with a letter: only Sudoku read the first token.
+        let (kinds, e) = closest("a...............\n").expect("no family parses it");
+        assert_eq!(kinds[0].name(), "sudoku", "{e}");
+        assert_eq!(kinds.len(), 1, "{e}");
     }
 
     /// A run asked for one rendering makes exactly that one, equal to the full rendering's, and

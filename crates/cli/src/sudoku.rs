@@ -66,8 +66,8 @@ pub struct NishioArgs {
     /// sweep, bit-parallel) with --bench only.
     #[arg(long, default_value = "dag")]
     pub method: String,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// Output format: text or json (`pretty` prints the same as text).
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Block shape AxB (rows x columns); default from the grid size.
     #[arg(long)]
@@ -91,8 +91,8 @@ pub struct ExplainArgs {
     /// Leave the chain rules out (implication chains and one-level forcing chains).
     #[arg(long)]
     pub no_chains: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// Output format: text or json (`pretty` prints the same as text).
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Block shape AxB (rows x columns); default from the grid size.
     #[arg(long)]
@@ -126,9 +126,20 @@ fn read_puzzles(file: &Path, block: Option<BlockShape>) -> Result<(String, Vec<(
     let text = read_text(file)?;
     let name = display_name(file);
     let mut out = Vec::new();
+    // A file of another family gets called that, not a Sudoku with a strange first row.
+    let other: Vec<_> = crate::registry::detect(&text)
+        .into_iter()
+        .filter(|k| k.name() != KIND.name())
+        .map(|k| k.name())
+        .collect();
     for inst in KIND.instances(&text) {
-        let p =
-            Sudoku::parse(inst.text, block).map_err(|e| describe(&name, inst.first_line, &PuzzleError::Parse(e)))?;
+        let p = Sudoku::parse(inst.text, block).map_err(|e| match other.as_slice() {
+            [] => describe(&name, inst.first_line, &PuzzleError::Parse(e)),
+            kinds => InputError(format!(
+                "{name}:1:1: this is a {} file, not a Sudoku (the `sudoku` commands read Sudoku only)",
+                kinds.join(" or ")
+            )),
+        })?;
         out.push((inst.first_line, p));
     }
     Ok((name, out))

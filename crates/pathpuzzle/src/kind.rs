@@ -110,7 +110,7 @@ fn notes(p: &PathPuzzle, alg: &Algorithm, o: &Outcome) -> Vec<Note> {
             let cells = p.shape().cells();
             if cells <= 1000 {
                 let bound = (BigUint::from(3u32).pow(cells as u32 + 1) - 1u32) / 2u32;
-                notes.push(Note::new("Theorem 3 node bound (3^(mn+1)-1)/2", bound));
+                notes.push(Note::new("theorem3_bound", bound));
             }
         }
     }

@@ -112,6 +112,8 @@ pub struct Sudoku {
 struct RawCell {
     value: u32,
     pos: Pos,
+    /// The symbol as written, when the cell was one character of a text grid.
+    written: Option<char>,
 }
 
 impl Sudoku {
@@ -254,15 +256,19 @@ fn finish(n: usize, cells: Vec<RawCell>, block: Option<BlockShape>, start: Pos) 
     let mut givens = Vec::with_capacity(n * n);
     for c in cells {
         if c.value as usize > n {
-            return Err(ParseError::new(
-                c.pos,
-                format!(
-                    "value {} (`{}`) is out of range for a {n}×{n} grid (1-{n}, symbols 1-{})",
+            let message = match c.written {
+                Some(ch) if ch.is_ascii_alphabetic() => format!(
+                    "`{ch}` is not a symbol of a {n}×{n} Sudoku (it stands for {}; use . or 0 for empty, 1-{})",
                     c.value,
-                    symbol(c.value.min(35) as u8),
                     symbol(n as u8)
                 ),
-            ));
+                _ => format!(
+                    "value {} is out of range for a {n}×{n} grid (1-{n}, symbols 1-{})",
+                    c.value,
+                    symbol(n as u8)
+                ),
+            };
+            return Err(ParseError::new(c.pos, message));
         }
         givens.push(c.value as u8);
     }
@@ -316,7 +322,11 @@ fn line_cells(line: &str, line_no: u32) -> Result<Vec<RawCell>, ParseError> {
                     )
                 })? as u32
             };
-            out.push(RawCell { value, pos });
+            out.push(RawCell {
+                value,
+                pos,
+                written: None,
+            });
         }
     } else {
         for (c, t) in toks {
@@ -340,7 +350,11 @@ fn line_cells(line: &str, line_no: u32) -> Result<Vec<RawCell>, ParseError> {
                         format!("more than {LINE_CAP} symbols on one line: far larger than the biggest supported Sudoku (35×35)"),
                     ));
                 }
-                out.push(RawCell { value: v as u32, pos });
+                out.push(RawCell {
+                    value: v as u32,
+                    pos,
+                    written: Some(ch),
+                });
             }
         }
     }
@@ -523,6 +537,7 @@ fn parse_json(text: &str, block: Option<BlockShape>) -> Result<Sudoku, ParseErro
             cells.push(RawCell {
                 value: json_cell(x, r, c)?,
                 pos: Pos::START,
+                written: None,
             });
         }
     }
@@ -612,7 +627,11 @@ fn parse_url(line: &str, line_no: u32, block: Option<BlockShape>) -> Result<Sudo
             'g'..='z' => {
                 let run = ch.to_digit(36).unwrap_or(16) as usize - 15;
                 for _ in 0..run.min(total - cells.len()) {
-                    cells.push(RawCell { value: 0, pos });
+                    cells.push(RawCell {
+                        value: 0,
+                        pos,
+                        written: None,
+                    });
                 }
                 i += 1;
                 continue;
@@ -627,13 +646,18 @@ fn parse_url(line: &str, line_no: u32, block: Option<BlockShape>) -> Result<Sudo
         if value == 0 && ch != '.' {
             return Err(ParseError::new(pos, "a Sudoku clue cannot be 0"));
         }
-        cells.push(RawCell { value, pos });
+        cells.push(RawCell {
+            value,
+            pos,
+            written: None,
+        });
         i += used;
     }
     while cells.len() < total {
         cells.push(RawCell {
             value: 0,
             pos: pos_at(body_off + bytes.len()),
+            written: None,
         });
     }
     finish(n, cells, block, start)

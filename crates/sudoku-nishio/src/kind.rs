@@ -241,6 +241,18 @@ impl Puzzle for Sudoku {
         }
     }
     fn parse_solution(&self, text: &str) -> Result<Vec<u8>, ParseError> {
+        // Read the size first, so that a grid of another size is called that, not a grid the
+        // puzzle's blocks do not tile.
+        let n = self.n();
+        let size = Sudoku::parse(text, None).map(|s| s.n());
+        if let Ok(m) = size {
+            if m != n {
+                return Err(ParseError::new(
+                    pencilbox_core::Pos { line: 1, col: 1 },
+                    format!("the solution is a {m}×{m} grid but the puzzle is {n}×{n}: the sizes differ"),
+                ));
+            }
+        }
         Ok(Sudoku::parse(text, Some(self.block()))?.givens().to_vec())
     }
     fn verify(&self, s: &Vec<u8>) -> VerifyReport {

@@ -35,7 +35,7 @@ pub static ALGORITHMS: [(Algorithm, pencilbox_core::AlgorithmInfo); 3] = [
         Algorithm::Fast,
         pencilbox_core::AlgorithmInfo {
             name: "fast",
-            summary: "default: model on the shared engine (singles, hidden singles, pointing, naked pairs, failed-value probing) + smallest-domain branching; `linear` on 1×n / m×1",
+            summary: "model on the shared engine (singles, hidden singles, pointing, naked pairs, failed-value probing) + smallest-domain branching; `linear` on 1×n / m×1",
         },
     ),
     (

@@ -127,7 +127,7 @@ pub fn verify(board: &Board, sol: &Grid<u32>, mut rule: impl FnMut(&mut CellChec
             violations.push(Violation::new(
                 shape.name(c),
                 "region-duplicate",
-                format!("{human} shares a number with cell(s) in within the same region."),
+                format!("{human} shares a number with another cell in the same region."),
             ));
         }
         rule(&mut CellCheck {
