@@ -902,6 +902,6 @@ fn explain_lists_rated_steps_for_every_family_and_keeps_the_limits() {
     });
     let sudoku = example("sudoku/9x9.txt");
     let (status, v) = post(small, "/api/explain", &json!({"puzzle": "sudoku", "text": sudoku}));
-    assert_eq!(status, 400, "{v}");
+    assert_eq!(status, 413, "{v}");
     assert!(v["error"].as_str().unwrap().contains("too large"), "{v}");
 }
