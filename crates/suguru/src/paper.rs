@@ -33,9 +33,29 @@ pub struct PaperSearch {
     chi: Vec<Vec<u32>>,
     /// The cells filled so far, in order (the recursion stack of SEARCH).
     filled: Vec<u32>,
+    /// A χ_r of at most this many values is pushed whole at line 7; a longer one lazily.
+    eager_max: usize,
 }
 
+/// Marks a branch `(cell, LAZY | i)` that names `χ_r[i]` by its index (a lazy branch, see
+/// [`PaperSearch::expand`]); an unmarked branch `(cell, β)` names its value.
+const LAZY: u32 = 1 << 31;
+
+/// χ sets up to this size are pushed whole: no call back per branch, and memory stays linear
+/// (at most this many branches per level).
+const EAGER_MAX: usize = 32;
+
 impl PaperSearch {
+    /// The value a branch names (see [`LAZY`]).
+    #[inline]
+    fn beta(&self, r: usize, x: u32) -> u32 {
+        if x & LAZY == 0 {
+            x
+        } else {
+            self.chi[r][(x & !LAZY) as usize]
+        }
+    }
+
     /// Sets up `S`, `CV` (from the hints) and `χ` as Section IV describes.
     pub fn new(p: &Suguru) -> Self {
         let shape = p.shape();
@@ -68,6 +88,7 @@ impl PaperSearch {
             cv,
             offset,
             chi,
+            eager_max: EAGER_MAX,
             filled: Vec::new(),
         }
     }
@@ -93,7 +114,7 @@ impl PaperSearch {
 }
 
 impl Backtrack for PaperSearch {
-    /// `(cell, i)`: the cell takes `β = χ_r[i]`.
+    /// `(cell, β)`, or `(cell, LAZY | i)` for `β = χ_r[i]` of a lazily pushed χ_r.
     type Branch = (u32, u32);
 
     fn expand(&mut self, out: &mut Vec<(u32, u32)>) -> Expand {
@@ -109,33 +130,43 @@ impl Backtrack for PaperSearch {
         if self.chi[r].is_empty() {
             return Expand::Dead;
         }
-        // Line 7 tries every β of χ_r in turn: the first is pushed here and the driver asks
-        // [`Backtrack::successor`] for the next, so memory stays linear in the grid (pushing all
-        // of χ_r at every level would hold |χ_r|² branches on a big region).
-        out.push((c as u32, 0)); // line 7
+        // Line 7 tries every β of χ_r in turn. A small χ_r is pushed whole; a big one (a region
+        // of many cells) one branch at a time: the driver asks [`Backtrack::successor`] for the
+        // next, so memory stays linear in the grid (pushing all of χ_r at every level would hold
+        // |χ_r|² branches on a big region). Either way the order, and the tree, are the same.
+        let chi = &self.chi[r];
+        if chi.len() <= self.eager_max {
+            out.extend(chi.iter().map(|&b| (c as u32, b))); // line 7
+        } else {
+            out.push((c as u32, LAZY)); // line 7, lazily
+        }
         Expand::Branches
     }
 
-    fn successor(&mut self, (c, i): (u32, u32)) -> Option<(u32, u32)> {
-        // The next β of χ_r (increasing).
+    fn successor(&mut self, (c, x): (u32, u32)) -> Option<(u32, u32)> {
+        // The next β of a lazy χ_r (increasing).
+        if x & LAZY == 0 {
+            return None;
+        }
+        let i = x & !LAZY;
         let chi = &self.chi[self.region[c as usize] as usize];
-        (i as usize + 1 < chi.len()).then_some((c, i + 1))
+        (i as usize + 1 < chi.len()).then_some((c, LAZY | (i + 1)))
     }
 
-    fn apply(&mut self, (c, i): (u32, u32)) -> bool {
+    fn apply(&mut self, (c, x): (u32, u32)) -> bool {
         let c = c as usize;
         let r = self.region[c] as usize;
-        let b = self.chi[r][i as usize];
+        let b = self.beta(r, x);
         self.g[c] = b; // line 8
         self.cv[self.offset[r] + b as usize - 1] += 1; // line 9
         self.filled.push(c as u32);
         !self.must_backtrack(c) // line 10
     }
 
-    fn undo(&mut self, (c, i): (u32, u32)) {
+    fn undo(&mut self, (c, x): (u32, u32)) {
         let c = c as usize;
         let r = self.region[c] as usize;
-        let b = self.chi[r][i as usize];
+        let b = self.beta(r, x);
         self.g[c] = 0; // line 14
         self.cv[self.offset[r] + b as usize - 1] -= 1; // line 15
         self.filled.pop();
@@ -148,29 +179,6 @@ mod tests {
     use crate::model::{parse, parse_answer};
     use pencilbox_core::search::{run, Flow, Limits};
 
-    /// Algorithm 2 with every β of χ_r pushed at once (as before the lazy branches).
-    struct Eager(PaperSearch);
-    impl Backtrack for Eager {
-        type Branch = (u32, u32);
-        fn expand(&mut self, out: &mut Vec<(u32, u32)>) -> Expand {
-            let start = out.len();
-            let e = self.0.expand(out);
-            if e == Expand::Branches {
-                let (c, _) = out[start];
-                let r = self.0.region[c as usize] as usize;
-                out.truncate(start);
-                out.extend((0..self.0.chi[r].len() as u32).map(|i| (c, i)));
-            }
-            e
-        }
-        fn apply(&mut self, b: (u32, u32)) -> bool {
-            self.0.apply(b)
-        }
-        fn undo(&mut self, b: (u32, u32)) {
-            self.0.undo(b)
-        }
-    }
-
     #[test]
     fn lazy_branches_keep_algorithm_2s_tree_node_for_node() {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/suguru/");
@@ -180,8 +188,13 @@ mod tests {
             ("example-10x10.in", Limits::count_up_to(2)),
         ] {
             let p = parse(&std::fs::read_to_string(format!("{root}{file}")).unwrap()).unwrap();
-            let lazy = run(&mut PaperSearch::new(&p), &limits, |_| Flow::Continue);
-            let eager = run(&mut Eager(PaperSearch::new(&p)), &limits, |_| Flow::Continue);
+            // Every χ_r lazily, and every χ_r pushed whole.
+            let mut all_lazy = PaperSearch::new(&p);
+            all_lazy.eager_max = 0;
+            let mut all_eager = PaperSearch::new(&p);
+            all_eager.eager_max = usize::MAX;
+            let lazy = run(&mut all_lazy, &limits, |_| Flow::Continue);
+            let eager = run(&mut all_eager, &limits, |_| Flow::Continue);
             assert_eq!(
                 (
                     lazy.solutions,
