@@ -375,6 +375,27 @@ pub fn check_settings<'a>(kind: &dyn PuzzleKind, keys: impl IntoIterator<Item = 
 }
 
 impl PuzzleRequest {
+    /// The common path of a puzzle route after decoding: the family, the settings and size
+    /// checks, the timeout, then `work(kind, text, options)` on one of the client's job slots,
+    /// with the deadline and cancellation in the options' limits.
+    pub async fn run<F>(self, state: &AppState, client: IpAddr, work: F) -> Result<Json<Value>, ApiError>
+    where
+        F: FnOnce(&'static dyn PuzzleKind, &str, &RunOptions) -> Result<Value, PuzzleError> + Send + 'static,
+    {
+        let kind = self.kind(&state.config)?;
+        let mut opts = self.options(kind)?;
+        let timeout = self.timeout()?;
+        let text = self.text;
+        let out = state
+            .jobs
+            .run_for(client, timeout, move |limits| {
+                opts.limits = limits;
+                work(kind, &text, &opts)
+            })
+            .await?;
+        Ok(Json(out))
+    }
+
     /// The family, after the settings and size checks.
     pub fn kind(&self, config: &Config) -> Result<&'static dyn PuzzleKind, ApiError> {
         let kind = kind_named(&self.puzzle)?;
@@ -455,18 +476,10 @@ async fn solve(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let req: PuzzleRequest = decode(&state, body)?;
-    let kind = req.kind(&state.config)?;
-    let mut opts = req.options(kind)?;
-    let timeout = req.timeout()?;
-    let text = req.text;
-    let out = state
-        .jobs
-        .run_for(client, timeout, move |limits| {
-            opts.limits = limits;
-            kind.solve(&text, &opts).map(|r| solve_json(kind.name(), &r))
-        })
-        .await?;
-    Ok(Json(out))
+    req.run(&state, client, |kind, text, opts| {
+        kind.solve(text, opts).map(|r| solve_json(kind.name(), &r))
+    })
+    .await
 }
 
 async fn count(
@@ -475,28 +488,20 @@ async fn count(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let req: PuzzleRequest = decode(&state, body)?;
-    let kind = req.kind(&state.config)?;
-    let mut opts = req.options(kind)?;
-    let timeout = req.timeout()?;
     let limit = match req.limit {
         Some(0) => return Err(ApiError::bad("`limit` must be at least 1")),
         Some(l) => l,
         None => 2,
     };
-    let text = req.text;
-    let out = state
-        .jobs
-        .run_for(client, timeout, move |limits| {
-            opts.limits = limits;
-            kind.count(&text, Some(limit), &opts).map(|r| {
-                let mut v = count_json_report(kind.name(), &r);
-                // The CLI says this through its exit code (3); the page needs it in the answer.
-                v["interrupted"] = json!(r.interrupted);
-                v
-            })
+    req.run(&state, client, move |kind, text, opts| {
+        kind.count(text, Some(limit), opts).map(|r| {
+            let mut v = count_json_report(kind.name(), &r);
+            // The CLI says this through its exit code (3); the page needs it in the answer.
+            v["interrupted"] = json!(r.interrupted);
+            v
         })
-        .await?;
-    Ok(Json(out))
+    })
+    .await
 }
 
 async fn verify(

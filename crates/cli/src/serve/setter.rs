@@ -34,18 +34,10 @@ async fn forced(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let req: PuzzleRequest = decode(&state, body)?;
-    let kind = req.kind(&state.config)?;
-    let mut opts = req.options(kind)?;
-    let timeout = req.timeout()?;
-    let text = req.text;
-    let out = state
-        .jobs
-        .run_for(client, timeout, move |limits| {
-            opts.limits = limits;
-            kind.forced(&text, &opts).map(|r| forced_json(kind.name(), &r))
-        })
-        .await?;
-    Ok(Json(out))
+    req.run(&state, client, |kind, text, opts| {
+        kind.forced(text, opts).map(|r| forced_json(kind.name(), &r))
+    })
+    .await
 }
 
 async fn suggest(
@@ -54,33 +46,25 @@ async fn suggest(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let req: PuzzleRequest = decode(&state, body)?;
-    let kind = req.kind(&state.config)?;
-    let mut opts = req.options(kind)?;
-    let timeout = req.timeout()?;
     let limit = match req.limit {
         Some(0) => return Err(ApiError::bad("`limit` must be at least 1")),
         Some(l) => l,
         None => 100,
     };
-    let text = req.text;
-    let out = state
-        .jobs
-        .run_for(client, timeout, move |limits| {
-            opts.limits = limits;
-            kind.suggest(&text, limit, &opts).map(|r| {
-                let mut v = suggest_json(kind.name(), &r);
-                if r.complete && r.count < BigUint::from(2u32) {
-                    v["message"] = json!(if r.count == BigUint::default() {
-                        "the puzzle has no solution"
-                    } else {
-                        "the puzzle has exactly one solution: there is nothing to separate"
-                    });
-                }
-                v
-            })
+    req.run(&state, client, move |kind, text, opts| {
+        kind.suggest(text, limit, opts).map(|r| {
+            let mut v = suggest_json(kind.name(), &r);
+            if r.complete && r.count < BigUint::from(2u32) {
+                v["message"] = json!(if r.count == BigUint::default() {
+                    "the puzzle has no solution"
+                } else {
+                    "the puzzle has exactly one solution: there is nothing to separate"
+                });
+            }
+            v
         })
-        .await?;
-    Ok(Json(out))
+    })
+    .await
 }
 
 async fn redundant(
@@ -89,26 +73,18 @@ async fn redundant(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let req: PuzzleRequest = decode(&state, body)?;
-    let kind = req.kind(&state.config)?;
-    let mut opts = req.options(kind)?;
-    let timeout = req.timeout()?;
-    let text = req.text;
-    let out = state
-        .jobs
-        .run_for(client, timeout, move |limits| {
-            opts.limits = limits;
-            kind.redundant(&text, &opts).map(|r| {
-                let mut v = redundant_json(kind.name(), &r);
-                if r.count != BigUint::from(1u32) && !r.interrupted {
-                    v["message"] = json!(if r.count == BigUint::default() {
-                        "the puzzle has no solution"
-                    } else {
-                        "the puzzle has several solutions: only a unique puzzle has redundant clues"
-                    });
-                }
-                v
-            })
+    req.run(&state, client, |kind, text, opts| {
+        kind.redundant(text, opts).map(|r| {
+            let mut v = redundant_json(kind.name(), &r);
+            if r.count != BigUint::from(1u32) && !r.interrupted {
+                v["message"] = json!(if r.count == BigUint::default() {
+                    "the puzzle has no solution"
+                } else {
+                    "the puzzle has several solutions: only a unique puzzle has redundant clues"
+                });
+            }
+            v
         })
-        .await?;
-    Ok(Json(out))
+    })
+    .await
 }
