@@ -161,6 +161,17 @@ pub enum Solutions {
     Unknown,
 }
 
+impl Solutions {
+    /// The class of an exact solution count.
+    pub fn of_count(n: usize) -> Solutions {
+        match n {
+            0 => Solutions::None,
+            1 => Solutions::Unique,
+            _ => Solutions::Several,
+        }
+    }
+}
+
 /// Why a fact holds in every solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -6,7 +6,6 @@
 //! from scratch.
 
 use pencilbox_core::engine::{VarId, FALSE, TRUE};
-use pencilbox_core::testing::simple_paths;
 use pencilbox_core::{CellId, Limits, Shape};
 use pencilbox_pathpuzzle::checks::no_solution_reason;
 use pencilbox_pathpuzzle::extend::{Pruning, RULES};
@@ -18,29 +17,13 @@ use pencilbox_pathpuzzle::{configuration_from_path, Configuration, PathPuzzle};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
-/// Every simple path from door A to door B (core's `testing::simple_paths`), kept when its row
-/// and column counts match the clues. Independent of the solvers: no pruning, clues checked only
-/// at the end.
+mod common;
+
+/// The configurations of every path of the shared oracle ([`common::paths`]).
 fn brute_force(p: &PathPuzzle) -> BTreeSet<String> {
-    let shape = p.shape();
-    if p.door_a() == p.door_b() {
-        return BTreeSet::new();
-    }
-    simple_paths(shape, p.cell_a(), p.cell_b())
-        .into_iter()
-        .filter(|path| {
-            let mut rows = vec![0u32; shape.height];
-            let mut cols = vec![0u32; shape.width];
-            for &c in path {
-                let (r, col) = shape.coords(c);
-                rows[r] += 1;
-                cols[col] += 1;
-            }
-            let ok_rows = p.row_clues().iter().zip(&rows).all(|(c, &n)| c.is_none_or(|v| v == n));
-            let ok_cols = p.col_clues().iter().zip(&cols).all(|(c, &n)| c.is_none_or(|v| v == n));
-            ok_rows && ok_cols
-        })
-        .map(|path| key(&configuration_from_path(shape, &path)))
+    common::paths(p)
+        .iter()
+        .map(|path| key(&configuration_from_path(p.shape(), path)))
         .collect()
 }
 

@@ -6,35 +6,14 @@
 
 use pencilbox_core::links::Links;
 use pencilbox_core::setter::{By, Solutions};
-use pencilbox_core::testing::simple_paths;
 use pencilbox_core::{CellId, PuzzleKind, RunOptions, Shape};
 use pencilbox_pathpuzzle::generate::{puzzle_from_path, random_path, SplitMix64};
 use pencilbox_pathpuzzle::{PathPuzzle, KIND};
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Every simple path from door A to door B whose row and column counts match the clues.
-fn brute(p: &PathPuzzle) -> Vec<Vec<CellId>> {
-    let shape = p.shape();
-    if p.door_a() == p.door_b() {
-        return Vec::new();
-    }
-    simple_paths(shape, p.cell_a(), p.cell_b())
-        .into_iter()
-        .filter(|path| {
-            let mut rows = vec![0u32; shape.height];
-            let mut cols = vec![0u32; shape.width];
-            for &c in path {
-                let (r, col) = shape.coords(c);
-                rows[r] += 1;
-                cols[col] += 1;
-            }
-            let ok_rows = p.row_clues().iter().zip(&rows).all(|(c, &n)| c.is_none_or(|v| v == n));
-            let ok_cols = p.col_clues().iter().zip(&cols).all(|(c, &n)| c.is_none_or(|v| v == n));
-            ok_rows && ok_cols
-        })
-        .collect()
-}
+mod common;
+use common::paths;
 
 /// The facts of one path: every cell used or unused, every link line or blank.
 fn facts(shape: Shape, path: &[CellId]) -> BTreeMap<String, &'static str> {
@@ -56,15 +35,11 @@ fn facts(shape: Shape, path: &[CellId]) -> BTreeMap<String, &'static str> {
 }
 
 fn check(p: &PathPuzzle) -> Result<(), TestCaseError> {
-    let sols = brute(p);
+    let sols = paths(p);
     let text = p.to_text();
     let r = KIND.forced(&text, &RunOptions::default()).unwrap();
     prop_assert!(r.complete);
-    let want = match sols.len() {
-        0 => Solutions::None,
-        1 => Solutions::Unique,
-        _ => Solutions::Several,
-    };
+    let want = Solutions::of_count(sols.len());
     prop_assert_eq!(r.solutions, want, "{}", text);
     let shape = p.shape();
     let expected: BTreeSet<(String, String)> = match sols.split_first() {
@@ -89,7 +64,7 @@ fn check(p: &PathPuzzle) -> Result<(), TestCaseError> {
         prop_assert_eq!(s.count, (sols.len() as u64).into());
         // A count clue exists unless the two witnesses visit every row and column equally.
         if let Some(clue) = &s.clue {
-            let after = brute(&PathPuzzle::parse(&clue.puzzle).unwrap());
+            let after = paths(&PathPuzzle::parse(&clue.puzzle).unwrap());
             prop_assert!(!after.is_empty() && after.len() < sols.len(), "{}", text);
             prop_assert_eq!(s.count_after.clone().unwrap(), (after.len() as u64).into());
         }
@@ -97,7 +72,7 @@ fn check(p: &PathPuzzle) -> Result<(), TestCaseError> {
     if sols.len() == 1 {
         let red = KIND.redundant(&text, &RunOptions::default()).unwrap();
         for c in &red.redundant {
-            prop_assert_eq!(brute(&PathPuzzle::parse(&c.puzzle).unwrap()).len(), 1);
+            prop_assert_eq!(paths(&PathPuzzle::parse(&c.puzzle).unwrap()).len(), 1);
         }
     }
     Ok(())

@@ -7,45 +7,14 @@ use pencilbox_core::regions::generate::random_layout;
 use pencilbox_core::regions::Board;
 use pencilbox_core::rng::SplitMix64;
 use pencilbox_core::search::{count_keeping, Limits};
-use pencilbox_core::testing::{assert_all_listed, assert_complete_fixpoint, brute_force};
-use pencilbox_core::{Domain, Grid, PuzzleKind, RunOptions, Shape, Status};
+use pencilbox_core::testing::{assert_all_listed, assert_complete_fixpoint};
+use pencilbox_core::{Grid, PuzzleKind, RunOptions, Shape, Status};
 use pencilbox_ripple::{generate, Ripple, FAMILY, KIND};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 
-/// Every solution straight from the rules: cells in row-major order take `1..=size` (or their
-/// hint); a cell clashes with an earlier one of its region holding the same value, or with an
-/// earlier one of its row or column holding the same value `v` at most `v` cells away.
-fn brute(b: &Board) -> Vec<Vec<u32>> {
-    let shape = b.shape();
-    let r = b.regions();
-    let doms: Vec<Domain> = shape
-        .all()
-        .map(|c| match b.hint(c) {
-            0 => Domain::range(1, r.size_of(c) as u32),
-            h => Domain::single(h),
-        })
-        .collect();
-    brute_force(
-        &doms,
-        |v, i| {
-            let (ri, ci) = (i / shape.width, i % shape.width);
-            (0..i).any(|j| {
-                let (rj, cj) = (j / shape.width, j % shape.width);
-                let same_region = r.grid().as_slice()[i] == r.grid().as_slice()[j];
-                let dist = if ri == rj {
-                    ci.abs_diff(cj)
-                } else if ci == cj {
-                    ri.abs_diff(rj)
-                } else {
-                    usize::MAX
-                };
-                v[i] == v[j] && (same_region || dist <= v[i] as usize)
-            })
-        },
-        None,
-    )
-}
+mod common;
+use common::brute;
 
 fn random_board(seed: u64, h: usize, w: usize) -> Board {
     let mut rng = SplitMix64::new(seed);

@@ -10,43 +10,13 @@ use pencilbox_core::regions::Board;
 use pencilbox_core::rng::SplitMix64;
 use pencilbox_core::search::{run, Flow, Limits};
 use pencilbox_core::setter::{By, Solutions};
-use pencilbox_core::testing::brute_force;
-use pencilbox_core::{CellId, Domain, Grid, PuzzleKind, RunOptions, Shape};
+use pencilbox_core::{CellId, Grid, PuzzleKind, RunOptions, Shape};
 use pencilbox_ripple::{Ripple, FAMILY, KIND};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
-/// Every solution straight from the rules (as in `tests/ripple.rs`).
-fn brute(b: &Board) -> Vec<Vec<u32>> {
-    let shape = b.shape();
-    let r = b.regions();
-    let doms: Vec<Domain> = shape
-        .all()
-        .map(|c| match b.hint(c) {
-            0 => Domain::range(1, r.size_of(c) as u32),
-            h => Domain::single(h),
-        })
-        .collect();
-    brute_force(
-        &doms,
-        |v, i| {
-            let (ri, ci) = (i / shape.width, i % shape.width);
-            (0..i).any(|j| {
-                let (rj, cj) = (j / shape.width, j % shape.width);
-                let same_region = r.grid().as_slice()[i] == r.grid().as_slice()[j];
-                let dist = if ri == rj {
-                    ci.abs_diff(cj)
-                } else if ci == cj {
-                    ri.abs_diff(rj)
-                } else {
-                    usize::MAX
-                };
-                v[i] == v[j] && (same_region || dist <= v[i] as usize)
-            })
-        },
-        None,
-    )
-}
+mod common;
+use common::brute;
 
 /// A random layout, a random solution of it, and each of its values kept as a hint with
 /// probability `keep`%; `None` when the layout has no solution.
@@ -74,11 +44,7 @@ fn check(b: &Board) -> Result<(), TestCaseError> {
     let text = FAMILY.to_text(b);
     let r = KIND.forced(&text, &RunOptions::default()).unwrap();
     prop_assert!(r.complete);
-    let want = match sols.len() {
-        0 => Solutions::None,
-        1 => Solutions::Unique,
-        _ => Solutions::Several,
-    };
+    let want = Solutions::of_count(sols.len());
     prop_assert_eq!(r.solutions, want, "{}", text);
     let shape = b.shape();
     let expected: BTreeSet<(String, String)> = (0..shape.cells())

@@ -164,6 +164,19 @@ pub struct Step {
     pub premises: Vec<usize>,
 }
 
+impl Step {
+    /// A step that only removes candidates, with no premises of its own.
+    fn eliminating(rule: Rule, text: String, eliminated: Vec<(usize, u8)>) -> Step {
+        Step {
+            rule,
+            text,
+            placed: Vec::new(),
+            eliminated,
+            premises: Vec::new(),
+        }
+    }
+}
+
 /// The deductive solver: a [`Model`] on the engine with the explanation log on, run to a
 /// fixpoint, its log turned into [`Step`]s; when the engine's rules stall, one implication
 /// chain or forcing chain elimination (made through the engine, attributed to its rule), then
@@ -585,13 +598,7 @@ impl Deducer {
                     geo.unit_name(other),
                     self.names(&eliminated)
                 );
-                Some(Step {
-                    premises: Vec::new(),
-                    rule,
-                    text,
-                    placed: vec![],
-                    eliminated,
-                })
+                Some(Step::eliminating(rule, text, eliminated))
             }
             "naked-pair" | "naked-triple" => {
                 let rule = if s.rule == "naked-pair" {
@@ -611,13 +618,7 @@ impl Deducer {
                     names.join(", "),
                     self.names(&eliminated)
                 );
-                Some(Step {
-                    premises: Vec::new(),
-                    rule,
-                    text,
-                    placed: vec![],
-                    eliminated,
-                })
+                Some(Step::eliminating(rule, text, eliminated))
             }
             "hidden-pair" | "hidden-triple" => {
                 let rule = if s.rule == "hidden-pair" {
@@ -678,13 +679,7 @@ impl Deducer {
                     Rule::ForcingChain
                 };
                 let text = self.chain_text.take().unwrap_or_else(|| rule.name().to_string());
-                Some(Step {
-                    premises: Vec::new(),
-                    rule,
-                    text,
-                    placed: vec![],
-                    eliminated,
-                })
+                Some(Step::eliminating(rule, text, eliminated))
             }
             "guess" => {
                 let i = s.changes.first()?.var.index();

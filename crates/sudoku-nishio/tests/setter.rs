@@ -43,11 +43,7 @@ fn check(givens: &[u8]) -> Result<(), TestCaseError> {
     let text = Sudoku::new(BLOCK, givens.to_vec()).unwrap().to_line();
     let r = KIND.forced(&text, &RunOptions::default()).unwrap();
     prop_assert!(r.complete);
-    let want = match sols.len() {
-        0 => Solutions::None,
-        1 => Solutions::Unique,
-        _ => Solutions::Several,
-    };
+    let want = Solutions::of_count(sols.len());
     prop_assert_eq!(r.solutions, want, "{}", text);
     let expected: BTreeSet<(String, String)> = (0..16)
         .filter(|&i| !sols.is_empty() && sols.iter().all(|s| s[i] == sols[0][i]))

@@ -6,65 +6,18 @@
 
 use num_bigint::BigUint;
 use pencilbox_core::search::Limits;
-use pencilbox_core::testing::{assert_complete_fixpoint, brute_force};
-use pencilbox_core::{CellId, Domain, Grid, Shape, Status};
+use pencilbox_core::testing::assert_complete_fixpoint;
+use pencilbox_core::{Grid, Shape, Status};
 use pencilbox_suguru::fast::{FastSearch, Rules};
 use pencilbox_suguru::solver::{self, Algorithm};
 use pencilbox_suguru::{linear, theorems, verify, Suguru};
 use proptest::prelude::*;
 
-/// Brute force straight from Definition 1 (core's [`brute_force`], which shares nothing with the
-/// solvers): every cell tries every value `1..=size` (or its hint) in row-major order; a
-/// partial grid is extended only while no two filled cells break a rule (checked pairwise over
-/// all filled cells, no counters, no χ sets). Returns all solutions.
-fn brute_force_solutions(p: &Suguru) -> Vec<Vec<u32>> {
-    let s = p.shape();
-    let doms: Vec<Domain> = s
-        .all()
-        .map(|c| match p.hint(c) {
-            0 => Domain::range(1, p.region_size_of(c) as u32),
-            h => Domain::single(h),
-        })
-        .collect();
-    let region = p.region_grid().as_slice();
-    brute_force(
-        &doms,
-        |vals, i| {
-            let (r, c) = s.coords(CellId::from_index(i));
-            (0..i).any(|j| {
-                let (rj, cj) = s.coords(CellId::from_index(j));
-                let touch = r.abs_diff(rj) <= 1 && c.abs_diff(cj) <= 1;
-                vals[i] == vals[j] && (touch || region[i] == region[j])
-            })
-        },
-        None,
-    )
-}
-
-/// A random instance: labels from a small alphabet (normalised into connected regions), then
-/// hints drawn inside each region's range.
-fn instance(h: usize, w: usize, labels: &[u8], hint_seed: &[u8]) -> Suguru {
-    let shape = Shape::new(h, w);
-    let labels = Grid::from_vec(shape, labels[..h * w].to_vec()).unwrap();
-    let empty = Suguru::new(Grid::filled(shape, 0), &labels).unwrap();
-    let hints: Vec<u32> = shape
-        .all()
-        .map(|c| {
-            let s = hint_seed[c.index()] as usize;
-            let size = empty.region_size_of(c);
-            // About one cell in six gets a hint.
-            if s % 6 == 0 {
-                (s / 6 % size) as u32 + 1
-            } else {
-                0
-            }
-        })
-        .collect();
-    empty.with_hints(Grid::from_vec(shape, hints).unwrap()).unwrap()
-}
+mod common;
+use common::{instance, solutions};
 
 fn check_all_agree(p: &Suguru) -> Result<(), TestCaseError> {
-    let truth = brute_force_solutions(p);
+    let truth = solutions(p);
     let lim = Limits::default();
     if let Some(reason) = theorems::precheck(p) {
         prop_assert!(
@@ -153,7 +106,7 @@ proptest! {
         labels in proptest::collection::vec(0u8..3, 16),
         hints in proptest::collection::vec(any::<u8>(), 16),
     ) {
-        let p = instance(h, w, &labels, &hints);
+        let p = instance(h, w, &labels, &hints, 6);
         check_all_agree(&p)?;
     }
 
@@ -164,7 +117,7 @@ proptest! {
         hints in proptest::collection::vec(any::<u8>(), 8),
     ) {
         let (h, w) = if column { (n, 1) } else { (1, n) };
-        let p = instance(h, w, &labels, &hints);
+        let p = instance(h, w, &labels, &hints, 6);
         check_all_agree(&p)?;
     }
 
@@ -192,7 +145,7 @@ proptest! {
         let Some(planted) = planted else { return Ok(()) };
         let hints: Vec<u32> = planted.iter().map(|&v| if (rng.below_mod(100) as u8) < keep { v } else { 0 }).collect();
         let p = empty.with_hints(Grid::from_vec(shape, hints).unwrap()).unwrap();
-        prop_assert!(brute_force_solutions(&p).contains(&planted));
+        prop_assert!(solutions(&p).contains(&planted));
         check_all_agree(&p)?;
     }
 
@@ -201,7 +154,7 @@ proptest! {
         n in 1usize..=9,
         labels in proptest::collection::vec(0u8..3, 9),
     ) {
-        let p = instance(1, n, &labels, &[1u8; 9]);
+        let p = instance(1, n, &labels, &[1u8; 9], 6);
         prop_assert_eq!(p.num_hints(), 0);
         check_all_agree(&p)?;
     }

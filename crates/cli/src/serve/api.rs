@@ -396,6 +396,15 @@ impl PuzzleRequest {
         Ok(Json(out))
     }
 
+    /// The solution cap asked for (`default` when none was), refusing 0.
+    pub fn limit_or(&self, default: u64) -> Result<u64, ApiError> {
+        match self.limit {
+            Some(0) => Err(ApiError::bad("`limit` must be at least 1")),
+            Some(l) => Ok(l),
+            None => Ok(default),
+        }
+    }
+
     /// The family, after the settings and size checks.
     pub fn kind(&self, config: &Config) -> Result<&'static dyn PuzzleKind, ApiError> {
         let kind = kind_named(&self.puzzle)?;
@@ -488,11 +497,7 @@ async fn count(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let req: PuzzleRequest = decode(&state, body)?;
-    let limit = match req.limit {
-        Some(0) => return Err(ApiError::bad("`limit` must be at least 1")),
-        Some(l) => l,
-        None => 2,
-    };
+    let limit = req.limit_or(2)?;
     req.run(&state, client, move |kind, text, opts| {
         kind.count(text, Some(limit), opts).map(|r| {
             let mut v = count_json_report(kind.name(), &r);

@@ -46,11 +46,7 @@ async fn suggest(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let req: PuzzleRequest = decode(&state, body)?;
-    let limit = match req.limit {
-        Some(0) => return Err(ApiError::bad("`limit` must be at least 1")),
-        Some(l) => l,
-        None => 100,
-    };
+    let limit = req.limit_or(100)?;
     req.run(&state, client, move |kind, text, opts| {
         kind.suggest(text, limit, opts).map(|r| {
             let mut v = suggest_json(kind.name(), &r);
