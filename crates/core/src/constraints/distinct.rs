@@ -838,6 +838,55 @@ mod tests {
         adj.into_iter().map(|m| m.into_iter().collect()).collect()
     }
 
+    proptest::proptest! {
+        /// Random groups (with repeated members) and pairs (repeated, both ways, on random
+        /// values): the lists equal the definition, and each variable's groups are listed once
+        /// per membership, in group order.
+        #[test]
+        fn random_structures_build_as_defined(
+            n in 1usize..12,
+            groups in proptest::collection::vec(proptest::collection::vec(0usize..12, 0..6), 0..5),
+            pairs in proptest::collection::vec((0usize..12, 0usize..12, 1u64..16), 0..30),
+        ) {
+            let groups: Vec<Vec<usize>> =
+                groups.into_iter().map(|g| g.into_iter().map(|i| i % n).collect()).collect();
+            let pairs: Vec<(usize, usize, Domain)> =
+                pairs.into_iter().map(|(a, b, m)| (a % n, b % n, Domain(m << 1))).collect();
+            let v = |i: usize| VarId::from_index(i);
+            let mut d = Distinct::new();
+            for g in &groups {
+                let vars: Vec<VarId> = g.iter().map(|&i| v(i)).collect();
+                d.all_different(&vars);
+            }
+            for &(a, b, m) in &pairs {
+                d.not_equal_on(v(a), v(b), m);
+            }
+            let g = d.build();
+            // Local indices are the variables used, in increasing order.
+            let used: Vec<usize> = (0..n)
+                .filter(|&i| groups.iter().any(|g| g.contains(&i)) || pairs.iter().any(|p| p.0 != p.1 && (p.0 == i || p.1 == i)))
+                .collect();
+            proptest::prop_assert_eq!(g.vars().iter().map(|x| x.index()).collect::<Vec<_>>(), used.clone());
+            let local = |i: usize| used.iter().position(|&u| u == i).unwrap();
+            let lgroups: Vec<Vec<usize>> = groups.iter().map(|g| g.iter().map(|&i| local(i)).collect()).collect();
+            let lpairs: Vec<(usize, usize, Domain)> = pairs
+                .iter()
+                .filter(|p| p.0 != p.1)
+                .map(|&(a, b, m)| (local(a), local(b), m))
+                .collect();
+            let want = naive(used.len(), &lgroups, &lpairs);
+            for (i, w) in want.iter().enumerate() {
+                proptest::prop_assert_eq!(g.peers(i), &w[..], "peers of {}", i);
+                let of: Vec<u32> = lgroups
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(k, g)| g.iter().filter(move |&&m| m == i).map(move |_| k as u32))
+                    .collect();
+                proptest::prop_assert_eq!(g.groups_of(i), &of[..]);
+            }
+        }
+    }
+
     #[test]
     fn the_peer_lists_are_sorted_and_merged_as_defined() {
         let v = |i: usize| VarId::from_index(i);
