@@ -21,12 +21,10 @@ pub struct RuleStats {
 
 struct Meta {
     name: &'static str,
-    /// Run `propagate` (from scratch) rather than `incremental` at the next turn.
-    scratch: bool,
     stats: RuleStats,
 }
 
-/// What the dispatch loop reads for every watch, kept apart from [`Meta`] in four bytes.
+/// What the dispatch loop reads for every watch, kept apart from [`Meta`] in five bytes.
 #[derive(Clone, Copy)]
 struct Hot {
     level: u8,
@@ -34,6 +32,9 @@ struct Hot {
     queued: bool,
     /// Its own changes neither notify nor queue it ([`Propagator::idempotent`]).
     idempotent: bool,
+    /// Run `propagate` (from scratch) rather than `incremental` at the next turn: a run from
+    /// scratch reads the domains, not the events, so none are buffered for it meanwhile.
+    scratch: bool,
 }
 
 /// Propagation: a store of variables, the propagators posted on them and a queue ordered by
@@ -275,7 +276,6 @@ impl Engine {
         let level = p.priority() as u8;
         self.meta.push(Meta {
             name: p.name(),
-            scratch: true,
             stats: RuleStats::default(),
         });
         self.hot.push(Hot {
@@ -283,6 +283,7 @@ impl Engine {
             enabled: true,
             queued: false,
             idempotent: p.idempotent(),
+            scratch: true,
         });
         self.props.push(p);
         self.enqueue(id);
@@ -300,7 +301,7 @@ impl Engine {
                 let was = self.hot[id].enabled;
                 self.hot[id].enabled = on;
                 if on && !was {
-                    self.meta[id].scratch = true;
+                    self.hot[id].scratch = true;
                     self.enqueue(id as u32);
                 }
             }
@@ -368,7 +369,7 @@ impl Engine {
     pub fn enqueue_from(&mut self, from: Priority) {
         for p in 0..self.meta.len() {
             if self.hot[p].level as usize >= from as usize {
-                self.meta[p].scratch = true;
+                self.hot[p].scratch = true;
                 self.enqueue(p as u32);
             }
         }
@@ -472,6 +473,8 @@ impl Engine {
                         }
                     }
                     Delivery::Wake => {}
+                    // A run from scratch ignores events: only queue it.
+                    Delivery::Buffer if m.scratch => {}
                     Delivery::Buffer => events[p].push(w.tag),
                 }
                 if !m.queued {
@@ -520,8 +523,8 @@ impl Engine {
             if !h.enabled {
                 continue;
             }
+            let scratch = std::mem::replace(&mut h.scratch, false);
             let m = &mut self.meta[pi];
-            let scratch = std::mem::replace(&mut m.scratch, false);
             m.stats.runs += 1;
             self.store.rule = m.name;
             let mut events = std::mem::take(&mut self.events[pi]);

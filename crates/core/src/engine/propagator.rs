@@ -40,7 +40,9 @@ impl Priority {
 ///    it wants to run. Events arrive after the changing propagator returned, in the order the
 ///    changes were made, one per change (a variable narrowed twice gives two events).
 ///    A watch declared with [`Init::watch_buffered`] skips `notify`: the engine appends its
-///    tag to the propagator's buffer, read in the run through [`Context::events`].
+///    tag to the propagator's buffer, read in the run through [`Context::events`]. While a
+///    run from scratch is pending (after posting, re-enabling or a full pass), nothing is
+///    buffered: that run reads the domains, and [`Context::events`] is empty in it.
 /// 3. When its turn in the queue comes, the engine calls [`Propagator::incremental`] (which
 ///    defaults to `propagate`). Remembered events may be stale (the state may have been undone
 ///    in between): check the current domains before acting on one.

@@ -375,10 +375,26 @@ fn single_path_models_count_every_simple_path_between_the_terminals() {
                         passes: Passes::One,
                         suspend: Some(Priority::Global),
                         descending: true,
+                        after_failures: 0,
                     };
                     assert_eq!(count(e, None), brute, "{h}x{w} {a:?}->{b:?} {rules:?}");
                     let e = path_model(shape, a, b, rules, &[]);
-                    assert_eq!(count(e, Some(probe)), brute, "{h}x{w} {a:?}->{b:?} {rules:?} probing");
+                    assert_eq!(
+                        count(e, Some(probe.clone())),
+                        brute,
+                        "{h}x{w} {a:?}->{b:?} {rules:?} probing"
+                    );
+                    // Probing that starts after a few dead ends counts the same.
+                    let e = path_model(shape, a, b, rules, &[]);
+                    let late = Probe {
+                        after_failures: 3,
+                        ..probe
+                    };
+                    assert_eq!(
+                        count(e, Some(late)),
+                        brute,
+                        "{h}x{w} {a:?}->{b:?} {rules:?} late probing"
+                    );
                 }
             }
         }
@@ -667,19 +683,37 @@ fn a_propagator_that_fails_is_told_to_forget_its_events() {
     assert!(e.propagate().is_err());
     assert_eq!(*log.lock().unwrap(), ["run []", "backtracked"]);
     log.lock().unwrap().clear();
-    e.enqueue_all();
     e.push_level();
     e.assign(v[2], TRUE).unwrap();
     assert!(e.propagate().is_err());
     e.pop_level();
     // The next run sees only the new event, not the one of the failed run.
-    e.enqueue_all();
     e.assign(v[3], TRUE).unwrap();
     assert!(e.propagate().is_err());
     assert_eq!(
         *log.lock().unwrap(),
         ["run [2]", "backtracked", "run [3]", "backtracked"]
     );
+}
+
+#[test]
+fn a_run_from_scratch_gets_no_events() {
+    let (mut e, v, log) = recorder(false, false);
+    e.propagate().unwrap();
+    e.push_level();
+    // Queued from scratch: the changes before its run are read from the domains.
+    e.enqueue_all();
+    e.assign(v[2], TRUE).unwrap();
+    e.propagate().unwrap();
+    e.pop_level();
+    // Its next incremental run has events again.
+    e.assign(v[2], TRUE).unwrap();
+    e.propagate().unwrap();
+    let log = log.lock().unwrap();
+    assert_eq!(log[0], "run []");
+    assert_eq!(log[1], "run []");
+    assert_eq!(log[2], "run [3]", "{log:?}");
+    assert_eq!(log[3], "run [2]", "{log:?}");
 }
 
 /// A random path model on a small grid: terminals, row and column sums (one family each way),
@@ -809,7 +843,7 @@ proptest! {
                 }
             }
         }
-        let probe = Probe { vars: Some(vars.clone()), max_values: 2, passes: Passes::One, suspend: Some(Priority::Global), descending: true };
+        let probe = Probe { vars: Some(vars.clone()), max_values: 2, passes: Passes::One, suspend: Some(Priority::Global), descending: true, after_failures: 0 };
         let r = e.probe(&probe);
         let naive = naive_probe(&mut f, &vars);
         prop_assert_eq!(r.is_ok(), naive.is_ok());
