@@ -16,7 +16,7 @@
 //! | `cuts`    | [`BoolSum`] `Parity` | the path crosses the cut between two consecutive rows (columns) an odd number of times exactly when the doors lie on different sides of it; the last open link of a cut is decided by this parity |
 //! | `colours` | [`BoolSum`] `Exactly` | when every row (or every column) is clued the path's length `L` is known, and on the checkerboard the path alternates colours: door A's colour holds `⌈L/2⌉` of its cells and the other `⌊L/2⌋` |
 //! | `connect` | [`SinglePath`] | the path is a simple path from A to B in the graph of open cells and links, so only cells on *some* simple A–B path of that graph can be visited (the blocks on the block–cut-tree path) and the cut cells between those blocks must be; runs last ([`Priority::Global`]) |
-//! | `probe`   | [`Probe`] | failed-literal probing: at each node every open cell is tried visited, then closed; a value whose propagation fails fixes the other (one pass, in cell order, with `connect` suspended inside the probes and one full propagation after a pass that fixed anything) |
+//! | `probe`   | [`Probe`] | failed-literal probing: at each node (once the search has met [`PROBE_AFTER_FAILURES`] dead ends) every open cell is tried visited, then closed; a value whose propagation fails fixes the other (one pass, in cell order, with `connect` suspended inside the probes and one full propagation after a pass that fixed anything) |
 //!
 //! `degree`, `lines` and `chains` define the puzzle and are always on (every propagator must
 //! check its constraint when its variables are fixed: a node where every variable is fixed is a
@@ -640,6 +640,12 @@ impl Brancher for LinkBranching {
 /// A search of the link model on the engine.
 pub type LinkSearch = EngineSearch<LinkBranching>;
 
+/// Probing starts after this many dead ends of a search ([`Probe::after_failures`]): most
+/// small puzzles are finished by a few decisions, for which a probing pass at every node (a
+/// propagation per open cell and value) costs more than the nodes it saves; 8 or more dead
+/// ends before probing made 12×12 puzzles slower. Measured in BENCHMARKS.md ("Third pass").
+pub const PROBE_AFTER_FAILURES: u64 = 4;
+
 /// The search of `p` with the given rules, branching as `rules.branch` says (`auto` branches
 /// on lines: the race is [`crate::solve`]'s), with random tie-breaking from `seed` when given.
 /// Run [`crate::checks::no_solution_reason`] first.
@@ -658,6 +664,7 @@ pub fn link_search_limited(p: &PathPuzzle, rules: &Rules, seed: Option<u64>, lim
         passes: Passes::One,
         suspend: Some(Priority::Global),
         descending: true,
+        after_failures: PROBE_AFTER_FAILURES,
     });
     let mut s = EngineSearch::new(engine, LinkBranching::new(model, rules.branch, seed));
     s.probe = probe;

@@ -238,6 +238,10 @@ pub struct Probe {
     pub suspend: Option<Priority>,
     /// Try the values from the largest down (Booleans: true first).
     pub descending: bool,
+    /// Probe only once the search has met this many dead ends (0: from the root on). Probing
+    /// costs a propagation per probed value at every node; an easy instance that a few
+    /// decisions finish never pays it, a hard one starts probing after a short dive.
+    pub after_failures: u64,
 }
 
 impl Probe {
@@ -249,6 +253,7 @@ impl Probe {
             passes: Passes::Fixpoint,
             suspend: None,
             descending: false,
+            after_failures: 0,
         }
     }
 }
@@ -379,6 +384,8 @@ pub struct EngineSearch<B> {
     /// Probing at every node, if any.
     pub probe: Option<Probe>,
     root: Root,
+    /// Dead ends met so far (branches that failed to propagate, nodes without a branch).
+    failures: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -396,6 +403,7 @@ impl<B: Brancher> EngineSearch<B> {
             brancher,
             probe: None,
             root: Root::Pending,
+            failures: 0,
         }
     }
     /// With probing at every node.
@@ -426,8 +434,9 @@ impl<B: Brancher> Backtrack for EngineSearch<B> {
         if self.engine.all_fixed() {
             return Expand::Solution;
         }
-        if let Some(p) = &self.probe {
+        if let Some(p) = self.probe.as_ref().filter(|p| self.failures >= p.after_failures) {
             if self.engine.probe(p).is_err() {
+                self.failures += 1;
                 return Expand::Dead;
             }
             if self.engine.all_fixed() {
@@ -439,13 +448,18 @@ impl<B: Brancher> Backtrack for EngineSearch<B> {
         if out.len() > start {
             Expand::Branches
         } else {
+            self.failures += 1;
             Expand::Dead
         }
     }
 
     fn apply(&mut self, d: Decision) -> bool {
         self.engine.push_level();
-        self.engine.restrict(d.var, d.dom).is_ok() && self.engine.propagate().is_ok()
+        let ok = self.engine.restrict(d.var, d.dom).is_ok() && self.engine.propagate().is_ok();
+        if !ok {
+            self.failures += 1;
+        }
+        ok
     }
 
     fn undo(&mut self, _: Decision) {
