@@ -25,6 +25,7 @@
 //! [`parse_configuration`] also accepts the header and grid without the clues, the grid alone,
 //! and rows written without spaces (`dl0rrd`).
 
+use pencilbox_core::grid::push_decimal;
 use pencilbox_core::scan::{check_dims, parse_int, Scanner, Token, MAX_CELLS};
 use pencilbox_core::{CellId, Grid, ParseError, Pos, Shape};
 use serde::{Deserialize, Serialize};
@@ -265,17 +266,29 @@ impl PathPuzzle {
 
     /// Appends [`PathPuzzle::to_text`] to `out` (one buffer for a whole `.sol` text).
     fn write_text(&self, out: &mut String) {
-        use fmt::Write;
-        out.push_str(&self.header());
-        out.push_str("\n\n");
+        // Digit by digit (no formatting machinery): every solve's answer starts with this.
+        for (i, n) in [
+            self.height(),
+            self.width(),
+            self.door_a.0 + 1,
+            self.door_a.1 + 1,
+            self.door_b.0 + 1,
+            self.door_b.1 + 1,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            push_decimal(out, n);
+            out.push(if i % 2 == 0 { ' ' } else { '\n' });
+        }
+        out.push('\n');
         for clues in [&self.row_clues, &self.col_clues] {
             for (i, c) in clues.iter().enumerate() {
                 if i > 0 {
                     out.push(' ');
                 }
                 match c {
-                    // Writing into a String cannot fail.
-                    Some(v) => write!(out, "{v}").unwrap_or(()),
+                    Some(v) => push_decimal(out, *v as usize),
                     None => out.push_str("-1"),
                 }
             }
@@ -502,7 +515,17 @@ pub fn configuration_to_text(p: &PathPuzzle, a: &Configuration) -> String {
     let mut out = String::with_capacity(32 + 3 * (p.height() + p.width()) + 2 * a.as_slice().len());
     p.write_text(&mut out);
     out.push('\n');
-    out.push_str(&a.to_text());
+    for (r, row) in a.rows().enumerate() {
+        if r > 0 {
+            out.push('\n');
+        }
+        for (c, x) in row.iter().enumerate() {
+            if c > 0 {
+                out.push(' ');
+            }
+            out.push(x.to_char());
+        }
+    }
     out.push('\n');
     out
 }
