@@ -244,3 +244,22 @@ fn an_unknown_setting_is_refused_by_every_family_and_command() {
         }
     }
 }
+
+/// Detection reads every line of a long file in one pass: a 1×n and an n×1 Suguru (regions of
+/// two cells, `1 2` / `2 1` alternating so neighbours differ, no hints) are recognised without
+/// `--puzzle` and solved as Suguru (the Sudoku detector refuses them by size, the Path detector
+/// at their second line).
+#[test]
+fn long_row_and_column_suguru_files_are_detected() {
+    let n = 60_000;
+    let labels: Vec<String> = (0..n).map(|i| (i / 2 + 1).to_string()).collect();
+    let hints = vec!["0"; n];
+    let row = format!("1 {n}\n{}\n{}\n", hints.join(" "), labels.join(" "));
+    let col = format!("{n} 1\n{}\n{}\n", hints.join("\n"), labels.join("\n"));
+    for (name, text) in [("long-row.in", row), ("long-col.in", col)] {
+        let f = temp_file(name, text.as_bytes());
+        let out = run(&["solve", "-f", "json", f.to_str().unwrap()]);
+        out.code(0);
+        assert!(out.stdout.contains("\"puzzle\":\"suguru\""), "{name}: {}", out.stdout);
+    }
+}

@@ -126,7 +126,7 @@ pub fn looks_like_path(text: &str) -> bool {
     let mut header = [0u64; 2];
     for k in 0..3 {
         let Some(line) = lines.next() else { return false };
-        let nums: Vec<&str> = line.split_whitespace().collect();
+        let nums: Vec<&str> = line.split_whitespace().take(3).collect();
         if nums.len() != 2 || !nums.iter().all(|t| t.parse::<u64>().is_ok()) {
             return false;
         }

@@ -668,23 +668,26 @@ fn parse_url(line: &str, line_no: u32, block: Option<BlockShape>) -> Result<Sudo
 /// A file is a batch when it has at least two content lines, the first holds a square number
 /// `L ≥ 16` of symbols without spaces, and it is not an `n × n` grid (`L` lines of `L` symbols).
 pub fn batch_lines(text: &str) -> Option<Vec<(u32, &str)>> {
+    let content = |l: &str| {
+        let t = l.trim();
+        !t.is_empty() && !t.starts_with('#')
+    };
+    // The first content line decides before anything else is read (a large file of another
+    // kind is refused at its first line).
+    let first = text.lines().find(|l| content(l))?.trim();
+    let len = first.chars().count();
+    let root = (len as f64).sqrt().round() as usize;
+    let plain = first.chars().all(|c| symbol_value(c).is_some());
+    if !plain || len < 16 || root * root != len || first.contains("sudoku/") {
+        return None;
+    }
     let lines: Vec<(u32, &str)> = text
         .lines()
         .enumerate()
         .map(|(i, l)| (i as u32 + 1, l))
-        .filter(|(_, l)| {
-            let t = l.trim();
-            !t.is_empty() && !t.starts_with('#')
-        })
+        .filter(|(_, l)| content(l))
         .collect();
-    if lines.len() < 2 {
-        return None;
-    }
-    let first = lines[0].1.trim();
-    let len = first.chars().count();
-    let root = (len as f64).sqrt().round() as usize;
-    let plain = first.chars().all(|c| symbol_value(c).is_some());
-    if !plain || len < 16 || root * root != len || lines.len() == len || first.contains("sudoku/") {
+    if lines.len() < 2 || lines.len() == len {
         return None;
     }
     Some(lines)

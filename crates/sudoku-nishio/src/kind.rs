@@ -27,6 +27,10 @@ use pencilbox_core::{
 /// The registry entry.
 pub static KIND: Plugin<Sudoku> = Plugin::new();
 
+/// The largest text detection reads as one Sudoku grid (a 25×25 grid with separators and
+/// comments is a few kilobytes).
+const MAX_GRID_TEXT: usize = 256 * 1024;
+
 /// Sudoku's algorithms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Algorithm {
@@ -196,6 +200,9 @@ impl Puzzle for Sudoku {
     fn detect(text: &str) -> bool {
         let first = match batch_lines(text) {
             Some(lines) => lines[0].1,
+            // No single grid, however laid out and commented, comes near this size: a large
+            // file that is not a batch is another family's (a 1×10⁶ Suguru is 8 MB).
+            None if text.len() > MAX_GRID_TEXT => return false,
             None => text,
         };
         // A completely filled grid that breaks the rules is another puzzle's answer (e.g. a

@@ -309,11 +309,8 @@ impl Family {
         if t.contains(&format!("?{}/", self.genre)) {
             return true;
         }
-        let mut lines = t.lines();
-        let Some(first) = lines.next() else {
-            return false;
-        };
-        let mut dims: Vec<&str> = first.split_whitespace().collect();
+        let (first, body) = t.split_once('\n').unwrap_or((t, ""));
+        let mut dims: Vec<&str> = first.split_whitespace().take(4).collect();
         if let Some(k) = self.keyword {
             if dims.first() != Some(&k) {
                 return false;
@@ -329,22 +326,85 @@ impl Family {
         if dims.len() != 2 || h == 0 || w == 0 {
             return false;
         }
-        let mut rows = 0usize;
-        for line in lines {
-            let toks: Vec<&str> = line.split_whitespace().collect();
-            if toks.is_empty() {
-                return false; // blank lines separate sections in other formats
-            }
-            if toks.len() != w || !toks.iter().all(|x| x.parse::<i64>().is_ok()) {
-                return false;
+        // Blank lines separate sections in other formats: every line must hold `w` integers.
+        let rows = h.saturating_mul(2);
+        integer_rows(body, w, rows) == Some(rows)
+    }
+}
+
+/// [`integer_rows`] line by line with the standard library's splitting and parsing (for
+/// texts that are not ASCII, and as the tests' reference).
+fn integer_rows_by_lines(text: &str, w: usize, max_rows: usize) -> Option<usize> {
+    let mut rows = 0;
+    for line in text.lines() {
+        let toks: Vec<&str> = line.split_whitespace().collect();
+        if toks.len() != w || !toks.iter().all(|x| x.parse::<i64>().is_ok()) {
+            return None;
+        }
+        rows += 1;
+        if rows > max_rows {
+            return None;
+        }
+    }
+    Some(rows)
+}
+
+/// Whitespace as `str::split_whitespace` sees it, for ASCII bytes.
+fn is_space(c: u8) -> bool {
+    c.is_ascii_whitespace() || c == 0x0b
+}
+
+/// The number of lines of `text` when every line holds exactly `w` whitespace-separated
+/// integers (as `i64` reads them), and there are at most `max_rows`; `None` otherwise (a blank
+/// line, another count, a token that is not an integer). One pass over the bytes without
+/// allocating: detection reads every line of the file, which may hold a million cells.
+fn integer_rows(text: &str, w: usize, max_rows: usize) -> Option<usize> {
+    if !text.is_ascii() {
+        return integer_rows_by_lines(text, w, max_rows);
+    }
+    let b = text.as_bytes();
+    let (mut i, mut rows, mut toks) = (0, 0, 0);
+    while i < b.len() {
+        let c = b[i];
+        if c == b'\n' {
+            if toks != w {
+                return None;
             }
             rows += 1;
-            if rows > 2 * h {
-                return false;
+            if rows > max_rows {
+                return None;
             }
+            toks = 0;
+            i += 1;
+        } else if is_space(c) {
+            i += 1;
+        } else {
+            let start = i;
+            if c == b'+' || c == b'-' {
+                i += 1;
+            }
+            let digits = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            if i == digits || (i < b.len() && !is_space(b[i])) {
+                return None;
+            }
+            // Up to 18 digits always fit; longer ones are checked by the parser.
+            if i - digits > 18 && text[start..i].parse::<i64>().is_err() {
+                return None;
+            }
+            toks += 1;
         }
-        rows == 2 * h
     }
+    // The last line has no newline (the text was trimmed).
+    if toks > 0 {
+        if toks != w {
+            return None;
+        }
+        rows += 1;
+    }
+    (rows <= max_rows).then_some(rows)
 }
 
 /// Parses an answer for a board of the given shape: `m` lines of `n` values (`0` = empty), or
@@ -539,6 +599,39 @@ mod tests {
         for (text, (line, col), message) in cases {
             let e = PLAIN.parse(text).unwrap_err();
             assert_eq!((e.pos, e.message.contains(message)), (Pos { line, col }, true), "{e}");
+        }
+    }
+
+    proptest::proptest! {
+        /// The byte scanner agrees with splitting and parsing line by line on texts made of
+        /// the characters that matter (digits, signs, spaces of every kind, newlines, long
+        /// numbers, other bytes), trimmed as detection trims them.
+        #[test]
+        fn integer_rows_agrees_with_the_standard_library(
+            parts in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just("1".to_string()),
+                    proptest::strategy::Just("-7".to_string()),
+                    proptest::strategy::Just("+3".to_string()),
+                    proptest::strategy::Just("-".to_string()),
+                    proptest::strategy::Just(" ".to_string()),
+                    proptest::strategy::Just("\t".to_string()),
+                    proptest::strategy::Just("\x0b".to_string()),
+                    proptest::strategy::Just("\r\n".to_string()),
+                    proptest::strategy::Just("\n".to_string()),
+                    proptest::strategy::Just("x".to_string()),
+                    proptest::strategy::Just("9223372036854775807".to_string()),
+                    proptest::strategy::Just("9223372036854775808".to_string()),
+                    proptest::strategy::Just("0000000000000000000001".to_string()),
+                ],
+                0..24,
+            ),
+            w in 1usize..4,
+            max in 0usize..6,
+        ) {
+            let text = parts.concat();
+            let t = text.trim();
+            proptest::prop_assert_eq!(integer_rows(t, w, max), integer_rows_by_lines(t, w, max), "{:?}", t);
         }
     }
 
