@@ -29,7 +29,7 @@
 //! structure). Pairs given several times are merged (their value sets united).
 
 use crate::domain::Domain;
-use crate::engine::{Conflict, Context, Engine, Init, Ints, Premise, Priority, Propagator, VarId};
+use crate::engine::{Conflict, Context, Engine, Init, Premise, Priority, Propagator, VarId};
 use std::sync::Arc;
 
 /// Which of the rules run (`naked-single` always does).
@@ -336,13 +336,11 @@ pub fn post_rules(g: &Arc<DistinctGraph>, engine: &mut Engine, rules: DistinctRu
 /// `naked-single`: a fixed value leaves its conflicting peers.
 struct NakedSingle {
     g: Arc<DistinctGraph>,
-    pending: Vec<u32>,
 }
 
 impl NakedSingle {
     fn new(g: Arc<DistinctGraph>) -> Self {
-        let pending = Vec::with_capacity(g.vars.len());
-        NakedSingle { g, pending }
+        NakedSingle { g }
     }
     #[inline]
     fn clear_peers(&self, cx: &mut Context, i: u32) -> Result<(), Conflict> {
@@ -373,19 +371,13 @@ impl Propagator for NakedSingle {
         Priority::Immediate
     }
     fn init(&mut self, init: &mut Init) {
-        init.watch_all(&self.g.vars);
-    }
-    #[inline]
-    fn notify(&mut self, _: &mut Ints, tag: u32, old: Domain, new: Domain) -> bool {
-        if new.is_single() && !old.is_single() {
-            self.pending.push(tag);
-            true
-        } else {
-            false
+        // Only the change that fixes a cell matters: the engine buffers those, no call per
+        // change.
+        for (i, &v) in self.g.vars.iter().enumerate() {
+            init.watch_fixed(v, i as u32);
         }
     }
     fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
-        self.pending.clear();
         // A permutation group's cells take only its values, and it needs one cell per value:
         // with that, pairwise difference is the whole constraint (the other rules only
         // deduce sooner).
@@ -405,13 +397,12 @@ impl Propagator for NakedSingle {
         Ok(())
     }
     fn incremental(&mut self, cx: &mut Context) -> Result<(), Conflict> {
-        while let Some(i) = self.pending.pop() {
+        // Latest first (the order of the stack this replaced; explanations keep their order).
+        let events = cx.events();
+        for &i in events.iter().rev() {
             self.clear_peers(cx, i)?;
         }
         Ok(())
-    }
-    fn backtracked(&mut self) {
-        self.pending.clear();
     }
 }
 

@@ -476,6 +476,14 @@ impl Engine {
                     // A run from scratch ignores events: only queue it.
                     Delivery::Buffer if m.scratch => {}
                     Delivery::Buffer => events[p].push(w.tag),
+                    Delivery::Fixed => {
+                        if !new.is_single() || old.is_single() {
+                            continue;
+                        }
+                        if !m.scratch {
+                            events[p].push(w.tag);
+                        }
+                    }
                 }
                 if !m.queued {
                     m.queued = true;

@@ -101,6 +101,9 @@ pub(crate) enum Delivery {
     Wake,
     /// Append the tag to the propagator's event buffer ([`Context::events`]) and queue.
     Buffer,
+    /// Like `Buffer`, only for a change that fixes the variable (it had several values and
+    /// has one).
+    Fixed,
 }
 
 /// One watch: the propagator, its tag, the values whose removal wakes it and how.
@@ -146,6 +149,12 @@ impl Init<'_> {
     /// change, in order; the domains may have changed again since).
     pub fn watch_buffered(&mut self, var: VarId, tag: u32) {
         self.watches.push((var, tag, Domain::ALL, Delivery::Buffer));
+    }
+    /// Like [`Init::watch_buffered`], but only for the change that fixes `var` (several values
+    /// before, one after): the cheapest delivery for a rule that acts on fixed values (a naked
+    /// single), with no call per other change (Gecode's value propagation condition).
+    pub fn watch_fixed(&mut self, var: VarId, tag: u32) {
+        self.watches.push((var, tag, Domain::ALL, Delivery::Fixed));
     }
     /// Watches every variable of `vars`, tagged by its position in the slice.
     pub fn watch_all(&mut self, vars: &[VarId]) {
