@@ -280,27 +280,49 @@ impl<T: std::fmt::Display> Grid<T> {
 /// assert_eq!((comp.as_slice(), n), (&[0u32, 1, 2][..], 3));
 /// ```
 pub fn components<T: PartialEq>(labels: &Grid<T>) -> (Grid<u32>, usize) {
-    let shape = labels.shape();
-    let mut comp = vec![u32::MAX; shape.cells()];
-    let mut stack = Vec::new();
-    let mut next = 0u32;
-    for start in shape.all() {
-        if comp[start.index()] != u32::MAX {
-            continue;
+    // Union-find over the left and upper neighbours in one row-major pass, each set's root
+    // being its first cell; then the roots are numbered in row-major order (so a component's
+    // number is that of its first cell, as a flood fill from each unlabelled cell gives).
+    fn root(parent: &mut [u32], mut x: u32) -> u32 {
+        while parent[x as usize] != x {
+            let up = parent[parent[x as usize] as usize];
+            parent[x as usize] = up;
+            x = up;
         }
-        comp[start.index()] = next;
-        stack.push(start);
-        while let Some(c) = stack.pop() {
-            for d in ORTHOGONAL {
-                if let Some(n) = shape.step(c, d) {
-                    if comp[n.index()] == u32::MAX && labels[n] == labels[c] {
-                        comp[n.index()] = next;
-                        stack.push(n);
-                    }
-                }
+        x
+    }
+    fn union(parent: &mut [u32], a: u32, b: u32) {
+        let (ra, rb) = (root(parent, a), root(parent, b));
+        if ra != rb {
+            parent[ra.max(rb) as usize] = ra.min(rb);
+        }
+    }
+    let shape = labels.shape();
+    let (h, w) = (shape.height, shape.width);
+    let cells = &labels.cells;
+    let mut parent: Vec<u32> = (0..shape.cells() as u32).collect();
+    for r in 0..h {
+        let row = r * w;
+        for c in 0..w {
+            let i = row + c;
+            if c > 0 && cells[i - 1] == cells[i] {
+                union(&mut parent, (i - 1) as u32, i as u32);
+            }
+            if r > 0 && cells[i - w] == cells[i] {
+                union(&mut parent, (i - w) as u32, i as u32);
             }
         }
-        next += 1;
+    }
+    let mut comp = vec![0u32; shape.cells()];
+    let mut next = 0u32;
+    for i in 0..shape.cells() {
+        let r = root(&mut parent, i as u32) as usize;
+        comp[i] = if r == i {
+            next += 1;
+            next - 1
+        } else {
+            comp[r]
+        };
     }
     (Grid { shape, cells: comp }, next as usize)
 }
@@ -317,6 +339,43 @@ pub fn groups(labels: &Grid<u32>, count: usize) -> Vec<Vec<CellId>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Components by flood fill from each unlabelled cell in row-major order (the definition).
+    fn flood(labels: &Grid<u8>) -> (Vec<u32>, usize) {
+        let shape = labels.shape();
+        let mut comp = vec![u32::MAX; shape.cells()];
+        let mut next = 0u32;
+        for start in shape.all() {
+            if comp[start.index()] != u32::MAX {
+                continue;
+            }
+            comp[start.index()] = next;
+            let mut stack = vec![start];
+            while let Some(c) = stack.pop() {
+                for d in ORTHOGONAL {
+                    if let Some(n) = shape.step(c, d) {
+                        if comp[n.index()] == u32::MAX && labels[n] == labels[c] {
+                            comp[n.index()] = next;
+                            stack.push(n);
+                        }
+                    }
+                }
+            }
+            next += 1;
+        }
+        (comp, next as usize)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn components_number_regions_as_a_flood_fill_does(
+            h in 1usize..7, w in 1usize..7, seed in proptest::collection::vec(0u8..3, 36),
+        ) {
+            let g = Grid::from_vec(Shape::new(h, w), seed[..h * w].to_vec()).unwrap();
+            let (comp, n) = components(&g);
+            proptest::prop_assert_eq!((comp.as_slice().to_vec(), n), flood(&g));
+        }
+    }
 
     #[test]
     fn corner_cells_have_three_king_neighbours_and_two_orthogonal() {
