@@ -147,6 +147,12 @@ function cellAt(svgEl, ev, geom) {
   return [rr, c];
 }
 
+// A toggle button's state, shown (class `active`) and told (aria-pressed).
+function press(id, on) {
+  $(id).classList.toggle('active', on);
+  $(id).setAttribute('aria-pressed', String(on));
+}
+
 function tokens(text) {
   return text.split(/\s+/).filter((t) => t.length > 0);
 }
@@ -417,7 +423,7 @@ const EMPTY_RULES = new Set(['empty', 'empty-cell']);
 // goes into `bad` (at `index(row, col)`), and `more(broken)` adds cells the family finds itself
 // (Sudoku's duplicates in a row, column or box). Empty cells are listed (and returned, to be
 // outlined) only when the player asked for them. `line(v)` words one violation.
-function reportCheck(res, bad, index, praise, line = (v) => `${v.at}: ${v.message}`, more = () => []) {
+function reportCheck(res, bad, index, praise, line = (v) => (v.message.startsWith(v.at) ? v.message : `${v.at}: ${v.message}`), more = () => []) {
   CHECKED[view] = EDITS[view];
   const showEmpty = $('show-empty').checked;
   const broken = res.violations.filter((v) => !EMPTY_RULES.has(v.rule));
@@ -605,11 +611,15 @@ function sgRender() {
   drawMarks(g, n, cs, { diff: sg.diff, hint: sg.hint, empty: sg.empty, bad: sg.bad });
   for (let r = 1; r < m; r++) svg('line', { x1: 0, y1: r * cs, x2: n * cs, y2: r * cs, class: 'grid-line' }, g);
   for (let k = 1; k < n; k++) svg('line', { x1: k * cs, y1: 0, x2: k * cs, y2: m * cs, class: 'grid-line' }, g);
+  // Region borders, kept by edge ("v" right of a cell, "h" below it) so that a drag redraws
+  // only the edges around the cells it changes (sgDrawCell).
+  sg.edges = new Map();
+  sg.edgeLayer = svg('g', { class: 'region-lines' }, g);
   for (let r = 0; r < m; r++) {
     for (let k = 0; k < n; k++) {
       const c = r * n + k;
-      if (k + 1 < n && reg.id[c] !== reg.id[c + 1]) svg('line', { x1: (k + 1) * cs, y1: r * cs, x2: (k + 1) * cs, y2: (r + 1) * cs, class: 'region-line' }, g);
-      if (r + 1 < m && reg.id[c] !== reg.id[c + n]) svg('line', { x1: k * cs, y1: (r + 1) * cs, x2: (k + 1) * cs, y2: (r + 1) * cs, class: 'region-line' }, g);
+      if (k + 1 < n && reg.id[c] !== reg.id[c + 1]) sgEdge(`v${c}`, true);
+      if (r + 1 < m && reg.id[c] !== reg.id[c + n]) sgEdge(`h${c}`, true);
     }
   }
   svg('rect', { x: 0, y: 0, width: n * cs, height: m * cs, class: 'outer' }, g);
@@ -651,22 +661,51 @@ function sgPointerDown(ev) {
   const rc = cellAt(ev.currentTarget, ev, sg.geom);
   if (!rc) return;
   const c = rc[0] * sg.n + rc[1];
-  $('board').focus();
+  $('board').focus({ preventScroll: true });
   if (sg.tool === 'region' && sg.mode === 'creative') {
     sgSnapshot();
     $('sg-level').value = '';
     const label = Math.max(0, ...sg.label) + 1;
     sg.drawing = { label };
     sg.label[c] = label;
-    ev.currentTarget.setPointerCapture(ev.pointerId);
     sgClearMarks();
     sg.solved = new Set();
     sgRender();
+    // The board was redrawn once, at the press; the drag keeps this drawing and its colour.
+    sg.drawing.fill = $('sg-svg').querySelector(`rect.cell-bg[data-cell="r${rc[0] + 1}c${rc[1] + 1}"]`).getAttribute('fill');
+    try { $('sg-svg').setPointerCapture(ev.pointerId); } catch (_) { /* pointer already released */ }
     return;
   }
   sg.sel = c;
   sg.typed = { cell: -1, at: 0 };
   sgRender();
+}
+
+// Shows or hides the region border of one edge (`v<c>`: right of cell c, `h<c>`: below it).
+function sgEdge(key, on) {
+  const have = sg.edges.get(key);
+  if (!on) { if (have) { have.remove(); sg.edges.delete(key); } return; }
+  if (have) return;
+  const { cs } = sg.geom;
+  const c = Number(key.slice(1)), r = Math.floor(c / sg.n), k = c % sg.n;
+  const line = key[0] === 'v'
+    ? svg('line', { x1: (k + 1) * cs, y1: r * cs, x2: (k + 1) * cs, y2: (r + 1) * cs, class: 'region-line' }, sg.edgeLayer)
+    : svg('line', { x1: k * cs, y1: (r + 1) * cs, x2: (k + 1) * cs, y2: (r + 1) * cs, class: 'region-line' }, sg.edgeLayer);
+  sg.edges.set(key, line);
+}
+
+// A drag that draws a region changes one cell at a time: only that cell's colour and its four
+// borders are redrawn (borders by label; the full redraw at the end of the drag settles
+// regions a drag split in two, and the colours).
+function sgDrawCell(c, fill) {
+  const { n, m } = sg;
+  const rect = $('sg-svg').querySelector(`rect.cell-bg[data-cell="r${Math.floor(c / n) + 1}c${(c % n) + 1}"]`);
+  if (rect) rect.setAttribute('fill', fill);
+  const r = Math.floor(c / n), k = c % n;
+  if (k + 1 < n) sgEdge(`v${c}`, sg.label[c] !== sg.label[c + 1]);
+  if (k > 0) sgEdge(`v${c - 1}`, sg.label[c] !== sg.label[c - 1]);
+  if (r + 1 < m) sgEdge(`h${c}`, sg.label[c] !== sg.label[c + n]);
+  if (r > 0) sgEdge(`h${c - n}`, sg.label[c] !== sg.label[c - n]);
 }
 
 function sgPointerMove(ev) {
@@ -676,15 +715,13 @@ function sgPointerMove(ev) {
   const c = rc[0] * sg.n + rc[1];
   if (sg.label[c] === sg.drawing.label) return;
   sg.label[c] = sg.drawing.label;
-  const cap = ev.pointerId;
-  sgRender();
-  // The board was redrawn: keep the pointer captured by the new drawing.
-  try { $('sg-svg').setPointerCapture(cap); } catch (_) { /* pointer already released */ }
+  sgDrawCell(c, sg.drawing.fill);
 }
 
 function sgPointerUp() {
   if (!sg.drawing) return;
   sg.drawing = null;
+  sgRender();
   setStatus(plural(sgRegions().count, 'region'), '');
   changed('suguru');
 }
@@ -757,8 +794,8 @@ function sgKey(ev) {
 
 function sgSetMode(mode) {
   sg.mode = mode;
-  $('sg-play').classList.toggle('active', mode === 'play');
-  $('sg-creative').classList.toggle('active', mode === 'creative');
+  press('sg-play', mode === 'play');
+  press('sg-creative', mode === 'creative');
   $('sg-draw').hidden = mode === 'play';
   $('sg-clear-regions').hidden = mode === 'play';
   if (mode === 'play') {
@@ -770,8 +807,8 @@ function sgSetMode(mode) {
 
 function sgSetTool(tool) {
   sg.tool = tool;
-  $('sg-draw').classList.toggle('active', tool === 'region');
-  $('sg-fill').classList.toggle('active', tool === 'fill');
+  press('sg-draw', tool === 'region');
+  press('sg-fill', tool === 'fill');
   $('board').style.cursor = tool === 'region' ? 'crosshair' : 'pointer';
 }
 
@@ -784,7 +821,26 @@ async function sgCheck() {
   sgRender();
 }
 
+// A given larger than its region can never stand: the puzzle has no solution (said as such,
+// with the cells marked, rather than the parser's complaint about the text). Returns true if
+// it reported one.
+function sgImpossibleGivens() {
+  const reg = sgRegions();
+  const over = [];
+  for (let c = 0; c < sg.m * sg.n; c++) if (sg.given[c] > reg.size[reg.id[c]]) over.push(c);
+  if (!over.length) return false;
+  sgClearMarks();
+  for (const c of over) sg.bad.add(c);
+  const name = (c) => `r${Math.floor(c / sg.n) + 1}c${(c % sg.n) + 1}`;
+  const lines = over.map((c) => `${name(c)} holds ${sg.given[c]}, but its region has ${plural(reg.size[reg.id[c]], 'cell')}`);
+  setStatus('this puzzle has no solution...', 'bad');
+  setMessages([{ text: 'this puzzle has no solution...', cls: 'bad summary' }, ...lines.map((text) => ({ text, cls: 'bad' }))]);
+  sgRender();
+  return true;
+}
+
 async function sgSolve() {
+  if (sgImpossibleGivens()) return;
   const res = await api('/api/solve', { puzzle: sg.family, text: sgText() });
   sgClearMarks();
   if (res.status === 'solved') {
@@ -818,6 +874,7 @@ function describeCount(res) {
 }
 
 async function sgUnique() {
+  if (sgImpossibleGivens()) return;
   const res = await api('/api/count', { puzzle: sg.family, text: sgText(), limit: 2 });
   sgClearMarks();
   const d = describeCount(res);
@@ -1170,7 +1227,7 @@ function ptSelectClue(kind, i) {
   pt.selClue = { kind, i, typedAt: 0 };
   setStatus(`type the ${kind === 'row' ? 'row' : 'column'} ${i + 1} clue; Backspace removes it`, '');
   ptRender();
-  $('board').focus();
+  $('board').focus({ preventScroll: true });
 }
 
 function ptClearMarks() {
@@ -1219,7 +1276,7 @@ function ptPointerDown(ev) {
   pt.selClue = null;
   if (!rc) { ptRender(); return; }
   const [r, c] = rc;
-  $('board').focus();
+  $('board').focus({ preventScroll: true });
   if (pt.mode === 'creative' && (pt.tool === 'a' || pt.tool === 'b')) {
     if (!ptOnEdge(r, c)) { setStatus('doors are cells on the edge of the grid', 'warn'); return; }
     record('path');
@@ -1376,8 +1433,8 @@ function ptKeyInner(ev) {
 
 function ptSetMode(mode) {
   pt.mode = mode;
-  $('pt-play').classList.toggle('active', mode === 'play');
-  $('pt-creative').classList.toggle('active', mode === 'creative');
+  press('pt-play', mode === 'play');
+  press('pt-creative', mode === 'creative');
   $('pt-tool-a').hidden = mode === 'play';
   $('pt-tool-b').hidden = mode === 'play';
   if (mode === 'play') ptSetTool('path');
@@ -1388,9 +1445,9 @@ function ptSetMode(mode) {
 
 function ptSetTool(tool) {
   pt.tool = tool;
-  $('pt-tool-path').classList.toggle('active', tool === 'path');
-  $('pt-tool-a').classList.toggle('active', tool === 'a');
-  $('pt-tool-b').classList.toggle('active', tool === 'b');
+  press('pt-tool-path', tool === 'path');
+  press('pt-tool-a', tool === 'a');
+  press('pt-tool-b', tool === 'b');
 }
 
 // Check. A finished path (it reaches door B) goes to the server's verifier. An unfinished one
@@ -1575,8 +1632,8 @@ function ptInit() {
   };
   ptSetTool('path');
   pt.mode = 'creative';
-  $('pt-play').classList.remove('active');
-  $('pt-creative').classList.add('active');
+  press('pt-play', false);
+  press('pt-creative', true);
 }
 
 // ---------------------------------------------------------------- Sudoku
@@ -1693,7 +1750,7 @@ function sdRender() {
       const x = c * cs + step * b + step / 2, y = r * cs + step * a + step / 2;
       const removed = sd.removed[i] & (1 << d);
       const focus = !removed && d === sd.focusDigit;
-      svg('text', { x, y: y + 1, class: 'cand' + (removed ? ' removed' : focus ? ' focus' : ''), 'font-size': Math.max(8, Math.round(step * 0.72)), 'data-cand': removed ? `r${r + 1}c${c + 1}:${d}` : undefined }, g, sym(d));
+      svg('text', { x, y: y + 1, class: 'cand' + (removed ? ' removed' : focus ? ' focus' : sd.pencil[i] ? ' pencil' : ' auto'), 'font-size': Math.max(8, Math.round(step * 0.72)), 'data-cand': removed ? `r${r + 1}c${c + 1}:${d}` : undefined }, g, sym(d));
       if (removed) svg('line', { x1: x - step * 0.35, y1: y + step * 0.35, x2: x + step * 0.35, y2: y - step * 0.35, class: 'cand strike' }, g);
     }
   }
@@ -1705,7 +1762,7 @@ function sdRender() {
     const rc = cellAt(ev.currentTarget, ev, sd.geom);
     if (!rc) return;
     sd.sel = rc[0] * n + rc[1];
-    $('board').focus();
+    $('board').focus({ preventScroll: true });
     sdRender();
   });
 }
@@ -1771,7 +1828,7 @@ function sdKey(ev) {
 
 function sdSetMode(mode) {
   sd.mode = mode;
-  for (const [id, m] of [['sd-mode-given', 'given'], ['sd-mode-value', 'value'], ['sd-mode-cand', 'cand']]) $(id).classList.toggle('active', m === mode);
+  for (const [id, m] of [['sd-mode-given', 'given'], ['sd-mode-value', 'value'], ['sd-mode-cand', 'cand']]) press(id, m === mode);
   if (view === 'sudoku') padRender();
   if (view === 'sudoku') setStatus({ given: 'type the puzzle\'s givens', value: 'fill in digits', cand: 'type digits to toggle your pencil marks' }[mode], '');
 }
@@ -1971,7 +2028,7 @@ function sdInit() {
     setMessages([]); sdRender(); changed('sudoku');
   };
   sd.mode = 'given';
-  for (const [id, m] of [['sd-mode-given', 'given'], ['sd-mode-value', 'value'], ['sd-mode-cand', 'cand']]) $(id).classList.toggle('active', m === 'given');
+  for (const [id, m] of [['sd-mode-given', 'given'], ['sd-mode-value', 'value'], ['sd-mode-cand', 'cand']]) press(id, m === 'given');
 }
 
 // ---------------------------------------------------------------- hints and explanations
