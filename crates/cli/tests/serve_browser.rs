@@ -1092,6 +1092,7 @@ async fn play_scenario(c: Client, addr: std::net::SocketAddr) {
     click(&c, "sg-check").await;
     wait_text(&c, "status", "shares a number").await;
     assert_eq!(marked(&c).await, ["r1c2", "r1c3"]);
+    screenshot(&c, "desktop-check").await;
     // Undo clears the stale messages; redo and Ctrl+Y bring the number back.
     click_cell(&c, "r1c4").await;
     keys(&c, &['2']).await;
