@@ -102,7 +102,7 @@ async function showForced(body) {
   setStatus(summary, cls);
   const cells = facts.filter((f) => f.by !== 'given' && cellOf(f.at));
   const items = cells.slice(0, 60).map((f) => ({
-    text: `${manualName(f.at)} = ${f.value}: ${f.by === 'rules' ? 'rules (' + (ruleNames(f).join(', ') || 'the puzzle\'s sizes') + ')' : 'only by search'}`,
+    text: `${f.at} = ${f.value}: ${f.by === 'rules' ? 'rules (' + (ruleNames(f).join(', ') || 'the puzzle\'s sizes') + ')' : 'only by search'}`,
   }));
   if (cells.length > items.length) items.push({ text: `... and ${cells.length - items.length} more` });
   if (!res.complete) items.push({ text: `${(res.undecided || []).length} undecided when the time ran out`, cls: 'warn' });
