@@ -10,12 +10,16 @@ let view = 'suguru';
 
 // ---------------------------------------------------------------- helpers
 
+// The signal of the action run() is running: its Cancel button aborts the request.
+let actionSignal = null;
+
 async function api(path, body) {
   const init = body === undefined ? { method: 'GET' } : {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
   };
+  if (actionSignal) init.signal = actionSignal;
   const res = await fetch(path, init);
   let data;
   try { data = await res.json(); } catch (_) { data = { error: `the server answered HTTP ${res.status}` }; }
@@ -49,15 +53,29 @@ function setMessages(items) {
 }
 
 // Runs an API action with its button disabled; errors go to the status line and messages.
+// An action still running after 300 ms shows a progress line with a Cancel button, which
+// aborts its request.
 async function run(btn, fn) {
   if (btn) btn.disabled = true;
   document.body.style.cursor = 'progress';
+  const ctl = new AbortController();
+  const what = btn ? btn.textContent.trim() : 'working';
+  const timer = setTimeout(() => {
+    $('busy-text').textContent = `${what}: waiting for the server…`;
+    $('busy').hidden = false;
+  }, 300);
+  $('busy-cancel').onclick = () => ctl.abort();
+  actionSignal = ctl.signal;
   try {
     await fn();
   } catch (e) {
-    setStatus(e.message, 'bad');
-    setMessages([{ text: e.message, cls: 'bad' }]);
+    const text = ctl.signal.aborted ? `${what}: cancelled` : e.message;
+    setStatus(text, ctl.signal.aborted ? 'warn' : 'bad');
+    setMessages([{ text, cls: ctl.signal.aborted ? 'warn' : 'bad' }]);
   } finally {
+    clearTimeout(timer);
+    if (actionSignal === ctl.signal) actionSignal = null;
+    $('busy').hidden = true;
     if (btn) btn.disabled = false;
     document.body.style.cursor = '';
   }
@@ -84,7 +102,7 @@ async function showForced(body) {
   setStatus(summary, cls);
   const cells = facts.filter((f) => f.by !== 'given' && cellOf(f.at));
   const items = cells.slice(0, 60).map((f) => ({
-    text: `${manualName(f.at)} = ${f.value}: ${f.by === 'rules' ? 'rules (' + (ruleNames(f).join(', ') || 'the puzzle\'s sizes') + ')' : 'only by search'}`,
+    text: `${f.at} = ${f.value}: ${f.by === 'rules' ? 'rules (' + (ruleNames(f).join(', ') || 'the puzzle\'s sizes') + ')' : 'only by search'}`,
   }));
   if (cells.length > items.length) items.push({ text: `... and ${cells.length - items.length} more` });
   if (!res.complete) items.push({ text: `${(res.undecided || []).length} undecided when the time ran out`, cls: 'warn' });
@@ -129,6 +147,12 @@ function cellAt(svgEl, ev, geom) {
   return [rr, c];
 }
 
+// A toggle button's state, shown (class `active`) and told (aria-pressed).
+function press(id, on) {
+  $(id).classList.toggle('active', on);
+  $(id).setAttribute('aria-pressed', String(on));
+}
+
 function tokens(text) {
   return text.split(/\s+/).filter((t) => t.length > 0);
 }
@@ -141,6 +165,228 @@ function intToken(tok, what) {
 // Eight clearly different pastel hues; touching regions get different ones (regionColours).
 const PALETTE = ['#fbd5dc', '#d4e4fb', '#d3f2dc', '#fdf0c2', '#e4dcfb', '#fde0c8', '#cdf0f4', '#e7e9ed'];
 
+// ---------------------------------------------------------------- play: history, pad, saving
+
+// PLAY[view] is what the view-independent parts below need of a view: its snapshot for undo
+// (`take`/`put`), whether the grid is complete and was filled by the solver, the verify request
+// of the automatic "Solved!", the puzzle's text and the player's progress for saving and
+// sharing, and the number pad's digits. The views fill it in (sgPlay, ptPlay, sdPlay).
+const PLAY = {};
+
+// Undo and redo: one history per view, cleared when a new puzzle is loaded (forget).
+const HIST = { suguru: { undo: [], redo: [] }, path: { undo: [], redo: [] }, sudoku: { undo: [], redo: [] } };
+const HISTORY_MAX = 300;
+
+// Takes a snapshot before a change (or records `before`, taken earlier); a new change drops
+// what could be redone.
+function record(v, before = PLAY[v].take()) {
+  const h = HIST[v];
+  h.undo.push(before);
+  if (h.undo.length > HISTORY_MAX) h.undo.shift();
+  h.redo = [];
+}
+
+function forget(v) { HIST[v] = { undo: [], redo: [] }; }
+
+function undo(v = view) { travel(v, 'undo', 'redo', 'undone', 'nothing to undo'); }
+function redo(v = view) { travel(v, 'redo', 'undo', 'redone', 'nothing to redo'); }
+
+function travel(v, from, to, done, none) {
+  const h = HIST[v];
+  if (!h[from].length) { setStatus(none, 'warn'); return; }
+  h[to].push(PLAY[v].take());
+  PLAY[v].put(h[from].pop());
+  setStatus(done, '');
+  setMessages([]);
+  $('board').classList.remove('is-solved');
+  VIEWS[v].render();
+  changed(v);
+}
+
+// After every change of a grid: the progress is saved and, when the grid is complete, the
+// server verifies it for the automatic "Solved!" (both a moment later, once per burst). A grid
+// the solver (Solve, Autocomplete) completed is not the player's: no "Solved!" for it.
+const EDITS = { suguru: 0, path: 0, sudoku: 0 };
+const BY_SOLVER = { suguru: false, path: false, sudoku: false };
+// The EDITS stamp of the grid the player last pressed Check on: its answer stands.
+const CHECKED = { suguru: -1, path: -1, sudoku: -1 };
+const settleTimer = {};
+
+function changed(v, bySolver = false) {
+  EDITS[v]++;
+  BY_SOLVER[v] = bySolver;
+  $('board').classList.remove('is-solved');
+  clearTimeout(settleTimer[v]);
+  settleTimer[v] = setTimeout(() => { saveProgress(v); autoCheck(v); }, 200);
+}
+
+async function autoCheck(v) {
+  const p = PLAY[v];
+  if (!p || !p.complete() || BY_SOLVER[v]) return;
+  const stamp = EDITS[v];
+  let res;
+  try {
+    const r = await fetch('/api/verify', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(p.verifyBody()) });
+    if (!r.ok) return;
+    res = await r.json();
+  } catch (_) { return; }
+  if (view !== v || EDITS[v] !== stamp || CHECKED[v] === stamp) return;
+  if (res.valid) {
+    setStatus('Solved!', 'good');
+    setMessages([{ text: 'Solved! Every rule holds.', cls: 'good' }]);
+    $('board').classList.add('is-solved');
+  } else {
+    setStatus('the grid is complete, but a rule is broken: press Check to see where', 'warn');
+  }
+}
+
+// Saved progress: localStorage, one entry per puzzle keyed by its givens (the puzzle's text),
+// and the last puzzle of each view, so that a reload opens it again with the progress.
+function textKey(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) { h ^= text.charCodeAt(i); h = Math.imul(h, 0x01000193) >>> 0; }
+  return `${h.toString(16)}-${text.length}`;
+}
+
+function storage() {
+  try { return window.localStorage; } catch (_) { return null; }
+}
+
+function saveProgress(v) {
+  const st = storage();
+  if (!st) return;
+  const p = PLAY[v];
+  try {
+    st.setItem(`pencilbox:last:${v}`, JSON.stringify({ text: p.text(), mode: p.mode() }));
+    st.setItem(`pencilbox:progress:${v}:${textKey(p.text())}`, JSON.stringify(p.progress()));
+  } catch (_) { /* storage full or disabled: the game goes on without saving */ }
+}
+
+// Puts the saved progress of the puzzle just loaded back; true if there was some.
+function restoreProgress(v) {
+  const st = storage();
+  if (!st) return false;
+  try {
+    const saved = st.getItem(`pencilbox:progress:${v}:${textKey(PLAY[v].text())}`);
+    return saved ? PLAY[v].setProgress(JSON.parse(saved)) : false;
+  } catch (_) { return false; }
+}
+
+function lastPuzzle(v) {
+  const st = storage();
+  try { return st ? JSON.parse(st.getItem(`pencilbox:last:${v}`) || 'null') : null; } catch (_) { return null; }
+}
+
+// Loads a puzzle text into a view (Play Mode), restores its saved progress, and clears the
+// history: every way of opening a puzzle goes through here.
+function openPuzzle(v, text, progress) {
+  VIEWS[v].load(text);
+  forget(v);
+  let restored = false;
+  if (progress) restored = PLAY[v].setProgress(progress);
+  else restored = restoreProgress(v);
+  if (v === 'suguru') $('sg-level').value = '';
+  return restored;
+}
+
+// Share links: `/#VIEW&t=TEXT&p=PROGRESS`, both base64url; the progress is optional.
+const b64 = (s) => btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const unb64 = (s) => atob(s.replace(/-/g, '+').replace(/_/g, '/'));
+
+function shareLink(withProgress) {
+  const p = PLAY[view];
+  let link = `${location.origin}${location.pathname}#${view}&t=${b64(p.text())}`;
+  if (withProgress) link += `&p=${b64(JSON.stringify(p.progress()))}`;
+  return link;
+}
+
+// The view name and share parameters of the address's hash.
+function hashParts() {
+  const [name, ...rest] = location.hash.slice(1).split('&');
+  const params = {};
+  for (const kv of rest) { const i = kv.indexOf('='); if (i > 0) params[kv.slice(0, i)] = kv.slice(i + 1); }
+  return { name, params };
+}
+
+// The server's limits (GET /api/limits): the page refuses, with the reason, any size the server
+// would refuse, instead of changing it silently.
+const limits = { max_side: 60, max_cells: 2500, generate: { min_side: 2, max_side: 12 }, families: {} };
+
+function sideLimit(family) {
+  const own = limits.families[family]?.max_side || limits.max_side;
+  return Math.min(own, limits.max_side);
+}
+
+// The size in the view's Rows and Columns inputs, or null after saying why it cannot be used.
+function askedSize(pfx, min, max, who) {
+  const out = [];
+  for (const [id, what] of [[`${pfx}-rows`, 'rows'], [`${pfx}-cols`, 'columns']]) {
+    const raw = String($(id).value).trim();
+    const v = Number(raw);
+    if (!/^\d+$/.test(raw) || v < min || v > max) {
+      const text = `${who} takes ${min} to ${max} ${what}; ${raw === '' ? `the ${what} field is empty or not a number` : `"${raw}" is not allowed here`}`;
+      setStatus(text, 'bad');
+      setMessages([{ text, cls: 'bad' }]);
+      return null;
+    }
+    out.push(v);
+  }
+  if (out[0] * out[1] > limits.max_cells) {
+    const text = `${out[0]}×${out[1]} is ${out[0] * out[1]} cells; this server takes at most ${limits.max_cells} cells`;
+    setStatus(text, 'bad');
+    setMessages([{ text, cls: 'bad' }]);
+    return null;
+  }
+  return out;
+}
+
+// The on-screen number pad: the digits of the puzzle's range, Pencil, Erase, Undo and Redo,
+// for touch screens (and mice). Rebuilt only when the range changes.
+let padKey = '';
+
+function padRender() {
+  const p = PLAY[view];
+  if (!p) return;
+  const pad = p.pad();
+  const key = `${view}:${pad.digits.join(',')}:${pad.pencil}:${pad.typing}`;
+  $('pad-pencil').hidden = !pad.pencil;
+  $('pad-pencil').setAttribute('aria-pressed', String(pad.pencil && pad.pencilOn));
+  $('pad-pencil').classList.toggle('active', pad.pencil && pad.pencilOn);
+  $('pad-erase').textContent = pad.eraseLabel || 'Erase';
+  if (key === padKey) return;
+  padKey = key;
+  const box = $('pad-digits');
+  box.innerHTML = '';
+  box.hidden = pad.digits.length === 0;
+  for (const d of pad.digits) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'pad-btn digit';
+    b.dataset.digit = String(d);
+    b.textContent = pad.label ? pad.label(d) : String(d);
+    b.setAttribute('aria-label', `${pad.typing ? 'type' : 'enter'} ${b.textContent}`);
+    b.onclick = () => { PLAY[view].digit(d); };
+    box.appendChild(b);
+  }
+}
+
+function padInit() {
+  $('pad-erase').onclick = () => PLAY[view].erase();
+  $('pad-pencil').onclick = () => { PLAY[view].togglePencil(); padRender(); };
+  $('undo').onclick = () => undo();
+  $('redo').onclick = () => redo();
+  // Pad buttons must not take the focus from the board (keys keep working after a tap).
+  $('pad').addEventListener('pointerdown', (e) => { if (e.target.closest('button')) e.preventDefault(); });
+}
+
+// Names the cells of a board for screen readers: "r3c1: 5" (or "empty").
+function nameCells(root, rows, cols, value) {
+  for (const rect of root.querySelectorAll('rect.cell-bg[data-cell]')) {
+    const rc = cellOf(rect.dataset.cell);
+    rect.setAttribute('aria-label', `${rect.dataset.cell}: ${value(rc[0] * cols + rc[1])}`);
+  }
+}
+
 // ---------------------------------------------------------------- Suguru
 
 // The region board plays every region family whose text is `[keyword] m n`, hints, labels:
@@ -152,56 +398,94 @@ const sg = {
   mode: 'play', tool: 'fill', sel: 0,
   bad: new Set(), hint: new Set(), diff: new Set(), solved: new Set(),
   drawing: null, typed: { cell: -1, at: 0 },
-  levels: [], geom: null, history: [],
+  levels: [], geom: null, pencil: [], pencilMode: false,
 };
 
-// Undo: snapshots of the grid taken before each change (at most 200).
-function sgSnapshot() {
-  sg.history.push(JSON.stringify({ m: sg.m, n: sg.n, label: sg.label, given: sg.given, value: sg.value, solved: [...sg.solved] }));
-  if (sg.history.length > 200) sg.history.shift();
-}
-
-function sgUndo() {
-  const snap = sg.history.pop();
-  if (!snap) { setStatus('nothing to undo', 'warn'); return; }
-  const st = JSON.parse(snap);
-  Object.assign(sg, { m: st.m, n: st.n, label: st.label, given: st.given, value: st.value, solved: new Set(st.solved) });
-  if (sg.sel >= sg.m * sg.n) sg.sel = 0;
-  sgClearMarks();
-  setStatus('undone', '');
-  sgRender();
-}
+// Undo: a snapshot of the grid taken before each change (see record()).
+function sgSnapshot() { record('suguru'); }
 
 function sgReset(m, n) {
-  sg.history = [];
+  forget('suguru');
   sg.m = m; sg.n = n;
   sg.label = new Array(m * n).fill(0);
   sg.given = new Array(m * n).fill(0);
   sg.value = new Array(m * n).fill(0);
+  sg.pencil = new Array(m * n).fill(0);
   sg.sel = 0;
   sgClearMarks();
 }
 
-// Reports a /api/verify answer for any family: marks each violated cell in `bad` (at
-// `index(row, col)`) and shows `praise` when the grid is valid, else the number of unmet
-// constraints and one line per violation (`line(v)`, by default "where: what").
-function reportCheck(res, bad, index, praise, line = (v) => `${v.at}: ${v.message}`) {
-  for (const v of res.violations) {
+// The verifiers' rules that say "this cell is empty": not a broken rule while a grid is
+// being solved, so Check lists them only on request ("Check also lists empty cells").
+const EMPTY_RULES = new Set(['empty', 'empty-cell']);
+
+// Reports a /api/verify answer for any family. Broken rules come first: each cell they name
+// goes into `bad` (at `index(row, col)`), and `more(broken)` adds cells the family finds itself
+// (Sudoku's duplicates in a row, column or box). Empty cells are listed (and returned, to be
+// outlined) only when the player asked for them. `line(v)` words one violation.
+function reportCheck(res, bad, index, praise, line = (v) => (v.message.startsWith(v.at) ? v.message : `${v.at}: ${v.message}`), more = () => []) {
+  CHECKED[view] = EDITS[view];
+  const showEmpty = $('show-empty').checked;
+  const broken = res.violations.filter((v) => !EMPTY_RULES.has(v.rule));
+  const empty = res.violations.filter((v) => EMPTY_RULES.has(v.rule));
+  for (const v of broken) {
     const rc = cellOf(v.at);
     if (rc) bad.add(index(rc[0], rc[1]));
   }
+  for (const c of more(broken)) bad.add(c);
+  const empties = new Set();
+  if (showEmpty) {
+    for (const v of empty) {
+      const rc = cellOf(v.at);
+      if (rc) empties.add(index(rc[0], rc[1]));
+    }
+  }
+  const emptyItems = showEmpty ? empty.map((v) => ({ text: line(v), cls: 'warn' }))
+    : empty.length ? [{ text: `${plural(empty.length, 'empty cell')} not listed (tick "Check also lists empty cells")` }] : [];
   if (res.valid) {
     setStatus(praise, 'good');
     setMessages([{ text: praise, cls: 'good' }]);
+  } else if (!broken.length) {
+    const text = `no rule is broken so far; ${plural(empty.length, 'cell')} still empty`;
+    setStatus(text, 'good');
+    setMessages([{ text, cls: 'good' }, ...emptyItems]);
   } else {
-    const summary = `there are ${res.violations.length} constraint(s) not met`;
-    setStatus(summary, 'bad');
-    setMessages([{ text: summary, cls: 'bad summary' }, ...res.violations.map((v) => ({ text: line(v), cls: 'bad' }))]);
+    const first = line(broken[0]);
+    const rest = broken.length > 1 ? ` (and ${plural(broken.length - 1, 'more broken rule')})` : '';
+    setStatus(`${first}${rest}`, 'bad');
+    setMessages([...broken.map((v) => ({ text: line(v), cls: 'bad' })), ...emptyItems]);
+  }
+  return empties;
+}
+
+// "1 cell", "3 cells".
+function plural(k, word) { return `${k} ${word}${k === 1 ? '' : 's'}`; }
+
+// Draws the marks of a board (cells at `index = row * cols + col`, side `cs`) into `g`: the
+// solver's differences, hint cells, empty cells asked for, and broken rules. A broken cell
+// gets a tint, a thick border and a "!" badge (not colour alone), and its cell rectangle says
+// aria-invalid.
+function drawMarks(g, cols, cs, marks) {
+  const at = (c) => [(c % cols) * cs, Math.floor(c / cols) * cs];
+  const name = (c) => `r${Math.floor(c / cols) + 1}c${(c % cols) + 1}`;
+  for (const c of marks.diff || []) { const [x, y] = at(c); svg('rect', { x, y, width: cs, height: cs, class: 'diffcell' }, g); }
+  for (const c of marks.hint || []) { const [x, y] = at(c); svg('rect', { x, y, width: cs, height: cs, class: 'hintcell', 'data-hint': name(c) }, g); }
+  for (const c of marks.empty || []) { const [x, y] = at(c); svg('rect', { x: x + 3, y: y + 3, width: cs - 6, height: cs - 6, class: 'emptycell', 'data-empty': name(c) }, g); }
+  for (const c of marks.bad || []) {
+    const [x, y] = at(c);
+    svg('rect', { x: x + 1.5, y: y + 1.5, width: cs - 3, height: cs - 3, class: 'badcell', 'data-bad': name(c) }, g);
+    const r = Math.max(5, cs * 0.14);
+    svg('circle', { cx: x + cs - r - 2, cy: y + r + 2, r, class: 'bad-badge' }, g);
+    svg('text', { x: x + cs - r - 2, y: y + r + 2.5, class: 'bad-icon', 'font-size': Math.round(r * 1.5) }, g, '!');
+  }
+  for (const c of marks.bad || []) {
+    const rect = g.querySelector(`rect.cell-bg[data-cell="${name(c)}"]`);
+    if (rect) rect.setAttribute('aria-invalid', 'true');
   }
 }
 
 function sgClearMarks() {
-  sg.bad = new Set(); sg.hint = new Set(); sg.diff = new Set();
+  sg.bad = new Set(); sg.hint = new Set(); sg.diff = new Set(); sg.empty = new Set();
 }
 
 // Regions as the server normalises them: connected parts of equal labels, numbered 1.. in
@@ -324,16 +608,18 @@ function sgRender() {
       'data-cell': `r${r + 1}c${k + 1}`, 'data-region': reg.id[c],
     }, g);
   }
-  for (const [set, cls] of [[sg.diff, 'diffcell'], [sg.hint, 'hintcell'], [sg.bad, 'badcell']]) {
-    for (const c of set) svg('rect', { x: (c % n) * cs, y: Math.floor(c / n) * cs, width: cs, height: cs, class: cls, 'data-hint': cls === 'hintcell' ? `r${Math.floor(c / n) + 1}c${(c % n) + 1}` : undefined }, g);
-  }
+  drawMarks(g, n, cs, { diff: sg.diff, hint: sg.hint, empty: sg.empty, bad: sg.bad });
   for (let r = 1; r < m; r++) svg('line', { x1: 0, y1: r * cs, x2: n * cs, y2: r * cs, class: 'grid-line' }, g);
   for (let k = 1; k < n; k++) svg('line', { x1: k * cs, y1: 0, x2: k * cs, y2: m * cs, class: 'grid-line' }, g);
+  // Region borders, kept by edge ("v" right of a cell, "h" below it) so that a drag redraws
+  // only the edges around the cells it changes (sgDrawCell).
+  sg.edges = new Map();
+  sg.edgeLayer = svg('g', { class: 'region-lines' }, g);
   for (let r = 0; r < m; r++) {
     for (let k = 0; k < n; k++) {
       const c = r * n + k;
-      if (k + 1 < n && reg.id[c] !== reg.id[c + 1]) svg('line', { x1: (k + 1) * cs, y1: r * cs, x2: (k + 1) * cs, y2: (r + 1) * cs, class: 'region-line' }, g);
-      if (r + 1 < m && reg.id[c] !== reg.id[c + n]) svg('line', { x1: k * cs, y1: (r + 1) * cs, x2: (k + 1) * cs, y2: (r + 1) * cs, class: 'region-line' }, g);
+      if (k + 1 < n && reg.id[c] !== reg.id[c + 1]) sgEdge(`v${c}`, true);
+      if (r + 1 < m && reg.id[c] !== reg.id[c + n]) sgEdge(`h${c}`, true);
     }
   }
   svg('rect', { x: 0, y: 0, width: n * cs, height: m * cs, class: 'outer' }, g);
@@ -349,7 +635,22 @@ function sgRender() {
       class: `num ${cls}`, 'font-size': Math.round(cs * (v >= 100 ? 0.36 : v >= 10 ? 0.46 : 0.56)),
     }, g, String(v));
   }
-  $('board-sub').textContent = `${m}×${n}, ${reg.count} regions · ${sg.mode === 'play' ? 'Play Mode' : 'Creative Mode'}`;
+  // Pencil marks: the player's own candidates, small and grey-blue, in a 3×3 (or 4×4) block.
+  const top = Math.max(1, ...reg.size.slice(1));
+  const sub = top > 9 ? 4 : 3;
+  for (let c = 0; c < m * n; c++) {
+    const marks = sg.pencil[c];
+    if (!marks || sgNumber(c) || cs < 24) continue;
+    const step = cs / sub;
+    for (let d = 1; d <= PENCIL_MAX; d++) {
+      if (!(marks & (1 << d))) continue;
+      const a = Math.floor((d - 1) / sub), b = (d - 1) % sub;
+      svg('text', { x: (c % n) * cs + step * b + step / 2, y: Math.floor(c / n) * cs + step * a + step / 2 + 1, class: 'cand pencil', 'font-size': Math.max(8, Math.round(step * 0.72)), 'data-pencil': `r${Math.floor(c / n) + 1}c${(c % n) + 1}:${d}` }, g, String(d));
+    }
+  }
+  $('board-sub').textContent = `${m}×${n}, ${plural(reg.count, 'region')} · ${sg.mode === 'play' ? 'Play Mode' : 'Creative Mode'}`;
+  nameCells(root, m, n, (c) => (sgNumber(c) ? String(sgNumber(c)) : 'empty'));
+  padRender();
   root.addEventListener('pointerdown', sgPointerDown);
   root.addEventListener('pointermove', sgPointerMove);
   root.addEventListener('pointerup', sgPointerUp);
@@ -360,21 +661,51 @@ function sgPointerDown(ev) {
   const rc = cellAt(ev.currentTarget, ev, sg.geom);
   if (!rc) return;
   const c = rc[0] * sg.n + rc[1];
-  $('board').focus();
+  $('board').focus({ preventScroll: true });
   if (sg.tool === 'region' && sg.mode === 'creative') {
     sgSnapshot();
+    $('sg-level').value = '';
     const label = Math.max(0, ...sg.label) + 1;
     sg.drawing = { label };
     sg.label[c] = label;
-    ev.currentTarget.setPointerCapture(ev.pointerId);
     sgClearMarks();
     sg.solved = new Set();
     sgRender();
+    // The board was redrawn once, at the press; the drag keeps this drawing and its colour.
+    sg.drawing.fill = $('sg-svg').querySelector(`rect.cell-bg[data-cell="r${rc[0] + 1}c${rc[1] + 1}"]`).getAttribute('fill');
+    try { $('sg-svg').setPointerCapture(ev.pointerId); } catch (_) { /* pointer already released */ }
     return;
   }
   sg.sel = c;
   sg.typed = { cell: -1, at: 0 };
   sgRender();
+}
+
+// Shows or hides the region border of one edge (`v<c>`: right of cell c, `h<c>`: below it).
+function sgEdge(key, on) {
+  const have = sg.edges.get(key);
+  if (!on) { if (have) { have.remove(); sg.edges.delete(key); } return; }
+  if (have) return;
+  const { cs } = sg.geom;
+  const c = Number(key.slice(1)), r = Math.floor(c / sg.n), k = c % sg.n;
+  const line = key[0] === 'v'
+    ? svg('line', { x1: (k + 1) * cs, y1: r * cs, x2: (k + 1) * cs, y2: (r + 1) * cs, class: 'region-line' }, sg.edgeLayer)
+    : svg('line', { x1: k * cs, y1: (r + 1) * cs, x2: (k + 1) * cs, y2: (r + 1) * cs, class: 'region-line' }, sg.edgeLayer);
+  sg.edges.set(key, line);
+}
+
+// A drag that draws a region changes one cell at a time: only that cell's colour and its four
+// borders are redrawn (borders by label; the full redraw at the end of the drag settles
+// regions a drag split in two, and the colours).
+function sgDrawCell(c, fill) {
+  const { n, m } = sg;
+  const rect = $('sg-svg').querySelector(`rect.cell-bg[data-cell="r${Math.floor(c / n) + 1}c${(c % n) + 1}"]`);
+  if (rect) rect.setAttribute('fill', fill);
+  const r = Math.floor(c / n), k = c % n;
+  if (k + 1 < n) sgEdge(`v${c}`, sg.label[c] !== sg.label[c + 1]);
+  if (k > 0) sgEdge(`v${c - 1}`, sg.label[c] !== sg.label[c - 1]);
+  if (r + 1 < m) sgEdge(`h${c}`, sg.label[c] !== sg.label[c + n]);
+  if (r > 0) sgEdge(`h${c - n}`, sg.label[c] !== sg.label[c - n]);
 }
 
 function sgPointerMove(ev) {
@@ -384,31 +715,46 @@ function sgPointerMove(ev) {
   const c = rc[0] * sg.n + rc[1];
   if (sg.label[c] === sg.drawing.label) return;
   sg.label[c] = sg.drawing.label;
-  const cap = ev.pointerId;
-  sgRender();
-  // The board was redrawn: keep the pointer captured by the new drawing.
-  try { $('sg-svg').setPointerCapture(cap); } catch (_) { /* pointer already released */ }
+  sgDrawCell(c, sg.drawing.fill);
 }
 
 function sgPointerUp() {
   if (!sg.drawing) return;
   sg.drawing = null;
-  setStatus(`${sgRegions().count} regions`, '');
+  sgRender();
+  setStatus(plural(sgRegions().count, 'region'), '');
+  changed('suguru');
 }
 
 function sgSetNumber(c, v) {
   if (sg.mode === 'play') {
     if (sg.given[c]) { setStatus('given numbers are fixed in Play Mode (switch to Creative Mode to change them)', 'warn'); return; }
+    if (sg.value[c] === v && !(v === 0 && sg.pencil[c])) return;
     sgSnapshot();
     sg.value[c] = v;
+    if (v === 0) sg.pencil[c] = 0;
   } else {
     sgSnapshot();
     sg.given[c] = v;
     sg.value[c] = 0;
+    $('sg-level').value = '';
   }
   sg.solved.delete(c);
   sgClearMarks();
   sgRender();
+  changed('suguru');
+}
+
+// The largest digit a pencil mark can hold (a bit of a 32-bit mask).
+const PENCIL_MAX = 16;
+
+function sgTogglePencil(c, d) {
+  if (sgNumber(c)) { setStatus('pencil marks go in empty cells', 'warn'); return; }
+  if (d < 1 || d > PENCIL_MAX) { setStatus(`pencil marks hold 1 to ${PENCIL_MAX}`, 'warn'); return; }
+  sgSnapshot();
+  sg.pencil[c] ^= 1 << d;
+  sgRender();
+  changed('suguru');
 }
 
 function sgKey(ev) {
@@ -432,6 +778,7 @@ function sgKey(ev) {
     const now = Date.now();
     const cur = sgNumber(c);
     // Digits typed quickly into the same cell build a number of up to three digits.
+    if (sg.pencilMode && sg.mode === 'play') { sgTogglePencil(c, d); return true; }
     const v = (sg.typed.cell === c && now - sg.typed.at < 1200 && cur > 0 && cur < 100) ? cur * 10 + d : d;
     sg.typed = { cell: c, at: now };
     sgSetNumber(c, v);
@@ -447,8 +794,8 @@ function sgKey(ev) {
 
 function sgSetMode(mode) {
   sg.mode = mode;
-  $('sg-play').classList.toggle('active', mode === 'play');
-  $('sg-creative').classList.toggle('active', mode === 'creative');
+  press('sg-play', mode === 'play');
+  press('sg-creative', mode === 'creative');
   $('sg-draw').hidden = mode === 'play';
   $('sg-clear-regions').hidden = mode === 'play';
   if (mode === 'play') {
@@ -460,8 +807,8 @@ function sgSetMode(mode) {
 
 function sgSetTool(tool) {
   sg.tool = tool;
-  $('sg-draw').classList.toggle('active', tool === 'region');
-  $('sg-fill').classList.toggle('active', tool === 'fill');
+  press('sg-draw', tool === 'region');
+  press('sg-fill', tool === 'fill');
   $('board').style.cursor = tool === 'region' ? 'crosshair' : 'pointer';
 }
 
@@ -469,12 +816,31 @@ async function sgCheck() {
   const res = await api('/api/verify', { puzzle: sg.family, text: sgText(), solution: sgSolutionText() });
   sgClearMarks();
   // The verifier's messages are the manual's ("cell (3, 1) shares a number with ...").
-  reportCheck(res, sg.bad, (r, c) => r * sg.n + c, 'your configuration is correct, well done.',
+  sg.empty = reportCheck(res, sg.bad, (r, c) => r * sg.n + c, 'your configuration is correct, well done.',
     (v) => (v.message.startsWith('cell (') ? v.message : `${manualName(v.at)}: ${v.message}`));
   sgRender();
 }
 
+// A given larger than its region can never stand: the puzzle has no solution (said as such,
+// with the cells marked, rather than the parser's complaint about the text). Returns true if
+// it reported one.
+function sgImpossibleGivens() {
+  const reg = sgRegions();
+  const over = [];
+  for (let c = 0; c < sg.m * sg.n; c++) if (sg.given[c] > reg.size[reg.id[c]]) over.push(c);
+  if (!over.length) return false;
+  sgClearMarks();
+  for (const c of over) sg.bad.add(c);
+  const name = (c) => `r${Math.floor(c / sg.n) + 1}c${(c % sg.n) + 1}`;
+  const lines = over.map((c) => `${name(c)} holds ${sg.given[c]}, but its region has ${plural(reg.size[reg.id[c]], 'cell')}`);
+  setStatus('this puzzle has no solution...', 'bad');
+  setMessages([{ text: 'this puzzle has no solution...', cls: 'bad summary' }, ...lines.map((text) => ({ text, cls: 'bad' }))]);
+  sgRender();
+  return true;
+}
+
 async function sgSolve() {
+  if (sgImpossibleGivens()) return;
   const res = await api('/api/solve', { puzzle: sg.family, text: sgText() });
   sgClearMarks();
   if (res.status === 'solved') {
@@ -486,6 +852,7 @@ async function sgSolve() {
     }));
     setStatus('solved', 'good');
     setMessages([{ text: `solved by the ${res.algorithm} solver (${timing(res.stats)})`, cls: 'good' }]);
+    changed('suguru', true);
   } else if (res.status === 'unsolvable') {
     setStatus('this puzzle has no solution...', 'bad');
     const items = [{ text: 'this puzzle has no solution...', cls: 'bad summary' }];
@@ -507,6 +874,7 @@ function describeCount(res) {
 }
 
 async function sgUnique() {
+  if (sgImpossibleGivens()) return;
   const res = await api('/api/count', { puzzle: sg.family, text: sgText(), limit: 2 });
   sgClearMarks();
   const d = describeCount(res);
@@ -545,20 +913,26 @@ function sgPickLevel() {
   const l = sg.levels[Number(i)];
   sgLoad(l.text);
   sgSetMode('play');
+  const restored = restoreProgress('suguru');
+  changed('suguru');
+  sgRender();
   if (view !== 'suguru') return;
   const uniq = l.unique ? ', exactly one solution' : '';
-  setStatus(`${l.name}: ${l.rows}×${l.cols}, ${l.difficulty}${uniq}`, '');
+  setStatus(`${l.name}: ${l.rows}×${l.cols}, ${l.difficulty}${uniq}${restored ? ' (your progress is restored)' : ''}`, '');
   setMessages([]);
 }
 
 async function sgGenerate() {
   const difficulty = $('sg-gen-level').hidden ? undefined : $('sg-gen-level').value;
-  const rows = Math.max(2, Math.min(10, Number($('sg-rows').value) || 6));
-  const cols = Math.max(2, Math.min(10, Number($('sg-cols').value) || 6));
+  const size = askedSize('sg', limits.generate.min_side, limits.generate.max_side, 'the generator');
+  if (!size) return;
+  const [rows, cols] = size;
   const seed = Math.floor(Math.random() * 2 ** 31);
   const res = await api('/api/generate', { puzzle: sg.family, rows, cols, difficulty, seed });
   sgLoad(res.text);
+  $('sg-level').value = '';
   sgSetMode('play');
+  changed('suguru');
   setStatus(`a new ${difficulty ? `${difficulty} ` : ''}${rows}×${cols} puzzle (seed ${seed})`, 'good');
   setMessages([{ text: `generated with seed ${seed}${res.unique ? '; exactly one solution' : ''}`, cls: 'good' }]);
 }
@@ -591,6 +965,52 @@ function sgSetFamily(family) {
   if (view === 'suguru') $('board-title').textContent = REGION_TITLES[family] || family;
 }
 
+PLAY.suguru = {
+  take: () => JSON.stringify({ family: sg.family, m: sg.m, n: sg.n, label: sg.label, given: sg.given, value: sg.value, pencil: sg.pencil, solved: [...sg.solved] }),
+  put(snap) {
+    const st = JSON.parse(snap);
+    if (st.family !== sg.family) sgSetFamily(st.family);
+    Object.assign(sg, { m: st.m, n: st.n, label: st.label, given: st.given, value: st.value, pencil: st.pencil, solved: new Set(st.solved) });
+    if (sg.sel >= sg.m * sg.n) sg.sel = 0;
+    $('sg-rows').value = sg.m; $('sg-cols').value = sg.n;
+    sgClearMarks();
+  },
+  complete: () => sg.m * sg.n > 0 && sg.given.every((g, c) => g || sg.value[c]),
+  verifyBody: () => ({ puzzle: sg.family, text: sgText(), solution: sgSolutionText() }),
+  text: () => sgText(),
+  mode: () => sg.mode,
+  progress: () => ({ value: sg.value, pencil: sg.pencil }),
+  setProgress(p) {
+    const N = sg.m * sg.n;
+    if (!p || !Array.isArray(p.value) || p.value.length !== N) return false;
+    sg.value = p.value.map((v, c) => (sg.given[c] ? 0 : Math.max(0, Math.min(999, Math.floor(Number(v) || 0)))));
+    sg.pencil = Array.isArray(p.pencil) && p.pencil.length === N ? p.pencil.map((x, c) => (sg.given[c] ? 0 : Number(x) >>> 0)) : new Array(N).fill(0);
+    sg.solved = new Set();
+    return sg.value.some((x) => x) || sg.pencil.some((x) => x);
+  },
+  pad() {
+    const reg = sgRegions();
+    const top = Math.max(1, ...reg.size.slice(1));
+    if (top <= PENCIL_MAX) {
+      return { digits: Array.from({ length: top }, (_, i) => i + 1), pencil: sg.mode === 'play', pencilOn: sg.pencilMode };
+    }
+    // Regions too large for one button per number: the pad types digits, as the keyboard does.
+    return { digits: [1, 2, 3, 4, 5, 6, 7, 8, 9, 0], typing: true, pencil: false };
+  },
+  digit(d) {
+    if (sg.sel === null) { setStatus('tap a cell first', 'warn'); return; }
+    if (sg.tool !== 'fill') sgSetTool('fill');
+    if (sg.pencilMode && sg.mode === 'play') sgTogglePencil(sg.sel, d);
+    else if (PLAY.suguru.pad().typing) sgKey({ key: String(d) });
+    else sgSetNumber(sg.sel, d);
+  },
+  erase() { if (sg.sel !== null) sgSetNumber(sg.sel, 0); },
+  togglePencil() {
+    sg.pencilMode = !sg.pencilMode;
+    setStatus(sg.pencilMode ? 'Pencil: digits toggle small candidates in the empty cell' : 'digits fill the cell', '');
+    sgRender();
+  },
+};
 function sgInit() {
   sgReset(6, 6);
   $('sg-family').onchange = () => {
@@ -607,9 +1027,9 @@ function sgInit() {
   $('sg-draw').onclick = () => { sgSetTool('region'); setStatus('press and drag over cells to draw a region', ''); sgRender(); };
   $('sg-fill').onclick = () => { sgSetTool('fill'); setStatus('click a cell and type a number', ''); sgRender(); };
   $('sg-resize').onclick = () => {
-    const max = server.limits.max_side || 60;
-    const m = Math.max(1, Math.min(max, Number($('sg-rows').value) || 1));
-    const n = Math.max(1, Math.min(max, Number($('sg-cols').value) || 1));
+    const size = askedSize('sg', 1, sideLimit(sg.family), 'a grid');
+    if (!size) return;
+    const [m, n] = size;
     sgReset(m, n);
     sg.solved = new Set();
     $('sg-level').value = '';
@@ -624,17 +1044,21 @@ function sgInit() {
   $('sg-generate').onclick = (e) => run(e.currentTarget, sgGenerate);
   $('sg-clear-regions').onclick = () => {
     sgSnapshot();
-    sg.label.fill(0); sgClearMarks(); sg.solved = new Set(); setStatus('all regions removed', ''); sgRender();
+    sg.label.fill(0); sgClearMarks(); sg.solved = new Set(); $('sg-level').value = '';
+    setStatus('all regions removed', ''); setMessages([]); sgRender(); changed('suguru');
   };
   $('sg-empty').onclick = () => {
     sgSnapshot();
-    if (sg.mode === 'creative') sg.given.fill(0);
-    sg.value.fill(0); sg.solved = new Set(); sgClearMarks();
+    if (sg.mode === 'creative') { sg.given.fill(0); $('sg-level').value = ''; }
+    sg.value.fill(0); sg.pencil.fill(0); sg.solved = new Set(); sgClearMarks();
     setStatus(sg.mode === 'creative' ? 'all cells emptied' : 'your numbers were removed (the givens stay)', '');
+    setMessages([]);
     sgRender();
+    changed('suguru');
   };
   $('sg-level').onchange = sgPickLevel;
-  $('sg-undo').onclick = sgUndo;
+  $('sg-undo').onclick = () => undo('suguru');
+  $('sg-redo').onclick = () => redo('suguru');
   sgSetTool('fill');
   sgSetMode('creative');
 }
@@ -644,10 +1068,12 @@ function sgInit() {
 const pt = {
   m: 6, n: 6, a: [5, 0], b: [5, 5], row: [], col: [], route: [],
   mode: 'play', tool: 'path', solved: false, selClue: null, bad: new Set(), diff: new Set(), hint: new Set(), hintLinks: [], edits: 0, visited: false,
-  drag: false, geom: null,
+  drag: false, geom: null, empty: new Set(), tapSel: null, touch: null, badClues: new Set(),
 };
 
 function ptReset(m, n) {
+  forget('path');
+  pt.tapSel = null; pt.badClues = new Set();
   pt.edits++;
   pt.m = m; pt.n = n;
   pt.a = [m - 1, 0]; pt.b = [m - 1, n - 1];
@@ -698,7 +1124,8 @@ function ptRouteFrom(rows) {
 function ptLoad(text) {
   const t = tokens(text);
   const m = intToken(t[0], 'rows'), n = intToken(t[1], 'columns');
-  if (m < 1 || n < 1 || m > 30 || n > 30) throw new Error(`the playground draws Path grids of 1 to 30 rows and columns, found ${m}×${n}`);
+  const max = Math.min(PATH_MAX_SIDE, sideLimit('path'));
+  if (m < 1 || n < 1 || m > max || n > max) throw new Error(`the playground draws Path grids of 1 to ${max} rows and columns, found ${m}×${n}`);
   if (t.length < 6 + m + n) throw new Error(`expected the doors, ${m} row clues and ${n} column clues after "${m} ${n}"`);
   const door = (i, name) => {
     const r = intToken(t[i], `${name} row`) - 1, c = intToken(t[i + 1], `${name} column`) - 1;
@@ -746,9 +1173,7 @@ function ptRender() {
       svg('rect', { x: c * cs, y: r * cs, width: cs, height: cs, fill: (r + c) % 2 ? '#f7f9fb' : '#ffffff', class: 'cell-bg', 'data-cell': `r${r + 1}c${c + 1}` }, g);
     }
   }
-  for (const [set, cls] of [[pt.diff, 'diffcell'], [pt.hint, 'hintcell'], [pt.bad, 'badcell']]) {
-    for (const c of set) svg('rect', { x: (c % n) * cs, y: Math.floor(c / n) * cs, width: cs, height: cs, class: cls, 'data-hint': cls === 'hintcell' ? `r${Math.floor(c / n) + 1}c${(c % n) + 1}` : undefined }, g);
-  }
+  drawMarks(g, n, cs, { diff: pt.diff, hint: pt.hint, empty: pt.empty, bad: pt.bad });
   for (let r = 1; r < m; r++) svg('line', { x1: 0, y1: r * cs, x2: n * cs, y2: r * cs, class: 'grid-line' }, g);
   for (let c = 1; c < n; c++) svg('line', { x1: c * cs, y1: 0, x2: c * cs, y2: m * cs, class: 'grid-line' }, g);
   svg('rect', { x: 0, y: 0, width: n * cs, height: m * cs, class: 'outer' }, g);
@@ -780,12 +1205,21 @@ function ptRender() {
     const [x1, y1] = centre(a), [x2, y2] = centre(b);
     svg('line', { x1, y1, x2, y2, class: 'hint-link' }, g);
   }
+  // The cell a tap selected: the next tap on a neighbour toggles the link between them.
+  if (pt.tapSel !== null) svg('rect', { x: (pt.tapSel % n) * cs + 2, y: Math.floor(pt.tapSel / n) * cs + 2, width: cs - 4, height: cs - 4, rx: 3, class: 'sel tap-sel', 'data-tap': `r${Math.floor(pt.tapSel / n) + 1}c${(pt.tapSel % n) + 1}` }, g);
+  for (const name of pt.badClues) {
+    const box = root.querySelector(`rect.clue-box[data-clue="${name}"]`);
+    if (box) { box.classList.add('bad-clue'); box.setAttribute('aria-invalid', 'true'); }
+  }
   const len = pt.route.length;
   $('board-sub').textContent = `${m}×${n} · path of ${len} cell${len === 1 ? '' : 's'} · ${pt.mode === 'play' ? 'Play Mode' : 'Creative Mode'}`;
+  const onPath = new Set(pt.route);
+  nameCells(root, m, n, (c) => (onPath.has(c) ? 'on the path' : 'empty'));
+  padRender();
   root.addEventListener('pointerdown', ptPointerDown);
   root.addEventListener('pointermove', ptPointerMove);
-  root.addEventListener('pointerup', () => { pt.drag = false; });
-  root.addEventListener('pointercancel', () => { pt.drag = false; });
+  root.addEventListener('pointerup', ptPointerUp);
+  root.addEventListener('pointercancel', () => { pt.drag = false; pt.touch = null; });
 }
 
 function ptSelectClue(kind, i) {
@@ -793,10 +1227,19 @@ function ptSelectClue(kind, i) {
   pt.selClue = { kind, i, typedAt: 0 };
   setStatus(`type the ${kind === 'row' ? 'row' : 'column'} ${i + 1} clue; Backspace removes it`, '');
   ptRender();
-  $('board').focus();
+  $('board').focus({ preventScroll: true });
 }
 
-function ptChanged() { pt.edits++; pt.solved = false; pt.bad = new Set(); pt.diff = new Set(); pt.hint = new Set(); pt.hintLinks = []; }
+function ptClearMarks() {
+  pt.bad = new Set(); pt.diff = new Set(); pt.hint = new Set(); pt.hintLinks = [];
+  pt.empty = new Set(); pt.badClues = new Set();
+}
+
+function ptChanged(bySolver = false) {
+  pt.edits++; pt.solved = false;
+  ptClearMarks();
+  changed('path', bySolver);
+}
 
 // Extends or shortens the path towards cell (r, c), one orthogonal step at a time.
 function ptStepTo(r, c) {
@@ -815,14 +1258,28 @@ function ptStepTo(r, c) {
   }
 }
 
+// A gesture (a drag, a tap, a key) is one undo step: the grid before it is remembered and
+// recorded when the gesture changed something.
+let ptGesture = null;
+function ptBegin() { ptGesture = PLAY.path.take(); }
+function ptEnd() {
+  if (ptGesture === null) return;
+  const before = ptGesture;
+  ptGesture = null;
+  if (PLAY.path.take() !== before) record('path', before);
+}
+
+const ptName = (k) => `r${Math.floor(k / pt.n) + 1}c${(k % pt.n) + 1}`;
+
 function ptPointerDown(ev) {
   const rc = cellAt(ev.currentTarget, ev, pt.geom);
   pt.selClue = null;
   if (!rc) { ptRender(); return; }
   const [r, c] = rc;
-  $('board').focus();
+  $('board').focus({ preventScroll: true });
   if (pt.mode === 'creative' && (pt.tool === 'a' || pt.tool === 'b')) {
     if (!ptOnEdge(r, c)) { setStatus('doors are cells on the edge of the grid', 'warn'); return; }
+    record('path');
     pt[pt.tool] = [r, c];
     pt.route = [];
     ptChanged();
@@ -830,25 +1287,49 @@ function ptPointerDown(ev) {
     return;
   }
   const i = ptIdx(r, c);
+  if (ev.pointerType === 'touch') {
+    // Touch: a tap selects a cell and a tap on a neighbour toggles their link (ptTap); a
+    // drag draws as the mouse does, once it leaves the first cell.
+    pt.touch = { start: i, moved: false };
+    ev.currentTarget.setPointerCapture(ev.pointerId);
+    return;
+  }
+  pt.tapSel = null;
+  ptBegin();
+  if (!ptPress(i)) { ptGesture = null; return; }
+  pt.drag = true;
+  try { $('pt-svg').setPointerCapture(ev.pointerId); } catch (_) { /* released */ }
+}
+
+// A press on cell i: on the path it shortens the path to i, elsewhere it extends the path
+// straight towards i; an empty path starts at door A.
+function ptPress(i) {
+  const r = Math.floor(i / pt.n), c = i % pt.n;
   if (!pt.route.length) {
-    if (r !== pt.a[0] || c !== pt.a[1]) { setStatus('start the path at door A', 'warn'); return; }
+    if (r !== pt.a[0] || c !== pt.a[1]) { setStatus('start the path at door A', 'warn'); return false; }
     pt.route = [i];
   } else {
     const at = pt.route.indexOf(i);
     if (at >= 0) pt.route = pt.route.slice(0, at + 1);
     else ptStepTo(r, c);
   }
-  pt.drag = true;
-  ev.currentTarget.setPointerCapture(ev.pointerId);
   ptChanged();
   ptRender();
-  try { $('pt-svg').setPointerCapture(ev.pointerId); } catch (_) { /* released */ }
+  return true;
 }
 
 function ptPointerMove(ev) {
-  if (!pt.drag) return;
   const rc = cellAt(ev.currentTarget, ev, pt.geom);
   if (!rc) return;
+  if (pt.touch && !pt.touch.moved) {
+    if (ptIdx(rc[0], rc[1]) === pt.touch.start) return;
+    pt.touch.moved = true;
+    pt.tapSel = null;
+    ptBegin();
+    if (!ptPress(pt.touch.start)) { pt.touch = null; ptGesture = null; return; }
+    pt.drag = true;
+  }
+  if (!pt.drag) return;
   const before = pt.route.join(',');
   ptStepTo(rc[0], rc[1]);
   if (pt.route.join(',') === before) return;
@@ -857,26 +1338,89 @@ function ptPointerMove(ev) {
   try { $('pt-svg').setPointerCapture(ev.pointerId); } catch (_) { /* released */ }
 }
 
+function ptPointerUp() {
+  pt.drag = false;
+  const t = pt.touch;
+  pt.touch = null;
+  if (t && !t.moved) ptTap(t.start);
+  ptEnd();
+}
+
+// Tap-to-tap drawing: a tap selects a cell; a tap on a neighbour of the selected cell toggles
+// the link between the two and selects the neighbour, so taps along a row draw it.
+function ptTap(i) {
+  const sel = pt.tapSel;
+  const near = sel !== null && Math.abs(Math.floor(sel / pt.n) - Math.floor(i / pt.n)) + Math.abs((sel % pt.n) - (i % pt.n)) === 1;
+  if (near) {
+    ptBegin();
+    ptToggleLink(sel, i);
+    ptEnd();
+    pt.tapSel = i;
+  } else {
+    pt.tapSel = sel === i ? null : i;
+  }
+  ptRender();
+}
+
+// Toggles the link x–y: a link of the path is removed (the path ends before it); a new link
+// continues the path from its end (or starts it at door A).
+function ptToggleLink(x, y) {
+  const ix = pt.route.indexOf(x), iy = pt.route.indexOf(y);
+  if (ix >= 0 && iy >= 0 && Math.abs(ix - iy) === 1) {
+    pt.route = pt.route.slice(0, Math.min(ix, iy) + 1);
+    if (pt.route.length === 1) pt.route = [];
+    ptChanged();
+    setStatus(`link ${ptName(x)}–${ptName(y)} removed`, '');
+    return;
+  }
+  const A = ptIdx(pt.a[0], pt.a[1]);
+  const route = pt.route.length ? pt.route : (x === A || y === A ? [A] : []);
+  if (!route.length) { setStatus('the path starts at door A: tap door A, then its neighbour', 'warn'); return; }
+  const last = route[route.length - 1];
+  const next = last === x ? y : last === y ? x : -1;
+  if (next < 0) { setStatus(`a new link continues the path from its end, ${ptName(last)}`, 'warn'); return; }
+  if (route.includes(next)) { setStatus(`${ptName(next)} is already on the path`, 'warn'); return; }
+  pt.route = [...route, next];
+  ptChanged();
+  setStatus('', '');
+}
+
+// Sets the selected clue (Creative Mode) to d, or to the number typed so far with d appended
+// when `typing`; a clue larger than its row or column is refused, not changed.
+function ptSetClue(d, typing) {
+  const arr = pt.selClue.kind === 'row' ? pt.row : pt.col;
+  const i = pt.selClue.i;
+  const max = pt.selClue.kind === 'row' ? pt.n : pt.m;
+  const now = Date.now();
+  const cur = arr[i];
+  let v = d;
+  if (typing && now - pt.selClue.typedAt < 1200 && cur >= 0 && cur * 10 + v <= max) v = cur * 10 + v;
+  pt.selClue.typedAt = now;
+  const what = `${pt.selClue.kind === 'row' ? 'row' : 'column'} ${i + 1}`;
+  if (v > max) { setStatus(`${what} has ${max} cells: a clue of ${v} cannot be met, so it is not set`, 'bad'); return; }
+  arr[i] = v;
+  ptChanged();
+  ptRender();
+}
+
 function ptKey(ev) {
+  ptBegin();
+  const used = ptKeyInner(ev);
+  ptEnd();
+  return used;
+}
+
+function ptKeyInner(ev) {
   if (pt.selClue) {
     const arr = pt.selClue.kind === 'row' ? pt.row : pt.col;
     const i = pt.selClue.i;
-    const max = pt.selClue.kind === 'row' ? pt.n : pt.m;
-    if (/^[0-9]$/.test(ev.key)) {
-      const now = Date.now();
-      const cur = arr[i];
-      let v = Number(ev.key);
-      if (now - pt.selClue.typedAt < 1200 && cur >= 0 && cur * 10 + v <= max) v = cur * 10 + v;
-      arr[i] = Math.min(v, max);
-      pt.selClue.typedAt = now;
-      ptChanged(); ptRender();
-      return true;
-    }
+    if (/^[0-9]$/.test(ev.key)) { ptSetClue(Number(ev.key), true); return true; }
     if (ev.key === 'Backspace' || ev.key === 'Delete' || ev.key === '-') { arr[i] = -1; ptChanged(); ptRender(); return true; }
     if (ev.key === 'Escape') { pt.selClue = null; ptRender(); return true; }
   }
   const dir = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[ev.key];
   if (dir) {
+    pt.tapSel = null;
     if (!pt.route.length) { pt.route = [ptIdx(pt.a[0], pt.a[1])]; ptChanged(); ptRender(); return true; }
     const last = pt.route[pt.route.length - 1];
     const r = Math.floor(last / pt.n) + dir[0], c = last % pt.n + dir[1];
@@ -889,8 +1433,8 @@ function ptKey(ev) {
 
 function ptSetMode(mode) {
   pt.mode = mode;
-  $('pt-play').classList.toggle('active', mode === 'play');
-  $('pt-creative').classList.toggle('active', mode === 'creative');
+  press('pt-play', mode === 'play');
+  press('pt-creative', mode === 'creative');
   $('pt-tool-a').hidden = mode === 'play';
   $('pt-tool-b').hidden = mode === 'play';
   if (mode === 'play') ptSetTool('path');
@@ -901,24 +1445,66 @@ function ptSetMode(mode) {
 
 function ptSetTool(tool) {
   pt.tool = tool;
-  $('pt-tool-path').classList.toggle('active', tool === 'path');
-  $('pt-tool-a').classList.toggle('active', tool === 'a');
-  $('pt-tool-b').classList.toggle('active', tool === 'b');
+  press('pt-tool-path', tool === 'path');
+  press('pt-tool-a', tool === 'a');
+  press('pt-tool-b', tool === 'b');
 }
 
+// Check. A finished path (it reaches door B) goes to the server's verifier. An unfinished one
+// is judged only by what is already wrong: a row or column holding more path cells than its
+// clue (the path drawn here is always connected, from door A, and never visits a cell twice).
 async function ptCheck() {
-  if (!pt.route.length) { setStatus('draw a path first, starting at door A', 'warn'); return; }
-  const res = await api('/api/verify', { puzzle: 'path', text: ptText(), solution: ptSolutionText() });
-  pt.bad = new Set();
-  reportCheck(res, pt.bad, ptIdx, 'your path is correct, well done.');
+  ptClearMarks();
+  if (!pt.route.length) { setStatus('draw a path first, starting at door A', 'warn'); setMessages([]); ptRender(); return; }
+  const B = ptIdx(pt.b[0], pt.b[1]);
+  if (pt.route[pt.route.length - 1] === B) {
+    const res = await api('/api/verify', { puzzle: 'path', text: ptText(), solution: ptSolutionText() });
+    ptClearMarks();
+    reportCheck(res, pt.bad, ptIdx, 'your path is correct, well done.', undefined, (broken) => ptClueCells(broken.map((v) => v.at)));
+    ptRender();
+    return;
+  }
+  const over = [];
+  for (const [kind, clues, lineOf] of [['row', pt.row, (c) => Math.floor(c / pt.n)], ['column', pt.col, (c) => c % pt.n]]) {
+    clues.forEach((clue, k) => {
+      const cells = pt.route.filter((c) => lineOf(c) === k);
+      if (clue >= 0 && cells.length > clue) over.push({ at: `${kind} ${k + 1}`, message: `${kind} ${k + 1} has ${cells.length} path cells, its clue is ${clue}` });
+    });
+  }
+  for (const c of ptClueCells(over.map((v) => v.at))) pt.bad.add(c);
+  const todo = `the path has ${plural(pt.route.length, 'cell')} and has not reached door B yet`;
+  if (!over.length) {
+    setStatus(`nothing is wrong so far; ${todo}`, 'good');
+    setMessages([{ text: `nothing is wrong so far; ${todo}`, cls: 'good' }]);
+  } else {
+    const rest = over.length > 1 ? ` (and ${plural(over.length - 1, 'more broken rule')})` : '';
+    setStatus(`${over[0].message}${rest}`, 'bad');
+    setMessages([...over.map((v) => ({ text: v.message, cls: 'bad' })), { text: todo }]);
+  }
   ptRender();
+}
+
+// The path cells of the rows and columns named like "row 2" / "column 3" (their clue boxes are
+// marked too).
+function ptClueCells(names) {
+  const out = [];
+  for (const name of names) {
+    const m = /^(row|column) (\d+)$/.exec(name);
+    if (!m) continue;
+    const k = Number(m[2]) - 1;
+    pt.badClues.add(`${m[1] === 'row' ? 'row' : 'col'}${k + 1}`);
+    for (const c of pt.route) if ((m[1] === 'row' ? Math.floor(c / pt.n) : c % pt.n) === k) out.push(c);
+  }
+  return out;
 }
 
 async function ptSolve() {
   const res = await api('/api/solve', { puzzle: 'path', text: ptText() });
-  ptChanged();
+  ptClearMarks();
   if (res.status === 'solved') {
+    record('path');
     pt.route = ptRouteFrom(res.solution);
+    ptChanged(true);
     pt.solved = true;
     setStatus('solved', 'good');
     setMessages([{ text: `solved by the ${res.algorithm} solver (${timing(res.stats)})`, cls: 'good' }]);
@@ -933,7 +1519,7 @@ async function ptSolve() {
 
 async function ptUnique() {
   const res = await api('/api/count', { puzzle: 'path', text: ptText(), limit: 2 });
-  ptChanged();
+  ptClearMarks();
   const d = describeCount(res);
   for (const name of res.differences || []) {
     const rc = cellOf(name);
@@ -949,18 +1535,75 @@ async function ptUnique() {
 // With `auto` (the first visit of the view), the answer is dropped if the player started
 // editing meanwhile.
 async function ptRandom(auto) {
-  const m = Math.max(2, Math.min(10, Number($('pt-rows').value) || 6));
-  const n = Math.max(2, Math.min(10, Number($('pt-cols').value) || 6));
+  const size = askedSize('pt', limits.generate.min_side, limits.generate.max_side, 'the generator');
+  if (!size) return;
+  const [m, n] = size;
   const seed = Math.floor(Math.random() * 2 ** 31);
   const stamp = pt.edits;
   const res = await api('/api/generate', { puzzle: 'path', rows: m, cols: n, settings: { clues: 50 }, seed });
   if (auto === true && pt.edits !== stamp) return;
   ptLoad(res.text);
   ptSetMode('play');
+  changed('path');
   const hidden = pt.row.concat(pt.col).filter((x) => x < 0).length;
   setStatus(`a new ${m}×${n} puzzle with exactly one solution`, 'good');
   setMessages([{ text: `generated with seed ${seed}: ${hidden} clue(s) hidden, exactly one solution`, cls: 'good' }]);
 }
+
+// The largest Path grid the board draws (a drawing limit of the page, below the server's).
+const PATH_MAX_SIDE = 30;
+
+PLAY.path = {
+  take: () => JSON.stringify({ m: pt.m, n: pt.n, a: pt.a, b: pt.b, row: pt.row, col: pt.col, route: pt.route }),
+  put(snap) {
+    Object.assign(pt, JSON.parse(snap));
+    pt.tapSel = null; pt.selClue = null; pt.solved = false;
+    $('pt-rows').value = pt.m; $('pt-cols').value = pt.n;
+    ptClearMarks();
+  },
+  complete: () => pt.route.length > 0 && pt.route[pt.route.length - 1] === ptIdx(pt.b[0], pt.b[1]),
+  verifyBody: () => ({ puzzle: 'path', text: ptText(), solution: ptSolutionText() }),
+  text: () => ptText(),
+  mode: () => pt.mode,
+  progress: () => ({ route: pt.route }),
+  // A saved path is taken only if it is one from door A through neighbouring cells, each once.
+  setProgress(p) {
+    const route = p && Array.isArray(p.route) ? p.route.map(Number) : null;
+    if (!route || !route.length || route[0] !== ptIdx(pt.a[0], pt.a[1])) return false;
+    const seen = new Set();
+    for (let k = 0; k < route.length; k++) {
+      const c = route[k];
+      if (!Number.isInteger(c) || c < 0 || c >= pt.m * pt.n || seen.has(c)) return false;
+      if (k > 0) {
+        const b = route[k - 1];
+        if (Math.abs(Math.floor(b / pt.n) - Math.floor(c / pt.n)) + Math.abs((b % pt.n) - (c % pt.n)) !== 1) return false;
+      }
+      seen.add(c);
+    }
+    pt.route = route;
+    return true;
+  },
+  pad() {
+    if (pt.mode === 'creative') {
+      const top = Math.max(pt.m, pt.n);
+      return { digits: top <= 16 ? Array.from({ length: top + 1 }, (_, i) => i) : [1, 2, 3, 4, 5, 6, 7, 8, 9, 0], typing: top > 16, pencil: false, eraseLabel: 'Erase' };
+    }
+    return { digits: [], pencil: false, eraseLabel: 'Erase last cell' };
+  },
+  digit(d) {
+    if (!pt.selClue) { setStatus('tap a clue above or beside the grid first (Creative Mode)', 'warn'); return; }
+    ptBegin();
+    ptSetClue(d, PLAY.path.pad().typing);
+    ptEnd();
+  },
+  erase() {
+    ptBegin();
+    if (pt.selClue) { (pt.selClue.kind === 'row' ? pt.row : pt.col)[pt.selClue.i] = -1; ptChanged(); } else if (pt.route.length) { pt.route.pop(); ptChanged(); }
+    ptEnd();
+    ptRender();
+  },
+  togglePencil() {},
+};
 
 function ptInit() {
   ptReset(6, 6);
@@ -970,8 +1613,9 @@ function ptInit() {
   $('pt-tool-a').onclick = () => { ptSetTool('a'); setStatus('click an edge cell to place door A', ''); };
   $('pt-tool-b').onclick = () => { ptSetTool('b'); setStatus('click an edge cell to place door B', ''); };
   $('pt-resize').onclick = () => {
-    const m = Math.max(2, Math.min(30, Number($('pt-rows').value) || 6));
-    const n = Math.max(2, Math.min(30, Number($('pt-cols').value) || 6));
+    const size = askedSize('pt', 2, Math.min(PATH_MAX_SIDE, sideLimit('path')), 'the Path board');
+    if (!size) return;
+    const [m, n] = size;
     ptReset(m, n);
     ptSetMode('creative');
     setMessages([]);
@@ -982,18 +1626,21 @@ function ptInit() {
   $('pt-forced').onclick = (e) => run(e.currentTarget, () => showForced({ puzzle: 'path', text: ptText() }));
   $('pt-random').onclick = (e) => run(e.currentTarget, ptRandom);
   teachInit('pt');
-  $('pt-clear').onclick = () => { pt.route = []; ptChanged(); setStatus('path cleared', ''); ptRender(); };
+  $('pt-clear').onclick = () => {
+    if (pt.route.length) record('path');
+    pt.route = []; pt.tapSel = null; ptChanged(); setStatus('path cleared', ''); setMessages([]); ptRender();
+  };
   ptSetTool('path');
   pt.mode = 'creative';
-  $('pt-play').classList.remove('active');
-  $('pt-creative').classList.add('active');
+  press('pt-play', false);
+  press('pt-creative', true);
 }
 
 // ---------------------------------------------------------------- Sudoku
 
 const sd = {
   n: 9, br: 3, bc: 3, given: [], value: [], pencil: [], elim: [], removed: [],
-  mode: 'value', showCands: true, sel: 0, bad: new Set(), diff: new Set(), solved: new Set(), focusDigit: 0, edits: 0, visited: false, hint: new Set(),
+  mode: 'value', showCands: false, sel: 0, empty: new Set(), bad: new Set(), diff: new Set(), solved: new Set(), focusDigit: 0, edits: 0, visited: false, hint: new Set(),
   geom: null,
 };
 const BOXES = { 4: [2, 2], 6: [2, 3], 8: [2, 4], 9: [3, 3], 12: [3, 4], 16: [4, 4] };
@@ -1001,6 +1648,7 @@ const SYMBOLS = '123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const sym = (v) => SYMBOLS[v - 1];
 
 function sdReset(n) {
+  forget('sudoku');
   sd.edits++;
   sd.n = n; [sd.br, sd.bc] = BOXES[n];
   const N = n * n;
@@ -1075,9 +1723,7 @@ function sdRender() {
     svg('rect', { x: c * cs, y: r * cs, width: cs, height: cs, fill: boxShade, class: 'cell-bg', 'data-cell': `r${r + 1}c${c + 1}` }, g);
     if (peers.has(i)) svg('rect', { x: c * cs, y: r * cs, width: cs, height: cs, class: 'peer' }, g);
   }
-  for (const [set, cls] of [[sd.diff, 'diffcell'], [sd.hint, 'hintcell'], [sd.bad, 'badcell']]) {
-    for (const i of set) svg('rect', { x: (i % n) * cs, y: Math.floor(i / n) * cs, width: cs, height: cs, class: cls, 'data-hint': cls === 'hintcell' ? `r${Math.floor(i / n) + 1}c${(i % n) + 1}` : undefined }, g);
-  }
+  drawMarks(g, n, cs, { diff: sd.diff, hint: sd.hint, empty: sd.empty, bad: sd.bad });
   for (let k = 1; k < n; k++) {
     svg('line', { x1: 0, y1: k * cs, x2: n * cs, y2: k * cs, class: k % br ? 'grid-line' : 'box-line' }, g);
     svg('line', { x1: k * cs, y1: 0, x2: k * cs, y2: n * cs, class: k % bc ? 'grid-line' : 'box-line' }, g);
@@ -1104,17 +1750,19 @@ function sdRender() {
       const x = c * cs + step * b + step / 2, y = r * cs + step * a + step / 2;
       const removed = sd.removed[i] & (1 << d);
       const focus = !removed && d === sd.focusDigit;
-      svg('text', { x, y: y + 1, class: 'cand' + (removed ? ' removed' : focus ? ' focus' : ''), 'font-size': Math.max(8, Math.round(step * 0.72)), 'data-cand': removed ? `r${r + 1}c${c + 1}:${d}` : undefined }, g, sym(d));
+      svg('text', { x, y: y + 1, class: 'cand' + (removed ? ' removed' : focus ? ' focus' : sd.pencil[i] ? ' pencil' : ' auto'), 'font-size': Math.max(8, Math.round(step * 0.72)), 'data-cand': removed ? `r${r + 1}c${c + 1}:${d}` : undefined }, g, sym(d));
       if (removed) svg('line', { x1: x - step * 0.35, y1: y + step * 0.35, x2: x + step * 0.35, y2: y - step * 0.35, class: 'cand strike' }, g);
     }
   }
   const filled = sd.given.filter((x) => x).length;
   $('board-sub').textContent = `${n}×${n}, ${br}×${bc} boxes · ${filled} givens`;
+  nameCells(root, n, n, (i) => (sdNumber(i) ? sym(sdNumber(i)) : 'empty'));
+  padRender();
   root.addEventListener('pointerdown', (ev) => {
     const rc = cellAt(ev.currentTarget, ev, sd.geom);
     if (!rc) return;
     sd.sel = rc[0] * n + rc[1];
-    $('board').focus();
+    $('board').focus({ preventScroll: true });
     sdRender();
   });
 }
@@ -1128,13 +1776,20 @@ function sdChanged() {
 }
 
 function sdSet(i, v) {
-  if (sd.mode === 'given') { sd.given[i] = v; sd.value[i] = 0; sd.elim.fill(0); } else {
+  if (sd.mode === 'given') {
+    record('sudoku');
+    sd.given[i] = v; sd.value[i] = 0; sd.elim.fill(0);
+  } else {
     if (sd.given[i]) { setStatus('givens are fixed (choose "Givens" to change them)', 'warn'); return; }
+    if (sd.value[i] === v && !(v === 0 && sd.pencil[i])) return;
+    record('sudoku');
     sd.value[i] = v;
+    if (v === 0) sd.pencil[i] = 0;
   }
   sd.solved.delete(i);
   sdChanged();
   sdRender();
+  changed('sudoku');
 }
 
 function sdKey(ev) {
@@ -1152,16 +1807,20 @@ function sdKey(ev) {
   const v = SYMBOLS.indexOf(ev.key.toUpperCase()) + 1;
   if (ev.key.length === 1 && v >= 1 && v <= n) {
     if (sd.mode === 'cand' && !sdNumber(sd.sel)) {
+      record('sudoku');
       if (!sd.pencil[sd.sel]) sd.pencil[sd.sel] = 0;
       sd.pencil[sd.sel] ^= 1 << v;
       sdRender();
+      changed('sudoku');
     } else {
       sdSet(sd.sel, v);
     }
     return true;
   }
   if (ev.key === 'Backspace' || ev.key === 'Delete' || ev.key === '0' || ev.key === '.') {
-    if (sd.mode === 'cand') { sd.pencil[sd.sel] = 0; sdRender(); } else sdSet(sd.sel, 0);
+    if (sd.mode === 'cand') {
+      if (sd.pencil[sd.sel]) { record('sudoku'); sd.pencil[sd.sel] = 0; sdRender(); changed('sudoku'); }
+    } else sdSet(sd.sel, 0);
     return true;
   }
   return false;
@@ -1169,7 +1828,8 @@ function sdKey(ev) {
 
 function sdSetMode(mode) {
   sd.mode = mode;
-  for (const [id, m] of [['sd-mode-given', 'given'], ['sd-mode-value', 'value'], ['sd-mode-cand', 'cand']]) $(id).classList.toggle('active', m === mode);
+  for (const [id, m] of [['sd-mode-given', 'given'], ['sd-mode-value', 'value'], ['sd-mode-cand', 'cand']]) press(id, m === mode);
+  if (view === 'sudoku') padRender();
   if (view === 'sudoku') setStatus({ given: 'type the puzzle\'s givens', value: 'fill in digits', cand: 'type digits to toggle your pencil marks' }[mode], '');
 }
 
@@ -1178,14 +1838,40 @@ const sdSettings = () => ({ block: `${sd.br}x${sd.bc}` });
 async function sdCheck() {
   const res = await api('/api/verify', { puzzle: 'sudoku', text: sdText(false), solution: sdSolutionText(), settings: sdSettings() });
   sdChanged();
-  reportCheck(res, sd.bad, (r, c) => r * sd.n + c, 'your grid is correct, well done.');
+  sd.empty = reportCheck(res, sd.bad, (r, c) => r * sd.n + c, 'your grid is correct, well done.', undefined, sdUnitClashes);
   sdRender();
+}
+
+// The cells behind the verifier's row, column and block violations ("row 2 holds 7 twice"):
+// in each named unit, the cells whose digit occurs more than once there.
+function sdUnitClashes(broken) {
+  const { n, br, bc } = sd;
+  const out = [];
+  for (const v of broken) {
+    const m = /^(row|column|block|box) (\d+)$/.exec(v.at);
+    if (!m) continue;
+    const k = Number(m[2]) - 1;
+    let cells;
+    if (m[1] === 'row') cells = Array.from({ length: n }, (_, j) => k * n + j);
+    else if (m[1] === 'column') cells = Array.from({ length: n }, (_, j) => j * n + k);
+    else {
+      const perRow = n / bc;
+      const r0 = Math.floor(k / perRow) * br, c0 = (k % perRow) * bc;
+      cells = [];
+      for (let a = 0; a < br; a++) for (let b = 0; b < bc; b++) cells.push((r0 + a) * n + c0 + b);
+    }
+    const count = new Map();
+    for (const i of cells) if (sdNumber(i)) count.set(sdNumber(i), (count.get(sdNumber(i)) || 0) + 1);
+    for (const i of cells) if (sdNumber(i) && count.get(sdNumber(i)) > 1) out.push(i);
+  }
+  return out;
 }
 
 async function sdSolve() {
   const res = await api('/api/solve', { puzzle: 'sudoku', text: sdText(false), settings: sdSettings() });
   sdChanged();
   if (res.status === 'solved') {
+    record('sudoku');
     sd.solved = new Set();
     res.solution.forEach((row, r) => row.forEach((v, c) => {
       const i = r * sd.n + c;
@@ -1193,6 +1879,7 @@ async function sdSolve() {
     }));
     setStatus('solved', 'good');
     setMessages([{ text: `solved by the ${res.algorithm} solver (${timing(res.stats)})`, cls: 'good' }]);
+    changed('sudoku', true);
   } else if (res.status === 'unsolvable') {
     setStatus('this puzzle has no solution...', 'bad');
     setMessages([{ text: 'this puzzle has no solution...', cls: 'bad summary' }, ...(res.reason ? [{ text: res.reason, cls: 'bad' }] : [])]);
@@ -1219,6 +1906,7 @@ async function sdUnique() {
 async function sdStep() {
   const candidates = Array.from({ length: sd.n * sd.n }, (_, i) => (sdNumber(i) ? 1 << sdNumber(i) : sdCandidates(i)));
   const res = await api('/api/step', { puzzle: 'sudoku', text: sdText(true), candidates, settings: sdSettings() });
+  if (res.rule) record('sudoku');
   sdChanged();
   if (!res.rule) {
     setStatus(res.message, 'warn');
@@ -1247,6 +1935,7 @@ async function sdNishio() {
   // The candidates: what the filled cells leave, less earlier eliminations.
   const candidates = Array.from({ length: sd.n * sd.n }, (_, i) => (sdNumber(i) ? 1 << sdNumber(i) : sdCandidates(i)));
   const res = await api('/api/nishio', { puzzle: 'sudoku', text: sdText(true), digit, candidates, settings: sdSettings() });
+  record('sudoku');
   sdChanged();
   sd.focusDigit = digit;
   for (const name of res.removed) {
@@ -1268,18 +1957,52 @@ async function sdNishio() {
 // A random puzzle from the server's generator (pencilbox_sudoku_nishio::generate): a random
 // full grid, givens removed in random order while the solution stays unique.
 async function sdRandom(auto) {
-  const n = Math.min(sd.n, 12);
+  const n = sd.n;
+  if (n > limits.generate.max_side) {
+    const text = `the generator makes Sudoku up to ${limits.generate.max_side}×${limits.generate.max_side}; a ${n}×${n} puzzle can be typed in (Givens) or imported`;
+    setStatus(text, 'bad');
+    setMessages([{ text, cls: 'bad' }]);
+    return;
+  }
   const seed = Math.floor(Math.random() * 2 ** 31);
   const stamp = sd.edits;
   const res = await api('/api/generate', { puzzle: 'sudoku', size: n, seed });
   if (auto === true && sd.edits !== stamp) return;
   sdLoad(res.text);
   sdSetMode('value');
+  changed('sudoku');
   const givens = sd.given.filter((x) => x).length;
   setStatus(`a new ${n}×${n} puzzle with ${givens} givens and exactly one solution`, 'good');
   setMessages([{ text: `generated with seed ${seed}; every given is needed for uniqueness`, cls: 'good' }]);
   sdRender();
 }
+
+PLAY.sudoku = {
+  take: () => JSON.stringify({ n: sd.n, given: sd.given, value: sd.value, pencil: sd.pencil, elim: sd.elim, solved: [...sd.solved] }),
+  put(snap) {
+    const st = JSON.parse(snap);
+    if (st.n !== sd.n) { const keep = HIST.sudoku; sdReset(st.n); HIST.sudoku = keep; $('sd-size').value = String(st.n); }
+    Object.assign(sd, { given: st.given, value: st.value, pencil: st.pencil, elim: st.elim, solved: new Set(st.solved) });
+    sdChanged();
+  },
+  complete: () => sd.given.every((g, i) => g || sd.value[i]),
+  verifyBody: () => ({ puzzle: 'sudoku', text: sdText(false), solution: sdSolutionText(), settings: sdSettings() }),
+  text: () => sdText(false),
+  mode: () => sd.mode,
+  progress: () => ({ value: sd.value, pencil: sd.pencil }),
+  setProgress(p) {
+    const N = sd.n * sd.n;
+    if (!p || !Array.isArray(p.value) || p.value.length !== N) return false;
+    sd.value = p.value.map((v, i) => { const d = Math.floor(Number(v) || 0); return sd.given[i] || d < 0 || d > sd.n ? 0 : d; });
+    sd.pencil = Array.isArray(p.pencil) && p.pencil.length === N ? p.pencil.map((x, i) => (sd.given[i] ? 0 : Number(x) >>> 0)) : new Array(N).fill(0);
+    sd.solved = new Set();
+    return sd.value.some((x) => x) || sd.pencil.some((x) => x);
+  },
+  pad: () => ({ digits: Array.from({ length: sd.n }, (_, i) => i + 1), label: sym, pencil: true, pencilOn: sd.mode === 'cand' }),
+  digit(d) { if (sd.sel === null) { setStatus('tap a cell first', 'warn'); return; } sdKey({ key: sym(d) }); },
+  erase() { if (sd.sel !== null) sdKey({ key: 'Backspace' }); },
+  togglePencil() { sdSetMode(sd.mode === 'cand' ? 'value' : 'cand'); },
+};
 
 function sdInit() {
   sdReset(9);
@@ -1298,11 +2021,14 @@ function sdInit() {
   $('sd-step').onclick = (e) => run(e.currentTarget, sdStep);
   teachInit('sd');
   $('sd-empty').onclick = () => {
+    record('sudoku');
     if (sd.mode === 'given') sd.given.fill(0);
-    sd.value.fill(0); sd.pencil.fill(0); sd.elim.fill(0); sd.solved = new Set(); sdChanged(); sdRender();
+    sd.value.fill(0); sd.pencil.fill(0); sd.elim.fill(0); sd.solved = new Set(); sdChanged();
+    setStatus(sd.mode === 'given' ? 'all cells emptied' : 'your digits were removed (the givens stay)', '');
+    setMessages([]); sdRender(); changed('sudoku');
   };
   sd.mode = 'given';
-  for (const [id, m] of [['sd-mode-given', 'given'], ['sd-mode-value', 'value'], ['sd-mode-cand', 'cand']]) $(id).classList.toggle('active', m === 'given');
+  for (const [id, m] of [['sd-mode-given', 'given'], ['sd-mode-value', 'value'], ['sd-mode-cand', 'cand']]) press(id, m === 'given');
 }
 
 // ---------------------------------------------------------------- hints and explanations
@@ -1383,6 +2109,7 @@ const TEACH = {
         sg.value[rc[0] * sg.n + rc[1]] = Number(f.value);
       }
       sgRender();
+      changed('suguru');
     },
   },
   pt: {
@@ -1399,6 +2126,7 @@ const TEACH = {
     apply(h) {
       const route = ptExtended(h.placed || []);
       if (!route) return;
+      record('path');
       pt.route = route;
       ptChanged();
       ptRender();
@@ -1416,6 +2144,7 @@ const TEACH = {
       ...(h.removed || []).filter((f) => { const rc = cellOf(f.cell); return rc && sdCandidates(rc[0] * sd.n + rc[1]) & (1 << Number(f.value)); }),
     ],
     apply(h) {
+      record('sudoku');
       for (const f of h.placed || []) {
         const rc = cellOf(f.cell);
         const i = rc[0] * sd.n + rc[1];
@@ -1428,6 +2157,7 @@ const TEACH = {
         sd.removed[i] |= 1 << Number(f.value);
       }
       sdRender();
+      changed('sudoku');
     },
   },
 };
@@ -1548,6 +2278,12 @@ const VIEWS = {
   sudoku: { title: 'Sudoku', render: sdRender, key: sdKey, text: () => sdText(false), load: (t) => { sdLoad(t); sdSetMode('value'); } },
 };
 
+const KEY_HINTS = {
+  suguru: 'Keys: arrows move · 1–9 fill · Backspace clears · Ctrl+Z undo · Ctrl+Shift+Z redo · <kbd>?</kbd> guide',
+  path: 'Keys: arrows draw from door A · Backspace takes the last cell back · Ctrl+Z undo · Ctrl+Shift+Z redo · <kbd>?</kbd> guide',
+  sudoku: 'Keys: arrows move · 1–9 (A–G) fill · Backspace clears · Ctrl+Z undo · Ctrl+Shift+Z redo · <kbd>?</kbd> guide',
+};
+
 function showView(name) {
   view = name;
   for (const v of Object.keys(VIEWS)) {
@@ -1556,22 +2292,62 @@ function showView(name) {
     $(`tab-${v}`).setAttribute('aria-selected', String(v === name));
   }
   $('board-title').textContent = name === 'suguru' ? REGION_TITLES[sg.family] : VIEWS[name].title;
+  $('keys-hint').innerHTML = KEY_HINTS[name];
+  $('board').classList.remove('is-solved');
   setStatus('', '');
   setMessages([]);
   closeExplain();
   VIEWS[name].render();
-  // The first visit of Path or Sudoku starts on a fresh generated puzzle.
+  // The first visit of Path or Sudoku opens the last puzzle played there (with its progress),
+  // else a fresh generated puzzle.
   const has = (p, f) => (server.puzzles[p]?.features || []).includes(f);
-  if (name === 'path' && !pt.visited && has('path', 'generate')) { pt.visited = true; run(null, () => ptRandom(true)); }
-  if (name === 'sudoku' && !sd.visited && has('sudoku', 'generate')) { sd.visited = true; run(null, () => sdRandom(true)); }
-  if (location.hash !== `#${name}`) history.replaceState(null, '', `#${name}`);
+  const first = (name === 'path' && !pt.visited) || (name === 'sudoku' && !sd.visited);
+  if (first && server.ready) {
+    if (name === 'path') pt.visited = true; else sd.visited = true;
+    const last = lastPuzzle(name);
+    if (last && resumeLast(name, last)) { /* resumed */ } else if (has(name, 'generate')) run(null, () => (name === 'path' ? ptRandom(true) : sdRandom(true)));
+  }
+  if (location.hash.split('&')[0] !== `#${name}` || location.hash.includes('&')) history.replaceState(null, '', `${location.pathname}#${name}`);
+}
+
+// Opens the last puzzle of a view (saved by saveProgress) with its progress; false if it no
+// longer loads.
+function resumeLast(v, last) {
+  try {
+    const restored = openPuzzle(v, last.text);
+    if (last.mode === 'creative') (v === 'suguru' ? sgSetMode : v === 'path' ? ptSetMode : () => {})('creative');
+    if (v === 'sudoku' && last.mode === 'given') sdSetMode('given');
+    VIEWS[v].render();
+    const text = restored ? 'welcome back: your last puzzle, with your progress' : 'welcome back: your last puzzle';
+    setStatus(text, '');
+    return true;
+  } catch (_) {
+    return false;
+  }
+}
+
+function ioNote(text, isError) {
+  $('io-error').textContent = text;
+  $('io-error').className = isError ? 'error' : 'note';
 }
 
 function openIo() {
   $('io-text').value = VIEWS[view].text();
-  $('io-error').textContent = '';
+  ioNote('', false);
   $('io-url').hidden = view === 'path';
   $('io').showModal();
+}
+
+// A puzz.link URL, JSON or the file format -> the file format of the view's family, read by
+// the server (the puzzle crates' own readers) when it is not the file format already.
+async function puzzleText(v, text) {
+  const url = text.match(/^\s*[^\s]*\?(suguru|ripple|sudoku)\//);
+  if (/^\s*(\{|https?:)/.test(text) || url) {
+    // A URL names its family; the region board plays Suguru and Ripple Effect alike.
+    const puzzle = v === 'suguru' ? (url && REGION_FAMILIES.includes(url[1]) ? url[1] : sg.family) : v;
+    return (await api('/api/convert', { puzzle, text, to: 'text' })).text;
+  }
+  return text;
 }
 
 function initDialogs() {
@@ -1580,34 +2356,34 @@ function initDialogs() {
   $('io-close').onclick = () => $('io').close();
   $('io-load').onclick = async () => {
     try {
-      let text = $('io-text').value;
-      // JSON and puzz.link URLs are read by the server (the puzzle crates' own readers).
-      const url = text.match(/^\s*[^\s]*\?(suguru|ripple|sudoku)\//);
-      if (/^\s*(\{|https?:)/.test(text) || url) {
-        // A URL names its family; the region board plays Suguru and Ripple Effect alike.
-        const puzzle = view === 'suguru' ? (url && REGION_FAMILIES.includes(url[1]) ? url[1] : sg.family) : view;
-        text = (await api('/api/convert', { puzzle, text, to: 'text' })).text;
-      }
-      VIEWS[view].load(text);
+      const text = await puzzleText(view, $('io-text').value);
+      const restored = openPuzzle(view, text);
       $('io').close();
-      setMessages([{ text: 'puzzle loaded', cls: 'good' }]);
+      setStatus('', '');
+      setMessages([{ text: restored ? 'puzzle loaded, with your saved progress' : 'puzzle loaded', cls: 'good' }]);
       VIEWS[view].render();
+      changed(view);
     } catch (e) {
-      $('io-error').textContent = e.message;
+      ioNote(e.message, true);
     }
   };
   $('io-url').onclick = async () => {
     try {
       const res = await api('/api/convert', { puzzle: view === 'suguru' ? sg.family : view, text: VIEWS[view].text(), to: 'url' });
       $('io-text').value = res.text;
-      $('io-error').textContent = 'a puzz.link URL of this puzzle';
+      ioNote('a puzz.link URL of this puzzle', false);
     } catch (e) {
-      $('io-error').textContent = e.message;
+      ioNote(e.message, true);
     }
   };
+  $('io-share').onclick = () => {
+    const withProgress = $('io-share-progress').checked;
+    $('io-text').value = shareLink(withProgress);
+    ioNote(withProgress ? 'a link to this puzzle with your progress: open it anywhere to go on' : 'a link to this puzzle (givens only)', false);
+  };
   $('io-copy').onclick = async () => {
-    try { await navigator.clipboard.writeText($('io-text').value); $('io-error').textContent = 'copied'; } catch (_) {
-      $('io-text').select(); document.execCommand('copy'); $('io-error').textContent = 'copied';
+    try { await navigator.clipboard.writeText($('io-text').value); ioNote('copied', false); } catch (_) {
+      $('io-text').select(); document.execCommand('copy'); ioNote('copied', false);
     }
   };
   $('io-download').onclick = () => {
@@ -1624,7 +2400,11 @@ function onKey(ev) {
   if (document.querySelector('dialog[open]')) return;
   const tag = (ev.target.tagName || '').toLowerCase();
   if (tag === 'input' || tag === 'select' || tag === 'textarea') return;
-  if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 'z' && view === 'suguru') { sgUndo(); ev.preventDefault(); return; }
+  if (ev.ctrlKey || ev.metaKey) {
+    const k = ev.key.toLowerCase();
+    if (k === 'z' && !ev.shiftKey) { undo(); ev.preventDefault(); return; }
+    if ((k === 'z' && ev.shiftKey) || k === 'y') { redo(); ev.preventDefault(); return; }
+  }
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (ev.key === '?') { $('guide').showModal(); ev.preventDefault(); return; }
   if (VIEWS[view].key(ev)) ev.preventDefault();
@@ -1635,10 +2415,12 @@ async function loadFeatures() {
     const res = await api('/api/puzzles');
     server.limits = res.limits || {};
     for (const p of res.puzzles) server.puzzles[p.name] = p;
+    Object.assign(limits, await api('/api/limits'));
   } catch (e) {
     setStatus(`cannot reach the pencilbox server: ${e.message}`, 'bad');
     return;
   }
+  server.ready = true;
   const has = (p, f) => (server.puzzles[p]?.features || []).includes(f);
   $('sg-family-row').hidden = REGION_FAMILIES.filter((f) => server.puzzles[f]).length < 2;
   sgSetFamily(sg.family);
@@ -1646,25 +2428,78 @@ async function loadFeatures() {
   $('sd-step').hidden = !has('sudoku', 'step');
   teachButtons('pt', 'path');
   teachButtons('sd', 'sudoku');
-  // A view opened before the feature list arrived gets its first puzzle now.
-  if (view !== 'suguru') showView(view);
-  if (has('suguru', 'levels')) {
-    await sgLoadLevels();
-    // Open on the first bundled level, in Play Mode, unless the player already started.
+  if (has('suguru', 'levels')) await sgLoadLevels();
+  // What to open: a puzz.link URL (`/?url=`), a share link (`#view&t=..&p=..`), the last
+  // puzzle of the view, or the view's first puzzle (the first bundled level; a generated one).
+  if (await openFromAddress()) return;
+  if (view === 'suguru') {
+    const last = lastPuzzle('suguru');
+    if (last && resumeLast('suguru', last)) return;
     if (sg.levels.length && !sg.given.some((x) => x) && !sg.label.some((x) => x)) {
       $('sg-level').value = '0';
       sgPickLevel();
     }
+  } else {
+    showView(view);
   }
 }
 
+// `/?url=PUZZ_LINK_URL` and `#VIEW&t=TEXT&p=PROGRESS`: true if the address opened a puzzle.
+async function openFromAddress() {
+  const query = new URLSearchParams(location.search);
+  const { name, params } = hashParts();
+  try {
+    if (query.get('url')) {
+      const url = query.get('url');
+      const fam = (url.match(/\?([a-z]+)\//) || [])[1];
+      const v = fam === 'sudoku' ? 'sudoku' : REGION_FAMILIES.includes(fam) ? 'suguru' : null;
+      if (!v) throw new Error(`this playground opens puzz.link URLs of ${REGION_FAMILIES.join(', ')} and sudoku; "${fam || url}" is not one`);
+      if (v === 'suguru') sgSetFamily(fam);
+      const text = await puzzleText(v, url);
+      if (v === 'path') pt.visited = true;
+      if (v === 'sudoku') sd.visited = true;
+      showView(v);
+      const restored = openPuzzle(v, text);
+      VIEWS[v].render();
+      changed(v);
+      setStatus(`opened ${url}${restored ? ' (with your saved progress)' : ''}`, 'good');
+      history.replaceState(null, '', `${location.pathname}#${v}`);
+      return true;
+    }
+    if (params.t && VIEWS[name]) {
+      const text = unb64(decodeURIComponent(params.t));
+      const progress = params.p ? JSON.parse(unb64(decodeURIComponent(params.p))) : null;
+      if (name === 'path') pt.visited = true;
+      if (name === 'sudoku') sd.visited = true;
+      showView(name);
+      const restored = openPuzzle(name, text, progress);
+      VIEWS[name].render();
+      changed(name);
+      setStatus(`opened a shared puzzle${restored ? ' with its progress' : ''}`, 'good');
+      return true;
+    }
+  } catch (e) {
+    setStatus(`the address does not open a puzzle: ${e.message}`, 'bad');
+    setMessages([{ text: `the address does not open a puzzle: ${e.message}`, cls: 'bad' }]);
+  }
+  return false;
+}
+
 window.addEventListener('DOMContentLoaded', async () => {
-  sgInit(); ptInit(); sdInit(); initDialogs();
+  sgInit(); ptInit(); sdInit(); initDialogs(); padInit();
   $('explain-close').onclick = closeExplain;
   for (const v of Object.keys(VIEWS)) $(`tab-${v}`).onclick = () => showView(v);
   document.addEventListener('keydown', onKey);
-  const start = (location.hash || '#suguru').slice(1);
-  showView(VIEWS[start] ? start : 'suguru');
+  // A share link or a view's address opened in the same tab changes only the hash.
+  window.addEventListener('hashchange', async () => {
+    if (!server.ready || await openFromAddress()) return;
+    const { name } = hashParts();
+    if (VIEWS[name] && name !== view) showView(name);
+  });
+  const start = hashParts().name || 'suguru';
+  view = VIEWS[start] ? start : 'suguru';
+  for (const v of Object.keys(VIEWS)) $(`controls-${v}`).hidden = v !== view;
+  VIEWS[view].render();
   await loadFeatures();
   document.body.dataset.ready = 'true';
 });

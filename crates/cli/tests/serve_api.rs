@@ -72,6 +72,50 @@ fn the_puzzle_list_names_every_registered_family_and_the_limits() {
 }
 
 #[test]
+fn limits_name_the_sizes_the_server_refuses_above() {
+    let addr = start(Config {
+        max_cells: 900,
+        ..Config::default()
+    });
+    let (status, body) = get(addr, "/api/limits");
+    assert_eq!(status, 200);
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["max_cells"], json!(900));
+    assert_eq!(v["max_side"], json!(Config::default().max_side));
+    assert_eq!(v["generate"]["min_side"], json!(2));
+    let gen_max = v["generate"]["max_side"].as_u64().unwrap() as usize;
+    let sudoku_side = v["families"]["sudoku"]["max_side"].as_u64().unwrap() as usize;
+    assert!(sudoku_side < Config::default().max_side, "{v}");
+    // Each limit is where the server starts refusing: the largest side passes the size check,
+    // one more is refused, and the generator refuses one above its largest side.
+    let sudoku = |n: usize| json!({"puzzle": "sudoku", "text": ".".repeat(n * n), "solution": "x"});
+    let (at, _) = post(addr, "/api/verify", &sudoku(sudoku_side));
+    assert_ne!(at, 413, "{sudoku_side}x{sudoku_side} fits");
+    let (above, v2) = post(addr, "/api/verify", &sudoku(sudoku_side + 5));
+    assert_eq!(above, 413, "{v2}");
+    let grid = |m: usize| format!("{m} {m}\n{}", format!("{}\n", "0 ".repeat(m)).repeat(2 * m));
+    let (fits, _) = post(
+        addr,
+        "/api/verify",
+        &json!({"puzzle": "suguru", "text": grid(30), "solution": "x"}),
+    );
+    assert_ne!(fits, 413, "30x30 = 900 cells fit");
+    let (big, v3) = post(
+        addr,
+        "/api/verify",
+        &json!({"puzzle": "suguru", "text": grid(31), "solution": "x"}),
+    );
+    assert_eq!(big, 413, "{v3}");
+    let gen = |side: usize| json!({"puzzle": "suguru", "rows": side, "cols": 3, "seed": 1});
+    let (refused, v4) = post(addr, "/api/generate", &gen(gen_max + 1));
+    assert_eq!(refused, 400, "{v4}");
+    assert!(
+        v4["error"].as_str().unwrap().contains(&format!("2 to {gen_max}")),
+        "{v4}"
+    );
+}
+
+#[test]
 fn solve_answers_with_the_same_fields_as_the_cli_json() {
     let addr = server();
     let (status, v) = post(addr, "/api/solve", &json!({"puzzle": "suguru", "text": UNIQUE}));

@@ -13,7 +13,9 @@
 
 mod serve_common;
 
-use fantoccini::actions::{InputSource, KeyAction, KeyActions, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
+use fantoccini::actions::{
+    InputSource, KeyAction, KeyActions, MouseActions, PointerAction, TouchActions, MOUSE_BUTTON_LEFT,
+};
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use pencilbox_cli::serve::Config;
@@ -120,14 +122,28 @@ fn start_driver(driver: &Path) -> Driver {
     d
 }
 
-async fn connect(driver: &Driver, chromium: &Path) -> Client {
+/// The screen a scenario runs on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Screen {
+    /// 1280×900, mouse and keyboard.
+    Desktop,
+    /// A 390×844 phone with touch (Chromium's mobile emulation).
+    Phone,
+}
+
+async fn connect(driver: &Driver, chromium: &Path, screen: Screen) -> Client {
     let mut args: Vec<String> = CHROMIUM_FLAGS.iter().map(|s| s.to_string()).collect();
     args.push(format!("--user-data-dir={}", driver.profile.display()));
+    let mut options = json!({"binary": chromium.display().to_string(), "args": args});
+    if screen == Screen::Phone {
+        options["mobileEmulation"] = json!({
+            "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2.0, "touch": true, "mobile": true}
+        });
+    }
     let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".to_string(),
-        json!({"binary": chromium.display().to_string(), "args": args}),
-    );
+    caps.insert("goog:chromeOptions".to_string(), options);
+    // The console log, read by console_errors().
+    caps.insert("goog:loggingPrefs".to_string(), json!({"browser": "ALL"}));
     ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
         .capabilities(caps)
         .connect(&driver.url)
@@ -237,10 +253,45 @@ async fn open(c: &Client, addr: std::net::SocketAddr, view: &str) {
         .unwrap();
 }
 
+/// chromedriver's console log command (`POST /session/{id}/se/log`, type `browser`): the
+/// entries since the last call.
+#[derive(Debug)]
+struct BrowserLog;
+
+impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
+    fn endpoint(&self, base: &url::Url, session: Option<&str>) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
+    }
+    fn method_and_body(&self, _: &url::Url) -> (axum::http::Method, Option<String>) {
+        (axum::http::Method::POST, Some(r#"{"type":"browser"}"#.to_string()))
+    }
+}
+
+/// The JavaScript errors the page logged: uncaught exceptions and `console.error` calls
+/// (SEVERE entries not about a network answer; an HTTP error the page handles is not one).
+async fn console_errors(c: &Client) -> Vec<String> {
+    let log = c.issue_cmd(BrowserLog).await.expect("the browser's console log");
+    log.as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| e["level"] == "SEVERE" && e["source"] != "network")
+        .map(|e| e["message"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// Runs a browser scenario on a desktop screen; see [`with_screen`].
+fn with_browser<F>(scenario: impl FnOnce(Client, std::net::SocketAddr) -> F)
+where
+    F: std::future::Future<Output = ()> + Send + 'static,
+{
+    with_screen(Screen::Desktop, scenario);
+}
+
 /// Runs a browser scenario against a fresh server: skipped without a browser, one browser at a
 /// time. The session is closed (so Chromium exits) even when the scenario fails; the failure
-/// is then re-raised.
-fn with_browser<F>(scenario: impl FnOnce(Client, std::net::SocketAddr) -> F)
+/// is then re-raised. A scenario that passes must also leave no JavaScript error in the
+/// console.
+fn with_screen<F>(screen: Screen, scenario: impl FnOnce(Client, std::net::SocketAddr) -> F)
 where
     F: std::future::Future<Output = ()> + Send + 'static,
 {
@@ -255,8 +306,13 @@ where
     rt.block_on(async move {
         let addr = serve_common::start(Config::default());
         let driver = start_driver(&driver);
-        let c = connect(&driver, &chromium).await;
+        let c = connect(&driver, &chromium, screen).await;
         let outcome = tokio::spawn(scenario(c.clone(), addr)).await;
+        let errors = if outcome.is_ok() {
+            console_errors(&c).await
+        } else {
+            Vec::new()
+        };
         let _ = c.close().await;
         drop(driver);
         if let Err(e) = outcome {
@@ -265,6 +321,7 @@ where
             }
             panic!("the browser scenario did not finish: {e}");
         }
+        assert!(errors.is_empty(), "JavaScript errors in the console: {errors:#?}");
     });
 }
 
@@ -366,7 +423,7 @@ async fn suguru_scenario(c: Client, addr: std::net::SocketAddr) {
     set_input(&c, "sg-rows", "3").await;
     set_input(&c, "sg-cols", "3").await;
     click(&c, "sg-resize").await;
-    wait_text(&c, "board-sub", "3×3, 1 regions · Creative Mode").await;
+    wait_text(&c, "board-sub", "3×3, 1 region · Creative Mode").await;
     click(&c, "sg-draw").await;
     drag(&c, &["r1c3", "r2c3", "r3c3"]).await;
     click_cell(&c, "r3c2").await;
@@ -387,9 +444,11 @@ async fn suguru_scenario(c: Client, addr: std::net::SocketAddr) {
     click_cell(&c, "r3c1").await;
     keys(&c, &['3']).await;
     click(&c, "sg-check").await;
-    wait_text(&c, "status", "constraint(s) not met").await;
+    // The real message first (in the status line too), and both cells of the clash marked.
+    wait_text(&c, "status", "shares a number").await;
     let messages = wait_text(&c, "messages", "cell (3, 1)").await;
     assert!(messages.contains("shares a number"), "{messages}");
+    assert_eq!(marked(&c).await, ["r1c2", "r3c1"]);
     screenshot(&c, "suguru-check").await;
     // Undo takes the wrong number back: only the four hints are left.
     click(&c, "sg-undo").await;
@@ -430,11 +489,18 @@ async fn suguru_scenario(c: Client, addr: std::net::SocketAddr) {
     // Clear Regions and Empty Cells (Creative Mode).
     click(&c, "sg-creative").await;
     click(&c, "sg-clear-regions").await;
-    wait_text(&c, "board-sub", "2×3, 1 regions").await;
+    wait_text(&c, "board-sub", "2×3, 1 region").await;
     click_cell(&c, "r1c1").await;
     keys(&c, &['4']).await;
     let count_numbers = "return document.querySelectorAll('#sg-svg text.num').length;";
     assert_eq!(c.execute(count_numbers, vec![]).await.unwrap(), json!(1));
+    // A 7 in a region of 6 cells: Autocomplete says there is no solution, and why.
+    click_cell(&c, "r2c3").await;
+    keys(&c, &['7']).await;
+    click(&c, "sg-solve").await;
+    wait_text(&c, "status", "this puzzle has no solution...").await;
+    wait_text(&c, "messages", "r2c3 holds 7, but its region has 6 cells").await;
+    assert_eq!(marked(&c).await, ["r2c3"]);
     click(&c, "sg-empty").await;
     wait_text(&c, "status", "all cells emptied").await;
     assert_eq!(c.execute(count_numbers, vec![]).await.unwrap(), json!(0));
@@ -458,11 +524,25 @@ async fn suguru_scenario(c: Client, addr: std::net::SocketAddr) {
     wait_text(&c, "status", &format!("applied: {rule}")).await;
     let applied = c.execute(entries, vec![]).await.unwrap().as_u64().unwrap();
     assert!(applied >= 1, "the hint wrote its numbers");
+    // Check on a correct but unfinished grid: no broken rule; the empty cells only on request.
     click(&c, "sg-check").await;
-    let messages = wait_text(&c, "status", "constraint(s) not met").await;
-    assert!(!messages.contains("shares"), "{messages}");
+    wait_text(&c, "status", "no rule is broken so far").await;
+    let listed = wait_text(&c, "messages", "empty cells not listed").await;
+    assert!(!listed.contains("is empty") && !listed.contains("shares"), "{listed}");
+    assert!(marked(&c).await.is_empty());
+    click(&c, "show-empty").await;
+    click(&c, "sg-check").await;
     let listed = wait_text(&c, "messages", "is empty").await;
     assert!(!listed.contains("shares a number"), "{listed}");
+    let outlined = c
+        .execute(
+            "return document.querySelectorAll('#board [data-empty]').length;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(outlined.as_u64().unwrap() as usize, listed.matches("is empty").count());
+    click(&c, "show-empty").await;
     hint_levels(&c, "sg").await;
     click(&c, "sg-hint-apply").await;
     wait_text(&c, "status", "applied: ").await;
@@ -629,6 +709,20 @@ async fn path_and_sudoku_scenario(c: Client, addr: std::net::SocketAddr) {
     screenshot(&c, "sudoku").await;
 }
 
+/// The cells Check marks as breaking a rule (aria-invalid, with a border and a badge), sorted.
+async fn marked(c: &Client) -> Vec<String> {
+    let v = c
+        .execute(
+            "const bad = [...document.querySelectorAll('#board rect.cell-bg[aria-invalid=true]')].map(r => r.dataset.cell).sort(); \
+             const shown = [...document.querySelectorAll('#board rect.badcell')].map(r => r.dataset.bad).sort(); \
+             return JSON.stringify(bad) === JSON.stringify(shown) ? bad : ['mismatch', bad, shown];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    serde_json::from_value(v).unwrap_or_else(|e| panic!("marks: {e}"))
+}
+
 /// The cells the board highlights for a hint or a step, sorted.
 async fn hinted(c: &Client) -> Vec<String> {
     let v = c
@@ -722,4 +816,506 @@ async fn close_explain(c: &Client) {
         .await
         .unwrap();
     assert_eq!(hidden, json!(true));
+}
+
+// ---------------------------------------------------------------- playing as players do
+
+/// Taps (touch) the centre of the element `css` matches, scrolled into view first.
+async fn tap(c: &Client, css: &str) {
+    let v = c
+        .execute(
+            "const e = document.querySelector(arguments[0]); if (!e) return null; \
+             e.scrollIntoView({block: 'nearest'}); const r = e.getBoundingClientRect(); \
+             return [r.left + r.width / 2, r.top + r.height / 2];",
+            vec![json!(css)],
+        )
+        .await
+        .unwrap();
+    assert!(!v.is_null(), "nothing matches {css}");
+    let (x, y) = (v[0].as_f64().unwrap(), v[1].as_f64().unwrap());
+    let finger = TouchActions::new("finger".into())
+        .then(PointerAction::MoveTo { duration: None, x, y })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    c.perform_actions(finger).await.unwrap();
+}
+
+async fn tap_cell(c: &Client, name: &str) {
+    tap(c, &format!("#board rect.cell-bg[data-cell='{name}']")).await;
+}
+
+async fn tap_digit(c: &Client, d: u64) {
+    tap(c, &format!("#pad-digits [data-digit='{d}']")).await;
+}
+
+/// The labels of the number pad's digit buttons.
+async fn pad_digits(c: &Client) -> Vec<String> {
+    let v = c
+        .execute(
+            "return [...document.querySelectorAll('#pad-digits button')].map(b => b.textContent);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    serde_json::from_value(v).unwrap()
+}
+
+/// What a cell shows, as its name says to screen readers: "5", or "empty".
+async fn cell_value(c: &Client, name: &str) -> String {
+    let v = c
+        .execute(
+            "const e = document.querySelector(`#board rect.cell-bg[data-cell='${arguments[0]}']`); \
+             return e ? e.getAttribute('aria-label') : null;",
+            vec![json!(name)],
+        )
+        .await
+        .unwrap();
+    let label = v.as_str().unwrap_or_else(|| panic!("no cell {name}"));
+    label.strip_prefix(&format!("{name}: ")).unwrap_or(label).to_string()
+}
+
+/// A JavaScript value of the page (its global state), as JSON.
+async fn page(c: &Client, expr: &str) -> serde_json::Value {
+    c.execute(&format!("return {expr};"), vec![]).await.unwrap()
+}
+
+/// The server's solution of the puzzle text, as the API answers it.
+fn solution_of(addr: std::net::SocketAddr, body: serde_json::Value) -> serde_json::Value {
+    let (status, v) = serve_common::post(addr, "/api/solve", &body);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["status"], "solved", "{v}");
+    v["solution"].clone()
+}
+
+fn name(r: usize, c: usize) -> String {
+    format!("r{}c{}", r + 1, c + 1)
+}
+
+#[test]
+fn every_family_is_solved_by_touch_on_a_phone() {
+    with_screen(Screen::Phone, phone_scenario);
+}
+
+/// On a 390×844 touch screen: every family solved start to finish with taps only (cells, the
+/// number pad, tap-to-tap Path links), each ending in the automatic "Solved!".
+async fn phone_scenario(c: Client, addr: std::net::SocketAddr) {
+    open(&c, addr, "suguru").await;
+    // The console guard sees errors, so its silence at the end of every scenario means something.
+    c.execute("console.error('pencilbox console probe');", vec![])
+        .await
+        .unwrap();
+    let seen = console_errors(&c).await;
+    assert!(seen.iter().any(|e| e.contains("pencilbox console probe")), "{seen:?}");
+    assert_eq!(
+        page(&c, "[window.innerWidth, document.documentElement.scrollWidth]").await,
+        json!([390, 390]),
+        "the page fits the phone's width"
+    );
+
+    // Suguru: the first level; the pad offers the numbers of its largest region.
+    wait_text(&c, "status", "Easy 1").await;
+    assert_eq!(pad_digits(&c).await, ["1", "2", "3", "4", "5", "6", "7"]);
+    let text = page(&c, "sgText()").await;
+    let given = page(&c, "sg.given").await;
+    let answer = solution_of(addr, json!({"puzzle": "suguru", "text": text}));
+    let (m, n) = (answer.as_array().unwrap().len(), answer[0].as_array().unwrap().len());
+    let empty: Vec<(usize, usize)> = (0..m)
+        .flat_map(|r| (0..n).map(move |k| (r, k)))
+        .filter(|&(r, k)| given[r * n + k] == 0)
+        .collect();
+    // A pencil mark first, then the numbers.
+    let (r0, k0) = empty[0];
+    tap_cell(&c, &name(r0, k0)).await;
+    tap(&c, "#pad-pencil").await;
+    assert_eq!(
+        page(&c, "document.getElementById('pad-pencil').getAttribute('aria-pressed')").await,
+        json!("true")
+    );
+    tap_digit(&c, 2).await;
+    let marks = page(
+        &c,
+        "[...document.querySelectorAll('#sg-svg text.pencil')].map(t => t.dataset.pencil)",
+    )
+    .await;
+    assert_eq!(marks, json!([format!("{}:2", name(r0, k0))]));
+    tap(&c, "#pad-pencil").await;
+    for &(r, k) in &empty {
+        tap_cell(&c, &name(r, k)).await;
+        tap_digit(&c, answer[r][k].as_u64().unwrap()).await;
+    }
+    wait_text(&c, "status", "Solved!").await;
+    screenshot(&c, "phone-suguru").await;
+
+    // Path: a generated puzzle, drawn by tapping a cell and then its neighbour.
+    tap(&c, "#tab-path").await;
+    wait_text(&c, "status", "exactly one solution").await;
+    assert!(pad_digits(&c).await.is_empty(), "no digits to enter in Play Mode");
+    let text = page(&c, "ptText()").await;
+    let answer = solution_of(addr, json!({"puzzle": "path", "text": text}));
+    let route = c
+        .execute(
+            "return ptRouteFrom(arguments[0]).map(i => `r${Math.floor(i / pt.n) + 1}c${i % pt.n + 1}`);",
+            vec![answer],
+        )
+        .await
+        .unwrap();
+    let route: Vec<String> = serde_json::from_value(route).unwrap();
+    assert!(route.len() >= 3, "{route:?}");
+    for cell in &route[..3] {
+        tap_cell(&c, cell).await;
+    }
+    wait_text(&c, "board-sub", "path of 3 cells").await;
+    // Tapping the neighbour back toggles the link off, and on again.
+    tap_cell(&c, &route[1]).await;
+    wait_text(&c, "board-sub", "path of 2 cells").await;
+    tap_cell(&c, &route[2]).await;
+    wait_text(&c, "board-sub", "path of 3 cells").await;
+    for cell in &route[3..] {
+        tap_cell(&c, cell).await;
+    }
+    wait_text(&c, "board-sub", &format!("path of {} cells", route.len())).await;
+    wait_text(&c, "status", "Solved!").await;
+    screenshot(&c, "phone-path").await;
+
+    // Sudoku: a generated 4×4; a pencil mark, then the digits.
+    tap(&c, "#tab-sudoku").await;
+    wait_text(&c, "status", "exactly one solution").await;
+    set_input(&c, "sd-size", "4").await;
+    tap(&c, "#sd-random").await;
+    wait_text(&c, "status", "a new 4×4 puzzle").await;
+    assert_eq!(pad_digits(&c).await, ["1", "2", "3", "4"]);
+    let given = page(&c, "sd.given").await;
+    let answer = solution_of(
+        addr,
+        json!({"puzzle": "sudoku", "text": page(&c, "sdText(false)").await, "settings": {"block": "2x2"}}),
+    );
+    let empty: Vec<usize> = (0..16).filter(|&i| given[i] == 0).collect();
+    tap_cell(&c, &name(empty[0] / 4, empty[0] % 4)).await;
+    tap(&c, "#pad-pencil").await;
+    tap_digit(&c, 3).await;
+    assert_eq!(
+        page(&c, "document.querySelectorAll('#sd-svg text.cand').length").await,
+        json!(1)
+    );
+    tap(&c, "#pad-pencil").await;
+    for &i in &empty {
+        tap_cell(&c, &name(i / 4, i % 4)).await;
+        tap_digit(&c, answer[i / 4][i % 4].as_u64().unwrap()).await;
+    }
+    wait_text(&c, "status", "Solved!").await;
+    screenshot(&c, "phone-sudoku").await;
+}
+
+/// Ctrl+Z, Ctrl+Shift+Z and Ctrl+Y.
+async fn chord(c: &Client, shift: bool, key: char) {
+    let ctrl: char = Key::Control.into();
+    let sh: char = Key::Shift.into();
+    let mut kb = KeyActions::new("keyboard".into()).then(KeyAction::Down { value: ctrl });
+    if shift {
+        kb = kb.then(KeyAction::Down { value: sh });
+    }
+    kb = kb
+        .then(KeyAction::Down { value: key })
+        .then(KeyAction::Up { value: key });
+    if shift {
+        kb = kb.then(KeyAction::Up { value: sh });
+    }
+    kb = kb.then(KeyAction::Up { value: ctrl });
+    c.perform_actions(kb).await.unwrap();
+}
+
+/// Waits until the page saved its progress (saving follows a change by a moment).
+async fn saved(c: &Client) {
+    let t0 = Instant::now();
+    let mut last = page(c, "JSON.stringify(localStorage)").await;
+    let mut same_since = Instant::now();
+    loop {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let now = page(c, "JSON.stringify(localStorage)").await;
+        if now != last {
+            last = now;
+            same_since = Instant::now();
+        } else if same_since.elapsed() > Duration::from_millis(500) {
+            return;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(10), "the progress never settled");
+    }
+}
+
+async fn reload(c: &Client) {
+    c.refresh().await.unwrap();
+    c.wait()
+        .for_element(Locator::Css("body[data-ready='true']"))
+        .await
+        .unwrap();
+}
+
+/// The share link of the current puzzle with the progress, from the Import / Export dialog.
+async fn share_link(c: &Client, export: &str) -> String {
+    click(c, export).await;
+    click(c, "io-share").await;
+    wait_text(c, "io-error", "with your progress").await;
+    let link = page(c, "document.getElementById('io-text').value").await;
+    click(c, "io-close").await;
+    link.as_str().unwrap().to_string()
+}
+
+/// Opens a share link in a browser that has forgotten everything it saved.
+async fn open_shared(c: &Client, link: &str) {
+    c.execute("localStorage.clear();", vec![]).await.unwrap();
+    c.goto("about:blank").await.unwrap();
+    c.goto(link).await.unwrap();
+    c.wait()
+        .for_element(Locator::Css("body[data-ready='true']"))
+        .await
+        .unwrap();
+}
+
+#[test]
+fn checks_undo_saved_progress_and_sizes_in_every_family() {
+    with_browser(play_scenario);
+}
+
+/// For each family: a deliberate conflict marked on exactly the conflicting cells, undo and
+/// redo, progress kept over a reload and carried by a share link, an oversized request refused
+/// with a message; and a puzz.link URL opened by `/?url=`.
+async fn play_scenario(c: Client, addr: std::net::SocketAddr) {
+    // ---- Suguru (Easy 1: 5×5; r1c2 holds a given 3 in the region of r1c3).
+    open(&c, addr, "suguru").await;
+    wait_text(&c, "status", "Easy 1").await;
+    click_cell(&c, "r1c3").await;
+    keys(&c, &['3']).await;
+    click(&c, "sg-check").await;
+    wait_text(&c, "status", "shares a number").await;
+    assert_eq!(marked(&c).await, ["r1c2", "r1c3"]);
+    screenshot(&c, "desktop-check").await;
+    // Undo clears the stale messages; redo and Ctrl+Y bring the number back.
+    click_cell(&c, "r1c4").await;
+    keys(&c, &['2']).await;
+    chord(&c, false, 'z').await;
+    wait_text(&c, "status", "undone").await;
+    assert_eq!(cell_value(&c, "r1c4").await, "empty");
+    assert_eq!(
+        page(&c, "document.getElementById('messages').children.length").await,
+        json!(0)
+    );
+    assert!(marked(&c).await.is_empty(), "no stale marks after Undo");
+    chord(&c, true, 'z').await;
+    wait_text(&c, "status", "redone").await;
+    assert_eq!(cell_value(&c, "r1c4").await, "2");
+    click(&c, "undo").await;
+    click(&c, "undo").await;
+    assert_eq!(cell_value(&c, "r1c3").await, "empty");
+    chord(&c, false, 'y').await;
+    assert_eq!(cell_value(&c, "r1c3").await, "3");
+    click(&c, "sg-redo").await;
+    assert_eq!(cell_value(&c, "r1c4").await, "2");
+    click(&c, "redo").await;
+    wait_text(&c, "status", "nothing to redo").await;
+    // A reload keeps the progress; a share link carries it to a browser without it.
+    saved(&c).await;
+    reload(&c).await;
+    wait_text(&c, "status", "your progress").await;
+    assert_eq!(
+        (cell_value(&c, "r1c3").await, cell_value(&c, "r1c4").await),
+        ("3".into(), "2".into())
+    );
+    let link = share_link(&c, "sg-export").await;
+    open_shared(&c, &link).await;
+    wait_text(&c, "status", "opened a shared puzzle with its progress").await;
+    assert_eq!(
+        (cell_value(&c, "r1c3").await, cell_value(&c, "r1c4").await),
+        ("3".into(), "2".into())
+    );
+    // Sizes: the server's limits are asked, and a size beyond them is refused with the reason.
+    let sub = wait_text(&c, "board-sub", "5×5").await;
+    set_input(&c, "sg-rows", "60").await;
+    set_input(&c, "sg-cols", "60").await;
+    click(&c, "sg-resize").await;
+    wait_text(
+        &c,
+        "status",
+        "60×60 is 3600 cells; this server takes at most 2500 cells",
+    )
+    .await;
+    assert_eq!(wait_text(&c, "board-sub", "5×5").await, sub, "nothing was built");
+    set_input(&c, "sg-rows", "abc").await;
+    click(&c, "sg-resize").await;
+    wait_text(&c, "status", "the rows field is empty or not a number").await;
+    set_input(&c, "sg-rows", "15").await;
+    set_input(&c, "sg-cols", "15").await;
+    click(&c, "sg-generate").await;
+    wait_text(
+        &c,
+        "status",
+        "the generator takes 2 to 12 rows; \"15\" is not allowed here",
+    )
+    .await;
+    assert_eq!(wait_text(&c, "board-sub", "5×5").await, sub);
+    // `/?url=` opens a puzz.link URL directly.
+    let (status, url) = serve_common::post(
+        addr,
+        "/api/convert",
+        &json!({"puzzle": "suguru", "text": "3 3\n0 3 0\n2 5 0\n0 0 3\n1 1 2\n1 1 2\n1 3 2\n", "to": "url"}),
+    );
+    assert_eq!(status, 200, "{url}");
+    let url = url["text"].as_str().unwrap().to_string();
+    let query: String = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("url", &url)
+        .finish();
+    c.goto(&format!("http://{addr}/?{query}")).await.unwrap();
+    c.wait()
+        .for_element(Locator::Css("body[data-ready='true']"))
+        .await
+        .unwrap();
+    wait_text(&c, "status", "opened").await;
+    wait_text(&c, "board-sub", "3×3, 3 regions · Play Mode").await;
+
+    // ---- Path (3×3, doors r1c1 and r3c3, row clues 3 1 1, column clues 1 1 3).
+    c.goto(&format!("http://{addr}/#path")).await.unwrap();
+    c.wait()
+        .for_element(Locator::Css("body[data-ready='true']"))
+        .await
+        .unwrap();
+    wait_text(&c, "status", "exactly one solution").await;
+    click(&c, "pt-export").await;
+    c.execute(
+        "document.getElementById('io-text').value = arguments[0];",
+        vec![json!("3 3\n1 1\n3 3\n\n3 1 1\n1 1 3\n")],
+    )
+    .await
+    .unwrap();
+    click(&c, "io-load").await;
+    wait_text(&c, "board-sub", "3×3 · path of 0 cells · Play Mode").await;
+    let right: char = Key::Right.into();
+    let down: char = Key::Down.into();
+    keys(&c, &[right, right]).await;
+    // An unfinished path is judged by what is already wrong: here nothing.
+    click(&c, "pt-check").await;
+    let said = wait_text(&c, "status", "nothing is wrong so far").await;
+    let listed = wait_text(&c, "messages", "has not reached door B").await;
+    for wrong in ["comes back", "arrow", "door B is not"] {
+        assert!(!said.contains(wrong) && !listed.contains(wrong), "{said} / {listed}");
+    }
+    assert!(marked(&c).await.is_empty());
+    // Column 2 (clue 1) gets a second path cell: exactly its two path cells are marked.
+    keys(&c, &[down]).await;
+    click(&c, "pt-check").await;
+    wait_text(&c, "status", "column 2 has 2 path cells, its clue is 1").await;
+    assert_eq!(marked(&c).await, ["r1c2", "r2c2"]);
+    chord(&c, false, 'z').await;
+    wait_text(&c, "board-sub", "path of 2 cells").await;
+    assert!(marked(&c).await.is_empty());
+    chord(&c, false, 'y').await;
+    wait_text(&c, "board-sub", "path of 3 cells").await;
+    click(&c, "undo").await;
+    wait_text(&c, "board-sub", "path of 2 cells").await;
+    saved(&c).await;
+    reload(&c).await;
+    wait_text(&c, "board-sub", "3×3 · path of 2 cells").await;
+    let link = share_link(&c, "pt-export").await;
+    open_shared(&c, &link).await;
+    wait_text(&c, "status", "opened a shared puzzle with its progress").await;
+    wait_text(&c, "board-sub", "3×3 · path of 2 cells").await;
+    // A clue larger than its row is refused, not cut down; so is a generator size above 12.
+    click(&c, "pt-creative").await;
+    click_cell(&c, "row1").await;
+    keys(&c, &['9']).await;
+    wait_text(&c, "status", "row 1 has 3 cells: a clue of 9 cannot be met").await;
+    assert_eq!(page(&c, "pt.row").await, json!([3, 1, 1]));
+    set_input(&c, "pt-rows", "13").await;
+    click(&c, "pt-random").await;
+    wait_text(&c, "status", "the generator takes 2 to 12 rows").await;
+
+    // ---- Sudoku (a generated 9×9).
+    c.goto(&format!("http://{addr}/#sudoku")).await.unwrap();
+    c.wait()
+        .for_element(Locator::Css("body[data-ready='true']"))
+        .await
+        .unwrap();
+    wait_text(&c, "status", "exactly one solution").await;
+    // An empty cell of a row and a digit given in that row but not in the cell's column or box.
+    let pick = page(
+        &c,
+        "(() => { for (let i = 0; i < 81; i++) { if (sd.given[i]) continue; \
+           const r = Math.floor(i / 9), col = i % 9; \
+           for (let j = r * 9; j < r * 9 + 9; j++) { const d = sd.given[j]; if (!d) continue; \
+             let clash = false; for (const p of sdPeers(i)) if (Math.floor(p / 9) !== r && sd.given[p] === d) clash = true; \
+             if (!clash) return [`r${r + 1}c${col + 1}`, `r${r + 1}c${j % 9 + 1}`, d]; } } })()",
+    )
+    .await;
+    let (cell, twin, digit) = (
+        pick[0].as_str().unwrap().to_string(),
+        pick[1].as_str().unwrap().to_string(),
+        pick[2].as_u64().unwrap(),
+    );
+    click_cell(&c, &cell).await;
+    let d = char::from_digit(digit as u32, 10).unwrap();
+    keys(&c, &[d]).await;
+    click(&c, "sd-check").await;
+    wait_text(&c, "status", &format!("holds {digit} twice")).await;
+    let mut expected = vec![cell.clone(), twin.clone()];
+    expected.sort();
+    assert_eq!(marked(&c).await, expected);
+    chord(&c, false, 'z').await;
+    assert_eq!(cell_value(&c, &cell).await, "empty");
+    chord(&c, true, 'z').await;
+    assert_eq!(cell_value(&c, &cell).await, digit.to_string());
+    saved(&c).await;
+    reload(&c).await;
+    wait_text(&c, "status", "your progress").await;
+    assert_eq!(cell_value(&c, &cell).await, digit.to_string());
+    let link = share_link(&c, "sd-export").await;
+    open_shared(&c, &link).await;
+    wait_text(&c, "status", "opened a shared puzzle with its progress").await;
+    assert_eq!(cell_value(&c, &cell).await, digit.to_string());
+    // The generator makes Sudoku up to 12×12: a 16×16 random puzzle is refused, the size kept.
+    set_input(&c, "sd-size", "16").await;
+    click(&c, "sd-random").await;
+    wait_text(&c, "status", "the generator makes Sudoku up to 12×12").await;
+    assert_eq!(page(&c, "document.getElementById('sd-size').value").await, json!("16"));
+    screenshot(&c, "sudoku-refused").await;
+
+    // ---- Redraw guard: a region drawn by dragging over a 50×50 Suguru updates within 50 ms
+    // per pointer move (a coarse guard for a loaded CI machine; the target is 16 ms, see
+    // BENCHMARKS.md). Each move is timed from the document's capture listener to the window's
+    // bubbling one, with the layout forced.
+    c.goto(&format!("http://{addr}/#suguru")).await.unwrap();
+    c.wait()
+        .for_element(Locator::Css("body[data-ready='true']"))
+        .await
+        .unwrap();
+    set_input(&c, "sg-rows", "50").await;
+    set_input(&c, "sg-cols", "50").await;
+    click(&c, "sg-resize").await;
+    wait_text(&c, "board-sub", "50×50, 1 region · Creative Mode").await;
+    click(&c, "sg-draw").await;
+    c.execute(
+        "window.moveMs = []; \
+         document.addEventListener('pointermove', () => { window.moveT0 = performance.now(); }, true); \
+         window.addEventListener('pointermove', () => { document.body.getBoundingClientRect(); \
+           window.moveMs.push(performance.now() - window.moveT0); });",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let row: Vec<String> = (1..=40).map(|k| format!("r5c{k}")).collect();
+    let row: Vec<&str> = row.iter().map(String::as_str).collect();
+    drag(&c, &row).await;
+    wait_text(&c, "board-sub", "50×50, 2 regions").await;
+    let ms: Vec<f64> = serde_json::from_value(page(&c, "window.moveMs").await).unwrap();
+    assert!(ms.len() >= 20, "the drag moved over the board: {ms:?}");
+    let worst = ms.iter().cloned().fold(0.0, f64::max);
+    let mut sorted = ms.clone();
+    sorted.sort_by(f64::total_cmp);
+    println!(
+        "50x50 Suguru drag: {} pointer moves, median {:.2} ms, worst {worst:.2} ms",
+        ms.len(),
+        sorted[sorted.len() / 2]
+    );
+    assert!(worst < 50.0, "a pointer move took {worst:.1} ms to redraw: {ms:?}");
 }

@@ -8,6 +8,7 @@
 //! | route | body | answer |
 //! |---|---|---|
 //! | `GET /api/puzzles` | – | families, algorithms, extra features, the server's limits |
+//! | `GET /api/limits` | – | the sizes the server takes: grid side and cells, each family's own largest side, the generator's sides |
 //! | `POST /api/solve` | `puzzle`, `text`, optional `algorithm`, `settings`, `timeout` | `pencilbox solve --format json` |
 //! | `POST /api/count` | as solve, optional `limit` (default 2 = uniqueness) | `pencilbox count --format json` |
 //! | `POST /api/verify` | `puzzle`, `text`, `solution` | `pencilbox verify --format json` |
@@ -68,6 +69,7 @@ pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .merge(assets::routes())
         .route("/api/puzzles", get(puzzles))
+        .route("/api/limits", get(limits))
         .route("/api/solve", post(solve))
         .route("/api/count", post(count))
         .route("/api/verify", post(verify))
@@ -476,6 +478,25 @@ async fn puzzles(State(state): Shared) -> Json<Value> {
             "max_connections": c.max_connections,
             "max_connections_per_client": c.max_connections_per_client,
         },
+    }))
+}
+
+/// `GET /api/limits`: every size the server refuses above, so the page never builds a grid the
+/// server will not take ([`check_size`] and the generator's bounds).
+async fn limits(State(state): Shared) -> Json<Value> {
+    let c = &state.config;
+    let families: serde_json::Map<String, Value> = registry::PUZZLES
+        .iter()
+        .map(|k| {
+            let side = k.max_side().map_or(c.max_side, |s| s.min(c.max_side));
+            (k.name().to_string(), json!({ "max_side": side }))
+        })
+        .collect();
+    Json(json!({
+        "max_side": c.max_side,
+        "max_cells": c.max_cells,
+        "generate": { "min_side": 2, "max_side": extras::MAX_GENERATED_SIDE },
+        "families": families,
     }))
 }
 
