@@ -20,10 +20,10 @@ pub fn shared_data(rel: &str) -> Option<PathBuf> {
     if p.exists() {
         Some(p)
     } else {
-        println!(
-            "skip: {} not found (../shared/data is not part of a clone)",
+        pencilbox_core::testing::skip(&format!(
+            "{} not found (../shared/data is not part of a clone)",
             p.display()
-        );
+        ));
         None
     }
 }

@@ -145,6 +145,14 @@ pub fn assert_all_listed(dir: &Path, ext: &str, listed: &[&str]) {
     );
 }
 
+/// Prints `skip: <what>` where the person running the tests sees it: straight to the process's
+/// standard error, which the test harness does not capture (a `println!` in a passing test is
+/// swallowed, so a skipped check would look like a passed one).
+pub fn skip(what: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "skip: {what}");
+}
+
 /// A public data set under `../shared/data` beside the checkout (found from a crate's
 /// manifest directory), or `None` with a `skip:` line on standard error when it is absent.
 pub fn shared_data(manifest_dir: &str, relative: &str) -> Option<PathBuf> {
@@ -155,7 +163,7 @@ pub fn shared_data(manifest_dir: &str, relative: &str) -> Option<PathBuf> {
     match root.map(|r| r.join(relative)).filter(|p| p.exists()) {
         Some(p) => Some(p),
         None => {
-            eprintln!("skip: ../shared/data/{relative} is not present");
+            skip(&format!("../shared/data/{relative} is not present"));
             None
         }
     }
