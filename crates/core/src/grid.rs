@@ -229,18 +229,34 @@ impl Grid<u32> {
     /// ```
     pub fn numbers_text(&self) -> String {
         let mut out = String::with_capacity(self.cells.len() * 3);
+        self.write_rows(&mut out, |out, &v| push_decimal(out, v as usize));
+        out
+    }
+}
+
+impl<T> Grid<T> {
+    /// Appends the rows to `out`, one per line (no trailing newline), the cells of a row
+    /// separated by single spaces, each written by `cell`: the layout of every answer text.
+    ///
+    /// ```
+    /// use pencilbox_core::{Grid, Shape};
+    /// let g = Grid::from_vec(Shape::new(2, 2), vec!['a', 'b', 'c', 'd']).unwrap();
+    /// let mut out = String::new();
+    /// g.write_rows(&mut out, |out, &c| out.push(c));
+    /// assert_eq!(out, "a b\nc d");
+    /// ```
+    pub fn write_rows(&self, out: &mut String, mut cell: impl FnMut(&mut String, &T)) {
         for (r, row) in self.rows().enumerate() {
             if r > 0 {
                 out.push('\n');
             }
-            for (c, &v) in row.iter().enumerate() {
+            for (c, v) in row.iter().enumerate() {
                 if c > 0 {
                     out.push(' ');
                 }
-                push_decimal(&mut out, v as usize);
+                cell(out, v);
             }
         }
-        out
     }
 }
 
@@ -254,17 +270,9 @@ impl<T: std::fmt::Display> Grid<T> {
     pub fn to_text(&self) -> String {
         use std::fmt::Write;
         let mut out = String::with_capacity(self.cells.len() * 3);
-        for (r, row) in self.rows().enumerate() {
-            if r > 0 {
-                out.push('\n');
-            }
-            for (c, v) in row.iter().enumerate() {
-                if c > 0 {
-                    out.push(' ');
-                }
-                let _ = write!(out, "{v}");
-            }
-        }
+        self.write_rows(&mut out, |out, v| {
+            let _ = write!(out, "{v}");
+        });
         out
     }
 }

@@ -515,17 +515,7 @@ pub fn configuration_to_text(p: &PathPuzzle, a: &Configuration) -> String {
     let mut out = String::with_capacity(32 + 3 * (p.height() + p.width()) + 2 * a.as_slice().len());
     p.write_text(&mut out);
     out.push('\n');
-    for (r, row) in a.rows().enumerate() {
-        if r > 0 {
-            out.push('\n');
-        }
-        for (c, x) in row.iter().enumerate() {
-            if c > 0 {
-                out.push(' ');
-            }
-            out.push(x.to_char());
-        }
-    }
+    a.write_rows(&mut out, |out, x| out.push(x.to_char()));
     out.push('\n');
     out
 }

@@ -829,6 +829,20 @@ mod tests {
         adj.into_iter().map(|m| m.into_iter().collect()).collect()
     }
 
+    /// The structure of all-different groups and pairs over engine variables `0..`.
+    fn build(groups: &[Vec<usize>], pairs: &[(usize, usize, Domain)]) -> Arc<DistinctGraph> {
+        let v = |i: usize| VarId::from_index(i);
+        let mut d = Distinct::new();
+        for g in groups {
+            let vars: Vec<VarId> = g.iter().map(|&i| v(i)).collect();
+            d.all_different(&vars);
+        }
+        for &(a, b, m) in pairs {
+            d.not_equal_on(v(a), v(b), m);
+        }
+        d.build()
+    }
+
     proptest::proptest! {
         /// Random groups (with repeated members) and pairs (repeated, both ways, on random
         /// values): the lists equal the definition, and each variable's groups are listed once
@@ -843,16 +857,7 @@ mod tests {
                 groups.into_iter().map(|g| g.into_iter().map(|i| i % n).collect()).collect();
             let pairs: Vec<(usize, usize, Domain)> =
                 pairs.into_iter().map(|(a, b, m)| (a % n, b % n, Domain(m << 1))).collect();
-            let v = |i: usize| VarId::from_index(i);
-            let mut d = Distinct::new();
-            for g in &groups {
-                let vars: Vec<VarId> = g.iter().map(|&i| v(i)).collect();
-                d.all_different(&vars);
-            }
-            for &(a, b, m) in &pairs {
-                d.not_equal_on(v(a), v(b), m);
-            }
-            let g = d.build();
+            let g = build(&groups, &pairs);
             // Local indices are the variables used, in increasing order.
             let used: Vec<usize> = (0..n)
                 .filter(|&i| groups.iter().any(|g| g.contains(&i)) || pairs.iter().any(|p| p.0 != p.1 && (p.0 == i || p.1 == i)))
@@ -880,7 +885,6 @@ mod tests {
 
     #[test]
     fn the_peer_lists_are_sorted_and_merged_as_defined() {
-        let v = |i: usize| VarId::from_index(i);
         let groups = vec![vec![0, 2, 4], vec![4, 5, 4, 1], vec![3, 1]];
         let pairs = vec![
             (0, 1, Domain::range(1, 2)),
@@ -889,15 +893,7 @@ mod tests {
             (5, 3, Domain::range(2, 4)),
             (5, 3, Domain::single(9)),
         ];
-        let mut d = Distinct::new();
-        for g in &groups {
-            let vars: Vec<VarId> = g.iter().map(|&i| v(i)).collect();
-            d.all_different(&vars);
-        }
-        for &(a, b, m) in &pairs {
-            d.not_equal_on(v(a), v(b), m);
-        }
-        let g = d.build();
+        let g = build(&groups, &pairs);
         let want = naive(6, &groups, &pairs);
         for (i, w) in want.iter().enumerate() {
             assert_eq!(g.peers(i), &w[..], "peers of {i}");
