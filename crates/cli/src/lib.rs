@@ -8,6 +8,7 @@
 //! Exit codes: 0 solved / valid, 1 no solution / invalid, 2 bad input or usage, 3 timeout or
 //! limit reached.
 
+pub mod batch;
 pub mod bench;
 pub mod commands;
 pub mod explain;
@@ -141,6 +142,8 @@ enum Command {
     },
     /// Solve every instance under the given paths in-process and report times and nodes.
     Bench(bench::BenchArgs),
+    /// Run one operation over a JSON Lines file of puzzles on every core, one record per line.
+    Batch(batch::BatchArgs),
     /// The steps a person would take to solve a puzzle, with the rule, level, cells and
     /// conclusion of each, and a difficulty rating.
     Explain(explain::ExplainArgs),
@@ -226,6 +229,7 @@ where
             setter::forced(&args, format, &file)
         }
         Command::Bench(b) => bench::run(&b),
+        Command::Batch(b) => batch::run(&b),
         Command::Explain(a) => explain::explain(&a),
         Command::Hint(a) => explain::hint(&a),
         Command::List => commands::list(),
