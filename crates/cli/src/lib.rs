@@ -16,6 +16,7 @@ pub mod generate;
 pub mod input;
 pub mod output;
 pub mod registry;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod setter;
 pub mod sudoku;
@@ -157,6 +158,7 @@ enum Command {
     /// Generate a puzzle with a unique solution (every family with a generator).
     Generate(generate::GenerateArgs),
     /// Serve the interactive playground and JSON API over HTTP.
+    #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
 }
 
@@ -235,6 +237,7 @@ where
         Command::List => commands::list(),
         Command::Sudoku(c) => sudoku::run(c),
         Command::Generate(a) => generate::run(&a),
+        #[cfg(feature = "serve")]
         Command::Serve(a) => serve::run(a),
     }
 }
