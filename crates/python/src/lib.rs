@@ -207,7 +207,9 @@ fn generate(
     };
     if let Some(t) = timeout {
         if !(t.is_finite() && t > 0.0) {
-            return Err(plain(format!("timeout must be a positive number of seconds, found {t}")));
+            return Err(plain(format!(
+                "timeout must be a positive number of seconds, found {t}"
+            )));
         }
         req.limits.deadline = Some(Instant::now() + Duration::from_secs_f64(t.min(1e9)));
     }
@@ -258,7 +260,8 @@ impl BatchIter {
                     "batch items are JSON lines (str), dicts {\"id\", \"puzzle\", \"text\"} or (line, item) pairs",
                 ));
             };
-            if !text.trim().is_empty() {
+            // Blank as `pencilbox batch` skips it (ASCII white space only).
+            if !text.bytes().all(|b| b.is_ascii_whitespace()) {
                 items.push((line, text));
             }
         }
