@@ -21,6 +21,7 @@ import itertools
 import json
 import sys
 import time
+import uuid
 
 
 def count_lines(path):
@@ -44,8 +45,10 @@ def partitions(paths, lines):
     return parts
 
 
-def run_partition(part, op, options):
-    """Runs one partition on a worker: its records as JSON lines (as pencilbox batch writes them)."""
+def run_partition(part, op, options, run_id=None):
+    """Runs one partition on a worker: its records as JSON lines (as pencilbox batch writes them).
+    `run_id` only makes the task keys of each run unique, so that a long-lived client never
+    hands back the results of an earlier run over the same path."""
     import pencilbox
 
     path, start, n = part
@@ -84,7 +87,8 @@ def run(client, paths, out, op="solve", lines=1000, jobs=1, timeout=None, node_l
                "rating_sum": 0.0, "rated": 0}
     with open(out, "w", encoding="utf-8", newline="\n") as sink:
         if parts:
-            bag = db.from_sequence(parts, npartitions=len(parts)).map(run_partition, op, options)
+            bag = db.from_sequence(parts, npartitions=len(parts)).map(run_partition, op, options,
+                                                                      uuid.uuid4().hex)
             # One future per partition, written in order as they complete.
             futures = client.compute(bag.to_delayed())
             for future in futures:

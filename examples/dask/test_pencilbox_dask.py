@@ -85,3 +85,14 @@ def test_the_script_runs_on_its_own_local_cluster(tmp_path):
     assert s["records"] == n - 1 and s["partitions"] == 3
     expected = subprocess.run([binary(), "batch", str(src)], capture_output=True, text=True, check=True).stdout
     assert out.read_text() == expected
+
+
+def test_a_second_run_over_a_changed_file_computes_afresh(tmp_path, client):
+    src = tmp_path / "corpus.jsonl"
+    corpus(src)
+    out = tmp_path / "out.jsonl"
+    pencilbox_dask.run(client, [src], out, op="solve", lines=50)
+    src.write_text("\n".join(src.read_text().splitlines()[5:8]) + "\n")
+    summary = pencilbox_dask.run(client, [src], out, op="solve", lines=50)
+    expected = subprocess.run([binary(), "batch", str(src)], capture_output=True, text=True, check=True).stdout
+    assert summary["records"] == 3 and out.read_text() == expected
