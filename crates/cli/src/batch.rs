@@ -582,8 +582,10 @@ fn batch(a: &BatchArgs) -> Result<(), InputError> {
         };
         let bar = indicatif::ProgressBar::with_draw_target(total, indicatif::ProgressDrawTarget::stderr());
         bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {human_pos}/{human_len} puzzles, {elapsed} elapsed, eta {eta}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {human_pos}/{human_len} puzzles, {elapsed} elapsed, eta {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
         Some(bar)
     } else {
