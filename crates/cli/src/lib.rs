@@ -8,6 +8,7 @@
 //! Exit codes: 0 solved / valid, 1 no solution / invalid, 2 bad input or usage, 3 timeout or
 //! limit reached.
 
+pub mod batch;
 pub mod bench;
 pub mod commands;
 pub mod explain;
@@ -15,6 +16,7 @@ pub mod generate;
 pub mod input;
 pub mod output;
 pub mod registry;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod setter;
 pub mod sudoku;
@@ -141,6 +143,8 @@ enum Command {
     },
     /// Solve every instance under the given paths in-process and report times and nodes.
     Bench(bench::BenchArgs),
+    /// Run one operation over a JSON Lines file of puzzles on every core, one record per line.
+    Batch(batch::BatchArgs),
     /// The steps a person would take to solve a puzzle, with the rule, level, cells and
     /// conclusion of each, and a difficulty rating.
     Explain(explain::ExplainArgs),
@@ -154,6 +158,7 @@ enum Command {
     /// Generate a puzzle with a unique solution (every family with a generator).
     Generate(generate::GenerateArgs),
     /// Serve the interactive playground and JSON API over HTTP.
+    #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
 }
 
@@ -226,11 +231,13 @@ where
             setter::forced(&args, format, &file)
         }
         Command::Bench(b) => bench::run(&b),
+        Command::Batch(b) => batch::run(&b),
         Command::Explain(a) => explain::explain(&a),
         Command::Hint(a) => explain::hint(&a),
         Command::List => commands::list(),
         Command::Sudoku(c) => sudoku::run(c),
         Command::Generate(a) => generate::run(&a),
+        #[cfg(feature = "serve")]
         Command::Serve(a) => serve::run(a),
     }
 }

@@ -1,0 +1,393 @@
+//! The `pencilbox` Python module: the command line's operations as functions returning the
+//! same JSON objects as dicts, and `batch` over any iterable on every core.
+//!
+//! A thin layer over [`pencilbox_cli::batch::Config`], which runs one puzzle through the
+//! plug-in trait and builds exactly the JSON of `pencilbox solve|count|verify|explain --format
+//! json` (so a record from `pencilbox.batch` equals the line `pencilbox batch` writes). The GIL
+//! is released while puzzles are solved (`Python::detach`). Bad input raises
+//! `pencilbox.PuzzleError` (a `ValueError`) with `.line` and `.col` (1-based, within the text;
+//! `None` when the problem has no position, like an unknown family) and `.message`.
+
+use pencilbox_cli::batch::{Config, Failure, Op};
+use pencilbox_core::plugin::GenerateRequest;
+use pencilbox_core::PuzzleError as CoreError;
+use pyo3::create_exception;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyIterator, PyString, PyTuple};
+use rayon::prelude::*;
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+create_exception!(
+    pencilbox,
+    PuzzleError,
+    PyValueError,
+    "Bad input: malformed puzzle text (see .line and .col), an unknown or unrecognised family, \
+     an unknown algorithm or setting."
+);
+
+/// The Python exception of a failure.
+fn raise(py: Python<'_>, f: Failure) -> PyErr {
+    let err = PuzzleError::new_err(f.message.clone());
+    let value = err.value(py);
+    let (line, col) = match f.pos {
+        Some((l, c)) => (Some(l), Some(c)),
+        None => (None, None),
+    };
+    let set = value
+        .setattr("line", line)
+        .and_then(|_| value.setattr("col", col))
+        .and_then(|_| value.setattr("message", f.message));
+    match set {
+        Ok(()) => err,
+        Err(e) => e,
+    }
+}
+
+/// Parses a JSON text into Python objects (`json.loads`).
+fn to_python(py: Python<'_>, json: &str) -> PyResult<Py<PyAny>> {
+    Ok(PyModule::import(py, "json")?.call_method1("loads", (json,))?.unbind())
+}
+
+/// The configuration of one call.
+fn config(
+    op: Op,
+    puzzle: Option<String>,
+    algorithm: Option<String>,
+    timeout: Option<f64>,
+    settings: Option<Vec<(String, String)>>,
+) -> Config {
+    Config {
+        op: Some(op),
+        puzzle,
+        algorithm,
+        timeout,
+        settings: settings.unwrap_or_default(),
+        timings: true,
+        ..Config::default()
+    }
+}
+
+/// Runs one operation with the GIL released and returns its JSON as a dict.
+fn run_one(
+    py: Python<'_>,
+    cfg: Config,
+    puzzle: Option<String>,
+    text: String,
+    solution: Option<String>,
+) -> PyResult<Py<PyAny>> {
+    let out = py.detach(move || {
+        cfg.run(puzzle.as_deref(), &text, solution.as_deref())
+            .map(|v| v.to_string())
+    });
+    match out {
+        Ok(json) => to_python(py, &json),
+        Err(f) => Err(raise(py, f)),
+    }
+}
+
+/// Solve a puzzle: the dict of `pencilbox solve --format json` (`status` "solved",
+/// "unsolvable" or "timeout", `solution`, `stats`, ...). The family is detected from the text
+/// when `puzzle` is None; `settings` are `(key, value)` pairs like `--set key=value`.
+#[pyfunction]
+#[pyo3(signature = (text, puzzle=None, algorithm=None, timeout=None, settings=None))]
+fn solve(
+    py: Python<'_>,
+    text: String,
+    puzzle: Option<String>,
+    algorithm: Option<String>,
+    timeout: Option<f64>,
+    settings: Option<Vec<(String, String)>>,
+) -> PyResult<Py<PyAny>> {
+    let cfg = config(Op::Solve, None, algorithm, timeout, settings);
+    run_one(py, cfg, puzzle, text, None)
+}
+
+/// Count solutions up to `limit` (None: all; 2: a uniqueness check): the dict of `pencilbox
+/// count --format json` plus `status` ("counted" or "timeout").
+#[pyfunction]
+#[pyo3(signature = (text, puzzle=None, algorithm=None, timeout=None, limit=None, settings=None))]
+fn count(
+    py: Python<'_>,
+    text: String,
+    puzzle: Option<String>,
+    algorithm: Option<String>,
+    timeout: Option<f64>,
+    limit: Option<u64>,
+    settings: Option<Vec<(String, String)>>,
+) -> PyResult<Py<PyAny>> {
+    let mut cfg = config(Op::Count, None, algorithm, timeout, settings);
+    cfg.limit = limit;
+    run_one(py, cfg, puzzle, text, None)
+}
+
+/// Check a proposed solution (the answer-file format): the dict of `pencilbox verify --format
+/// json` (`valid`, `violations`) plus `status` ("valid" or "invalid").
+#[pyfunction]
+#[pyo3(signature = (text, solution, puzzle=None, settings=None))]
+fn verify(
+    py: Python<'_>,
+    text: String,
+    solution: String,
+    puzzle: Option<String>,
+    settings: Option<Vec<(String, String)>>,
+) -> PyResult<Py<PyAny>> {
+    let cfg = config(Op::Verify, None, None, None, settings);
+    run_one(py, cfg, puzzle, text, Some(solution))
+}
+
+/// The steps a person would take and the rating: the dict of `pencilbox explain --format
+/// json` (`steps`, `status`, `rating`); with `rating_only`, only `puzzle`, `status` and
+/// `rating`.
+#[pyfunction]
+#[pyo3(signature = (text, puzzle=None, timeout=None, rating_only=false, settings=None))]
+fn explain(
+    py: Python<'_>,
+    text: String,
+    puzzle: Option<String>,
+    timeout: Option<f64>,
+    rating_only: bool,
+    settings: Option<Vec<(String, String)>>,
+) -> PyResult<Py<PyAny>> {
+    let op = if rating_only { Op::Rate } else { Op::Explain };
+    let cfg = config(op, None, None, timeout, settings);
+    run_one(py, cfg, puzzle, text, None)
+}
+
+/// Generate a puzzle with a unique solution: a dict with `text` (the family's file format),
+/// `json`, `url` (or None), `answer`, `seed` and `unique`. `size` is "RxC" or (rows, cols)
+/// (default: the generator's); `seed` None draws one from the clock.
+#[pyfunction]
+#[pyo3(signature = (puzzle, size=None, difficulty=None, seed=None, settings=None, timeout=None))]
+fn generate(
+    py: Python<'_>,
+    puzzle: String,
+    size: Option<Bound<'_, PyAny>>,
+    difficulty: Option<String>,
+    seed: Option<u64>,
+    settings: Option<Vec<(String, String)>>,
+    timeout: Option<f64>,
+) -> PyResult<Py<PyAny>> {
+    let plain = |m: String| raise(py, Failure { message: m, pos: None });
+    let kind = pencilbox_cli::registry::by_name(&puzzle).ok_or_else(|| {
+        let names: Vec<_> = pencilbox_cli::registry::PUZZLES
+            .iter()
+            .filter(|k| k.generator().is_some())
+            .map(|k| k.name())
+            .collect();
+        plain(format!("no generator for `{puzzle}`; generators: {}", names.join(", ")))
+    })?;
+    let info = kind
+        .generator()
+        .ok_or_else(|| plain(format!("there is no generator for {}", kind.name())))?;
+    let (height, width) = match size {
+        None => info.default_size,
+        Some(s) => {
+            if let Ok(text) = s.extract::<String>() {
+                pencilbox_cli::generate::parse_size(&text).map_err(plain)?
+            } else {
+                s.extract::<(usize, usize)>()
+                    .map_err(|_| PyTypeError::new_err("size is \"RxC\" or a (rows, cols) tuple"))?
+            }
+        }
+    };
+    let mut req = GenerateRequest {
+        height,
+        width,
+        difficulty,
+        seed: seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64)
+        }),
+        settings: settings.unwrap_or_default(),
+        ..GenerateRequest::default()
+    };
+    if let Some(t) = timeout {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(plain(format!(
+                "timeout must be a positive number of seconds, found {t}"
+            )));
+        }
+        req.limits.deadline = Some(Instant::now() + Duration::from_secs_f64(t.min(1e9)));
+    }
+    let g = py.detach(move || kind.generate(&req));
+    match g {
+        Ok(g) => to_python(py, &serde_json::to_string(&g).unwrap_or_default()),
+        Err(CoreError::NotFound(m)) => Err(PyRuntimeError::new_err(m)),
+        Err(e) => Err(plain(e.to_string())),
+    }
+}
+
+/// The iterator `batch` returns: reads the source a chunk at a time, runs the chunk on the
+/// worker threads with the GIL released, yields the records in order.
+#[pyclass(module = "pencilbox")]
+struct BatchIter {
+    source: Py<PyIterator>,
+    cfg: Arc<Config>,
+    pool: Arc<rayon::ThreadPool>,
+    ready: VecDeque<String>,
+    next_line: u64,
+    chunk: usize,
+    done: bool,
+}
+
+impl BatchIter {
+    /// The next chunk of (line number, JSON line or bare puzzle), blank ones left out.
+    fn pull(&mut self, py: Python<'_>) -> PyResult<Vec<(u64, String)>> {
+        let json = PyModule::import(py, "json")?;
+        let mut items = Vec::new();
+        let source = self.source.bind(py).clone();
+        while items.len() < self.chunk {
+            let Some(item) = source.clone().next() else {
+                self.done = true;
+                break;
+            };
+            let item = item?;
+            let (line, item) = match item.downcast::<PyTuple>() {
+                Ok(t) if t.len() == 2 => (t.get_item(0)?.extract::<u64>()?, t.get_item(1)?),
+                _ => (self.next_line, item),
+            };
+            self.next_line = line + 1;
+            let text = if item.is_instance_of::<PyString>() {
+                item.extract::<String>()?
+            } else if item.is_instance_of::<PyDict>() {
+                json.call_method1("dumps", (item,))?.extract::<String>()?
+            } else {
+                return Err(PyTypeError::new_err(
+                    "batch items are JSON lines (str), dicts {\"id\", \"puzzle\", \"text\"} or (line, item) pairs",
+                ));
+            };
+            // Blank as `pencilbox batch` skips it (ASCII white space only).
+            if !text.bytes().all(|b| b.is_ascii_whitespace()) {
+                items.push((line, text));
+            }
+        }
+        Ok(items)
+    }
+}
+
+#[pymethods]
+impl BatchIter {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        while self.ready.is_empty() && !self.done {
+            let items = self.pull(py)?;
+            let (cfg, pool) = (self.cfg.clone(), self.pool.clone());
+            let records: Vec<String> = py.detach(move || {
+                pool.install(|| items.par_iter().map(|(line, text)| cfg.record(*line, text)).collect())
+            });
+            self.ready.extend(records);
+        }
+        match self.ready.pop_front() {
+            Some(r) => Ok(Some(to_python(py, &r)?)),
+            None => Ok(None),
+        }
+    }
+}
+
+/// Run one operation over many puzzles on `jobs` threads (default: every core), like
+/// `pencilbox batch`: each item is a JSON line or dict `{"id", "puzzle", "text"}` (plus
+/// `"solution"` for op="verify") or a bare one-line puzzle, optionally as a `(line, item)`
+/// pair giving its line number (else items are numbered from 1). Yields one record per
+/// non-blank item, in order: `{"id", "status", ...}` with the fields of the single-file JSON
+/// (no `elapsed_us` unless `timings`), or `{"id", "status": "error", "message": "line L: ..."}`.
+#[pyfunction]
+#[pyo3(signature = (items, op="solve", puzzle=None, algorithm=None, timeout=None, node_limit=None, limit=None, settings=None, jobs=None, timings=false))]
+#[allow(clippy::too_many_arguments)]
+fn batch(
+    items: &Bound<'_, PyAny>,
+    op: &str,
+    puzzle: Option<String>,
+    algorithm: Option<String>,
+    timeout: Option<f64>,
+    node_limit: Option<u64>,
+    limit: Option<u64>,
+    settings: Option<Vec<(String, String)>>,
+    jobs: Option<usize>,
+    timings: bool,
+) -> PyResult<BatchIter> {
+    let py = items.py();
+    let op = match op {
+        "solve" => Op::Solve,
+        "count" => Op::Count,
+        "verify" => Op::Verify,
+        "explain" => Op::Explain,
+        "rate" => Op::Rate,
+        other => {
+            return Err(raise(
+                py,
+                Failure {
+                    message: format!("unknown op `{other}`; choose solve, count, verify, explain or rate"),
+                    pos: None,
+                },
+            ))
+        }
+    };
+    if let Some(p) = &puzzle {
+        if pencilbox_cli::registry::by_name(p).is_none() {
+            return Err(raise(
+                py,
+                Failure {
+                    message: format!("unknown puzzle `{p}`"),
+                    pos: None,
+                },
+            ));
+        }
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.unwrap_or(0))
+        .build()
+        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    let chunk = pencilbox_cli::batch::window(pool.current_num_threads());
+    Ok(BatchIter {
+        source: PyIterator::from_object(items)?.unbind(),
+        cfg: Arc::new(Config {
+            op: Some(op),
+            puzzle,
+            algorithm,
+            timeout,
+            node_limit,
+            limit,
+            settings: settings.unwrap_or_default(),
+            timings,
+        }),
+        pool: Arc::new(pool),
+        ready: VecDeque::new(),
+        next_line: 1,
+        chunk,
+        done: false,
+    })
+}
+
+/// The names of the puzzle families.
+#[pyfunction]
+fn families() -> Vec<&'static str> {
+    pencilbox_cli::registry::PUZZLES.iter().map(|k| k.name()).collect()
+}
+
+/// The module.
+#[pymodule]
+#[pyo3(name = "pencilbox")]
+fn pencilbox_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("PuzzleError", m.py().get_type::<PuzzleError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<BatchIter>()?;
+    for f in [
+        wrap_pyfunction!(solve, m)?,
+        wrap_pyfunction!(count, m)?,
+        wrap_pyfunction!(verify, m)?,
+        wrap_pyfunction!(explain, m)?,
+        wrap_pyfunction!(generate, m)?,
+        wrap_pyfunction!(batch, m)?,
+        wrap_pyfunction!(families, m)?,
+    ] {
+        m.add_function(f)?;
+    }
+    Ok(())
+}

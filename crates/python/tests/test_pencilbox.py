@@ -1,0 +1,188 @@
+"""Tests of the pencilbox Python package: every function, bad input, the GIL released while
+solving, and batch records equal to `pencilbox batch`'s."""
+
+import json
+import os
+import pathlib
+import subprocess
+import threading
+import time
+
+import pytest
+
+import pencilbox
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+EXAMPLES = ROOT / "examples"
+SUDOKU = ".....21...1......4.9..3.....3....7...6...384.....7...2....1...572.86..1...89...3."
+
+
+def binary():
+    """The `pencilbox` binary to compare with (PENCILBOX_BIN, else a cargo build's)."""
+    candidates = [os.environ.get("PENCILBOX_BIN")] + [
+        str(ROOT / "target" / p / "pencilbox") for p in ("debug", "release")
+    ]
+    for c in candidates:
+        if c and os.path.isfile(c):
+            return c
+    pytest.skip("skip: no pencilbox binary (set PENCILBOX_BIN or run cargo build -p pencilbox-cli)")
+
+
+def test_families_lists_every_family():
+    assert pencilbox.families() == ["path", "ripple", "sudoku", "suguru"]
+
+
+def test_solve_returns_the_json_of_the_command_line():
+    text = (EXAMPLES / "suguru" / "example-6x6.in").read_text()
+    r = pencilbox.solve(text)
+    assert r["puzzle"] == "suguru" and r["status"] == "solved"
+    assert r["stats"]["elapsed_us"] >= 0
+    cli = json.loads(
+        subprocess.run(
+            [binary(), "solve", "--format", "json", str(EXAMPLES / "suguru" / "example-6x6.in")],
+            capture_output=True, text=True, check=True,
+        ).stdout
+    )
+    for d in (r, cli):
+        d["stats"].pop("elapsed_us")
+    assert r == cli
+
+
+def test_solve_with_family_algorithm_and_settings():
+    text = (EXAMPLES / "path" / "example-6x6.txt").read_text()
+    r = pencilbox.solve(text, puzzle="path", algorithm="paper")
+    assert r["status"] == "solved" and r["algorithm"] == "paper"
+    answer = (EXAMPLES / "path" / "example-6x6.sol").read_text()
+    assert pencilbox.verify(text, answer)["valid"] is True
+    six = (EXAMPLES / "sudoku" / "6x6.txt").read_text()
+    assert pencilbox.solve(six, settings=[("block", "2x3")])["status"] == "solved"
+
+
+def test_a_timeout_is_a_status_not_an_exception():
+    assert pencilbox.solve(SUDOKU, timeout=0)["status"] == "timeout"
+
+
+def test_count_and_uniqueness():
+    r = pencilbox.count(SUDOKU, limit=2)
+    assert (r["count"], r["complete"], r["status"]) == (1, True, "counted")
+    several = (EXAMPLES / "several" / "suguru-6x6-several.in").read_text()
+    r = pencilbox.count(several)
+    assert r["count"] == 8 and r["complete"] is True
+    assert len(r["witness"]) == 2 and r["differences"]
+    r = pencilbox.count(several, limit=2)
+    assert r["count"] == 2 and r["complete"] is False
+
+
+def test_verify_names_every_violation():
+    text = (EXAMPLES / "suguru" / "example-6x6.in").read_text()
+    answer = (EXAMPLES / "suguru" / "example-6x6.ans").read_text()
+    assert pencilbox.verify(text, answer) == {
+        "puzzle": "suguru", "valid": True, "violations": [], "status": "valid"
+    }
+    lines = answer.splitlines()
+    lines[0] = " ".join("1" for _ in lines[0].split())
+    bad = pencilbox.verify(text, "\n".join(lines) + "\n")
+    assert bad["valid"] is False and bad["status"] == "invalid" and bad["violations"]
+
+
+def test_explain_and_rating():
+    r = pencilbox.explain(SUDOKU)
+    assert r["status"] == "solved" and r["steps"] and r["rating"]["score"] > 0
+    assert r["steps"][0]["rule"]
+    rated = pencilbox.explain(SUDOKU, rating_only=True)
+    assert rated == {"puzzle": "sudoku", "status": "solved", "rating": r["rating"]}
+
+
+def test_generate_makes_a_unique_puzzle_that_solves_to_its_answer():
+    for family, size in [("suguru", "6x6"), ("path", (6, 6)), ("sudoku", "4x4"), ("ripple", "5x5")]:
+        g = pencilbox.generate(family, size=size, seed=11)
+        assert g["unique"] is True and g["seed"] >= 11
+        assert pencilbox.verify(g["text"], g["answer"], puzzle=family)["valid"] is True
+        assert pencilbox.count(g["text"], puzzle=family, limit=2)["count"] == 1
+        assert pencilbox.generate(family, size=size, seed=11) == g
+
+
+def test_bad_input_raises_with_line_and_column():
+    with pytest.raises(pencilbox.PuzzleError) as e:
+        pencilbox.solve("3 3\n1 0 0\n0 0 0\n0 0 0\n1 1 2\n1 2 2\n3 3 x\n", puzzle="suguru")
+    assert isinstance(e.value, ValueError)
+    assert (e.value.line, e.value.col) == (7, 5), str(e.value)
+    with pytest.raises(pencilbox.PuzzleError) as e:
+        pencilbox.solve("2 2\n0 0\n0 0\n1 1\n")
+    assert e.value.line == 5 and "suguru" in e.value.message
+    with pytest.raises(pencilbox.PuzzleError) as e:
+        pencilbox.solve(SUDOKU, puzzle="kakuro")
+    assert e.value.line is None and e.value.col is None and "kakuro" in str(e.value)
+    with pytest.raises(pencilbox.PuzzleError):
+        pencilbox.solve(SUDOKU, algorithm="nonsense")
+    with pytest.raises(pencilbox.PuzzleError):
+        pencilbox.generate("kakuro")
+    with pytest.raises(pencilbox.PuzzleError) as e:
+        pencilbox.verify(SUDOKU, "12")
+    assert e.value.line == 1
+
+
+def test_batch_yields_records_in_order_with_errors_inline():
+    items = [
+        SUDOKU,
+        {"id": "d", "text": SUDOKU},
+        json.dumps({"id": "s", "puzzle": "sudoku", "text": SUDOKU}),
+        "",
+        '{"id": "broken", ',
+        {"id": "k", "puzzle": "kakuro", "text": "1"},
+        (40, {"id": "p", "text": (EXAMPLES / "path" / "example-6x6.txt").read_text()}),
+        SUDOKU,
+    ]
+    recs = list(pencilbox.batch(iter(items), jobs=2))
+    assert [r["id"] for r in recs] == [1, "d", "s", 5, "k", "p", 41]
+    assert [r["status"] for r in recs] == ["solved", "solved", "solved", "error", "error", "solved", "solved"]
+    assert recs[3]["message"].startswith("line 5: malformed JSON")
+    assert recs[4]["message"].startswith("line 6: unknown puzzle `kakuro`")
+    assert "elapsed_us" not in recs[0]["stats"]
+    timed = list(pencilbox.batch([SUDOKU], timeout=0))
+    assert timed[0]["status"] == "error" and "timeout" in timed[0]["message"]
+    with pytest.raises(TypeError):
+        list(pencilbox.batch([3]))
+    with pytest.raises(pencilbox.PuzzleError):
+        pencilbox.batch([], op="frobnicate")
+
+
+def test_batch_equals_the_command_line_batch(tmp_path):
+    lines = [SUDOKU] + [
+        json.dumps({"id": f"gen-{f}-{s}", "puzzle": f, "text": pencilbox.generate(f, size=size, seed=s)["text"]})
+        for f, size in [("suguru", "5x5"), ("path", "5x5"), ("ripple", "4x4")]
+        for s in (1, 2)
+    ] + ['{"id": 7, "text": "nonsense"}']
+    src = tmp_path / "in.jsonl"
+    src.write_text("\n".join(lines) + "\n")
+    for op in ("solve", "rate", "count"):
+        cli = subprocess.run(
+            [binary(), "batch", "--op", op, str(src)], capture_output=True, text=True, check=True
+        ).stdout
+        ours = list(pencilbox.batch(src.read_text().splitlines(), op=op))
+        assert ours == [json.loads(l) for l in cli.splitlines()]
+        # The same bytes, written as serde_json writes them.
+        assert "".join(json.dumps(r, separators=(",", ":"), ensure_ascii=False) + "\n" for r in ours) == cli
+
+
+def test_the_gil_is_released_while_solving():
+    empty = "." * 81
+    done = threading.Event()
+    result = {}
+
+    def work():
+        t0 = time.perf_counter()
+        result["r"] = pencilbox.count(empty, puzzle="sudoku", limit=20000)
+        result["seconds"] = time.perf_counter() - t0
+        done.set()
+
+    ticks = 0
+    worker = threading.Thread(target=work)
+    worker.start()
+    while not done.is_set():
+        ticks += 1
+        time.sleep(0.001)
+    worker.join()
+    assert result["r"]["count"] == 20000
+    # Holding the GIL for the whole count would leave this thread a tick or two.
+    assert ticks >= min(20, result["seconds"] * 1000 / 4), (ticks, result["seconds"])
