@@ -11,6 +11,7 @@
 pub mod bench;
 pub mod commands;
 pub mod explain;
+pub mod export;
 pub mod generate;
 pub mod input;
 pub mod output;
@@ -139,6 +140,9 @@ enum Command {
         /// The puzzle file, or `-` for standard input.
         file: PathBuf,
     },
+    /// Write the puzzle's model for an external solver: DIMACS CNF (SAT), CPLEX LP (MIP) or
+    /// OPB (pseudo-Boolean), variables named after cells and links.
+    Export(export::ExportArgs),
     /// Solve every instance under the given paths in-process and report times and nodes.
     Bench(bench::BenchArgs),
     /// The steps a person would take to solve a puzzle, with the rule, level, cells and
@@ -225,6 +229,7 @@ where
             };
             setter::forced(&args, format, &file)
         }
+        Command::Export(a) => export::run(&a),
         Command::Bench(b) => bench::run(&b),
         Command::Explain(a) => explain::explain(&a),
         Command::Hint(a) => explain::hint(&a),

@@ -46,11 +46,24 @@ fn row(terms: impl IntoIterator<Item = (Lit, i64)>, cmp: Cmp, mut rhs: i64) -> R
             *merged.entry(l.vidx32()).or_default() += a;
         }
     }
-    Row {
+    let mut r = Row {
         terms: merged.into_iter().filter(|&(_, a)| a != 0).collect(),
         cmp,
         rhs,
+    };
+    // `−a − b ≥ −1` reads better as `a + b ≤ 1` (the MIP model's neighbour row).
+    if !r.terms.is_empty() && r.terms.iter().all(|&(_, a)| a < 0) {
+        for t in &mut r.terms {
+            t.1 = -t.1;
+        }
+        r.rhs = -r.rhs;
+        r.cmp = match r.cmp {
+            Cmp::Le => Cmp::Ge,
+            Cmp::Ge => Cmp::Le,
+            Cmp::Eq => Cmp::Eq,
+        };
     }
+    r
 }
 
 impl Encoder {
@@ -137,12 +150,12 @@ impl Encoder {
                 }
             }
             for (j, &(v, a)) in r.terms.iter().enumerate() {
-                let sign = if a < 0 { "-" } else if j > 0 { "+" } else { "" };
+                let sign = if a < 0 { " -" } else if j > 0 { " +" } else { "" };
                 let mag = a.unsigned_abs();
                 if mag == 1 {
-                    let _ = write!(out, " {sign} {}", names[v as usize]);
+                    let _ = write!(out, "{sign} {}", names[v as usize]);
                 } else {
-                    let _ = write!(out, " {sign} {mag} {}", names[v as usize]);
+                    let _ = write!(out, "{sign} {mag} {}", names[v as usize]);
                 }
             }
             let op = match r.cmp {

@@ -58,6 +58,29 @@ use crate::engine::{Engine, VarId, BOOL, TRUE};
 pub use rustsat::types::Lit;
 use std::fmt;
 
+/// A file format of [`Encoder::write`] (`pencilbox export --format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// DIMACS CNF.
+    Dimacs,
+    /// CPLEX LP.
+    Lp,
+    /// OPB (pseudo-Boolean).
+    Opb,
+}
+
+impl ExportFormat {
+    /// The format named `name` (`dimacs`, `cnf`, `lp`, `opb`).
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "dimacs" | "cnf" => Some(ExportFormat::Dimacs),
+            "lp" => Some(ExportFormat::Lp),
+            "opb" => Some(ExportFormat::Opb),
+            _ => None,
+        }
+    }
+}
+
 /// How a linear row compares its sum with its right-hand side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cmp {
@@ -260,12 +283,37 @@ impl Encoder {
             }
         }
     }
+    /// The formula in `format`, with `header` as comment lines.
+    pub fn write(&self, format: ExportFormat, header: &[String]) -> String {
+        match format {
+            ExportFormat::Dimacs => self.cnf().dimacs(self, header),
+            ExportFormat::Lp => self.lp(header),
+            ExportFormat::Opb => self.opb(header),
+        }
+    }
+    /// A formula without solutions, in any format (one variable `unsat` and the clauses
+    /// `unsat`, `¬unsat`): what a puzzle proved unsolvable before any model exports.
+    pub fn unsatisfiable() -> Self {
+        let mut e = Encoder::new(&[], |_| unreachable_name());
+        let x = e.new_lit("unsat");
+        e.clause(vec![x]);
+        e.clause(vec![!x]);
+        e
+    }
     /// The literals that are true when every engine variable takes `values[i]` (one per
     /// variable: the positive literal of its value, or a Boolean's literal with its sign).
     pub fn assignment_lits(&self, values: &[u32]) -> Vec<Lit> {
         (0..self.vars.len())
             .filter_map(|i| self.is(VarId::from_index(i), values[i]))
             .collect()
+    }
+}
+
+/// Never called: [`Encoder::unsatisfiable`] has no engine variables to name.
+fn unreachable_name() -> VarInfo {
+    VarInfo {
+        name: String::new(),
+        boolean: true,
     }
 }
 
