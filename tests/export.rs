@@ -64,7 +64,9 @@ fn read(rel: &str) -> String {
 fn grid_from(on: &BTreeSet<String>, h: usize, w: usize) -> Vec<Vec<u32>> {
     let mut g = vec![vec![0; w]; h];
     for name in on {
-        let Some((cell, v)) = name.split_once('=') else { continue };
+        let Some((cell, v)) = name.split_once('=') else {
+            continue;
+        };
         let (r, c) = cell_of(cell);
         g[r][c] = v.parse().expect("value");
     }
@@ -73,7 +75,10 @@ fn grid_from(on: &BTreeSet<String>, h: usize, w: usize) -> Vec<Vec<u32>> {
 
 fn cell_of(name: &str) -> (usize, usize) {
     let (r, c) = name.trim_start_matches('r').split_once('c').expect("rRcC");
-    (r.parse::<usize>().expect("row") - 1, c.parse::<usize>().expect("col") - 1)
+    (
+        r.parse::<usize>().expect("row") - 1,
+        c.parse::<usize>().expect("col") - 1,
+    )
 }
 
 fn numbers(text: &str) -> Vec<u32> {
@@ -94,14 +99,25 @@ fn dimacs_of_region_examples_solved_by_varisat_is_the_answer_and_unique() {
             assert!(cnf.starts_with(&format!("c pencilbox export: {family}")), "{file}");
             let (on, _, unique) = solve_dimacs(&cnf).unwrap_or_else(|| panic!("{file}: varisat found no solution"));
             let answer = numbers(&std::fs::read_to_string(&ans).expect("answer"));
-            let cells: Vec<(usize, usize)> = on.iter().filter_map(|n| n.split_once('=')).map(|(c, _)| cell_of(c)).collect();
+            let cells: Vec<(usize, usize)> = on
+                .iter()
+                .filter_map(|n| n.split_once('='))
+                .map(|(c, _)| cell_of(c))
+                .collect();
             let h = cells.iter().map(|c| c.0 + 1).max().unwrap_or(0);
             let w = cells.iter().map(|c| c.1 + 1).max().unwrap_or(0);
             let grid = grid_from(&on, h, w);
             let count = run(&["count", "--limit", "2", &file]);
             if count.stdout.starts_with("1 solution") {
-                assert_eq!(grid.concat(), answer, "{file}: varisat's solution read back differs from the answer file");
-                assert!(unique, "{file}: the bundled example is unique, varisat found a second solution");
+                assert_eq!(
+                    grid.concat(),
+                    answer,
+                    "{file}: varisat's solution read back differs from the answer file"
+                );
+                assert!(
+                    unique,
+                    "{file}: the bundled example is unique, varisat found a second solution"
+                );
             } else {
                 // Several solutions (a hintless figure): varisat's must be one of them.
                 let text: Vec<String> = grid
@@ -128,7 +144,10 @@ fn sudoku_symbol(v: u32) -> char {
 #[test]
 fn dimacs_of_sudoku_examples_solved_by_varisat_is_the_engines_solution() {
     for name in ["4x4", "6x6", "9x9", "12x12", "16x16"] {
-        let file = root().join(format!("examples/sudoku/{name}.txt")).to_string_lossy().to_string();
+        let file = root()
+            .join(format!("examples/sudoku/{name}.txt"))
+            .to_string_lossy()
+            .to_string();
         let cnf = export("dimacs", &file);
         let (on, _, unique) = solve_dimacs(&cnf).unwrap_or_else(|| panic!("{file}: no solution"));
         let n: usize = name.split('x').next().and_then(|s| s.parse().ok()).expect("size");
@@ -163,9 +182,8 @@ fn path_links(sol: &str) -> BTreeSet<String> {
             };
             let (r2, c2) = (r as isize + dr, c as isize + dc);
             // A link joins two cells of the path (a door's letter may point off it).
-            let on_path = |r: isize, c: isize| {
-                (0..h).contains(&r) && (0..w).contains(&c) && rows[r as usize][c as usize] != "0"
-            };
+            let on_path =
+                |r: isize, c: isize| (0..h).contains(&r) && (0..w).contains(&c) && rows[r as usize][c as usize] != "0";
             if on_path(r2, c2) {
                 let a = (r, c);
                 let b = (r2 as usize, c2 as usize);
@@ -180,7 +198,10 @@ fn path_links(sol: &str) -> BTreeSet<String> {
 #[test]
 fn dimacs_of_path_examples_solved_by_varisat_draws_the_answer_path() {
     for name in ["example-6x6", "example-7x9", "example-8x8-partial"] {
-        let file = root().join(format!("examples/path/{name}.txt")).to_string_lossy().to_string();
+        let file = root()
+            .join(format!("examples/path/{name}.txt"))
+            .to_string_lossy()
+            .to_string();
         let cnf = export("dimacs", &file);
         let (on, _, unique) = solve_dimacs(&cnf).unwrap_or_else(|| panic!("{file}: no solution"));
         let links: BTreeSet<String> = on.into_iter().filter(|n| n.contains('-') && !n.contains(' ')).collect();
@@ -194,7 +215,13 @@ type Row = (Vec<(String, i64)>, String, i64);
 
 /// Parses the rows of our CPLEX LP output (`cK: 2 x_a - x_b + … >= k`).
 fn lp_rows(lp: &str) -> Vec<Row> {
-    let body = lp.split("Subject To\n").nth(1).expect("Subject To").split("Binary\n").next().expect("rows");
+    let body = lp
+        .split("Subject To\n")
+        .nth(1)
+        .expect("Subject To")
+        .split("Binary\n")
+        .next()
+        .expect("rows");
     body.lines()
         .map(|line| {
             let (_, expr) = line.split_once(':').expect("a named row");
@@ -236,7 +263,10 @@ fn opb_rows(opb: &str) -> Vec<Row> {
                 .chunks(2)
                 .map(|p| {
                     let x = p[1].to_string();
-                    (names.get(&x).cloned().unwrap_or(x), p[0].parse::<i64>().expect("coefficient"))
+                    (
+                        names.get(&x).cloned().unwrap_or(x),
+                        p[0].parse::<i64>().expect("coefficient"),
+                    )
                 })
                 .collect();
             (terms, tail[0].to_string(), tail[1].parse().expect("rhs"))
@@ -264,14 +294,20 @@ fn holds(row: &Row, value: &dyn Fn(&str) -> Option<bool>) -> bool {
             _ => sum == *rhs,
         };
     }
-    assert!(free.iter().all(|a| *a < 0 && a % 2 == 0), "helper bits of a parity row only");
+    assert!(
+        free.iter().all(|a| *a < 0 && a % 2 == 0),
+        "helper bits of a parity row only"
+    );
     let gap = sum - rhs;
     cmp == "=" && gap >= 0 && gap % 2 == 0 && gap <= -free.iter().sum::<i64>()
 }
 
 /// LP names are `x_` and the name with other characters than letters and digits made `_`.
 fn lp_name(name: &str) -> String {
-    let clean: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    let clean: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
     format!("x_{clean}")
 }
 
@@ -294,7 +330,11 @@ fn lp_and_opb_hold_for_the_solution_and_fail_when_one_place_changes() {
                 wrong.insert(link.to_string(), false);
             }
             None => {
-                let on = truth.iter().find(|(n, v)| **v && n.contains('=')).map(|(n, _)| n.clone()).expect("a value");
+                let on = truth
+                    .iter()
+                    .find(|(n, v)| **v && n.contains('='))
+                    .map(|(n, _)| n.clone())
+                    .expect("a value");
                 let cell = on.split('=').next().expect("cell").to_string();
                 let off = truth
                     .keys()
@@ -311,12 +351,24 @@ fn lp_and_opb_hold_for_the_solution_and_fail_when_one_place_changes() {
         assert!(lp.contains("Minimize") && lp.contains("Binary") && lp.trim_end().ends_with("End"));
         let rows = lp_rows(&lp);
         assert!(!rows.is_empty());
-        assert!(rows.iter().all(|r| holds(r, &|n| lp_truth.get(n).copied())), "{file}: LP rejects the solution");
-        assert!(!rows.iter().all(|r| holds(r, &|n| lp_wrong.get(n).copied())), "{file}: LP accepts a perturbed solution");
+        assert!(
+            rows.iter().all(|r| holds(r, &|n| lp_truth.get(n).copied())),
+            "{file}: LP rejects the solution"
+        );
+        assert!(
+            !rows.iter().all(|r| holds(r, &|n| lp_wrong.get(n).copied())),
+            "{file}: LP accepts a perturbed solution"
+        );
         let opb = export("opb", &path);
         let rows = opb_rows(&opb);
-        assert!(rows.iter().all(|r| holds(r, &|n| truth.get(n).copied())), "{file}: OPB rejects the solution");
-        assert!(!rows.iter().all(|r| holds(r, &|n| wrong.get(n).copied())), "{file}: OPB accepts a perturbed solution");
+        assert!(
+            rows.iter().all(|r| holds(r, &|n| truth.get(n).copied())),
+            "{file}: OPB rejects the solution"
+        );
+        assert!(
+            !rows.iter().all(|r| holds(r, &|n| wrong.get(n).copied())),
+            "{file}: OPB accepts a perturbed solution"
+        );
     }
 }
 
@@ -326,7 +378,15 @@ fn export_writes_to_a_file_with_o() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let out = dir.join("fig1.cnf");
     let file = root().join("examples/suguru/paper-fig1-3x3.in");
-    run(&["export", "-f", "dimacs", "-o", &out.to_string_lossy(), &file.to_string_lossy()]).code(0);
+    run(&[
+        "export",
+        "-f",
+        "dimacs",
+        "-o",
+        &out.to_string_lossy(),
+        &file.to_string_lossy(),
+    ])
+    .code(0);
     let text = std::fs::read_to_string(&out).expect("written");
     assert!(text.contains("p cnf ") && text.contains("c 1 r1c1=1"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -340,6 +400,10 @@ fn export_of_bad_input_is_one_positioned_message_and_exit_2() {
     assert_eq!(lines.len(), 1, "{}", out.stderr);
     assert!(lines[0].starts_with("pencilbox: <stdin>:"), "{}", out.stderr);
     let parts: Vec<&str> = lines[0].split(':').collect();
-    assert!(parts.len() >= 4 && parts[2].parse::<u32>().is_ok() && parts[3].parse::<u32>().is_ok(), "{}", out.stderr);
+    assert!(
+        parts.len() >= 4 && parts[2].parse::<u32>().is_ok() && parts[3].parse::<u32>().is_ok(),
+        "{}",
+        out.stderr
+    );
     run(&["export", "-f", "yaml", "x"]).code(2);
 }

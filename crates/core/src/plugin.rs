@@ -534,14 +534,19 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
             ))),
         }
     }
-    fn export(&self, text: &str, format: crate::encode::ExportFormat, opts: &RunOptions) -> Result<String, PuzzleError> {
+    fn export(
+        &self,
+        text: &str,
+        format: crate::encode::ExportFormat,
+        opts: &RunOptions,
+    ) -> Result<String, PuzzleError> {
         check_settings::<P>(opts)?;
         let p = P::parse(text, opts)?;
         let (h, w) = p.dimensions();
         let mut header = vec![format!("pencilbox export: {} {h}x{w}", P::NAME)];
-        let setup = p.fact_model(opts).ok_or_else(|| {
-            PuzzleError::unsupported(format!("`export` is not available for {} puzzles", P::NAME))
-        })??;
+        let setup = p
+            .fact_model(opts)
+            .ok_or_else(|| PuzzleError::unsupported(format!("`export` is not available for {} puzzles", P::NAME)))??;
         let enc = match setup {
             crate::setter::Setup::NoSolution(reason) => {
                 header.push(format!("no solution: {reason}"));

@@ -302,7 +302,12 @@ pub trait PuzzleKind: Sync {
     }
     /// The puzzle's engine model as a formula in `format` (DIMACS CNF, CPLEX LP or OPB; see
     /// [`crate::encode`]), variables named after the cells and links. Default: not available.
-    fn export(&self, text: &str, format: crate::encode::ExportFormat, opts: &RunOptions) -> Result<String, PuzzleError> {
+    fn export(
+        &self,
+        text: &str,
+        format: crate::encode::ExportFormat,
+        opts: &RunOptions,
+    ) -> Result<String, PuzzleError> {
         let _ = (text, format, opts);
         Err(PuzzleError::unsupported(format!(
             "`export` is not available for {} puzzles",

@@ -89,6 +89,8 @@ fn check_agreement(p: &PathPuzzle) {
             ..r
         }));
     }
+    // The CNF of the link model on the SAT solver.
+    algs.push(Algorithm::Sat);
     for alg in &algs {
         assert_eq!(solution_set(p, alg), truth, "{alg:?} on\n{p}");
         let c = count(p, alg, Some(2), &Limits::default());

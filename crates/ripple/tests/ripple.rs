@@ -60,6 +60,14 @@ proptest! {
             let g = Grid::from_vec(p.0.shape(), s.clone()).unwrap();
             prop_assert!(p.verify(&g).is_valid());
         }
+        // The SAT algorithm (the model's CNF) counts the same, and returns two of them.
+        let f = p.search(Some(pencilbox_ripple::Algorithm::Sat), &RunOptions::default(), &Limits::all(), 2).unwrap();
+        prop_assert!(f.complete);
+        prop_assert_eq!(f.count, truth.len().into(), "sat\n{}", FAMILY.to_text(&p.0));
+        for g in &f.solutions {
+            prop_assert!(truth.contains(&g.as_slice().to_vec()));
+        }
+        prop_assert_eq!(f.solutions.len(), truth.len().min(2));
     }
 
     #[test]

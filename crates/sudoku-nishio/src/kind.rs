@@ -15,8 +15,8 @@
 use crate::backtrack::{engine_search, run_search};
 use crate::board::{batch_lines, pretty_grid, symbol, BlockShape, Candidates, Sudoku};
 use crate::model::{values, Model};
-use pencilbox_core::encode;
 use crate::solver::{check_solution, Deducer, Rule, RuleSet};
+use pencilbox_core::encode;
 use pencilbox_core::plugin::{
     grid_differences, Found, GenerateRequest, Generated, GeneratorInfo, Plugin, Puzzle, SettingInfo,
 };

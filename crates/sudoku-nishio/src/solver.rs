@@ -1093,7 +1093,13 @@ mod tests {
             }
             if sols.len() < 20_000 {
                 let text = p.to_line();
-                for alg in ["deduce", "backtrack"] {
+                // `sat` pays one solver call per solution: only where they are few.
+                let algs: &[&str] = if sols.len() <= 500 {
+                    &["deduce", "backtrack", "sat"]
+                } else {
+                    &["deduce", "backtrack"]
+                };
+                for &alg in algs {
                     let opts = RunOptions {
                         algorithm: Some(alg.into()),
                         settings: vec![("block".into(), block.to_string())],

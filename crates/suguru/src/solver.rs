@@ -12,9 +12,9 @@ use crate::model::{Solution, Suguru};
 use crate::paper::PaperSearch;
 use crate::{linear, theorems};
 use num_bigint::BigUint;
-use pencilbox_core::search::{run, Backtrack, Flow, Limits, SearchResult, Stats, StopReason};
 use pencilbox_core::constraints::DistinctRules;
 use pencilbox_core::encode;
+use pencilbox_core::search::{run, Backtrack, Flow, Limits, SearchResult, Stats, StopReason};
 use pencilbox_core::{Domain, Grid, PuzzleError, Status};
 use std::time::Instant;
 

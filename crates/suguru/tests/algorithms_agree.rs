@@ -27,7 +27,7 @@ fn check_all_agree(p: &Suguru) -> Result<(), TestCaseError> {
             truth[0]
         );
     }
-    let mut algs = vec![Algorithm::Paper, Algorithm::Fast];
+    let mut algs = vec![Algorithm::Paper, Algorithm::Fast, Algorithm::Sat];
     if linear::applies(p) {
         algs.push(Algorithm::Linear);
     }

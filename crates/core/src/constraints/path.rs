@@ -332,7 +332,11 @@ fn encode_acyclic(p: &SinglePath, enc: &mut Encoder) {
     let bits = (usize::BITS - n.saturating_sub(1).leading_zeros()).max(1) as usize;
     let rank: Vec<Vec<Lit>> = shape
         .all()
-        .map(|c| (0..bits).map(|i| enc.new_lit(format!("rank {} bit{i}", shape.name(c)))).collect())
+        .map(|c| {
+            (0..bits)
+                .map(|i| enc.new_lit(format!("rank {} bit{i}", shape.name(c))))
+                .collect()
+        })
         .collect();
     // Arcs into each cell.
     let mut into: Vec<Vec<(Lit, i64)>> = vec![Vec::new(); n];

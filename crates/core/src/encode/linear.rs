@@ -150,7 +150,13 @@ impl Encoder {
                 }
             }
             for (j, &(v, a)) in r.terms.iter().enumerate() {
-                let sign = if a < 0 { " -" } else if j > 0 { " +" } else { "" };
+                let sign = if a < 0 {
+                    " -"
+                } else if j > 0 {
+                    " +"
+                } else {
+                    ""
+                };
                 let mag = a.unsigned_abs();
                 if mag == 1 {
                     let _ = write!(out, "{sign} {}", names[v as usize]);
