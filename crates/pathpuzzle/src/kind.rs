@@ -360,7 +360,7 @@ mod tests {
             );
         }
         let opts = RunOptions {
-            algorithm: Some("sat".into()),
+            algorithm: Some("magic".into()),
             ..RunOptions::default()
         };
         assert!(matches!(KIND.solve(FIG5, &opts), Err(PuzzleError::Unsupported(_))));

@@ -146,6 +146,24 @@ fn arb_planted() -> impl Strategy<Value = (PathPuzzle, Configuration)> {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// The long mode of the cross-check (BENCHMARKS.md): 1000 random and 1000 planted
+    /// instances, every algorithm (`sat` included) against brute force.
+    #[test]
+    #[ignore = "long mode: cargo test -p pencilbox-pathpuzzle --test agreement -- --ignored"]
+    fn long_crosscheck_on_random_instances(p in arb_instance()) {
+        check_agreement(&p);
+    }
+
+    #[test]
+    #[ignore = "long mode: cargo test -p pencilbox-pathpuzzle --test agreement -- --ignored"]
+    fn long_crosscheck_on_planted_instances((p, _) in arb_planted()) {
+        check_agreement(&p);
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
 
     #[test]
