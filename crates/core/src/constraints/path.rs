@@ -319,6 +319,51 @@ struct ChainRule {
     pending: Vec<LinkId>,
 }
 
+/// No cycles, checked on each model of the SAT search ([`crate::encode::LazyCheck`]): with the
+/// degree rows, the used links form a path from `a` plus detached cycles; each detached cycle
+/// gets the cut "not all of these links".
+struct NoCycles {
+    links: Arc<Links>,
+    lits: Vec<Lit>,
+    a: CellId,
+}
+
+impl crate::encode::LazyCheck for NoCycles {
+    fn cuts(&self, truth: &dyn Fn(Lit) -> bool) -> Vec<Vec<Lit>> {
+        let used: Vec<bool> = self.lits.iter().map(|&l| truth(l)).collect();
+        let n = self.links.shape().cells();
+        let (mut seen, mut taken) = (vec![false; n], vec![false; used.len()]);
+        // The links of the component of `start` (by used links), marking its cells seen.
+        let component = |start: CellId, seen: &mut [bool], taken: &mut [bool]| {
+            let (mut stack, mut links) = (vec![start], Vec::new());
+            seen[start.index()] = true;
+            while let Some(c) = stack.pop() {
+                for &l in self.links.at(c) {
+                    if used[l as usize] && !taken[l as usize] {
+                        taken[l as usize] = true;
+                        links.push(l);
+                        let o = self.links.other(l, c);
+                        if !seen[o.index()] {
+                            seen[o.index()] = true;
+                            stack.push(o);
+                        }
+                    }
+                }
+            }
+            links
+        };
+        component(self.a, &mut seen, &mut taken);
+        let mut cuts = Vec::new();
+        for c in self.links.shape().all() {
+            if !seen[c.index()] && self.links.at(c).iter().any(|&l| used[l as usize]) {
+                let links = component(c, &mut seen, &mut taken);
+                cuts.push(links.iter().map(|&l| !self.lits[l as usize]).collect());
+            }
+        }
+        cuts
+    }
+}
+
 /// No cycles, statically (for SAT and LP; the propagator detects them as links are used): each
 /// used link is oriented one way (`arc u>v` + `arc v>u` = link); every visited cell but the
 /// first terminal has exactly one arc in (the first has none); and each cell has a rank (a
@@ -476,6 +521,17 @@ impl Propagator for ChainRule {
         "chains"
     }
     fn encode(&self, enc: &mut Encoder) -> Encoded {
+        if enc.lazy_allowed() {
+            let links: Option<Vec<Lit>> = self.p.vars.link.iter().map(|&v| enc.is(v, TRUE)).collect();
+            if let Some(links) = links {
+                enc.lazy(Arc::new(NoCycles {
+                    links: self.p.vars.links.clone(),
+                    lits: links,
+                    a: self.p.a,
+                }));
+                return Encoded::Posted;
+            }
+        }
         encode_acyclic(&self.p, enc);
         Encoded::Posted
     }

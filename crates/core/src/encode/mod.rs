@@ -168,8 +168,16 @@ enum VarLits {
     Values(Vec<(u32, Lit)>),
 }
 
+/// A constraint checked on each model instead of encoded in full (`--algorithm sat` only):
+/// it returns the clauses a model violates (none: the model satisfies it). Each clause must
+/// hold in every solution of the constraint, so adding it loses none.
+pub trait LazyCheck: Send + Sync {
+    /// The clauses `truth` violates.
+    fn cuts(&self, truth: &dyn Fn(Lit) -> bool) -> Vec<Vec<Lit>>;
+}
+
 /// A formula under construction over an engine model's variables (see the module docs).
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Encoder {
     /// The name of each formula variable (by index); empty for unnamed auxiliaries.
     names: Vec<String>,
@@ -178,6 +186,19 @@ pub struct Encoder {
     /// The initial domains.
     domains: Vec<Domain>,
     rows: Vec<Constraint>,
+    /// Whether constraints may be checked lazily ([`Encoder::lazy`]).
+    lazy_ok: bool,
+    lazy: Vec<std::sync::Arc<dyn LazyCheck>>,
+}
+
+impl fmt::Debug for Encoder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Encoder")
+            .field("vars", &self.names.len())
+            .field("rows", &self.rows.len())
+            .field("lazy", &self.lazy.len())
+            .finish()
+    }
 }
 
 impl Encoder {
@@ -189,6 +210,8 @@ impl Encoder {
             vars: Vec::with_capacity(domains.len()),
             domains: domains.to_vec(),
             rows: Vec::new(),
+            lazy_ok: false,
+            lazy: Vec::new(),
         };
         for (i, &d) in domains.iter().enumerate() {
             let VarInfo { name, boolean } = info(VarId::from_index(i));
@@ -213,11 +236,33 @@ impl Encoder {
     /// The formula of an engine model: the literals of its variables (named by `info`) and the
     /// rows of every posted constraint.
     pub fn of_engine(engine: &Engine, info: impl FnMut(VarId) -> VarInfo) -> Result<Self, Unsupported> {
-        let mut e = Encoder::new(engine.domains(), info);
-        engine.encode(&mut e)?;
-        Ok(e)
+        Encoder::new(engine.domains(), info).with_rows_of(engine)
     }
 
+    /// Adds the rows of every constraint posted on `engine`.
+    pub fn with_rows_of(mut self, engine: &Engine) -> Result<Self, Unsupported> {
+        engine.encode(&mut self)?;
+        Ok(self)
+    }
+
+    /// The same formula builder, allowing constraints to be checked lazily on each model
+    /// ([`LazyCheck`]) rather than written in full: for solving, never for export.
+    pub fn allowing_lazy(mut self) -> Self {
+        self.lazy_ok = true;
+        self
+    }
+    /// May a constraint register a [`LazyCheck`] instead of its full rows?
+    pub fn lazy_allowed(&self) -> bool {
+        self.lazy_ok
+    }
+    /// Registers a lazy check (only when [`Encoder::lazy_allowed`]).
+    pub fn lazy(&mut self, check: std::sync::Arc<dyn LazyCheck>) {
+        self.lazy.push(check);
+    }
+    /// The clauses the lazy checks find violated by `truth`.
+    pub fn lazy_cuts(&self, truth: &dyn Fn(Lit) -> bool) -> Vec<Vec<Lit>> {
+        self.lazy.iter().flat_map(|c| c.cuts(truth)).collect()
+    }
     /// The literal "`var` takes `value`"; `None` when `value` is not in its initial domain
     /// (the literal is false). For a Boolean, `is(x, FALSE)` is the negation of `is(x, TRUE)`.
     pub fn is(&self, var: VarId, value: u32) -> Option<Lit> {

@@ -2,6 +2,11 @@
 //! through rustsat), counting by blocking clauses — the MIP model's uniqueness cut: after each
 //! solution, a clause that excludes exactly its values of the engine's variables.
 //!
+//! Constraints that registered a [`LazyCheck`](super::LazyCheck) (a path's "no cycles") are
+//! checked on each model; a violated one adds its cuts (a clause that forbids the detached
+//! cycle) and the solver runs again — the classic subtour elimination, usually much cheaper
+//! than the static encoding that export writes.
+//!
 //! The deadline and the cancellation flag are checked before every solver call and, through
 //! the solver's `stop` callback, during its search (BatSat polls it between conflicts). The
 //! node limit bounds the solver's conflicts (learnt clauses), over all calls of one search;
@@ -65,7 +70,10 @@ pub struct SatModel {
 impl SatModel {
     /// The formula of `engine` (variables named by `info`) and its clauses.
     pub fn new(engine: &Engine, info: impl FnMut(VarId) -> VarInfo) -> Result<Self, PuzzleError> {
-        let encoder = Encoder::of_engine(engine, info).map_err(|u| PuzzleError::unsupported(u.to_string()))?;
+        let encoder = Encoder::new(engine.domains(), info)
+            .allowing_lazy()
+            .with_rows_of(engine)
+            .map_err(|u| PuzzleError::unsupported(u.to_string()))?;
         let cnf = encoder.cnf();
         Ok(SatModel { encoder, cnf })
     }
@@ -105,6 +113,7 @@ pub fn sat_search<S>(
     let (mut count, mut complete, mut interrupted) = (0u64, false, None);
     let mut solutions = Vec::new();
     let mut values = vec![0u32; n];
+    let mut lazy_cuts = 0u64;
     while count < cap {
         if let Some(r) = solver.batsat_ref().cb().interrupted(limits) {
             interrupted = Some(r);
@@ -127,6 +136,18 @@ pub fn sat_search<S>(
             }
         }
         let truth = |l| solver.lit_val(l).is_ok_and(|v| v == TernaryVal::True);
+        // Constraints checked lazily (a path's detached cycles): cut the model off and solve
+        // again.
+        let cuts = model.encoder.lazy_cuts(&truth);
+        if !cuts.is_empty() {
+            lazy_cuts += cuts.len() as u64;
+            for cut in cuts {
+                if solver.add_clause(cut.into_iter().collect()).is_err() {
+                    failed = true;
+                }
+            }
+            continue;
+        }
         for (i, slot) in values.iter_mut().enumerate() {
             *slot = model.encoder.value(VarId::from_index(i), truth).unwrap_or(0);
         }
@@ -159,6 +180,7 @@ pub fn sat_search<S>(
     let mut found = Found::counted(solutions, count, complete, stats).with_notes([
         Note::new("SAT variables", model.cnf.num_vars),
         Note::new("SAT clauses", model.cnf.clauses.len()),
+        Note::new("SAT lazy cuts", lazy_cuts),
     ]);
     found.interrupted = interrupted;
     Ok(found)
