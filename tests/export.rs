@@ -330,17 +330,20 @@ fn lp_and_opb_hold_for_the_solution_and_fail_when_one_place_changes() {
                 wrong.insert(link.to_string(), false);
             }
             None => {
-                let on = truth
+                // The first cell (by name) with a true literal and another literal: a given has
+                // only one, and moving nothing would perturb nothing.
+                let mut names: Vec<&String> = truth.keys().filter(|n| n.contains('=')).collect();
+                names.sort();
+                let cell_of_name = |n: &str| n.split('=').next().unwrap_or_default().to_string();
+                let (on, off) = names
                     .iter()
-                    .find(|(n, v)| **v && n.contains('='))
-                    .map(|(n, _)| n.clone())
-                    .expect("a value");
-                let cell = on.split('=').next().expect("cell").to_string();
-                let off = truth
-                    .keys()
-                    .find(|n| n.starts_with(&format!("{cell}=")) && **n != on)
-                    .cloned()
-                    .unwrap_or_else(|| on.clone());
+                    .filter(|n| truth[**n])
+                    .find_map(|on| {
+                        let cell = cell_of_name(on);
+                        let off = names.iter().find(|n| cell_of_name(n) == cell && *n != on)?;
+                        Some(((*on).clone(), (*off).clone()))
+                    })
+                    .expect("a cell with two candidate values");
                 wrong.insert(on, false);
                 wrong.insert(off, true);
             }
