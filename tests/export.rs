@@ -410,3 +410,22 @@ fn export_of_bad_input_is_one_positioned_message_and_exit_2() {
     );
     run(&["export", "-f", "yaml", "x"]).code(2);
 }
+
+#[test]
+fn sat_stops_at_the_deadline_and_the_node_limit_with_exit_3() {
+    let file = root().join("examples/several/path-10x10-several.txt");
+    let file = file.to_string_lossy();
+    // A deadline already past when the model is built, and one conflict for over 1000 solutions.
+    for limit in [["--timeout", "0.000001"], ["--node-limit", "1"]] {
+        let mut args = vec!["count", "-a", "sat"];
+        args.extend(limit);
+        args.push(&file);
+        let out = run(&args);
+        out.code(3);
+        assert!(
+            out.stdout.contains("stopped by the time or node limit"),
+            "{limit:?}: {}",
+            out.stdout
+        );
+    }
+}
