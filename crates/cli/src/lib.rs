@@ -12,6 +12,7 @@ pub mod batch;
 pub mod bench;
 pub mod commands;
 pub mod explain;
+pub mod export;
 pub mod generate;
 pub mod input;
 pub mod output;
@@ -141,6 +142,9 @@ enum Command {
         /// The puzzle file, or `-` for standard input.
         file: PathBuf,
     },
+    /// Write the puzzle's model for an external solver: DIMACS CNF (SAT), CPLEX LP (MIP) or
+    /// OPB (pseudo-Boolean), variables named after cells and links.
+    Export(export::ExportArgs),
     /// Solve every instance under the given paths in-process and report times and nodes.
     Bench(bench::BenchArgs),
     /// Run one operation over a JSON Lines file of puzzles on every core, one record per line.
@@ -230,6 +234,7 @@ where
             };
             setter::forced(&args, format, &file)
         }
+        Command::Export(a) => export::run(&a),
         Command::Bench(b) => bench::run(&b),
         Command::Batch(b) => batch::run(&b),
         Command::Explain(a) => explain::explain(&a),

@@ -12,15 +12,15 @@ use serde_json::{json, Value};
 use std::path::Path;
 
 /// The one puzzle of a file, its family, options and display name.
-struct One {
-    name: String,
-    text: String,
-    first_line: u32,
-    kind: &'static dyn PuzzleKind,
-    opts: RunOptions,
+pub(crate) struct One {
+    pub(crate) name: String,
+    pub(crate) text: String,
+    pub(crate) first_line: u32,
+    pub(crate) kind: &'static dyn PuzzleKind,
+    pub(crate) opts: RunOptions,
 }
 
-fn load_one(args: &PuzzleArgs, file: &Path, what: &str) -> Result<One, InputError> {
+pub(crate) fn load_one(args: &PuzzleArgs, file: &Path, what: &str) -> Result<One, InputError> {
     let name = display_name(file);
     let text = read_text(file)?;
     let kind = resolve_kind(args.puzzle.as_deref(), &text, &name)?;

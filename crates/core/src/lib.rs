@@ -12,6 +12,8 @@
 //!   priority queue, one trail, probing, branching, restarts and explanations.
 //! * [`constraints`] — the constraint library on the engine (distinctness, Boolean sums, a
 //!   single path on links).
+//! * [`encode`] — any engine model as CNF (DIMACS), OPB and CPLEX LP, and `--algorithm sat`
+//!   on a CDCL solver.
 //! * [`puzzle`] — the plug-in trait [`PuzzleKind`] and the reports the CLI prints;
 //!   [`plugin`] — the typed [`plugin::Puzzle`] trait and the adapter that makes any puzzle a
 //!   `PuzzleKind`.
@@ -32,6 +34,7 @@
 pub mod cellset;
 pub mod constraints;
 pub mod domain;
+pub mod encode;
 pub mod engine;
 pub mod error;
 pub mod grid;

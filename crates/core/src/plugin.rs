@@ -534,6 +534,45 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
             ))),
         }
     }
+    fn export(
+        &self,
+        text: &str,
+        format: crate::encode::ExportFormat,
+        opts: &RunOptions,
+    ) -> Result<String, PuzzleError> {
+        check_settings::<P>(opts)?;
+        let p = P::parse(text, opts)?;
+        let (h, w) = p.dimensions();
+        let mut header = vec![format!("pencilbox export: {} {h}x{w}", P::NAME)];
+        let setup = p
+            .fact_model(opts)
+            .ok_or_else(|| PuzzleError::unsupported(format!("`export` is not available for {} puzzles", P::NAME)))??;
+        let enc = match setup {
+            crate::setter::Setup::NoSolution(reason) => {
+                header.push(format!("no solution: {reason}"));
+                crate::encode::Encoder::unsatisfiable()
+            }
+            crate::setter::Setup::Model(m) => {
+                let engine = m.search.engine();
+                let mut named: Vec<Option<crate::encode::VarInfo>> = vec![None; engine.num_vars()];
+                for place in &m.places {
+                    named[place.var.index()] = Some(crate::encode::VarInfo {
+                        name: place.name.clone(),
+                        boolean: matches!(place.values, crate::setter::Values::Bool { .. }),
+                    });
+                }
+                header.push("variables: a cell's number is one literal per value (`r3c1=5`), a yes/no place one literal (a link `r2c3-r2c4` used, a cell `r2c3` visited); unnamed ones are auxiliary".into());
+                crate::encode::Encoder::of_engine(engine, |v| {
+                    named[v.index()].take().unwrap_or_else(|| crate::encode::VarInfo {
+                        name: format!("v{}", v.index()),
+                        boolean: true,
+                    })
+                })
+                .map_err(|u| PuzzleError::unsupported(u.to_string()))?
+            }
+        };
+        Ok(enc.write(format, &header))
+    }
     fn suggest(&self, text: &str, limit: u64, opts: &RunOptions) -> Result<crate::setter::SuggestReport, PuzzleError> {
         check_settings::<P>(opts)?;
         let (alg, _) = algorithm_of::<P>(opts)?;

@@ -300,6 +300,20 @@ pub trait PuzzleKind: Sync {
             self.name()
         )))
     }
+    /// The puzzle's engine model as a formula in `format` (DIMACS CNF, CPLEX LP or OPB; see
+    /// [`crate::encode`]), variables named after the cells and links. Default: not available.
+    fn export(
+        &self,
+        text: &str,
+        format: crate::encode::ExportFormat,
+        opts: &RunOptions,
+    ) -> Result<String, PuzzleError> {
+        let _ = (text, format, opts);
+        Err(PuzzleError::unsupported(format!(
+            "`export` is not available for {} puzzles",
+            self.name()
+        )))
+    }
     /// The facts that hold in every solution, each marked given, by the rules alone or only by
     /// search (see [`crate::setter`]). Default: not available.
     fn forced(&self, text: &str, opts: &RunOptions) -> Result<crate::setter::ForcedReport, PuzzleError> {

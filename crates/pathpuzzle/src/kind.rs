@@ -73,7 +73,7 @@ pub fn algorithm_with_settings(alg: Option<Algorithm>, opts: &RunOptions) -> Res
             Some(spec) => Algorithm::Fast(Rules::parse(spec).map_err(PuzzleError::unsupported)?),
             None => alg,
         },
-        Algorithm::Paper => alg,
+        Algorithm::Paper | Algorithm::Sat => alg,
     })
 }
 
@@ -106,6 +106,7 @@ fn notes(p: &PathPuzzle, alg: &Algorithm, o: &Outcome) -> Vec<Note> {
                 notes.push(Note::new(format!("refuted by {rule}"), n));
             }
         }
+        Algorithm::Sat => {}
         Algorithm::Paper => {
             let cells = p.shape().cells();
             if cells <= 1000 {
@@ -150,7 +151,7 @@ pub fn looks_like_path(text: &str) -> bool {
     header[0] >= 1 && header[1] >= 1 && clues == header[0].saturating_add(header[1])
 }
 
-static ALGORITHMS: [(Algorithm, AlgorithmInfo); 3] = [
+static ALGORITHMS: [(Algorithm, AlgorithmInfo); 4] = [
     (
         Algorithm::Fast(Rules::ALL),
         AlgorithmInfo {
@@ -172,6 +173,13 @@ static ALGORITHMS: [(Algorithm, AlgorithmInfo); 3] = [
             name: "paper",
             summary:
                 "Algorithm 3 of Sakti, Arzaki & Wulandari exactly as published (d, l, r, u backtracking from door A)",
+        },
+    ),
+    (
+        Algorithm::Sat,
+        AlgorithmInfo {
+            name: "sat",
+            summary: "the link model (degree, line counts, no cycles by ranks along the path) as CNF on a CDCL SAT solver; counts with a blocking clause per solution",
         },
     ),
 ];
@@ -352,7 +360,7 @@ mod tests {
             );
         }
         let opts = RunOptions {
-            algorithm: Some("sat".into()),
+            algorithm: Some("magic".into()),
             ..RunOptions::default()
         };
         assert!(matches!(KIND.solve(FIG5, &opts), Err(PuzzleError::Unsupported(_))));

@@ -17,11 +17,12 @@
 
 use crate::checks::no_solution_reason;
 use crate::extend::{ExtendSearch, Pruning, RULES};
-use crate::fast::{link_search_limited, Branching, LinkSearch, Rules};
+use crate::fast::{link_search_limited, Branching, LinkModel, LinkSearch, Rules};
 use crate::model::{Configuration, PathPuzzle};
 use crate::paper::PaperSearch;
 use crate::verify::is_solution;
-use pencilbox_core::search::{race, run, Flow, Limits, Stats, StopReason};
+use pencilbox_core::encode;
+use pencilbox_core::search::{race, run, Flow, Limits, SearchResult, Stats, StopReason};
 
 /// The racers of `fast`'s `auto` branching, in order: (branching, seed of its random
 /// tie-breaking, the round it joins). Line and link branching start at once; the randomised
@@ -47,6 +48,9 @@ pub enum Algorithm {
     Extend(Pruning),
     /// The link model on the shared engine ([`crate::fast`]), the default.
     Fast(Rules),
+    /// The link model's defining rules (`degree`, `lines`, `chains`) as CNF on a CDCL SAT
+    /// solver ([`pencilbox_core::encode`]; no cycles by ranks growing along the path).
+    Sat,
 }
 
 impl Default for Algorithm {
@@ -62,6 +66,7 @@ impl Algorithm {
             Algorithm::Paper => "paper",
             Algorithm::Extend(_) => "extend",
             Algorithm::Fast(_) => "fast",
+            Algorithm::Sat => "sat",
         }
     }
 }
@@ -173,6 +178,25 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
             answered_by = Some(strategies[race.winner].0);
             answered_seed = strategies[race.winner].1;
             (race.result, prunes)
+        }
+        Algorithm::Sat => {
+            let (mut e, model) = LinkModel::post_limited(p, &Rules::NONE, limits);
+            let found = encode::sat_search(&mut e, encode::unnamed, limits, keep, |e| model.configuration(e));
+            match found {
+                Ok(f) => {
+                    kept = f.solutions.clone();
+                    (encode::search_result(&f), vec![])
+                }
+                // Every rule of the link model has an encoding: not reached.
+                Err(_) => (
+                    SearchResult {
+                        solutions: 0,
+                        stop: StopReason::Cancelled,
+                        stats: Stats::default(),
+                    },
+                    vec![],
+                ),
+            }
         }
     };
     let solutions = kept;

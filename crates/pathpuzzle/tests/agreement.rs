@@ -89,6 +89,8 @@ fn check_agreement(p: &PathPuzzle) {
             ..r
         }));
     }
+    // The CNF of the link model on the SAT solver.
+    algs.push(Algorithm::Sat);
     for alg in &algs {
         assert_eq!(solution_set(p, alg), truth, "{alg:?} on\n{p}");
         let c = count(p, alg, Some(2), &Limits::default());
@@ -141,6 +143,24 @@ fn arb_planted() -> impl Strategy<Value = (PathPuzzle, Configuration)> {
         let cols: Vec<_> = full.col_clues().iter().map(&mut drop).collect();
         Some((full.with_clues(rows, cols).ok()?, configuration_from_path(shape, &path)))
     })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// The long mode of the cross-check (BENCHMARKS.md): 1000 random and 1000 planted
+    /// instances, every algorithm (`sat` included) against brute force.
+    #[test]
+    #[ignore = "long mode: cargo test -p pencilbox-pathpuzzle --test agreement -- --ignored"]
+    fn long_crosscheck_on_random_instances(p in arb_instance()) {
+        check_agreement(&p);
+    }
+
+    #[test]
+    #[ignore = "long mode: cargo test -p pencilbox-pathpuzzle --test agreement -- --ignored"]
+    fn long_crosscheck_on_planted_instances((p, _) in arb_planted()) {
+        check_agreement(&p);
+    }
 }
 
 proptest! {

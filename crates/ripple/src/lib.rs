@@ -15,6 +15,7 @@
 #![deny(missing_docs)]
 
 use pencilbox_core::constraints::DistinctRules;
+use pencilbox_core::encode;
 use pencilbox_core::engine::{EngineSearch, Probe, SmallestDomain, VarId};
 use pencilbox_core::plugin::{
     engine_search, grid_differences, Found, GenerateRequest, Generated, GeneratorInfo, Plugin, Puzzle,
@@ -42,11 +43,13 @@ pub static KIND: Plugin<Ripple> = Plugin::new();
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ripple(pub Board);
 
-/// The algorithms (one: the engine model).
+/// The algorithms: the engine model, searched by the engine or by a SAT solver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Algorithm {
     /// The engine model with every distinctness rule and probing.
     Fast,
+    /// The engine model's CNF on a CDCL SAT solver ([`pencilbox_core::encode`]).
+    Sat,
 }
 
 /// The cell `d` steps from `c` in direction `(dr, dc)`.
@@ -94,13 +97,22 @@ impl Puzzle for Ripple {
         "Ripple Effect: regions hold 1..size; equal numbers N in a row or column have N cells between them";
     type Solution = Grid<u32>;
     type Algorithm = Algorithm;
-    const ALGORITHMS: &'static [(Algorithm, AlgorithmInfo)] = &[(
-        Algorithm::Fast,
-        AlgorithmInfo {
-            name: "fast",
-            summary: "engine model: region permutations, distance rule, singles, pointing, subsets, probing",
-        },
-    )];
+    const ALGORITHMS: &'static [(Algorithm, AlgorithmInfo)] = &[
+        (
+            Algorithm::Fast,
+            AlgorithmInfo {
+                name: "fast",
+                summary: "engine model: region permutations, distance rule, singles, pointing, subsets, probing",
+            },
+        ),
+        (
+            Algorithm::Sat,
+            AlgorithmInfo {
+                name: "sat",
+                summary: "the engine model as CNF on a CDCL SAT solver; counts with a blocking clause per solution",
+            },
+        ),
+    ];
     const ANSWER_EXTENSION: Option<&'static str> = Some("ans");
     // Random layouts rarely admit a filling beyond 8×8: 9×9 and 10×10 take ms to a minute.
     const GENERATOR: Option<GeneratorInfo> = Some(GeneratorInfo {
@@ -118,11 +130,19 @@ impl Puzzle for Ripple {
     }
     fn search(
         &self,
-        _: Option<Algorithm>,
+        alg: Option<Algorithm>,
         _: &RunOptions,
         lim: &Limits,
         keep: usize,
     ) -> Result<Found<Grid<u32>>, PuzzleError> {
+        if alg == Some(Algorithm::Sat) {
+            let (mut s, cells) = self
+                .model(DistinctRules::NAKED_SINGLES)
+                .ok_or_else(|| PuzzleError::unsupported(TOO_BIG))?;
+            return encode::sat_search(&mut s.engine, encode::unnamed, lim, keep, |e| {
+                decode(&self.0, e, &cells)
+            });
+        }
         let (mut s, cells) = self
             .model(DistinctRules::ALL)
             .ok_or_else(|| PuzzleError::unsupported(TOO_BIG))?;

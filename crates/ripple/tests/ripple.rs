@@ -44,22 +44,55 @@ fn solutions(p: &Ripple, rules: DistinctRules) -> Vec<Vec<u32>> {
     sols
 }
 
+/// The engine model with each rule set and the SAT algorithm find exactly brute force's
+/// solutions.
+fn check_against_brute_force(seed: u64, h: usize, w: usize) -> Result<(), TestCaseError> {
+    let b = random_board(seed, h, w);
+    let mut truth = brute(&b);
+    truth.sort();
+    let p = Ripple(b);
+    for rules in [DistinctRules::NAKED_SINGLES, DistinctRules::SINGLES, DistinctRules::ALL] {
+        prop_assert_eq!(&solutions(&p, rules), &truth, "{:?}\n{}", rules, FAMILY.to_text(&p.0));
+    }
+    for s in &truth {
+        let g = Grid::from_vec(p.0.shape(), s.clone()).unwrap();
+        prop_assert!(p.verify(&g).is_valid());
+    }
+    // The SAT algorithm (the model's CNF) counts the same, and returns two of them.
+    let f = p
+        .search(
+            Some(pencilbox_ripple::Algorithm::Sat),
+            &RunOptions::default(),
+            &Limits::all(),
+            2,
+        )
+        .unwrap();
+    prop_assert!(f.complete);
+    prop_assert_eq!(f.count, truth.len().into(), "sat\n{}", FAMILY.to_text(&p.0));
+    for g in &f.solutions {
+        prop_assert!(truth.contains(&g.as_slice().to_vec()));
+    }
+    prop_assert_eq!(f.solutions.len(), truth.len().min(2));
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    /// The long mode of the cross-check (BENCHMARKS.md): 3000 boards up to 5×5.
+    #[test]
+    #[ignore = "long mode: cargo test -p pencilbox-ripple --test ripple -- --ignored"]
+    fn long_crosscheck_of_the_engine_and_sat_with_brute_force(seed in any::<u64>(), h in 1usize..=5, w in 1usize..=5) {
+        check_against_brute_force(seed, h, w)?;
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
 
     #[test]
     fn the_engine_model_finds_exactly_the_brute_force_solutions(seed in any::<u64>(), h in 1usize..5, w in 1usize..5) {
-        let b = random_board(seed, h, w);
-        let mut truth = brute(&b);
-        truth.sort();
-        let p = Ripple(b);
-        for rules in [DistinctRules::NAKED_SINGLES, DistinctRules::SINGLES, DistinctRules::ALL] {
-            prop_assert_eq!(&solutions(&p, rules), &truth, "{:?}\n{}", rules, FAMILY.to_text(&p.0));
-        }
-        for s in &truth {
-            let g = Grid::from_vec(p.0.shape(), s.clone()).unwrap();
-            prop_assert!(p.verify(&g).is_valid());
-        }
+        check_against_brute_force(seed, h, w)?;
     }
 
     #[test]

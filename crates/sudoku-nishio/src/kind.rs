@@ -14,8 +14,9 @@
 
 use crate::backtrack::{engine_search, run_search};
 use crate::board::{batch_lines, pretty_grid, symbol, BlockShape, Candidates, Sudoku};
-use crate::model::Model;
+use crate::model::{values, Model};
 use crate::solver::{check_solution, Deducer, Rule, RuleSet};
+use pencilbox_core::encode;
 use pencilbox_core::plugin::{
     grid_differences, Found, GenerateRequest, Generated, GeneratorInfo, Plugin, Puzzle, SettingInfo,
 };
@@ -38,6 +39,8 @@ pub enum Algorithm {
     Deduce,
     /// The engine's search with singles propagation.
     Backtrack,
+    /// The engine model's CNF on a CDCL SAT solver ([`pencilbox_core::encode`]).
+    Sat,
 }
 
 /// The block shape given by the `block=AxB` setting, if any.
@@ -189,6 +192,13 @@ impl Puzzle for Sudoku {
                 summary: "the engine's search with naked and hidden singles, unit-digit branching and Luby restarts",
             },
         ),
+        (
+            Algorithm::Sat,
+            AlgorithmInfo {
+                name: "sat",
+                summary: "the engine model (one permutation per row, column and block) as CNF on a CDCL SAT solver; counts with a blocking clause per solution",
+            },
+        ),
     ];
     const SETTINGS: &'static [SettingInfo] = &[SettingInfo {
         key: "block",
@@ -244,6 +254,14 @@ impl Puzzle for Sudoku {
                 let m = Model::new(&cand, RuleSet::SINGLES, limits);
                 let mut s = engine_search(m.engine, m.geo);
                 Ok(searched(&mut s, limits, keep))
+            }
+            Algorithm::Sat => {
+                let mut m = Model::new(&cand, RuleSet::SINGLES, limits);
+                let mut f = encode::sat_search(&mut m.engine, encode::unnamed, limits, keep, values)?;
+                if f.count == 0u32.into() && f.complete {
+                    f.reason = Some("no assignment satisfies the givens (SAT solver)".into());
+                }
+                Ok(f)
             }
         }
     }

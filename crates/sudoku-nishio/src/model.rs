@@ -20,6 +20,7 @@ use crate::graph::AbGraph;
 use crate::solver::RuleSet;
 use pencilbox_core::constraints::distinct::post_rules;
 use pencilbox_core::constraints::{Distinct, DistinctGraph, DistinctRules};
+use pencilbox_core::encode::{Encoded, Encoder};
 use pencilbox_core::engine::{Conflict, Context, Engine, Premise, Priority, Propagator, VarId};
 use pencilbox_core::{Domain, Limits};
 use std::collections::HashMap;
@@ -167,6 +168,10 @@ pub(crate) fn lock_log(m: &Mutex<NishioLog>) -> std::sync::MutexGuard<'_, Nishio
 impl Propagator for NishioRule {
     fn name(&self) -> &'static str {
         "nishio"
+    }
+    fn encode(&self, _: &mut Encoder) -> Encoded {
+        // A deduction from the permutations, which `naked-single` encodes.
+        Encoded::Implied
     }
     fn priority(&self) -> Priority {
         Priority::Global

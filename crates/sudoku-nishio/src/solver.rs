@@ -1046,6 +1046,42 @@ mod tests {
         }
     }
 
+    /// The long mode of the cross-check (BENCHMARKS.md): 2000 random 4×4 and 6×6 instances,
+    /// `deduce`, `backtrack` and `sat` counted against brute force.
+    #[test]
+    #[ignore = "long mode: cargo test -p pencilbox-sudoku-nishio --lib long_crosscheck -- --ignored"]
+    fn long_crosscheck_of_every_algorithm_with_brute_force() {
+        use crate::backtrack::tests::{brute, random_puzzle};
+        use crate::board::BlockShape;
+        use pencilbox_core::{PuzzleKind, RunOptions};
+        let mut rng = crate::generate::Rng::new(7);
+        let mut compared = 0;
+        for k in 0..2000 {
+            let (block, pct) = [
+                (BlockShape::new(2, 2), 25),
+                (BlockShape::new(2, 3), 40),
+                (BlockShape::new(2, 3), 55),
+            ][k % 3];
+            let p = random_puzzle(block, &mut rng, pct);
+            let sols = brute(&p, Some(500));
+            if sols.len() >= 500 {
+                continue;
+            }
+            let text = p.to_line();
+            for alg in ["deduce", "backtrack", "sat"] {
+                let opts = RunOptions {
+                    algorithm: Some(alg.into()),
+                    settings: vec![("block".into(), block.to_string())],
+                    ..RunOptions::default()
+                };
+                let c = crate::KIND.count(&text, None, &opts).unwrap();
+                assert_eq!(c.count, (sols.len() as u64).into(), "{text} {alg}");
+            }
+            compared += 1;
+        }
+        println!("compared {compared} instances");
+    }
+
     /// The engine-based deducer against core's brute-force oracle on random 4×4 and 6×6
     /// instances: every step is sound for every solution, a contradiction means no solution,
     /// "solved" means the one solution, and `deduce` and `backtrack` count alike.
@@ -1093,7 +1129,13 @@ mod tests {
             }
             if sols.len() < 20_000 {
                 let text = p.to_line();
-                for alg in ["deduce", "backtrack"] {
+                // `sat` pays one solver call per solution: only where they are few.
+                let algs: &[&str] = if sols.len() <= 500 {
+                    &["deduce", "backtrack", "sat"]
+                } else {
+                    &["deduce", "backtrack"]
+                };
+                for &alg in algs {
                     let opts = RunOptions {
                         algorithm: Some(alg.into()),
                         settings: vec![("block".into(), block.to_string())],

@@ -12,8 +12,10 @@ use crate::model::{Solution, Suguru};
 use crate::paper::PaperSearch;
 use crate::{linear, theorems};
 use num_bigint::BigUint;
+use pencilbox_core::constraints::DistinctRules;
+use pencilbox_core::encode;
 use pencilbox_core::search::{run, Backtrack, Flow, Limits, SearchResult, Stats, StopReason};
-use pencilbox_core::{PuzzleError, Status};
+use pencilbox_core::{Domain, Grid, PuzzleError, Status};
 use std::time::Instant;
 
 /// The algorithms.
@@ -26,11 +28,13 @@ pub enum Algorithm {
     Paper,
     /// Theorem 3 / Algorithms 3–5 (and the Fig. 5 hintless variant) for `1×n` and `m×1`.
     Linear,
+    /// The engine model's CNF on a CDCL SAT solver ([`pencilbox_core::encode`]).
+    Sat,
 }
 
 /// Every algorithm with its name and one-line summary, the default first: the one table the
 /// plug-in ([`crate::KIND`]), `--algorithm` and `pencilbox list` read.
-pub static ALGORITHMS: [(Algorithm, pencilbox_core::AlgorithmInfo); 3] = [
+pub static ALGORITHMS: [(Algorithm, pencilbox_core::AlgorithmInfo); 4] = [
     (
         Algorithm::Fast,
         pencilbox_core::AlgorithmInfo {
@@ -50,6 +54,13 @@ pub static ALGORITHMS: [(Algorithm, pencilbox_core::AlgorithmInfo); 3] = [
         pencilbox_core::AlgorithmInfo {
             name: "linear",
             summary: "Theorem 3 / Algorithms 3-5 (and the hintless Fig. 5 algorithm): O(n) for 1×n and m×1 grids; exact DP count",
+        },
+    ),
+    (
+        Algorithm::Sat,
+        pencilbox_core::AlgorithmInfo {
+            name: "sat",
+            summary: "the engine model as CNF (the playground's Appendix A) on a CDCL SAT solver; counts with the MIP model's cut (a blocking clause per solution)",
         },
     ),
 ];
@@ -112,6 +123,11 @@ pub fn resolve(p: &Suguru, requested: Option<Algorithm>) -> Result<Algorithm, Pu
             p.shape().height,
             p.shape().width
         ))),
+        Some(Algorithm::Sat) if p.max_region_size() > Domain::MAX as usize => Err(PuzzleError::unsupported(format!(
+            "the `sat` algorithm encodes regions of up to {} cells; this puzzle has one of {}",
+            Domain::MAX,
+            p.max_region_size()
+        ))),
         Some(a) => Ok(a),
     }
 }
@@ -152,6 +168,7 @@ fn run_algorithm(
             }
             Err(_) => search(&mut LargeSearch::new(p), limits, max, keep, LargeSearch::grid),
         },
+        Algorithm::Sat => sat(p, limits, max, keep),
         Algorithm::Linear => {
             let started = Instant::now();
             let sol = linear::solve(p);
@@ -168,6 +185,33 @@ fn run_algorithm(
             };
             (r, sol.into_iter().collect())
         }
+    }
+}
+
+/// `sat`: the engine model (regions and touching cells, no deductions needed) on the SAT
+/// solver.
+fn sat(p: &Suguru, limits: &Limits, max: Option<u64>, keep: usize) -> (SearchResult, Vec<Solution>) {
+    let lim = limits.clone().with_max_solutions(max);
+    let found = crate::fast::model_with(p, DistinctRules::NAKED_SINGLES)
+        .map_err(|e| PuzzleError::unsupported(format!("{e:?}")))
+        .and_then(|mut engine| {
+            let shape = p.shape();
+            encode::sat_search(&mut engine, encode::unnamed, &lim, keep, |e| {
+                Grid::from_vec(shape, e.domains().iter().map(|d| d.value().unwrap_or(0)).collect())
+                    .expect("one variable per cell")
+            })
+        });
+    match found {
+        Ok(f) => (encode::search_result(&f), f.solutions),
+        // `resolve` refuses the only model that cannot be built (a region over 64 cells).
+        Err(_) => (
+            SearchResult {
+                solutions: 0,
+                stop: StopReason::Cancelled,
+                stats: Stats::default(),
+            },
+            Vec::new(),
+        ),
     }
 }
 

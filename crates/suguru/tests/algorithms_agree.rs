@@ -27,7 +27,7 @@ fn check_all_agree(p: &Suguru) -> Result<(), TestCaseError> {
             truth[0]
         );
     }
-    let mut algs = vec![Algorithm::Paper, Algorithm::Fast];
+    let mut algs = vec![Algorithm::Paper, Algorithm::Fast, Algorithm::Sat];
     if linear::applies(p) {
         algs.push(Algorithm::Linear);
     }
@@ -95,6 +95,23 @@ fn check_all_agree(p: &Suguru) -> Result<(), TestCaseError> {
         prop_assert!(exact <= theorems::theorem4_bound(p));
     }
     Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    /// The long mode of the cross-check (BENCHMARKS.md): 3000 grids up to 5×5, every
+    /// algorithm (`sat` included) against brute force.
+    #[test]
+    #[ignore = "long mode: cargo test -p pencilbox-suguru --test algorithms_agree -- --ignored"]
+    fn long_crosscheck_of_every_algorithm_with_brute_force(
+        h in 1usize..=5, w in 1usize..=5,
+        labels in proptest::collection::vec(0u8..4, 25),
+        hints in proptest::collection::vec(any::<u8>(), 25),
+    ) {
+        let p = instance(h, w, &labels, &hints, 5);
+        check_all_agree(&p)?;
+    }
 }
 
 proptest! {

@@ -29,6 +29,7 @@
 //! structure). Pairs given several times are merged (their value sets united).
 
 use crate::domain::Domain;
+use crate::encode::{Cmp, Encoded, Encoder, Lit};
 use crate::engine::{Conflict, Context, Engine, Init, Premise, Priority, Propagator, VarId};
 use std::sync::Arc;
 
@@ -404,6 +405,71 @@ impl Propagator for NakedSingle {
         }
         Ok(())
     }
+    fn encode(&self, enc: &mut Encoder) -> Encoded {
+        encode_distinct(&self.g, enc);
+        Encoded::Posted
+    }
+}
+
+/// The whole distinctness structure as rows (the Suguru MIP model's and playground CNF's): a
+/// permutation group takes only its values, each exactly once (`Σ_{c∈G} x[c,v] = 1`); an
+/// all-different group takes each value at most once; two peers outside a common group do not
+/// share a value of their set (`x[c,v] + x[d,v] ≤ 1`, a binary clause).
+fn encode_distinct(g: &DistinctGraph, enc: &mut Encoder) {
+    for group in &g.groups {
+        let vars: Vec<VarId> = group.members.iter().map(|&i| g.var(i)).collect();
+        let (values, cmp) = match group.values {
+            Some(values) => {
+                if vars.len() != values.len() as usize {
+                    enc.clause(Vec::new());
+                    continue;
+                }
+                for &x in &vars {
+                    for v in enc.domain(x).minus(values).iter() {
+                        if let Some(l) = enc.is(x, v) {
+                            enc.clause(vec![!l]);
+                        }
+                    }
+                }
+                (values, Cmp::Eq)
+            }
+            None => (vars.iter().fold(Domain::EMPTY, |d, &x| d.or(enc.domain(x))), Cmp::Le),
+        };
+        for v in values.iter() {
+            let terms: Vec<(Lit, i64)> = vars.iter().filter_map(|&x| enc.is(x, v)).map(|l| (l, 1)).collect();
+            if cmp == Cmp::Eq || terms.len() > 1 {
+                enc.linear(terms, cmp, 1);
+            }
+        }
+    }
+    for i in 0..g.vars.len() {
+        let x = g.vars[i];
+        for &(p, mask) in g.peers(i) {
+            if (p as usize) <= i || share_group(g, i, p as usize) {
+                continue;
+            }
+            let y = g.var(p);
+            for v in mask.and(enc.domain(x)).and(enc.domain(y)).iter() {
+                if let (Some(a), Some(b)) = (enc.is(x, v), enc.is(y, v)) {
+                    enc.clause(vec![!a, !b]);
+                }
+            }
+        }
+    }
+}
+
+/// Are local variables `i` and `j` in a common group? (Group lists are in group order.)
+fn share_group(g: &DistinctGraph, i: usize, j: usize) -> bool {
+    let (a, b) = (g.groups_of(i), g.groups_of(j));
+    let (mut x, mut y) = (0, 0);
+    while x < a.len() && y < b.len() {
+        match a[x].cmp(&b[y]) {
+            std::cmp::Ordering::Less => x += 1,
+            std::cmp::Ordering::Greater => y += 1,
+            std::cmp::Ordering::Equal => return true,
+        }
+    }
+    false
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -744,6 +810,10 @@ fn hidden_subsets(g: &DistinctGraph, cx: &mut Context, k: usize, max: u8) -> Res
 }
 
 impl Propagator for GroupRule {
+    fn encode(&self, _: &mut Encoder) -> Encoded {
+        // Deductions from the groups, which `naked-single` encodes whole.
+        Encoded::Implied
+    }
     fn name(&self) -> &'static str {
         match self.kind {
             Kind::HiddenSingle => "hidden-single",

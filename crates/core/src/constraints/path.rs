@@ -16,6 +16,7 @@
 
 use super::worklist::Worklist;
 use crate::domain::Domain;
+use crate::encode::{Cmp, Encoded, Encoder, Lit};
 use crate::engine::{Conflict, Context, Engine, Init, IntId, Ints, Premise, Priority, Propagator, VarId, FALSE, TRUE};
 use crate::grid::{CellId, Shape, ORTHOGONAL};
 use crate::links::{LinkId, Links};
@@ -246,6 +247,25 @@ impl Propagator for Degree {
     fn name(&self) -> &'static str {
         "degree"
     }
+    fn encode(&self, enc: &mut Encoder) -> Encoded {
+        // A used link's cells are visited; a cell's used links number its capacity times its
+        // visited literal: `Σ_{l∋c} l = cap·x_c`.
+        let vars = &self.p.vars;
+        for c in vars.shape().all() {
+            let (Some(x), cap) = (enc.is(vars.cell[c.index()], TRUE), i64::from(self.p.cap(c))) else {
+                continue;
+            };
+            let mut terms = vec![(x, -cap)];
+            for &l in vars.links.at(c) {
+                if let Some(y) = enc.is(vars.link[l as usize], TRUE) {
+                    enc.clause(vec![!y, x]);
+                    terms.push((y, 1));
+                }
+            }
+            enc.linear(terms, Cmp::Eq, 0);
+        }
+        Encoded::Posted
+    }
     fn priority(&self) -> Priority {
         Priority::Immediate
     }
@@ -297,6 +317,96 @@ struct ChainRule {
     /// Links used.
     used: IntId,
     pending: Vec<LinkId>,
+}
+
+/// No cycles, checked on each model of the SAT search ([`crate::encode::LazyCheck`]): with the
+/// degree rows, the used links form a path from `a` plus detached cycles; each detached cycle
+/// gets the cut "not all of these links".
+struct NoCycles {
+    links: Arc<Links>,
+    lits: Vec<Lit>,
+    a: CellId,
+}
+
+impl crate::encode::LazyCheck for NoCycles {
+    fn cuts(&self, truth: &dyn Fn(Lit) -> bool) -> Vec<Vec<Lit>> {
+        let used: Vec<bool> = self.lits.iter().map(|&l| truth(l)).collect();
+        let n = self.links.shape().cells();
+        let (mut seen, mut taken) = (vec![false; n], vec![false; used.len()]);
+        // The links of the component of `start` (by used links), marking its cells seen.
+        let component = |start: CellId, seen: &mut [bool], taken: &mut [bool]| {
+            let (mut stack, mut links) = (vec![start], Vec::new());
+            seen[start.index()] = true;
+            while let Some(c) = stack.pop() {
+                for &l in self.links.at(c) {
+                    if used[l as usize] && !taken[l as usize] {
+                        taken[l as usize] = true;
+                        links.push(l);
+                        let o = self.links.other(l, c);
+                        if !seen[o.index()] {
+                            seen[o.index()] = true;
+                            stack.push(o);
+                        }
+                    }
+                }
+            }
+            links
+        };
+        component(self.a, &mut seen, &mut taken);
+        let mut cuts = Vec::new();
+        for c in self.links.shape().all() {
+            if !seen[c.index()] && self.links.at(c).iter().any(|&l| used[l as usize]) {
+                let links = component(c, &mut seen, &mut taken);
+                cuts.push(links.iter().map(|&l| !self.lits[l as usize]).collect());
+            }
+        }
+        cuts
+    }
+}
+
+/// No cycles, statically (for SAT and LP; the propagator detects them as links are used): each
+/// used link is oriented one way (`arc u>v` + `arc v>u` = link); every visited cell but the
+/// first terminal has exactly one arc in (the first has none); and each cell has a rank (a
+/// binary number) that grows along every arc. Orienting the path from `a` satisfies this, and
+/// a detached cycle cannot: its cells each take one arc in from the cycle's links, so the
+/// cycle is oriented all the way round and its ranks would grow forever (the
+/// Miller–Tucker–Zemlin argument).
+fn encode_acyclic(p: &SinglePath, enc: &mut Encoder) {
+    let (vars, shape) = (&p.vars, p.vars.shape());
+    let n = shape.cells();
+    let bits = (usize::BITS - n.saturating_sub(1).leading_zeros()).max(1) as usize;
+    let rank: Vec<Vec<Lit>> = shape
+        .all()
+        .map(|c| {
+            (0..bits)
+                .map(|i| enc.new_lit(format!("rank {} bit{i}", shape.name(c))))
+                .collect()
+        })
+        .collect();
+    // Arcs into each cell.
+    let mut into: Vec<Vec<(Lit, i64)>> = vec![Vec::new(); n];
+    for l in 0..vars.links.len() {
+        let Some(used) = enc.is(vars.link[l], TRUE) else {
+            continue;
+        };
+        let (u, v) = vars.links.ends(l as LinkId);
+        let fwd = enc.new_lit(format!("arc {}>{}", shape.name(u), shape.name(v)));
+        let bwd = enc.new_lit(format!("arc {}>{}", shape.name(v), shape.name(u)));
+        enc.linear(vec![(fwd, 1), (bwd, 1), (used, -1)], Cmp::Eq, 0);
+        enc.less(fwd, rank[u.index()].clone(), rank[v.index()].clone());
+        enc.less(bwd, rank[v.index()].clone(), rank[u.index()].clone());
+        into[v.index()].push((fwd, 1));
+        into[u.index()].push((bwd, 1));
+    }
+    for c in shape.all() {
+        let mut terms = std::mem::take(&mut into[c.index()]);
+        if c != p.a {
+            if let Some(x) = enc.is(vars.cell[c.index()], TRUE) {
+                terms.push((x, -1));
+            }
+        }
+        enc.linear(terms, Cmp::Eq, 0);
+    }
 }
 
 impl ChainRule {
@@ -409,6 +519,21 @@ impl ChainRule {
 impl Propagator for ChainRule {
     fn name(&self) -> &'static str {
         "chains"
+    }
+    fn encode(&self, enc: &mut Encoder) -> Encoded {
+        if enc.lazy_allowed() {
+            let links: Option<Vec<Lit>> = self.p.vars.link.iter().map(|&v| enc.is(v, TRUE)).collect();
+            if let Some(links) = links {
+                enc.lazy(Arc::new(NoCycles {
+                    links: self.p.vars.links.clone(),
+                    lits: links,
+                    a: self.p.a,
+                }));
+                return Encoded::Posted;
+            }
+        }
+        encode_acyclic(&self.p, enc);
+        Encoded::Posted
     }
     fn init(&mut self, init: &mut Init) {
         let n = self.p.vars.cell.len();
@@ -525,6 +650,10 @@ impl Connect {
 impl Propagator for Connect {
     fn name(&self) -> &'static str {
         "connect"
+    }
+    fn encode(&self, _: &mut Encoder) -> Encoded {
+        // Reachability deductions: implied by `degree` and `chains`.
+        Encoded::Implied
     }
     fn priority(&self) -> Priority {
         Priority::Global

@@ -9,6 +9,7 @@
 
 use super::worklist::Worklist;
 use crate::domain::Domain;
+use crate::encode::{Cmp, Encoded, Encoder};
 use crate::engine::{Conflict, Context, Init, IntId, Ints, Premise, Priority, Propagator, VarId, FALSE, TRUE};
 
 /// What the sum must be.
@@ -236,6 +237,22 @@ impl BoolSum {
 impl Propagator for BoolSum {
     fn name(&self) -> &'static str {
         self.name
+    }
+    fn encode(&self, enc: &mut Encoder) -> Encoded {
+        // `Σ x = k` as a cardinality row; a parity as a parity row (Tseitin chain in CNF).
+        for sum in &self.sums {
+            let members = &self.posted[sum.from as usize..sum.to as usize];
+            // A variable that cannot be true (`None`) counts as false.
+            let lits: Vec<_> = members.iter().filter_map(|&x| enc.is(x, TRUE)).collect();
+            match sum.rule {
+                SumRule::Exactly(k) => {
+                    let terms = lits.into_iter().map(|l| (l, 1)).collect();
+                    enc.linear(terms, Cmp::Eq, i64::from(k));
+                }
+                SumRule::Parity(odd) => enc.parity(lits, odd),
+            }
+        }
+        Encoded::Posted
     }
     fn init(&mut self, init: &mut Init) {
         // The distinct variables (in order of first appearance) and each member's index among

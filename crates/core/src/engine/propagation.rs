@@ -290,6 +290,18 @@ impl Engine {
         PropId(id)
     }
 
+    /// Writes every posted constraint into `enc` ([`crate::encode`]); the first rule without an
+    /// encoding is the error. Switched-off rules are written too: the model's meaning does
+    /// not depend on which deductions run.
+    pub fn encode(&self, enc: &mut crate::encode::Encoder) -> Result<(), crate::encode::Unsupported> {
+        for p in &self.props {
+            if p.encode(enc) == crate::encode::Encoded::Unsupported {
+                return Err(crate::encode::Unsupported { rule: p.name() });
+            }
+        }
+        Ok(())
+    }
+
     /// Switches every propagator called `name` on or off; returns how many there are. A
     /// switched-off propagator is never run or notified (switching it on again runs it from
     /// scratch).

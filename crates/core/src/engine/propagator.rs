@@ -2,6 +2,7 @@
 
 use super::store::{Conflict, Context, IntId, Ints, Store, VarId};
 use crate::domain::Domain;
+use crate::encode::{Encoded, Encoder};
 
 /// When a propagator runs relative to the others: the queue always runs the lowest non-empty
 /// level first, so cheap rules reach their fixpoint before costly ones look at the state (a
@@ -89,6 +90,14 @@ pub trait Propagator: Send {
     /// Where in the queue it runs. Default: [`Priority::Linear`].
     fn priority(&self) -> Priority {
         Priority::Linear
+    }
+    /// Writes the constraint's rows into a formula over the model's variables
+    /// ([`crate::encode`]): [`Encoded::Posted`], or [`Encoded::Implied`] for a deduction the
+    /// defining constraints imply. Default: [`Encoded::Unsupported`] (the model cannot be
+    /// exported or solved by `sat`).
+    fn encode(&self, enc: &mut Encoder) -> Encoded {
+        let _ = enc;
+        Encoded::Unsupported
     }
 }
 
