@@ -429,3 +429,109 @@ fn sat_stops_at_the_deadline_and_the_node_limit_with_exit_3() {
         );
     }
 }
+
+/// An external command when it is installed (`.ci/run` installs Debian's `glpk-utils` and
+/// `picosat`); without it the test prints a `skip:` line and passes, except under `CI=true`.
+fn external(cmd: &str) -> bool {
+    let found = std::process::Command::new(cmd)
+        .arg("--version")
+        .output()
+        .is_ok();
+    if !found {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{cmd} is missing under CI=true (.ci/run installs it)"
+        );
+        pencilbox_core::testing::skip(&format!("{cmd} not found (apt-get install glpk-utils picosat)"));
+    }
+    found
+}
+
+/// The values of the columns in a `glpsol -o` report: after the `Column name` header, entries
+/// `No. name [*] activity lower upper` (a long name is followed by a line break, which
+/// splitting on whitespace absorbs).
+fn glpsol_columns(report: &str) -> HashMap<String, bool> {
+    let at = report.find("Column name").expect("a columns table");
+    let body = report[at..].splitn(3, '\n').nth(2).expect("rows under the header");
+    let body = &body[..body.find("\n\n").unwrap_or(body.len())];
+    let toks: Vec<&str> = body.split_whitespace().collect();
+    let mut out = HashMap::new();
+    let mut i = 0;
+    while i < toks.len() {
+        let name = toks[i + 1];
+        let mut j = i + 2;
+        if toks[j] == "*" {
+            j += 1;
+        }
+        let activity: f64 = toks[j].parse().expect("activity");
+        out.insert(name.to_string(), activity > 0.5);
+        i = j + 3;
+    }
+    out
+}
+
+/// The places of a solution (not the ranks and arcs of a path's orientation) that are true.
+fn places(truth: &HashMap<String, bool>) -> BTreeSet<String> {
+    truth
+        .iter()
+        .filter(|(n, v)| **v && !n.contains("rank") && !n.contains("arc"))
+        .map(|(n, _)| n.clone())
+        .collect()
+}
+
+#[test]
+fn lp_solved_by_glpk_and_dimacs_by_picosat_give_the_unique_solution() {
+    if !external("glpsol") || !external("picosat") {
+        return;
+    }
+    for file in [
+        "examples/suguru/example-6x6.in",
+        "examples/ripple/example-6x6.in",
+        "examples/sudoku/4x4.txt",
+        "examples/path/example-6x6.txt",
+    ] {
+        let path = root().join(file).to_string_lossy().to_string();
+        let cnf = export("dimacs", &path);
+        let (_, truth, unique) = solve_dimacs(&cnf).expect("a solution");
+        assert!(unique, "{file}: the example is unique");
+        let want = places(&truth);
+        // GLPK's MIP solver on the CPLEX LP file.
+        let stem = file.replace(['/', '.'], "-");
+        let lp = temp_file(&format!("glpk-{stem}.lp"), export("lp", &path).as_bytes());
+        let report = lp.with_extension("out");
+        let out = std::process::Command::new("glpsol")
+            .arg("--lp")
+            .arg(&lp)
+            .arg("-o")
+            .arg(&report)
+            .output()
+            .expect("glpsol runs");
+        assert!(out.status.success(), "{file}: glpsol failed: {}", String::from_utf8_lossy(&out.stdout));
+        let report = std::fs::read_to_string(&report).expect("glpsol's report");
+        assert!(report.contains("INTEGER OPTIMAL"), "{file}: {report}");
+        let lp_want: BTreeSet<String> = want.iter().map(|n| lp_name(n)).collect();
+        // The LP's own variables are `x_…`; others are auxiliaries of its rows (a parity row's
+        // integer half-sum).
+        let mut lp_truth = glpsol_columns(&report);
+        lp_truth.retain(|n, _| n.starts_with("x_"));
+        assert_eq!(places(&lp_truth), lp_want, "{file}: GLPK's solution");
+        // PicoSAT on the DIMACS file.
+        let cnf_file = temp_file(&format!("picosat-{stem}.cnf"), cnf.as_bytes());
+        let out = std::process::Command::new("picosat")
+            .arg(&cnf_file)
+            .output()
+            .expect("picosat runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("s SATISFIABLE"), "{file}: {text}");
+        let names = dimacs_names(&cnf);
+        let truth: HashMap<String, bool> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("v "))
+            .flat_map(|l| l.split_whitespace())
+            .filter_map(|t| t.parse::<i64>().ok())
+            .filter(|&x| x != 0)
+            .filter_map(|x| names.get(&(x.unsigned_abs() as usize)).map(|n| (n.clone(), x > 0)))
+            .collect();
+        assert_eq!(places(&truth), want, "{file}: PicoSAT's solution");
+    }
+}
