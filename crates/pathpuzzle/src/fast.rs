@@ -358,7 +358,12 @@ impl LinkModel {
                         if e.should_stop_posting() {
                             return (e, model(vars));
                         }
-                        cells.extend((0..w).map(|c| shape.id(r, c)).filter(|&c| colour(c) == k).map(|c| vars.cell[c.index()]));
+                        cells.extend(
+                            (0..w)
+                                .map(|c| shape.id(r, c))
+                                .filter(|&c| colour(c) == k)
+                                .map(|c| vars.cell[c.index()]),
+                        );
                     }
                     colours.add(&cells, SumRule::Exactly(n));
                 }
