@@ -709,6 +709,13 @@ mod tests {
         };
         let mut s = link_search_limited(&p, &Rules::default(), None, &past);
         assert!(s.engine.interrupted().is_some(), "posting saw the deadline");
+        // The model is incomplete: new limits do not make it searchable.
+        s.engine.set_limits(&Limits::first());
+        assert!(
+            s.engine.interrupted().is_some(),
+            "an incomplete model stays interrupted"
+        );
+        assert!(s.engine.propagate().is_err());
         let r = run(&mut s, &past, |_| Flow::Continue);
         assert_eq!((r.solutions, r.stop), (0, StopReason::Deadline));
         // Without limits the same model is complete and solves.
