@@ -77,13 +77,17 @@ fn issue_16_a_longer_sudoku_time_limit_never_gives_a_worse_answer() {
 
 #[test]
 fn issue_16_path_1000x1000_returns_soon_after_its_timeout() {
+    // Posting the model and its first propagation poll the deadline in every grid-sized loop:
+    // the overshoot is 10–40 ms in release builds and about as much in this debug build on a
+    // quiet machine (before: 0.2–2.6 s). 700 ms of slack covers a loaded 2-core machine
+    // running the other tests of this file beside it.
     let f = temp_file("empty-path-1000.txt", empty_path(1000).as_bytes());
     let (out, took) = run_bounded(
         &["solve", "-p", "path", "--timeout", "0.3", f.to_str().unwrap()],
         3072 * MIB,
     );
     out.code(3);
-    assert!(took < Duration::from_millis(300) + SLACK, "took {took:?}");
+    assert!(took < Duration::from_millis(1000), "took {took:?}");
 }
 
 #[test]

@@ -49,22 +49,40 @@ pub struct Links {
 impl Links {
     /// Numbers the links of `shape`.
     pub fn new(shape: Shape) -> Self {
+        Self::new_until(shape, || false).expect("never stopped")
+    }
+
+    /// [`Links::new`] that calls `stop` once per grid row (and per row of links) and gives
+    /// up, returning `None`, as soon as it returns true: for models built under a deadline
+    /// (numbering the links of a million-cell grid takes tens of milliseconds).
+    pub fn new_until(shape: Shape, mut stop: impl FnMut() -> bool) -> Option<Self> {
         let (h, w) = (shape.height, shape.width);
         let horizontal = h * w.saturating_sub(1);
         let mut ends = Vec::with_capacity(horizontal + h.saturating_sub(1) * w);
         for r in 0..h {
+            if stop() {
+                return None;
+            }
             for c in 0..w.saturating_sub(1) {
                 ends.push((shape.id(r, c), shape.id(r, c + 1)));
             }
         }
         for r in 0..h.saturating_sub(1) {
+            if stop() {
+                return None;
+            }
             for c in 0..w {
                 ends.push((shape.id(r, c), shape.id(r + 1, c)));
             }
         }
-        let mut incident = vec![smallvec::SmallVec::new(); shape.cells()];
+        // Filled cell by cell (not preset for the whole grid first): the rows are polled.
+        let mut incident = Vec::with_capacity(shape.cells());
         for cell in shape.all() {
             let (r, c) = shape.coords(cell);
+            if c == 0 && stop() {
+                return None;
+            }
+            incident.push(smallvec::SmallVec::new());
             if r > 0 {
                 incident[cell.index()].push((horizontal + (r - 1) * w + c) as LinkId);
             }
@@ -78,12 +96,12 @@ impl Links {
                 incident[cell.index()].push((horizontal + r * w + c) as LinkId);
             }
         }
-        Links {
+        Some(Links {
             shape,
             horizontal,
             incident,
             ends,
-        }
+        })
     }
     /// The shape.
     pub fn shape(&self) -> Shape {

@@ -256,6 +256,14 @@ pub trait Puzzle: Sized + 'static {
     fn differences(&self, a: &Self::Solution, b: &Self::Solution) -> Vec<String>;
     /// `(height, width)` of the grid.
     fn dimensions(&self) -> (usize, usize);
+    /// An estimate, in bytes, of the memory a solve or count with `algorithm` (`None`: the
+    /// default) takes at most ([`PuzzleKind::memory_estimate`]). Default:
+    /// [`DEFAULT_BYTES_PER_CELL`](crate::puzzle::DEFAULT_BYTES_PER_CELL) per cell.
+    fn memory_estimate(&self, algorithm: Option<&str>) -> u64 {
+        let _ = algorithm;
+        let (m, n) = self.dimensions();
+        crate::puzzle::bytes_for_cells(m, n, crate::puzzle::DEFAULT_BYTES_PER_CELL)
+    }
     /// Figures about the instance for `--stats` (size, a paper's bound).
     fn notes(&self) -> Vec<Note> {
         Vec::new()
@@ -456,6 +464,9 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
     }
     fn dimensions(&self, text: &str, opts: &RunOptions) -> Result<(usize, usize), PuzzleError> {
         Ok(P::parse(text, opts)?.dimensions())
+    }
+    fn memory_estimate(&self, text: &str, opts: &RunOptions) -> Result<u64, PuzzleError> {
+        Ok(P::parse(text, opts)?.memory_estimate(opts.algorithm.as_deref()))
     }
     fn solve(&self, text: &str, opts: &RunOptions) -> Result<SolveReport, PuzzleError> {
         let (p, mut found, algorithm) = self.run(text, opts, Some(1), 1)?;

@@ -238,6 +238,14 @@ pub trait PuzzleKind: Sync {
     }
     /// `(height, width)` of the puzzle in `text` once parsed (the server's size guard).
     fn dimensions(&self, text: &str, opts: &RunOptions) -> Result<(usize, usize), PuzzleError>;
+    /// An estimate, in bytes, of the memory a solve or count of the puzzle in `text` with the
+    /// algorithm of `opts` takes at most (the server's per-request memory budget refuses
+    /// requests above it before any work). Default: [`DEFAULT_BYTES_PER_CELL`] per cell of
+    /// [`PuzzleKind::dimensions`].
+    fn memory_estimate(&self, text: &str, opts: &RunOptions) -> Result<u64, PuzzleError> {
+        let (m, n) = self.dimensions(text, opts)?;
+        Ok(bytes_for_cells(m, n, DEFAULT_BYTES_PER_CELL))
+    }
     /// The largest side the family serves interactively (the playground server refuses larger
     /// grids with a message pointing at `pencilbox solve`); `None`: only the server's own limits.
     fn max_side(&self) -> Option<usize> {
@@ -370,4 +378,13 @@ pub fn differences<T: PartialEq>(a: &[T], b: &[T], name: impl Fn(usize) -> Strin
         .filter(|(_, (x, y))| x != y)
         .map(|(i, _)| name(i))
         .collect()
+}
+
+/// The memory estimate per cell of a family that gives none of its own
+/// ([`PuzzleKind::memory_estimate`]): engine models take a few hundred bytes per cell.
+pub const DEFAULT_BYTES_PER_CELL: u64 = 1024;
+
+/// `bytes` per cell of an `m`×`n` grid (saturating).
+pub fn bytes_for_cells(m: usize, n: usize, bytes: u64) -> u64 {
+    (m as u64).saturating_mul(n as u64).saturating_mul(bytes)
 }

@@ -59,10 +59,19 @@ const NO_PARENT: u32 = u32::MAX;
 impl Flood {
     /// A workspace for grids of shape `shape`.
     pub fn new(shape: Shape) -> Self {
+        Self::new_until(shape, || false).expect("never stopped")
+    }
+
+    /// [`Flood::new`] that calls `stop` once per grid row and gives up, returning `None`, as
+    /// soon as it returns true (for models built under a deadline).
+    pub fn new_until(shape: Shape, mut stop: impl FnMut() -> bool) -> Option<Self> {
         let cells = shape.cells();
         let mut adj = Vec::with_capacity(cells);
         let mut degree = Vec::with_capacity(cells);
         for c in shape.all() {
+            if c.index() % shape.width.max(1) == 0 && stop() {
+                return None;
+            }
             let mut row = [CellId(0); 4];
             let mut n = 0;
             for d in ORTHOGONAL {
@@ -74,7 +83,7 @@ impl Flood {
             adj.push(row);
             degree.push(n as u8);
         }
-        Flood {
+        Some(Flood {
             adj,
             degree,
             stamp: vec![0; cells],
@@ -89,7 +98,7 @@ impl Flood {
             block_mark: Vec::new(),
             calls: Vec::new(),
             separators: Vec::new(),
-        }
+        })
     }
 
     /// The orthogonal neighbours of `c` (up, left, right, down order).

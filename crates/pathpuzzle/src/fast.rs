@@ -255,10 +255,12 @@ impl LinkModel {
     }
 
     /// [`LinkModel::post`] under the deadline and cancellation flag of `limits`: the engine
-    /// polls them from the start, and building stops between rule families once they have
-    /// stopped it (a model of a million cells takes most of a second to post). The engine is
-    /// then [`Engine::interrupted`], so a search on it ends at its first propagation: the
-    /// partial model is never searched.
+    /// polls them from the start, in every grid-sized loop of the building (variables, link
+    /// tables, each rule's setup and watches, one poll per row or per few thousand items), and
+    /// building stops as soon as they have stopped it (a model of a million cells takes most
+    /// of a second to post). The engine is then [`Engine::interrupted`] for good, so a search
+    /// on it ends at its first propagation: the partial model (whose variable lists may be
+    /// cut short) is never searched.
     pub fn post_limited(p: &PathPuzzle, rules: &Rules, limits: &Limits) -> (Engine, LinkModel) {
         let shape = p.shape();
         let (h, w) = (shape.height, shape.width);
@@ -266,6 +268,16 @@ impl LinkModel {
         e.set_limits(limits);
         let vars = PathVars::new(&mut e, shape);
         let (a, b) = (p.cell_a(), p.cell_b());
+        let model = |vars: PathVars| LinkModel {
+            vars,
+            a,
+            b,
+            row_clues: p.row_clues().to_vec(),
+            col_clues: p.col_clues().to_vec(),
+        };
+        if e.check_limits_posting() {
+            return (e, model(vars));
+        }
         let path = SinglePath {
             vars: vars.clone(),
             a,
@@ -275,19 +287,9 @@ impl LinkModel {
             loops: rules.loops,
             connect: rules.connect,
         };
-        let model = |vars: PathVars| LinkModel {
-            vars,
-            a,
-            b,
-            row_clues: p.row_clues().to_vec(),
-            col_clues: p.col_clues().to_vec(),
-        };
-        if e.check_limits() {
-            return (e, model(vars));
-        }
         path.post(&mut e, path_rules)
             .expect("fixing the doors of fresh Boolean variables cannot fail");
-        if e.check_limits() {
+        if e.check_limits_posting() {
             return (e, model(vars));
         }
         let cell = |r: usize, c: usize| vars.cell[shape.id(r, c).index()];
@@ -295,12 +297,18 @@ impl LinkModel {
         // and its column.
         let mut lines = BoolSum::family("lines");
         for (r, clue) in p.row_clues().iter().enumerate() {
+            if e.should_stop_posting() {
+                return (e, model(vars));
+            }
             if let Some(k) = *clue {
                 let row: Vec<_> = (0..w).map(|c| cell(r, c)).collect();
                 lines.add(&row, SumRule::Exactly(k));
             }
         }
         for (c, clue) in p.col_clues().iter().enumerate() {
+            if e.should_stop_posting() {
+                return (e, model(vars));
+            }
             if let Some(k) = *clue {
                 let col: Vec<_> = (0..h).map(|r| cell(r, c)).collect();
                 lines.add(&col, SumRule::Exactly(k));
@@ -309,7 +317,7 @@ impl LinkModel {
         if !lines.is_empty() {
             e.post(lines);
         }
-        if e.check_limits() {
+        if e.check_limits_posting() {
             return (e, model(vars));
         }
         if rules.cuts {
@@ -317,10 +325,16 @@ impl LinkModel {
             let links = &vars.links;
             let mut cuts = BoolSum::family("cuts");
             for t in 0..h.saturating_sub(1) {
+                if e.should_stop_posting() {
+                    return (e, model(vars));
+                }
                 let crossing: Vec<_> = (0..w).map(|c| vars.link[links.vertical(t, c) as usize]).collect();
                 cuts.add(&crossing, SumRule::Parity((ra <= t) != (rb <= t)));
             }
             for t in 0..w.saturating_sub(1) {
+                if e.should_stop_posting() {
+                    return (e, model(vars));
+                }
                 let crossing: Vec<_> = (0..h).map(|r| vars.link[links.horizontal(r, t) as usize]).collect();
                 cuts.add(&crossing, SumRule::Parity((ca <= t) != (cb <= t)));
             }
@@ -339,11 +353,18 @@ impl LinkModel {
                 need[1 - colour(a)] = length / 2;
                 let mut colours = BoolSum::family("colours");
                 for (k, &n) in need.iter().enumerate() {
-                    let cells: Vec<_> = shape
-                        .all()
-                        .filter(|&c| colour(c) == k)
-                        .map(|c| vars.cell[c.index()])
-                        .collect();
+                    let mut cells = Vec::with_capacity(shape.cells().div_ceil(2));
+                    for r in 0..h {
+                        if e.should_stop_posting() {
+                            return (e, model(vars));
+                        }
+                        cells.extend(
+                            (0..w)
+                                .map(|c| shape.id(r, c))
+                                .filter(|&c| colour(c) == k)
+                                .map(|c| vars.cell[c.index()]),
+                        );
+                    }
                     colours.add(&cells, SumRule::Exactly(n));
                 }
                 e.post(colours);
@@ -688,6 +709,13 @@ mod tests {
         };
         let mut s = link_search_limited(&p, &Rules::default(), None, &past);
         assert!(s.engine.interrupted().is_some(), "posting saw the deadline");
+        // The model is incomplete: new limits do not make it searchable.
+        s.engine.set_limits(&Limits::first());
+        assert!(
+            s.engine.interrupted().is_some(),
+            "an incomplete model stays interrupted"
+        );
+        assert!(s.engine.propagate().is_err());
         let r = run(&mut s, &past, |_| Flow::Continue);
         assert_eq!((r.solutions, r.stop), (0, StopReason::Deadline));
         // Without limits the same model is complete and solves.

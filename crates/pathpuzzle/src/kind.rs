@@ -275,6 +275,13 @@ impl Puzzle for PathPuzzle {
         (self.height(), self.width())
     }
 
+    /// `fast` races two link models of about 0.5–0.7 KB per cell each (variables, watches,
+    /// the propagators' tables) plus probing and the trail: 1.4 KB per cell measured at 300×300
+    /// (128 MB peak), 2 KB per cell with a margin.
+    fn memory_estimate(&self, _algorithm: Option<&str>) -> u64 {
+        pencilbox_core::puzzle::bytes_for_cells(self.height(), self.width(), 2048)
+    }
+
     fn write(&self, url: bool) -> Option<String> {
         (!url).then(|| self.to_text())
     }

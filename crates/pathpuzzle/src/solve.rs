@@ -175,6 +175,7 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
             let prunes = rule_totals(&states);
             kept = std::mem::take(&mut per_racer[race.winner]);
             searches = states.len() as u32;
+            drop_models(states, p.shape().cells());
             answered_by = Some(strategies[race.winner].0);
             answered_seed = strategies[race.winner].1;
             (race.result, prunes)
@@ -214,6 +215,19 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
         searches,
         answered_by,
         answered_seed,
+    }
+}
+
+/// Models of at least this many cells are freed on a thread of their own.
+const DROP_APART_CELLS: usize = 1 << 18;
+
+/// Frees the searches' models: a large one on a detached thread, because freeing a
+/// million-cell model (about 1 KB per cell) takes tens of milliseconds that a deadline
+/// should not pay (a CLI run exits without waiting for it).
+fn drop_models(states: Vec<LinkSearch>, cells: usize) {
+    if cells >= DROP_APART_CELLS {
+        // A failed spawn drops the closure, and the models with it, here.
+        let _ = std::thread::Builder::new().spawn(move || drop(states));
     }
 }
 

@@ -322,7 +322,9 @@ pub fn kind_named(name: &str) -> Result<&'static dyn PuzzleKind, ApiError> {
 }
 
 /// Refuses grids above the server's size limits (and above the family's own interactive limit,
-/// [`PuzzleKind::max_side`]), with a message saying what they are. The size is the plug-in's
+/// [`PuzzleKind::max_side`]) and requests whose memory estimate
+/// ([`PuzzleKind::memory_estimate`]) is above [`Config::memory_per_request`], with a message
+/// saying what they are. The size is the plug-in's
 /// own reading of the puzzle ([`PuzzleKind::dimensions`]: the parsers check sizes before they
 /// allocate, and the body is already capped); a text that does not parse passes here and gets
 /// its parse error from the operation itself.
@@ -340,6 +342,25 @@ pub fn check_size(config: &Config, kind: &dyn PuzzleKind, text: &str, opts: &Run
                 config.max_side, config.max_cells
             ),
         ));
+    }
+    if let Ok(bytes) = kind.memory_estimate(text, opts) {
+        if bytes > config.memory_per_request {
+            let mb = |b: u64| b.div_ceil(1 << 20);
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!(
+                    "this {m}×{n} {} puzzle would need about {} MB with {}, above this server's memory \
+                 budget of {} MB per request (see `pencilbox serve --memory-per-request`): use \
+                 `pencilbox solve` or a lighter algorithm",
+                    kind.name(),
+                    mb(bytes),
+                    opts.algorithm
+                        .as_deref()
+                        .map_or("the default algorithm".to_string(), |a| format!("`{a}`")),
+                    mb(config.memory_per_request)
+                ),
+            ));
+        }
     }
     if let Some(side) = kind.max_side() {
         if m.max(n) > side {
@@ -413,6 +434,7 @@ impl PuzzleRequest {
         check_settings(kind, self.settings.keys())?;
         let opts = RunOptions {
             settings: self.settings(),
+            algorithm: self.algorithm.clone(),
             ..RunOptions::default()
         };
         check_size(config, kind, &self.text, &opts)?;
@@ -474,6 +496,7 @@ async fn puzzles(State(state): Shared) -> Json<Value> {
             "timeout_s": c.timeout.as_secs_f64(),
             "jobs": c.jobs,
             "jobs_per_client": c.jobs_per_client,
+            "memory_per_request_mb": c.memory_per_request >> 20,
             "header_timeout_s": c.header_timeout.as_secs_f64(),
             "max_connections": c.max_connections,
             "max_connections_per_client": c.max_connections_per_client,
@@ -495,6 +518,7 @@ async fn limits(State(state): Shared) -> Json<Value> {
     Json(json!({
         "max_side": c.max_side,
         "max_cells": c.max_cells,
+        "memory_per_request_mb": c.memory_per_request >> 20,
         "generate": { "min_side": 2, "max_side": extras::MAX_GENERATED_SIDE },
         "families": families,
     }))

@@ -16,7 +16,9 @@
 //! # Robustness
 //! * Binds loopback by default; request bodies are capped ([`Config::max_body`]) and grids are
 //!   capped by size ([`Config::max_side`], [`Config::max_cells`], after the plug-in parsed the
-//!   text in any format it reads) with `413` and a message saying so.
+//!   text in any format it reads) with `413` and a message saying so; so are requests whose
+//!   estimated memory ([`pencilbox_core::PuzzleKind::memory_estimate`], from the dimensions and
+//!   the algorithm) exceeds [`Config::memory_per_request`].
 //! * Every solve, count, verify or deduction runs on Tokio's blocking pool, at most
 //!   [`Config::jobs`] at a time and [`Config::jobs_per_client`] per client address (the rest
 //!   queue), under a deadline and a cancellation flag ([`pencilbox_core::Limits`]) that is
@@ -62,6 +64,10 @@ pub struct ServeArgs {
     /// The largest grid accepted, in cells.
     #[arg(long, value_name = "N", default_value_t = Config::default().max_cells)]
     pub max_cells: usize,
+    /// The memory one request may need, in MB (the family's estimate from the grid's
+    /// dimensions and the algorithm; larger requests get `413`).
+    #[arg(long, value_name = "MB", default_value_t = Config::default().memory_per_request >> 20)]
+    pub memory_per_request: u64,
     /// Jobs of one client address that may run at once (the others queue).
     #[arg(long, value_name = "N", default_value_t = Config::default().jobs_per_client)]
     pub jobs_per_client: usize,
@@ -86,6 +92,9 @@ pub struct Config {
     pub max_side: usize,
     /// The largest number of cells of a grid.
     pub max_cells: usize,
+    /// The memory one request may need, in bytes, by the family's estimate
+    /// ([`pencilbox_core::PuzzleKind::memory_estimate`]).
+    pub memory_per_request: u64,
     /// Jobs of one client address running at once.
     pub jobs_per_client: usize,
     /// Time for a request's header to arrive (and for an idle kept-alive connection).
@@ -110,6 +119,8 @@ impl Default for Config {
             max_body: 256 * 1024,
             max_side: 60,
             max_cells: 2500,
+            // An empty 25×25 Sudoku (Nishio graph) is estimated at about 340 MB.
+            memory_per_request: 512 << 20,
             jobs_per_client: 2,
             header_timeout: Duration::from_secs(5),
             max_connections: 512,
@@ -139,6 +150,10 @@ impl Config {
             }
             c.jobs = j;
         }
+        if args.memory_per_request == 0 {
+            return Err("--memory-per-request must be at least 1 (MB)".into());
+        }
+        c.memory_per_request = args.memory_per_request.min(1 << 40).saturating_mul(1 << 20);
         if args.jobs_per_client == 0 {
             return Err("--jobs-per-client must be at least 1".into());
         }
@@ -335,6 +350,7 @@ mod tests {
             timeout: f64::NAN,
             jobs: None,
             max_cells: 100,
+            memory_per_request: 64,
             jobs_per_client: 2,
             allow_hosts: vec![],
         };
@@ -345,5 +361,8 @@ mod tests {
         let c = Config::from_args(&args).unwrap();
         assert_eq!(c.timeout, Duration::from_millis(2500));
         assert_eq!(c.max_cells, 100);
+        assert_eq!(c.memory_per_request, 64 << 20);
+        args.memory_per_request = 0;
+        assert!(Config::from_args(&args).is_err());
     }
 }

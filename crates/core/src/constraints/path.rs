@@ -23,6 +23,10 @@ use crate::links::{LinkId, Links};
 use crate::reach::Flood;
 use std::sync::Arc;
 
+/// Grid-sized loops (setup, runs from scratch) poll the engine's limits once per this many
+/// cells.
+const POLL_CELLS: u32 = 1024;
+
 /// The variables of a path model on a grid.
 #[derive(Clone, Debug)]
 pub struct PathVars {
@@ -36,11 +40,34 @@ pub struct PathVars {
 
 impl PathVars {
     /// Creates the variables of a `shape` grid on `engine` (links first, then cells).
+    ///
+    /// The building polls the engine's limits ([`Engine::should_stop_posting`]): when they
+    /// stop it, the link table and the variable lists are cut short, the engine stays
+    /// interrupted for good, and the variables must not be read (the model is never
+    /// searched).
     pub fn new(engine: &mut Engine, shape: Shape) -> Self {
-        let links = Arc::new(Links::new(shape));
+        let Some(links) = Links::new_until(shape, || engine.should_stop_posting()) else {
+            let links = Arc::new(Links::new(Shape::new(0, 0)));
+            return PathVars {
+                links,
+                link: Vec::new(),
+                cell: Vec::new(),
+            };
+        };
+        let links = Arc::new(links);
         engine.reserve(links.len() + shape.cells());
-        let link = (0..links.len()).map(|_| engine.new_bool()).collect();
-        let cell = (0..shape.cells()).map(|_| engine.new_bool()).collect();
+        let mut bools = |n: usize| {
+            let mut vars = Vec::with_capacity(n);
+            for _ in 0..n {
+                if engine.should_stop_posting() {
+                    break;
+                }
+                vars.push(engine.new_bool());
+            }
+            vars
+        };
+        let link = bools(links.len());
+        let cell = bools(shape.cells());
         PathVars { links, link, cell }
     }
     /// The shape.
@@ -71,13 +98,33 @@ pub struct SinglePath {
 
 impl SinglePath {
     /// Posts `degree`, `chains` and (when asked) `connect`; fixes both terminals visited.
+    ///
+    /// The grid-sized setup polls the engine's limits ([`Engine::should_stop_posting`]):
+    /// once they stop it, the rest is not posted and the engine stays interrupted for good.
     pub fn post(&self, engine: &mut Engine, rules: PathRules) -> Result<(), Conflict> {
+        // Each propagator holds a copy of the variable lists (tens of megabytes on the
+        // largest grids): the clock is read before each copy.
+        if engine.check_limits_posting() {
+            return Ok(());
+        }
         engine.assign(self.vars.cell[self.a.index()], TRUE)?;
         engine.assign(self.vars.cell[self.b.index()], TRUE)?;
-        engine.post(Degree::new(self.clone()));
+        let Some(degree) = Degree::new(self.clone(), engine) else {
+            return Ok(());
+        };
+        engine.post(degree);
+        if engine.check_limits_posting() {
+            return Ok(());
+        }
         engine.post(ChainRule::new(self.clone(), rules.loops));
         if rules.connect {
-            engine.post(Connect::new(self.clone()));
+            if engine.check_limits_posting() {
+                return Ok(());
+            }
+            let Some(connect) = Connect::new(self.clone(), engine) else {
+                return Ok(());
+            };
+            engine.post(connect);
         }
         Ok(())
     }
@@ -128,32 +175,42 @@ struct Around {
 }
 
 impl Degree {
-    fn new(p: SinglePath) -> Self {
+    /// `None` when the engine's limits stopped the building.
+    fn new(p: SinglePath, engine: &mut Engine) -> Option<Self> {
+        let width = p.vars.shape().width.max(1);
+        let mut stopped = false;
         let around = p
             .vars
             .shape()
             .all()
-            .map(|c| {
+            .map_while(|c| {
+                if c.index() % width == 0 && engine.should_stop_posting() {
+                    stopped = true;
+                    return None;
+                }
                 let at = p.vars.links.at(c);
                 let (mut links, mut across) = ([VarId(0); 4], [0; 4]);
                 for (k, &l) in at.iter().enumerate() {
                     links[k] = p.vars.link[l as usize];
                     across[k] = p.vars.links.other(l, c).0;
                 }
-                Around {
+                Some(Around {
                     links,
                     across,
                     len: at.len() as u8,
                     cap: p.cap(c) as u8,
-                }
+                })
             })
             .collect();
+        if stopped {
+            return None;
+        }
         let n = p.vars.cell.len();
-        Degree {
+        Some(Degree {
             p,
             around,
             work: Worklist::new(n),
-        }
+        })
     }
 
     /// Looks at the listed cells until the list is empty.
@@ -287,7 +344,18 @@ impl Propagator for Degree {
         for c in (0..self.p.vars.cell.len() as u32).rev() {
             self.work.push(c);
         }
-        self.drain(cx)
+        // `drain` without polling (it is the incremental hot loop), but a run from scratch
+        // is grid-sized: poll every few cells.
+        let mut k = 0u32;
+        while let Some(c) = self.work.pop() {
+            k = k.wrapping_add(1);
+            if k % POLL_CELLS == 0 && cx.should_stop() {
+                self.work.clear();
+                return Ok(());
+            }
+            self.cell(cx, c as usize)?;
+        }
+        Ok(())
     }
     fn incremental(&mut self, cx: &mut Context) -> Result<(), Conflict> {
         // The cells at the ends of each changed link, and each changed cell.
@@ -537,7 +605,14 @@ impl Propagator for ChainRule {
     }
     fn init(&mut self, init: &mut Init) {
         let n = self.p.vars.cell.len();
-        self.end = (0..n).map(|c| init.int(c as i64)).collect();
+        // Grid-sized: polled (a stop leaves the engine interrupted for good).
+        self.end = Vec::with_capacity(n);
+        for c in 0..n {
+            if c as u32 % POLL_CELLS == 0 && init.should_stop() {
+                return;
+            }
+            self.end.push(init.int(c as i64));
+        }
         let used = self
             .p
             .vars
@@ -566,6 +641,9 @@ impl Propagator for ChainRule {
         let n = self.p.vars.cell.len();
         let mut seen = vec![false; n];
         for c in 0..n {
+            if c as u32 % POLL_CELLS == 0 && cx.should_stop() {
+                return Ok(());
+            }
             let cell = CellId::from_index(c);
             cx.set_int(self.end[c], c as i64);
             let (yes, _) = tally(cx, &self.p, cell);
@@ -577,6 +655,9 @@ impl Propagator for ChainRule {
         cx.set_int(self.used, used as i64);
         let mut chains = Vec::new();
         for c in 0..n {
+            if c as u32 % POLL_CELLS == 0 && cx.should_stop() {
+                return Ok(());
+            }
             let cell = CellId::from_index(c);
             if seen[c] || tally(cx, &self.p, cell).0 != 1 {
                 continue;
@@ -592,6 +673,9 @@ impl Propagator for ChainRule {
         }
         // A used link not on any chain lies on a cycle.
         for (c, &on_chain) in seen.iter().enumerate() {
+            if c as u32 % POLL_CELLS == 0 && cx.should_stop() {
+                return Ok(());
+            }
             if !on_chain && tally(cx, &self.p, CellId::from_index(c)).0 == 2 {
                 return Err(Conflict);
             }
@@ -624,26 +708,36 @@ struct Connect {
 }
 
 impl Connect {
-    fn new(p: SinglePath) -> Self {
+    /// `None` when the engine's limits stopped the building.
+    fn new(p: SinglePath, engine: &mut Engine) -> Option<Self> {
         let shape = p.vars.shape();
+        let width = shape.width.max(1);
+        let mut stopped = false;
         let toward = shape
             .all()
-            .map(|c| {
+            .map_while(|c| {
+                if c.index() % width == 0 && engine.should_stop_posting() {
+                    stopped = true;
+                    return None;
+                }
                 let mut t = [LinkId::MAX; 4];
                 for (d, step) in ORTHOGONAL.iter().enumerate() {
                     if let Some(n) = shape.step(c, *step) {
                         t[d] = p.vars.links.between(c, n).expect("neighbours share a link");
                     }
                 }
-                t
+                Some(t)
             })
             .collect();
-        Connect {
-            flood: Flood::new(shape),
+        if stopped {
+            return None;
+        }
+        Some(Connect {
+            flood: Flood::new_until(shape, || engine.should_stop_posting())?,
             toward,
             separators: Vec::new(),
             p,
-        }
+        })
     }
 }
 
@@ -668,12 +762,21 @@ impl Propagator for Connect {
     fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
         let width = self.p.vars.shape().width as u32;
         let (p, toward) = (&self.p, &self.toward);
+        // The fill is grid-sized: every few cells entered, the limits are read; once they
+        // have passed, the fill enters nothing more and the run ends without changes.
+        let (mut entered, mut passed) = (0u32, false);
         let reached = {
             let cxr: &Context = cx;
             self.flood.between_links(
                 p.a,
                 p.b,
-                |c| !cxr.is_false(p.vars.cell[c.index()]),
+                |c| {
+                    entered = entered.wrapping_add(1);
+                    if entered % POLL_CELLS == 0 && !passed {
+                        passed = cxr.limits_passed();
+                    }
+                    !passed && !cxr.is_false(p.vars.cell[c.index()])
+                },
                 |u, w| {
                     // The direction from u to w (vertical steps first: on a one-cell-wide grid
                     // they also differ by one).
@@ -690,6 +793,11 @@ impl Propagator for Connect {
                 },
             )
         };
+        if passed {
+            // Recorded for the engine, which then reports the interruption.
+            cx.check_limits();
+            return Ok(());
+        }
         if !reached {
             return Err(Conflict);
         }
@@ -698,6 +806,9 @@ impl Propagator for Connect {
             cx.because([]);
         }
         for i in 0..p.vars.cell.len() {
+            if i as u32 % POLL_CELLS == 0 && cx.should_stop() {
+                return Ok(());
+            }
             let c = CellId::from_index(i);
             if c != p.a && !self.flood.reached(c) {
                 let x = p.vars.cell[i];

@@ -12,6 +12,9 @@ use crate::domain::Domain;
 use crate::encode::{Cmp, Encoded, Encoder};
 use crate::engine::{Conflict, Context, Init, IntId, Ints, Premise, Priority, Propagator, VarId, FALSE, TRUE};
 
+/// Long loops of posting poll the limits once per this many members.
+const POLL_ITEMS: usize = 1024;
+
 /// What the sum must be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SumRule {
@@ -262,7 +265,13 @@ impl Propagator for BoolSum {
         let mut slot = vec![u32::MAX; (hi - lo) as usize + 1];
         self.members = Vec::with_capacity(self.posted.len());
         self.vars = Vec::with_capacity(self.posted.len());
-        for &v in &self.posted {
+        // The loops below are as long as all the sums together (grid-sized for a family of
+        // rows or cuts): they poll the limits once per `POLL_ITEMS` items; a stop leaves the
+        // engine interrupted for good.
+        for (k, &v) in self.posted.iter().enumerate() {
+            if k % POLL_ITEMS == 0 && init.should_stop() {
+                return;
+            }
             let x = &mut slot[(v.0 - lo) as usize];
             if *x == u32::MAX {
                 *x = self.vars.len() as u32;
@@ -280,6 +289,9 @@ impl Propagator for BoolSum {
             start[i + 1] += start[i];
         }
         for s in 0..self.sums.len() {
+            if init.should_stop() {
+                return;
+            }
             let (yes, open) = self.count(s, |v| init.dom(v));
             self.sums[s].counts = init.int(pack(yes, open));
         }
@@ -291,6 +303,9 @@ impl Propagator for BoolSum {
         };
         self.of = vec![blank; self.members.len()];
         for (s, sum) in self.sums.iter().enumerate() {
+            if init.should_stop() {
+                return;
+            }
             for &i in &self.members[sum.from as usize..sum.to as usize] {
                 self.of[next[i as usize] as usize] = In {
                     sum: s as u32,
@@ -326,15 +341,26 @@ impl Propagator for BoolSum {
     }
     fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
         // Recount every sum (a rule switched back on missed its events), then apply them all.
+        // Grid-sized for a family of rows or cuts: polled once per sum (a sum is a line).
         self.dirty.clear();
         for s in 0..self.sums.len() {
+            if cx.should_stop() {
+                return Ok(());
+            }
             let (yes, open) = self.count(s, |v| cx.dom(v));
             cx.set_int(self.sums[s].counts, pack(yes, open));
         }
         for s in (0..self.sums.len() as u32).rev() {
             self.dirty.push(s);
         }
-        self.drain(cx)
+        while let Some(s) = self.dirty.pop() {
+            if cx.should_stop() {
+                self.dirty.clear();
+                return Ok(());
+            }
+            self.apply(cx, s as usize)?;
+        }
+        Ok(())
     }
     fn incremental(&mut self, cx: &mut Context) -> Result<(), Conflict> {
         self.drain(cx)

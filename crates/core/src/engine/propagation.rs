@@ -6,6 +6,29 @@ use super::store::{Conflict, Context, IntId, Ints, Store, VarId, BOOL};
 use crate::domain::Domain;
 use crate::search::{Limits, StopReason};
 
+/// Grid-sized loops of the engine (copying and indexing watches) poll the limits once per
+/// this many items.
+const POLL_CHUNK: usize = 1024;
+
+/// A vector of `len` items copied from `from` (cycled: one item repeats it), built in chunks
+/// that poll the limits as model-building work; `None` when they stopped it (then for good).
+fn filled<T: Copy>(poll: &mut super::store::Poll, len: usize, from: &[T]) -> Option<Vec<T>> {
+    let mut v = Vec::with_capacity(len);
+    while v.len() < len {
+        if poll.building_tick() {
+            return None;
+        }
+        let k = (len - v.len()).min(POLL_CHUNK);
+        if from.len() == 1 {
+            v.extend(std::iter::repeat_n(from[0], k));
+        } else {
+            let at = v.len();
+            v.extend_from_slice(&from[at..at + k]);
+        }
+    }
+    Some(v)
+}
+
 /// A posted propagator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PropId(pub u32);
@@ -258,7 +281,12 @@ impl Engine {
             self.everywhere.push(id);
         }
         self.posted.reserve(self.declared.len());
-        for &(v, tag, removed, delivery) in &self.declared {
+        for (i, &(v, tag, removed, delivery)) in self.declared.iter().enumerate() {
+            // A grid-sized copy: polled, and left incomplete (the engine then stays
+            // interrupted for good) once the limits stop the run.
+            if i % POLL_CHUNK == 0 && self.store.poll.building_tick() {
+                break;
+            }
             let w = Watch {
                 prop: id,
                 tag,
@@ -411,26 +439,42 @@ impl Engine {
     }
 
     /// Lays the posted watches out by variable (a counting sort; posting order is kept).
+    /// Grid-sized: polls the limits, and leaves the watches stale (the engine interrupted for
+    /// good) when they stop the run.
     fn index_watches(&mut self) {
         let n = self.store.doms.len();
-        let mut start = vec![0u32; n + 1];
-        for &(v, _) in &self.posted {
+        let poll = &mut self.store.poll;
+        let Some(mut start) = filled(poll, n + 1, &[0u32]) else {
+            return;
+        };
+        for (i, &(v, _)) in self.posted.iter().enumerate() {
+            if i % POLL_CHUNK == 0 && poll.building_tick() {
+                return;
+            }
             start[v as usize + 1] += 1;
         }
         for i in 0..n {
+            if i % POLL_CHUNK == 0 && poll.building_tick() {
+                return;
+            }
             start[i + 1] += start[i];
         }
-        let mut next = start.clone();
-        let mut list = vec![
-            Watch {
-                prop: 0,
-                tag: 0,
-                removed: Domain::EMPTY,
-                delivery: Delivery::Wake,
-            };
-            self.posted.len()
-        ];
-        for &(v, w) in &self.posted {
+        let Some(mut next) = filled(poll, start.len(), &start) else {
+            return;
+        };
+        let blank = Watch {
+            prop: 0,
+            tag: 0,
+            removed: Domain::EMPTY,
+            delivery: Delivery::Wake,
+        };
+        let Some(mut list) = filled(poll, self.posted.len(), &[blank]) else {
+            return;
+        };
+        for (i, &(v, w)) in self.posted.iter().enumerate() {
+            if i % POLL_CHUNK == 0 && poll.building_tick() {
+                return;
+            }
             list[next[v as usize] as usize] = w;
             next[v as usize] += 1;
         }
@@ -447,6 +491,11 @@ impl Engine {
         }
         if self.watches_stale {
             self.index_watches();
+            if self.watches_stale {
+                // The limits stopped the indexing: the engine is interrupted for good.
+                self.store.changed.clear();
+                return;
+            }
         }
         let Engine {
             store,
@@ -535,6 +584,10 @@ impl Engine {
     /// Runs the queue to a fixpoint. `Err` at a conflict (then backtrack: the state is
     /// inconsistent) or when the limits stopped propagation ([`Engine::interrupted`] says so).
     pub fn propagate(&mut self) -> Result<(), Conflict> {
+        if self.store.poll.stopped.is_some() {
+            self.abort();
+            return Err(Conflict);
+        }
         self.dispatch(None);
         while let Some(p) = self.next() {
             let pi = p as usize;
@@ -637,6 +690,22 @@ impl Engine {
     /// Reads the clock now; true when the limits have stopped the run.
     pub fn check_limits(&mut self) -> bool {
         self.store.poll.check_now()
+    }
+    /// Counts a unit of model-building work (a variable created, a grid cell set up) and
+    /// says whether the limits stopped the run (the clock is read every few calls, as
+    /// [`Context::should_stop`] does). Once true, the engine stays interrupted for good, even
+    /// after [`Engine::set_limits`]: the builder stops where it is, and the incomplete model
+    /// is never searched.
+    #[inline]
+    pub fn should_stop_posting(&mut self) -> bool {
+        self.store.poll.building_tick()
+    }
+    /// [`Engine::check_limits`] for a model builder about to leave the model incomplete:
+    /// reads the clock now, and when the limits have stopped the run the engine stays
+    /// interrupted for good (as after [`Engine::should_stop_posting`]).
+    pub fn check_limits_posting(&mut self) -> bool {
+        self.store.poll.check_now();
+        self.store.poll.building_tick()
     }
 
     // ----- explanations -----------------------------------------------------------------

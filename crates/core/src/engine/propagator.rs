@@ -136,34 +136,50 @@ pub struct Init<'a> {
 }
 
 impl Init<'_> {
+    /// Records a watch. Declaring watches is the grid-sized part of posting a global
+    /// constraint, so it polls the limits: once they have stopped the run, the remaining
+    /// watches are left out and the engine stays interrupted for good (an incomplete model is
+    /// never searched).
+    #[inline]
+    fn declare(&mut self, d: Declared) {
+        if !self.store.poll.building_tick() {
+            self.watches.push(d);
+        }
+    }
+    /// Counts a unit of model-building work (for a grid-sized loop of
+    /// [`Propagator::init`] that declares no watch) and says whether the limits stopped the
+    /// run; once true, the engine stays interrupted for good.
+    pub fn should_stop(&mut self) -> bool {
+        self.store.poll.building_tick()
+    }
     /// Wakes the propagator when `var` changes, passing `tag` to [`Propagator::notify`].
     pub fn watch(&mut self, var: VarId, tag: u32) {
-        self.watches.push((var, tag, Domain::ALL, Delivery::Notify));
+        self.declare((var, tag, Domain::ALL, Delivery::Notify));
     }
     /// Like [`Init::watch`], but only changes that remove one of `values` are notified (a
     /// Boolean watched for `{FALSE}` is notified when it becomes true): the engine filters the
     /// other events without calling [`Propagator::notify`] (Gecode's propagation conditions).
     pub fn watch_removal(&mut self, var: VarId, tag: u32, values: Domain) {
-        self.watches.push((var, tag, values, Delivery::Notify));
+        self.declare((var, tag, values, Delivery::Notify));
     }
     /// Queues the propagator, without calling [`Propagator::notify`], when a change of `var`
     /// removes one of `values`: for propagators that keep no per-event state (a reachability
     /// check that reruns from scratch).
     pub fn wake_on_removal(&mut self, var: VarId, values: Domain) {
-        self.watches.push((var, 0, values, Delivery::Wake));
+        self.declare((var, 0, values, Delivery::Wake));
     }
     /// Queues the propagator when `var` changes and hands it `tag` in
     /// [`Context::events`] at its next run, without calling [`Propagator::notify`]: the
     /// cheapest delivery for a propagator that only needs to know *what* changed (one tag per
     /// change, in order; the domains may have changed again since).
     pub fn watch_buffered(&mut self, var: VarId, tag: u32) {
-        self.watches.push((var, tag, Domain::ALL, Delivery::Buffer));
+        self.declare((var, tag, Domain::ALL, Delivery::Buffer));
     }
     /// Like [`Init::watch_buffered`], but only for the change that fixes `var` (several values
     /// before, one after): the cheapest delivery for a rule that acts on fixed values (a naked
     /// single), with no call per other change (Gecode's value propagation condition).
     pub fn watch_fixed(&mut self, var: VarId, tag: u32) {
-        self.watches.push((var, tag, Domain::ALL, Delivery::Fixed));
+        self.declare((var, tag, Domain::ALL, Delivery::Fixed));
     }
     /// Watches every variable of `vars`, tagged by its position in the slice.
     pub fn watch_all(&mut self, vars: &[VarId]) {

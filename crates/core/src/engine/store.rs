@@ -64,6 +64,10 @@ pub(crate) struct Poll {
     armed: bool,
     ticks: u32,
     pub(crate) stopped: Option<StopReason>,
+    /// Set when the limits stopped the *building* of the model (a propagator's watches or a
+    /// model's variables left out): the model is incomplete, so the engine stays interrupted
+    /// for good, whatever limits are set later.
+    pub(crate) sticky: Option<StopReason>,
 }
 
 impl Poll {
@@ -75,7 +79,7 @@ impl Poll {
         };
         self.armed = self.limits.deadline.is_some() || self.limits.cancel.is_some();
         self.ticks = 0;
-        self.stopped = None;
+        self.stopped = self.sticky;
     }
     /// Counts one unit of work; every [`POLL_EVERY`] units the clock and the flag are read.
     #[inline]
@@ -91,6 +95,20 @@ impl Poll {
             self.stopped = self.limits.interrupted();
         }
         self.stopped.is_some()
+    }
+    /// [`Poll::tick`] for work that builds the model: once it says stop, the stop is
+    /// [`Poll::sticky`].
+    #[inline]
+    pub(crate) fn building_tick(&mut self) -> bool {
+        let stop = self.tick();
+        if stop {
+            self.sticky = self.stopped;
+        }
+        stop
+    }
+    /// Reads the clock now without recording anything.
+    pub(crate) fn passed(&self) -> bool {
+        self.stopped.is_some() || (self.armed && self.limits.interrupted().is_some())
     }
     /// Reads the clock now.
     pub(crate) fn check_now(&mut self) -> bool {
@@ -322,6 +340,18 @@ impl Context<'_> {
     #[inline]
     pub fn should_stop(&mut self) -> bool {
         self.store.poll.tick()
+    }
+    /// Whether the deadline has passed or the run was cancelled, read now, without counting
+    /// work or recording the stop: for a long loop that holds the context borrowed (a fill
+    /// whose callbacks read domains). After such a loop gave up, call
+    /// [`Context::check_limits`] to record the stop, then return `Ok(())` as after
+    /// [`Context::should_stop`].
+    pub fn limits_passed(&self) -> bool {
+        self.store.poll.passed()
+    }
+    /// Reads the clock now and records an interruption; true when the limits stopped the run.
+    pub fn check_limits(&mut self) -> bool {
+        self.store.poll.check_now()
     }
 }
 
