@@ -20,7 +20,7 @@ fn filled<T: Copy>(poll: &mut super::store::Poll, len: usize, from: &[T]) -> Opt
         }
         let k = (len - v.len()).min(POLL_CHUNK);
         if from.len() == 1 {
-            v.extend(std::iter::repeat_n(from[0], k));
+            v.resize(v.len() + k, from[0]);
         } else {
             let at = v.len();
             v.extend_from_slice(&from[at..at + k]);
@@ -281,19 +281,23 @@ impl Engine {
             self.everywhere.push(id);
         }
         self.posted.reserve(self.declared.len());
-        for (i, &(v, tag, removed, delivery)) in self.declared.iter().enumerate() {
-            // A grid-sized copy: polled, and left incomplete (the engine then stays
-            // interrupted for good) once the limits stop the run.
-            if i % POLL_CHUNK == 0 && self.store.poll.building_tick() {
+        // A grid-sized copy: polled once per chunk, and left incomplete (the engine then stays
+        // interrupted for good) once the limits stop the run.
+        for chunk in self.declared.chunks(POLL_CHUNK) {
+            if self.store.poll.building_tick() {
                 break;
             }
-            let w = Watch {
-                prop: id,
-                tag,
-                removed,
-                delivery,
-            };
-            self.posted.push((v.0, w));
+            self.posted.extend(chunk.iter().map(|&(v, tag, removed, delivery)| {
+                (
+                    v.0,
+                    Watch {
+                        prop: id,
+                        tag,
+                        removed,
+                        delivery,
+                    },
+                )
+            }));
         }
         self.watches_stale = true;
         let buffered = self.declared.iter().filter(|d| d.3 == Delivery::Buffer).count();
@@ -447,17 +451,22 @@ impl Engine {
         let Some(mut start) = filled(poll, n + 1, &[0u32]) else {
             return;
         };
-        for (i, &(v, _)) in self.posted.iter().enumerate() {
-            if i % POLL_CHUNK == 0 && poll.building_tick() {
+        // Polled once per chunk, so the inner loops stay as tight as unpolled ones.
+        for chunk in self.posted.chunks(POLL_CHUNK) {
+            if poll.building_tick() {
                 return;
             }
-            start[v as usize + 1] += 1;
+            for &(v, _) in chunk {
+                start[v as usize + 1] += 1;
+            }
         }
-        for i in 0..n {
-            if i % POLL_CHUNK == 0 && poll.building_tick() {
+        for base in (0..n).step_by(POLL_CHUNK) {
+            if poll.building_tick() {
                 return;
             }
-            start[i + 1] += start[i];
+            for i in base..(base + POLL_CHUNK).min(n) {
+                start[i + 1] += start[i];
+            }
         }
         let Some(mut next) = filled(poll, start.len(), &start) else {
             return;
@@ -471,12 +480,14 @@ impl Engine {
         let Some(mut list) = filled(poll, self.posted.len(), &[blank]) else {
             return;
         };
-        for (i, &(v, w)) in self.posted.iter().enumerate() {
-            if i % POLL_CHUNK == 0 && poll.building_tick() {
+        for chunk in self.posted.chunks(POLL_CHUNK) {
+            if poll.building_tick() {
                 return;
             }
-            list[next[v as usize] as usize] = w;
-            next[v as usize] += 1;
+            for &(v, w) in chunk {
+                list[next[v as usize] as usize] = w;
+                next[v as usize] += 1;
+            }
         }
         self.watch_start = start;
         self.watch_list = list;
