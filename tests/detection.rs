@@ -227,6 +227,16 @@ fn a_region_duplicate_is_worded_plainly() {
     out.code(1)
         .stdout_has("shares a number with another cell in the same region");
     assert!(!out.stdout.contains("in within"), "{}", out.stdout);
+    // One cell-naming style, the CLI's r3c1, in the verifier's sentences too.
+    assert!(!out.stdout.contains("cell ("), "{}", out.stdout);
+    assert!(
+        out.stdout.lines().any(|l| l
+            .split_whitespace()
+            .any(|w| w.starts_with('r') && w.contains('c') && w[1..].replace('c', "").parse::<u32>().is_ok())
+            && l.contains("shares a number")),
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]

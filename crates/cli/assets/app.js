@@ -120,12 +120,6 @@ function cellOf(name) {
   return m ? [Number(m[1]) - 1, Number(m[2]) - 1] : null;
 }
 
-// "r3c4" -> "cell (3, 4)", the manual's way of naming a cell.
-function manualName(name) {
-  const rc = cellOf(name);
-  return rc ? `cell (${rc[0] + 1}, ${rc[1] + 1})` : name;
-}
-
 function timing(stats) {
   if (!stats) return '';
   const ms = (stats.elapsed_us || 0) / 1000;
@@ -815,9 +809,10 @@ function sgSetTool(tool) {
 async function sgCheck() {
   const res = await api('/api/verify', { puzzle: sg.family, text: sgText(), solution: sgSolutionText() });
   sgClearMarks();
-  // The verifier's messages are the manual's ("cell (3, 1) shares a number with ...").
+  // The verifier's messages are the manual's sentences with r3c1 names ("r3c1 shares a number
+  // with ..."); a message about another cell gets its own cell in front.
   sg.empty = reportCheck(res, sg.bad, (r, c) => r * sg.n + c, 'your configuration is correct, well done.',
-    (v) => (v.message.startsWith('cell (') ? v.message : `${manualName(v.at)}: ${v.message}`));
+    (v) => (v.message.startsWith(`${v.at} `) ? v.message : `${v.at}: ${v.message}`));
   sgRender();
 }
 

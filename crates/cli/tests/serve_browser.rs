@@ -446,8 +446,8 @@ async fn suguru_scenario(c: Client, addr: std::net::SocketAddr) {
     click(&c, "sg-check").await;
     // The real message first (in the status line too), and both cells of the clash marked.
     wait_text(&c, "status", "shares a number").await;
-    let messages = wait_text(&c, "messages", "cell (3, 1)").await;
-    assert!(messages.contains("shares a number"), "{messages}");
+    let messages = wait_text(&c, "messages", "r3c1 shares a number").await;
+    assert!(!messages.contains("cell ("), "one naming style, r3c1: {messages}");
     assert_eq!(marked(&c).await, ["r1c2", "r3c1"]);
     screenshot(&c, "suguru-check").await;
     // Undo takes the wrong number back: only the four hints are left.
