@@ -383,7 +383,7 @@ async fn ax_grid(c: &Client) -> AxGrid {
         .find(|p| p["name"] == "activedescendant")
         .and_then(|p| p["value"]["relatedNodes"][0]["backendDOMNodeId"].as_i64())
         .and_then(|dom| nodes.iter().find(|n| n["backendDOMNodeId"].as_i64() == Some(dom)))
-        .map(|n| label(n));
+        .map(label);
     AxGrid { rows, active }
 }
 
