@@ -1737,10 +1737,11 @@ function sdLoad(text) {
 }
 
 // The Sudoku board is built once per size and cell size (sdBuild), then updated in place: a
-// keystroke redraws only the cells whose number or candidates changed (each cell's content is
-// one group, redrawn when its key changes), the selection and its peers move, and the marks
-// layer is redrawn (a few cells). A 16×16 grid with every candidate shown rebuilt in ~91 ms a
-// keystroke; in place it takes a few ms (BENCHMARKS.md, "Playground redraws").
+// keystroke updates only the cells whose number or candidates changed (each cell's content is
+// one group, updated by sdDrawCell when its key changes), the selection and its peers move,
+// and the marks layer is redrawn (a few cells). A 16×16 grid with every candidate shown
+// rebuilt in ~87 ms a keystroke; in place it takes ~2.5 ms (BENCHMARKS.md, "Playground
+// redraws").
 function sdRender() {
   if (view !== 'sudoku') return;
   const cs = cellSize(sd.n, sd.n, 560);
@@ -1779,7 +1780,7 @@ function sdBuild(cs) {
   sd.layers = {
     n, cs, root, peers, marks, sel, cells,
     rects: [...root.querySelectorAll('rect.cell-bg')],
-    keys: new Array(n * n).fill(''), labels: new Array(n * n).fill(''), selAt: undefined,
+    keys: new Array(n * n).fill(''), labels: new Array(n * n).fill(''), parts: [], selAt: undefined,
   };
   root.addEventListener('pointerdown', (ev) => {
     const rc = cellAt(ev.currentTarget, ev, sd.geom);
@@ -1832,7 +1833,6 @@ function sdUpdate() {
   // The cells whose content changed.
   const selVal = sd.sel !== null ? sdNumber(sd.sel) : 0;
   const cands = sd.showCands ? sdAllCandidates() : null;
-  const sub = Math.ceil(Math.sqrt(n));
   for (let i = 0; i < n * n; i++) {
     const v = sdNumber(i);
     const cls = v ? (sd.given[i] ? 'given' : sd.solved.has(i) ? 'solved' : 'entry') : '';
@@ -1846,29 +1846,55 @@ function sdUpdate() {
     if (L.labels[i] !== label) { L.labels[i] = label; L.rects[i].setAttribute('aria-label', `r${Math.floor(i / n) + 1}c${(i % n) + 1}: ${label}`); }
     if (L.keys[i] === key) continue;
     L.keys[i] = key;
-    const cell = L.cells[i];
-    cell.replaceChildren();
-    if (!key) continue;
-    const r = Math.floor(i / n), c = i % n;
-    if (v) {
-      const t = svg('text', { x: c * cs + cs / 2, y: r * cs + cs / 2 + 1, class: `num ${cls}`, 'font-size': Math.round(cs * 0.58) }, cell, sym(v));
-      if (under) t.setAttribute('text-decoration', 'underline');
-      continue;
-    }
-    const step = cs / sub;
-    for (let d = 1; d <= n; d++) {
-      if (!(shown & (1 << d))) continue;
-      const a = Math.floor((d - 1) / sub), b = (d - 1) % sub;
-      const x = c * cs + step * b + step / 2, y = r * cs + step * a + step / 2;
-      const gone = removed & (1 << d);
-      const hot = !gone && d === focus;
-      svg('text', { x, y: y + 1, class: 'cand' + (gone ? ' removed' : hot ? ' focus' : sd.pencil[i] ? ' pencil' : ' auto'), 'font-size': Math.max(8, Math.round(step * 0.72)), 'data-cand': gone ? `r${r + 1}c${c + 1}:${d}` : undefined }, cell, sym(d));
-      if (gone) svg('line', { x1: x - step * 0.35, y1: y + step * 0.35, x2: x + step * 0.35, y2: y - step * 0.35, class: 'cand strike' }, cell);
-    }
+    sdDrawCell(i, v, cls, under, key ? shown : 0, removed, focus);
   }
   const filled = sd.given.filter((x) => x).length;
   $('board-sub').textContent = `${n}×${n}, ${sd.br}×${sd.bc} boxes · ${filled} givens`;
   padRender();
+}
+
+// Redraws one cell in place. Its texts are made once and then switched: a number, and one
+// text per candidate digit (with a strike line for an eliminated one); a text not shown has
+// class "off" and display none, so that a keystroke that takes a candidate from 45 peers
+// changes 45 attributes instead of remaking 700 texts.
+function sdDrawCell(i, v, cls, under, shown, removed, focus) {
+  const { n } = sd;
+  const L = sd.layers;
+  const { cs } = L;
+  const r = Math.floor(i / n), c = i % n;
+  const cell = L.cells[i];
+  const parts = L.parts[i] || (L.parts[i] = { num: null, cand: [], strike: [] });
+  const show = (el, cl) => {
+    if (el.getAttribute('class') !== cl) el.setAttribute('class', cl);
+    if (cl === 'off') el.setAttribute('display', 'none'); else el.removeAttribute('display');
+  };
+  if (v) {
+    if (!parts.num) parts.num = svg('text', { x: c * cs + cs / 2, y: r * cs + cs / 2 + 1, 'font-size': Math.round(cs * 0.58) }, cell);
+    parts.num.textContent = sym(v);
+    show(parts.num, `num ${cls}`);
+    if (under) parts.num.setAttribute('text-decoration', 'underline'); else parts.num.removeAttribute('text-decoration');
+  } else if (parts.num) {
+    show(parts.num, 'off');
+  }
+  const sub = Math.ceil(Math.sqrt(n));
+  const step = cs / sub;
+  for (let d = 1; d <= n; d++) {
+    const bit = 1 << d;
+    const gone = removed & bit;
+    if (!(shown & bit)) {
+      if (parts.cand[d]) show(parts.cand[d], 'off');
+      if (parts.strike[d]) show(parts.strike[d], 'off');
+      continue;
+    }
+    const a = Math.floor((d - 1) / sub), b = (d - 1) % sub;
+    const x = c * cs + step * b + step / 2, y = r * cs + step * a + step / 2;
+    if (!parts.cand[d]) parts.cand[d] = svg('text', { x, y: y + 1, 'font-size': Math.max(8, Math.round(step * 0.72)) }, cell, sym(d));
+    const t = parts.cand[d];
+    show(t, 'cand' + (gone ? ' removed' : d === focus ? ' focus' : sd.pencil[i] ? ' pencil' : ' auto'));
+    if (gone) t.setAttribute('data-cand', `r${r + 1}c${c + 1}:${d}`); else t.removeAttribute('data-cand');
+    if (gone && !parts.strike[d]) parts.strike[d] = svg('line', { x1: x - step * 0.35, y1: y + step * 0.35, x2: x + step * 0.35, y2: y - step * 0.35 }, cell);
+    if (parts.strike[d]) show(parts.strike[d], gone ? 'cand strike' : 'off');
+  }
 }
 
 function sdChanged() {
