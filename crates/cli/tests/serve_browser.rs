@@ -5,7 +5,9 @@
 //! regions by dragging, fills cells with the keyboard, presses Check, Autocomplete, Unique?,
 //! loads a level, imports a puzzle, plays a Path puzzle and a Sudoku (with a Nishio step), asks
 //! hints at three levels and opens the Explain panel in every view, and reads every result from
-//! the page. Screenshots are saved under Cargo's test temp folder
+//! the page. The board's roles and names are read from Chromium's accessibility tree (DevTools
+//! `Accessibility.getFullAXTree`), and two redraw guards time a 50×50 Suguru drag and 16×16
+//! Sudoku keystrokes. Screenshots are saved under Cargo's test temp folder
 //! (`target*/tmp/playground-*.png`).
 //!
 //! Without chromium or chromedriver the tests print a `skip:` line and pass, except under
