@@ -227,6 +227,21 @@ fn a_region_duplicate_is_worded_plainly() {
     out.code(1)
         .stdout_has("shares a number with another cell in the same region");
     assert!(!out.stdout.contains("in within"), "{}", out.stdout);
+    // One cell-naming style, the CLI's r3c1, in the verifier's sentences too, said once a line.
+    assert!(!out.stdout.contains("cell ("), "{}", out.stdout);
+    for l in out.stdout.lines() {
+        if let Some((at, rest)) = l.split_once(": ") {
+            assert!(!rest.starts_with(&format!("{at} ")), "the cell said twice: {l}");
+        }
+    }
+    assert!(
+        out.stdout.lines().any(|l| l
+            .split_whitespace()
+            .any(|w| w.starts_with('r') && w.contains('c') && w[1..].replace('c', "").parse::<u32>().is_ok())
+            && l.contains("shares a number")),
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]

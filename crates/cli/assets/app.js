@@ -120,12 +120,6 @@ function cellOf(name) {
   return m ? [Number(m[1]) - 1, Number(m[2]) - 1] : null;
 }
 
-// "r3c4" -> "cell (3, 4)", the manual's way of naming a cell.
-function manualName(name) {
-  const rc = cellOf(name);
-  return rc ? `cell (${rc[0] + 1}, ${rc[1] + 1})` : name;
-}
-
 function timing(stats) {
   if (!stats) return '';
   const ms = (stats.elapsed_us || 0) / 1000;
@@ -379,11 +373,43 @@ function padInit() {
   $('pad').addEventListener('pointerdown', (e) => { if (e.target.closest('button')) e.preventDefault(); });
 }
 
-// Names the cells of a board for screen readers: "r3c1: 5" (or "empty").
-function nameCells(root, rows, cols, value) {
-  for (const rect of root.querySelectorAll('rect.cell-bg[data-cell]')) {
-    const rc = cellOf(rect.dataset.cell);
-    rect.setAttribute('aria-label', `${rect.dataset.cell}: ${value(rc[0] * cols + rc[1])}`);
+// The board as an ARIA grid, the same in every view: #board (which takes the focus and the
+// keys) is the grid, the SVG and its layers are presentation, the cell rectangles of each row
+// go into a `row` group and each is a `gridcell` named "r3c1: 5" (or "empty"); everything
+// else drawn in `g` (lines, numbers, marks) is hidden from assistive technology, since the
+// cells' names say it. Call it once the board is drawn; `sel` is the selected cell or null.
+function gridRoles(root, g, cols, value, sel) {
+  root.setAttribute('role', 'none');
+  g.setAttribute('role', 'none');
+  const rects = [...g.children].filter((el) => el.matches('rect.cell-bg[data-cell]'));
+  for (const el of g.children) if (!el.matches('rect.cell-bg')) el.setAttribute('aria-hidden', 'true');
+  for (const el of root.children) if (el !== g) el.setAttribute('aria-hidden', 'true');
+  const after = rects.length ? rects[rects.length - 1].nextSibling : null;
+  for (let i = 0; i < rects.length; i += cols) {
+    const row = svg('g', { role: 'row' });
+    for (const rect of rects.slice(i, i + cols)) {
+      rect.setAttribute('role', 'gridcell');
+      rect.id = `cell-${rect.dataset.cell}`;
+      const rc = cellOf(rect.dataset.cell);
+      rect.setAttribute('aria-label', `${rect.dataset.cell}: ${value(rc[0] * cols + rc[1])}`);
+      row.appendChild(rect);
+    }
+    g.insertBefore(row, after);
+  }
+  gridSelect(root, sel === null || sel === undefined ? null : `r${Math.floor(sel / cols) + 1}c${(sel % cols) + 1}`);
+}
+
+// The selected cell of the grid: its aria-selected, and the grid's aria-activedescendant (a
+// screen reader announces the cell the arrow keys move to).
+function gridSelect(root, name) {
+  const board = $('board');
+  for (const el of root.querySelectorAll('[aria-selected="true"]')) el.removeAttribute('aria-selected');
+  const cell = name ? root.querySelector(`#cell-${name}`) : null;
+  if (cell) {
+    cell.setAttribute('aria-selected', 'true');
+    board.setAttribute('aria-activedescendant', cell.id);
+  } else {
+    board.removeAttribute('aria-activedescendant');
   }
 }
 
@@ -465,7 +491,7 @@ function plural(k, word) { return `${k} ${word}${k === 1 ? '' : 's'}`; }
 // solver's differences, hint cells, empty cells asked for, and broken rules. A broken cell
 // gets a tint, a thick border and a "!" badge (not colour alone), and its cell rectangle says
 // aria-invalid.
-function drawMarks(g, cols, cs, marks) {
+function drawMarks(g, cols, cs, marks, cells = g) {
   const at = (c) => [(c % cols) * cs, Math.floor(c / cols) * cs];
   const name = (c) => `r${Math.floor(c / cols) + 1}c${(c % cols) + 1}`;
   for (const c of marks.diff || []) { const [x, y] = at(c); svg('rect', { x, y, width: cs, height: cs, class: 'diffcell' }, g); }
@@ -479,7 +505,7 @@ function drawMarks(g, cols, cs, marks) {
     svg('text', { x: x + cs - r - 2, y: y + r + 2.5, class: 'bad-icon', 'font-size': Math.round(r * 1.5) }, g, '!');
   }
   for (const c of marks.bad || []) {
-    const rect = g.querySelector(`rect.cell-bg[data-cell="${name(c)}"]`);
+    const rect = cells.querySelector(`rect.cell-bg[data-cell="${name(c)}"]`);
     if (rect) rect.setAttribute('aria-invalid', 'true');
   }
 }
@@ -649,7 +675,7 @@ function sgRender() {
     }
   }
   $('board-sub').textContent = `${m}×${n}, ${plural(reg.count, 'region')} · ${sg.mode === 'play' ? 'Play Mode' : 'Creative Mode'}`;
-  nameCells(root, m, n, (c) => (sgNumber(c) ? String(sgNumber(c)) : 'empty'));
+  gridRoles(root, g, n, (c) => (sgNumber(c) ? String(sgNumber(c)) : 'empty'), sg.tool === 'fill' ? sg.sel : null);
   padRender();
   root.addEventListener('pointerdown', sgPointerDown);
   root.addEventListener('pointermove', sgPointerMove);
@@ -815,9 +841,10 @@ function sgSetTool(tool) {
 async function sgCheck() {
   const res = await api('/api/verify', { puzzle: sg.family, text: sgText(), solution: sgSolutionText() });
   sgClearMarks();
-  // The verifier's messages are the manual's ("cell (3, 1) shares a number with ...").
+  // The verifier's messages are the manual's sentences with r3c1 names ("r3c1 shares a number
+  // with ..."); a message about another cell gets its own cell in front.
   sg.empty = reportCheck(res, sg.bad, (r, c) => r * sg.n + c, 'your configuration is correct, well done.',
-    (v) => (v.message.startsWith('cell (') ? v.message : `${manualName(v.at)}: ${v.message}`));
+    (v) => (v.message.startsWith(`${v.at} `) ? v.message : `${v.at}: ${v.message}`));
   sgRender();
 }
 
@@ -1214,7 +1241,13 @@ function ptRender() {
   const len = pt.route.length;
   $('board-sub').textContent = `${m}×${n} · path of ${len} cell${len === 1 ? '' : 's'} · ${pt.mode === 'play' ? 'Play Mode' : 'Creative Mode'}`;
   const onPath = new Set(pt.route);
-  nameCells(root, m, n, (c) => (onPath.has(c) ? 'on the path' : 'empty'));
+  gridRoles(root, g, n, (c) => (onPath.has(c) ? 'on the path' : 'empty'), pt.tapSel ?? (pt.route.length ? pt.route[pt.route.length - 1] : null));
+  // The clues, drawn outside the grid, are told with each cell: "row clue 2, column clue 3".
+  const clue = (k) => (k < 0 ? 'none' : String(k));
+  for (const rect of g.querySelectorAll('rect.cell-bg[data-cell]')) {
+    const [r, c] = cellOf(rect.dataset.cell);
+    rect.setAttribute('aria-description', `row clue ${clue(pt.row[r])}, column clue ${clue(pt.col[c])}`);
+  }
   padRender();
   root.addEventListener('pointerdown', ptPointerDown);
   root.addEventListener('pointermove', ptPointerMove);
@@ -1703,10 +1736,22 @@ function sdLoad(text) {
   $('sd-size').value = String(n);
 }
 
+// The Sudoku board is built once per size and cell size (sdBuild), then updated in place: a
+// keystroke updates only the cells whose number or candidates changed (each cell's content is
+// one group, updated by sdDrawCell when its key changes), the selection and its peers move,
+// and the marks layer is redrawn (a few cells). A 16×16 grid with every candidate shown
+// rebuilt in ~87 ms a keystroke; in place it takes ~2.5 ms (BENCHMARKS.md, "Playground
+// redraws").
 function sdRender() {
   if (view !== 'sudoku') return;
+  const cs = cellSize(sd.n, sd.n, 560);
+  const L = sd.layers;
+  if (!L || L.n !== sd.n || L.cs !== cs || !L.root.isConnected) sdBuild(cs);
+  sdUpdate();
+}
+
+function sdBuild(cs) {
   const { n, br, bc } = sd;
-  const cs = cellSize(n, n, 560);
   const pad = 4;
   const W = n * cs + 2 * pad;
   sd.geom = { cs, x0: pad, y0: pad, rows: n, cols: n, width: W, height: W };
@@ -1715,49 +1760,28 @@ function sdRender() {
   const root = svg('svg', { viewBox: `0 0 ${W} ${W}`, id: 'sd-svg', 'data-puzzle': 'sudoku' }, board);
   root.style.maxWidth = `${W}px`; // CSSOM, allowed by the page's Content-Security-Policy
   const g = svg('g', { transform: `translate(${pad},${pad})` }, root);
-  const selVal = sd.sel !== null ? sdNumber(sd.sel) : 0;
-  const peers = sd.sel !== null ? sdPeers(sd.sel) : new Set();
   for (let i = 0; i < n * n; i++) {
     const r = Math.floor(i / n), c = i % n;
     const boxShade = (Math.floor(r / br) + Math.floor(c / bc)) % 2 ? '#f7f9fb' : '#ffffff';
     svg('rect', { x: c * cs, y: r * cs, width: cs, height: cs, fill: boxShade, class: 'cell-bg', 'data-cell': `r${r + 1}c${c + 1}` }, g);
-    if (peers.has(i)) svg('rect', { x: c * cs, y: r * cs, width: cs, height: cs, class: 'peer' }, g);
   }
-  drawMarks(g, n, cs, { diff: sd.diff, hint: sd.hint, empty: sd.empty, bad: sd.bad });
+  const peers = svg('g', { class: 'peers' }, g);
+  const marks = svg('g', { class: 'marks' }, g);
+  const lines = svg('g', {}, g);
   for (let k = 1; k < n; k++) {
-    svg('line', { x1: 0, y1: k * cs, x2: n * cs, y2: k * cs, class: k % br ? 'grid-line' : 'box-line' }, g);
-    svg('line', { x1: k * cs, y1: 0, x2: k * cs, y2: n * cs, class: k % bc ? 'grid-line' : 'box-line' }, g);
+    svg('line', { x1: 0, y1: k * cs, x2: n * cs, y2: k * cs, class: k % br ? 'grid-line' : 'box-line' }, lines);
+    svg('line', { x1: k * cs, y1: 0, x2: k * cs, y2: n * cs, class: k % bc ? 'grid-line' : 'box-line' }, lines);
   }
-  svg('rect', { x: 0, y: 0, width: n * cs, height: n * cs, class: 'outer' }, g);
-  if (sd.sel !== null) svg('rect', { x: (sd.sel % n) * cs + 2, y: Math.floor(sd.sel / n) * cs + 2, width: cs - 4, height: cs - 4, rx: 3, class: 'sel' }, g);
-  const sub = Math.ceil(Math.sqrt(n));
-  for (let i = 0; i < n * n; i++) {
-    const r = Math.floor(i / n), c = i % n;
-    const v = sdNumber(i);
-    if (v) {
-      const cls = sd.given[i] ? 'given' : sd.solved.has(i) ? 'solved' : 'entry';
-      const t = svg('text', { x: c * cs + cs / 2, y: r * cs + cs / 2 + 1, class: `num ${cls}`, 'font-size': Math.round(cs * 0.58) }, g, sym(v));
-      if (v === selVal && !sd.given[i]) t.setAttribute('text-decoration', 'underline');
-      continue;
-    }
-    const marks = sd.pencil[i] || (sd.showCands ? sdCandidates(i) : 0);
-    const shown = marks | sd.removed[i];
-    if (!shown || cs < 24) continue;
-    const step = cs / sub;
-    for (let d = 1; d <= n; d++) {
-      if (!(shown & (1 << d))) continue;
-      const a = Math.floor((d - 1) / sub), b = (d - 1) % sub;
-      const x = c * cs + step * b + step / 2, y = r * cs + step * a + step / 2;
-      const removed = sd.removed[i] & (1 << d);
-      const focus = !removed && d === sd.focusDigit;
-      svg('text', { x, y: y + 1, class: 'cand' + (removed ? ' removed' : focus ? ' focus' : sd.pencil[i] ? ' pencil' : ' auto'), 'font-size': Math.max(8, Math.round(step * 0.72)), 'data-cand': removed ? `r${r + 1}c${c + 1}:${d}` : undefined }, g, sym(d));
-      if (removed) svg('line', { x1: x - step * 0.35, y1: y + step * 0.35, x2: x + step * 0.35, y2: y - step * 0.35, class: 'cand strike' }, g);
-    }
-  }
-  const filled = sd.given.filter((x) => x).length;
-  $('board-sub').textContent = `${n}×${n}, ${br}×${bc} boxes · ${filled} givens`;
-  nameCells(root, n, n, (i) => (sdNumber(i) ? sym(sdNumber(i)) : 'empty'));
-  padRender();
+  svg('rect', { x: 0, y: 0, width: n * cs, height: n * cs, class: 'outer' }, lines);
+  const sel = svg('rect', { x: 0, y: 0, width: cs - 4, height: cs - 4, rx: 3, class: 'sel' }, g);
+  const content = svg('g', {}, g);
+  const cells = Array.from({ length: n * n }, () => svg('g', {}, content));
+  gridRoles(root, g, n, () => 'empty', null);
+  sd.layers = {
+    n, cs, root, peers, marks, sel, cells,
+    rects: [...root.querySelectorAll('rect.cell-bg')],
+    keys: new Array(n * n).fill(''), labels: new Array(n * n).fill(''), parts: [], selAt: undefined,
+  };
   root.addEventListener('pointerdown', (ev) => {
     const rc = cellAt(ev.currentTarget, ev, sd.geom);
     if (!rc) return;
@@ -1765,6 +1789,112 @@ function sdRender() {
     $('board').focus({ preventScroll: true });
     sdRender();
   });
+}
+
+// Every cell's computed candidates in one pass over the rows, columns and boxes (0 for a
+// filled cell): digits no filled peer holds, less eliminations already made.
+function sdAllCandidates() {
+  const { n, br, bc } = sd;
+  const row = new Array(n).fill(0), col = new Array(n).fill(0), box = new Array(n).fill(0);
+  const boxOf = (r, c) => Math.floor(r / br) * (n / bc) + Math.floor(c / bc);
+  for (let i = 0; i < n * n; i++) {
+    const v = sdNumber(i);
+    if (!v) continue;
+    const r = Math.floor(i / n), c = i % n;
+    row[r] |= 1 << v; col[c] |= 1 << v; box[boxOf(r, c)] |= 1 << v;
+  }
+  const all = (1 << (n + 1)) - 2;
+  return Array.from({ length: n * n }, (_, i) => {
+    if (sdNumber(i)) return 0;
+    const r = Math.floor(i / n), c = i % n;
+    return all & ~(row[r] | col[c] | box[boxOf(r, c)]) & ~sd.elim[i];
+  });
+}
+
+function sdUpdate() {
+  const { n } = sd;
+  const L = sd.layers;
+  const { cs } = L;
+  // The selection and its row, column and box.
+  if (L.selAt !== sd.sel) {
+    L.selAt = sd.sel;
+    L.peers.replaceChildren();
+    if (sd.sel !== null) {
+      for (const i of sdPeers(sd.sel)) svg('rect', { x: (i % n) * cs, y: Math.floor(i / n) * cs, width: cs, height: cs, class: 'peer' }, L.peers);
+      L.sel.setAttribute('x', (sd.sel % n) * cs + 2);
+      L.sel.setAttribute('y', Math.floor(sd.sel / n) * cs + 2);
+    }
+    L.sel.style.display = sd.sel === null ? 'none' : '';
+    gridSelect(L.root, sd.sel === null ? null : `r${Math.floor(sd.sel / n) + 1}c${(sd.sel % n) + 1}`);
+  }
+  for (const rect of L.root.querySelectorAll('rect.cell-bg[aria-invalid]')) rect.removeAttribute('aria-invalid');
+  L.marks.replaceChildren();
+  drawMarks(L.marks, n, cs, { diff: sd.diff, hint: sd.hint, empty: sd.empty, bad: sd.bad }, L.root);
+  // The cells whose content changed.
+  const selVal = sd.sel !== null ? sdNumber(sd.sel) : 0;
+  const cands = sd.showCands ? sdAllCandidates() : null;
+  for (let i = 0; i < n * n; i++) {
+    const v = sdNumber(i);
+    const cls = v ? (sd.given[i] ? 'given' : sd.solved.has(i) ? 'solved' : 'entry') : '';
+    const under = v && v === selVal && !sd.given[i];
+    const marks = v ? 0 : sd.pencil[i] || (cands ? cands[i] : 0);
+    const removed = v ? 0 : sd.removed[i];
+    const shown = marks | removed;
+    const focus = shown & (1 << sd.focusDigit) ? sd.focusDigit : 0;
+    const key = v ? `${v}${cls}${under ? '_' : ''}` : shown && cs >= 24 ? `c${shown}:${removed}:${focus}:${sd.pencil[i] ? 1 : 0}` : '';
+    const label = v ? sym(v) : 'empty';
+    if (L.labels[i] !== label) { L.labels[i] = label; L.rects[i].setAttribute('aria-label', `r${Math.floor(i / n) + 1}c${(i % n) + 1}: ${label}`); }
+    if (L.keys[i] === key) continue;
+    L.keys[i] = key;
+    sdDrawCell(i, v, cls, under, key ? shown : 0, removed, focus);
+  }
+  const filled = sd.given.filter((x) => x).length;
+  $('board-sub').textContent = `${n}×${n}, ${sd.br}×${sd.bc} boxes · ${filled} givens`;
+  padRender();
+}
+
+// Redraws one cell in place. Its texts are made once and then switched: a number, and one
+// text per candidate digit (with a strike line for an eliminated one); a text not shown has
+// class "off" and display none, so that a keystroke that takes a candidate from 45 peers
+// changes 45 attributes instead of remaking 700 texts.
+function sdDrawCell(i, v, cls, under, shown, removed, focus) {
+  const { n } = sd;
+  const L = sd.layers;
+  const { cs } = L;
+  const r = Math.floor(i / n), c = i % n;
+  const cell = L.cells[i];
+  const parts = L.parts[i] || (L.parts[i] = { num: null, cand: [], strike: [] });
+  const show = (el, cl) => {
+    if (el.getAttribute('class') !== cl) el.setAttribute('class', cl);
+    if (cl === 'off') el.setAttribute('display', 'none'); else el.removeAttribute('display');
+  };
+  if (v) {
+    if (!parts.num) parts.num = svg('text', { x: c * cs + cs / 2, y: r * cs + cs / 2 + 1, 'font-size': Math.round(cs * 0.58) }, cell);
+    parts.num.textContent = sym(v);
+    show(parts.num, `num ${cls}`);
+    if (under) parts.num.setAttribute('text-decoration', 'underline'); else parts.num.removeAttribute('text-decoration');
+  } else if (parts.num) {
+    show(parts.num, 'off');
+  }
+  const sub = Math.ceil(Math.sqrt(n));
+  const step = cs / sub;
+  for (let d = 1; d <= n; d++) {
+    const bit = 1 << d;
+    const gone = removed & bit;
+    if (!(shown & bit)) {
+      if (parts.cand[d]) show(parts.cand[d], 'off');
+      if (parts.strike[d]) show(parts.strike[d], 'off');
+      continue;
+    }
+    const a = Math.floor((d - 1) / sub), b = (d - 1) % sub;
+    const x = c * cs + step * b + step / 2, y = r * cs + step * a + step / 2;
+    if (!parts.cand[d]) parts.cand[d] = svg('text', { x, y: y + 1, 'font-size': Math.max(8, Math.round(step * 0.72)) }, cell, sym(d));
+    const t = parts.cand[d];
+    show(t, 'cand' + (gone ? ' removed' : d === focus ? ' focus' : sd.pencil[i] ? ' pencil' : ' auto'));
+    if (gone) t.setAttribute('data-cand', `r${r + 1}c${c + 1}:${d}`); else t.removeAttribute('data-cand');
+    if (gone && !parts.strike[d]) parts.strike[d] = svg('line', { x1: x - step * 0.35, y1: y + step * 0.35, x2: x + step * 0.35, y2: y - step * 0.35 }, cell);
+    if (parts.strike[d]) show(parts.strike[d], gone ? 'cand strike' : 'off');
+  }
 }
 
 function sdChanged() {

@@ -191,7 +191,16 @@ pub fn verify(puzzle: Option<&str>, settings: &[String], format: Format, file: &
                 emit("valid");
             } else {
                 for v in &report.violations {
-                    emit(&format!("{}: {} ({})", v.at, v.message, v.rule));
+                    // A message that starts with its own cell ("r3c1 has ...") is not prefixed
+                    // with it again.
+                    if v.message
+                        .strip_prefix(v.at.as_str())
+                        .is_some_and(|rest| rest.starts_with(' '))
+                    {
+                        emit(&format!("{} ({})", v.message, v.rule));
+                    } else {
+                        emit(&format!("{}: {} ({})", v.at, v.message, v.rule));
+                    }
                 }
                 emit(&format!("invalid: {} violation(s)", report.violations.len()));
             }

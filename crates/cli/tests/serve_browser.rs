@@ -5,7 +5,9 @@
 //! regions by dragging, fills cells with the keyboard, presses Check, Autocomplete, Unique?,
 //! loads a level, imports a puzzle, plays a Path puzzle and a Sudoku (with a Nishio step), asks
 //! hints at three levels and opens the Explain panel in every view, and reads every result from
-//! the page. Screenshots are saved under Cargo's test temp folder
+//! the page. The board's roles and names are read from Chromium's accessibility tree (DevTools
+//! `Accessibility.getFullAXTree`), and two redraw guards time a 50×50 Suguru drag and 16×16
+//! Sudoku keystrokes. Screenshots are saved under Cargo's test temp folder
 //! (`target*/tmp/playground-*.png`).
 //!
 //! Without chromium or chromedriver the tests print a `skip:` line and pass, except under
@@ -284,6 +286,114 @@ async fn console_errors(c: &Client) -> Vec<String> {
         .collect()
 }
 
+/// A Chrome DevTools Protocol call through chromedriver (`POST /session/{id}/goog/cdp/execute`).
+#[derive(Debug)]
+struct Cdp(&'static str);
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
+    fn endpoint(&self, base: &url::Url, session: Option<&str>) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/goog/cdp/execute", session.unwrap_or_default()))
+    }
+    fn method_and_body(&self, _: &url::Url) -> (axum::http::Method, Option<String>) {
+        let body = json!({ "cmd": self.0, "params": {} });
+        (axum::http::Method::POST, Some(body.to_string()))
+    }
+}
+
+/// The board as the browser's accessibility tree has it (not the DOM): the role of the grid's
+/// rows and the role, name, description and invalid state of their cells (ignored nodes
+/// skipped), and the name of the cell the grid's `aria-activedescendant` points to.
+struct AxGrid {
+    rows: Vec<(String, Vec<AxCell>)>,
+    active: Option<String>,
+}
+
+#[derive(Debug)]
+struct AxCell {
+    role: String,
+    name: String,
+    description: String,
+    invalid: bool,
+}
+
+impl AxGrid {
+    fn cell(&self, r: usize, c: usize) -> &AxCell {
+        &self.rows[r].1[c]
+    }
+    fn cells(&self) -> impl Iterator<Item = &AxCell> {
+        self.rows.iter().flat_map(|(_, cells)| cells)
+    }
+}
+
+async fn ax_grid(c: &Client) -> AxGrid {
+    let tree = c
+        .issue_cmd(Cdp("Accessibility.getFullAXTree"))
+        .await
+        .expect("the accessibility tree");
+    let nodes = tree["nodes"].as_array().expect("AX nodes").clone();
+    let by_id: std::collections::HashMap<String, &serde_json::Value> = nodes
+        .iter()
+        .map(|n| (n["nodeId"].as_str().unwrap_or_default().to_string(), n))
+        .collect();
+    let role = |n: &serde_json::Value| n["role"]["value"].as_str().unwrap_or_default().to_string();
+    let label = |n: &serde_json::Value| n["name"]["value"].as_str().unwrap_or_default().to_string();
+    // The children a screen reader sees: through ignored and role-less nodes.
+    fn seen<'a>(
+        n: &serde_json::Value,
+        by_id: &std::collections::HashMap<String, &'a serde_json::Value>,
+        out: &mut Vec<&'a serde_json::Value>,
+    ) {
+        for id in n["childIds"].as_array().into_iter().flatten() {
+            let Some(&child) = id.as_str().and_then(|id| by_id.get(id)) else {
+                continue;
+            };
+            let r = child["role"]["value"].as_str().unwrap_or_default();
+            if child["ignored"] == true || r == "none" || r == "generic" {
+                seen(child, by_id, out);
+            } else {
+                out.push(child);
+            }
+        }
+    }
+    let grids: Vec<_> = nodes
+        .iter()
+        .filter(|n| role(n) == "grid" && n["ignored"] != true)
+        .collect();
+    assert_eq!(grids.len(), 1, "one grid in the accessibility tree");
+    let mut rows = Vec::new();
+    seen(grids[0], &by_id, &mut rows);
+    let rows = rows
+        .iter()
+        .map(|r| {
+            let mut cells = Vec::new();
+            seen(r, &by_id, &mut cells);
+            let cells = cells
+                .iter()
+                .map(|c| AxCell {
+                    role: role(c),
+                    name: label(c),
+                    description: c["description"]["value"].as_str().unwrap_or_default().to_string(),
+                    invalid: c["properties"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .any(|p| p["name"] == "invalid" && p["value"]["value"] != "false"),
+                })
+                .collect();
+            (role(r), cells)
+        })
+        .collect();
+    let active = grids[0]["properties"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|p| p["name"] == "activedescendant")
+        .and_then(|p| p["value"]["relatedNodes"][0]["backendDOMNodeId"].as_i64())
+        .and_then(|dom| nodes.iter().find(|n| n["backendDOMNodeId"].as_i64() == Some(dom)))
+        .map(label);
+    AxGrid { rows, active }
+}
+
 /// Runs a browser scenario on a desktop screen; see [`with_screen`].
 fn with_browser<F>(scenario: impl FnOnce(Client, std::net::SocketAddr) -> F)
 where
@@ -451,9 +561,18 @@ async fn suguru_scenario(c: Client, addr: std::net::SocketAddr) {
     click(&c, "sg-check").await;
     // The real message first (in the status line too), and both cells of the clash marked.
     wait_text(&c, "status", "shares a number").await;
-    let messages = wait_text(&c, "messages", "cell (3, 1)").await;
-    assert!(messages.contains("shares a number"), "{messages}");
+    let messages = wait_text(&c, "messages", "r3c1 shares a number").await;
+    assert!(!messages.contains("cell ("), "one naming style, r3c1: {messages}");
     assert_eq!(marked(&c).await, ["r1c2", "r3c1"]);
+    // In the accessibility tree: the grid's cells named with their numbers, the two clashing
+    // ones invalid (not told by colour alone), the selected one active.
+    let ax = ax_grid(&c).await;
+    assert_eq!(ax.rows.len(), 3);
+    assert_eq!(ax.cell(2, 0).name, "r3c1: 3");
+    assert_eq!(ax.cell(0, 1).name, "r1c2: 3");
+    let invalid: Vec<&str> = ax.cells().filter(|x| x.invalid).map(|x| x.name.as_str()).collect();
+    assert_eq!(invalid, ["r1c2: 3", "r3c1: 3"]);
+    assert_eq!(ax.active.as_deref(), Some("r3c1: 3"));
     screenshot(&c, "suguru-check").await;
     // Undo takes the wrong number back: only the four hints are left.
     click(&c, "sg-undo").await;
@@ -1226,6 +1345,22 @@ async fn play_scenario(c: Client, addr: std::net::SocketAddr) {
     open_shared(&c, &link).await;
     wait_text(&c, "status", "opened a shared puzzle with its progress").await;
     wait_text(&c, "board-sub", "3×3 · path of 2 cells").await;
+    // In the accessibility tree: 3 rows of 3 cells, 2 on the path, each with its clues.
+    let ax = ax_grid(&c).await;
+    assert_eq!(
+        ax.rows.iter().map(|(_, cells)| cells.len()).collect::<Vec<_>>(),
+        [3, 3, 3]
+    );
+    assert_eq!(ax.cells().filter(|x| x.name.ends_with(": on the path")).count(), 2);
+    let clues = page(&c, "[pt.row[0], pt.col[1]]").await;
+    let clue = |v: &serde_json::Value| match v.as_i64() {
+        Some(k) if k >= 0 => k.to_string(),
+        _ => "none".to_string(),
+    };
+    assert_eq!(
+        ax.cell(0, 1).description,
+        format!("row clue {}, column clue {}", clue(&clues[0]), clue(&clues[1]))
+    );
     // A clue larger than its row is refused, not cut down; so is a generator size above 12.
     click(&c, "pt-creative").await;
     click_cell(&c, "row1").await;
@@ -1243,6 +1378,26 @@ async fn play_scenario(c: Client, addr: std::net::SocketAddr) {
         .await
         .unwrap();
     wait_text(&c, "status", "exactly one solution").await;
+    // The board in the accessibility tree: a grid of 9 rows of 9 cells named "r1c1: 5" or
+    // "r1c1: empty" (as the page's state says), the selected cell its active descendant; the
+    // arrow keys move it.
+    let ax = ax_grid(&c).await;
+    assert_eq!(ax.rows.len(), 9);
+    for (r, (role, cells)) in ax.rows.iter().enumerate() {
+        assert_eq!(role, "row");
+        assert_eq!(cells.len(), 9, "row {}: {cells:?}", r + 1);
+        for (k, cell) in cells.iter().enumerate() {
+            assert_eq!(cell.role, "gridcell");
+            let i = r * 9 + k;
+            let v = page(&c, &format!("sdNumber({i})")).await.as_u64().unwrap();
+            let want = if v == 0 { "empty".to_string() } else { v.to_string() };
+            assert_eq!(cell.name, format!("{}: {want}", name(r, k)));
+        }
+    }
+    assert_eq!(ax.active.as_deref(), Some(ax.cell(0, 0).name.as_str()));
+    let (right, down): (char, char) = (Key::Right.into(), Key::Down.into());
+    keys(&c, &[right, down]).await;
+    assert_eq!(ax_grid(&c).await.active.as_deref(), Some(ax.cell(1, 1).name.as_str()));
     // An empty cell of a row and a digit given in that row but not in the cell's column or box.
     let pick = page(
         &c,
@@ -1323,4 +1478,58 @@ async fn play_scenario(c: Client, addr: std::net::SocketAddr) {
         sorted[sorted.len() / 2]
     );
     assert!(worst < 50.0, "a pointer move took {worst:.1} ms to redraw: {ms:?}");
+
+    // ---- The same guard for a keystroke on a 16×16 Sudoku with every computed candidate shown
+    // (16 on each empty cell at the start): 16 symbols typed along row 1, an arrow key after
+    // each, every key timed from the document's capturing keydown listener to the window's
+    // bubbling one, with the layout forced.
+    c.goto(&format!("http://{addr}/#sudoku")).await.unwrap();
+    c.wait()
+        .for_element(Locator::Css("body[data-ready='true']"))
+        .await
+        .unwrap();
+    set_input(&c, "sd-size", "16").await;
+    wait_text(&c, "board-sub", "16×16, 4×4 boxes · 0 givens").await;
+    c.execute(
+        "const box = document.getElementById('sd-show-cands'); box.checked = true; \
+         box.dispatchEvent(new Event('change'));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        page(&c, "document.querySelectorAll('#sd-svg text.cand').length").await,
+        json!(256 * 16)
+    );
+    click_cell(&c, "r1c1").await;
+    c.execute(
+        "window.keyMs = []; \
+         document.addEventListener('keydown', () => { window.keyT0 = performance.now(); }, true); \
+         window.addEventListener('keydown', () => { document.body.getBoundingClientRect(); \
+           window.keyMs.push(performance.now() - window.keyT0); });",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let typed: Vec<char> = "123456789ABCDEFG".chars().flat_map(|d| [d, right]).collect();
+    keys(&c, &typed).await;
+    let ms: Vec<f64> = serde_json::from_value(page(&c, "window.keyMs").await).unwrap();
+    assert_eq!(ms.len(), typed.len(), "every key was timed");
+    // The grid is what was typed, and the candidates followed: with row 1 full, the cells of
+    // rows 2-4 keep 12 candidates (not their box's four digits), those below 15 (not their
+    // column's digit).
+    assert_eq!(cell_value(&c, "r1c16").await, "G");
+    assert_eq!(
+        page(&c, "document.querySelectorAll('#sd-svg text.cand').length").await,
+        json!(3 * 16 * 12 + 12 * 16 * 15)
+    );
+    let worst = ms.iter().cloned().fold(0.0, f64::max);
+    let mut sorted = ms.clone();
+    sorted.sort_by(f64::total_cmp);
+    println!(
+        "16x16 Sudoku with candidates: {} keystrokes, median {:.2} ms, worst {worst:.2} ms",
+        ms.len(),
+        sorted[sorted.len() / 2]
+    );
+    assert!(worst < 50.0, "a keystroke took {worst:.1} ms to redraw: {ms:?}");
 }

@@ -4,8 +4,10 @@
 //! `α` holding `β`), and III-C/D/E check, per cell in O(1), that the value lies in `1..=s_α`, that
 //! `CV[α][β] = 1`, and that no king neighbour holds the same value. We add the two checks a
 //! *configuration* needs against its *instance*: no cell left empty and no hint changed.
-//! Messages follow the playground's validator (playground manual, Appendix B), e.g.
-//! "cell (2, 3) shares a number with its adjacent cell(s)".
+//! The paper is the spec for *what* is checked; the messages keep the sentences of the
+//! playground's validator (playground manual, Appendix B) but name cells the way the rest of
+//! pencilbox does, e.g. "r2c3 shares a number with its adjacent cell(s)." (the manual writes
+//! "cell (2, 3)").
 //!
 //! III-A to III-D, the empty cells and the hints are the same for every region puzzle and live
 //! in the core's [`pencilbox_core::regions::verify()`]; this module adds III-E, the eight
@@ -82,6 +84,13 @@ mod tests {
         ];
         let want: Vec<(String, String)> = want.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
         assert_eq!(got, want);
+        // The messages name cells as r3c2, like every other pencilbox message.
+        let sol = parse_answer("0 4 1\n2 4 2\n3 2 3\n", p.shape()).unwrap();
+        let messages: Vec<String> = verify(&p, &sol).violations.into_iter().map(|v| v.message).collect();
+        assert_eq!(messages[0], "r1c1 is empty.");
+        assert_eq!(messages[4], "r2c2 holds 4 but its hint is 5.");
+        assert_eq!(messages[8], "r3c2 has a number exceeding 1.");
+        assert_eq!(messages[9], "r3c2 shares a number with its adjacent cell(s).");
     }
 
     #[test]

@@ -66,4 +66,130 @@ mod tests {
         }
         assert!(INDEX_HTML.contains("app.js") && INDEX_HTML.contains("style.css"));
     }
+
+    /// `#rrggbb`, `#rgb` or `rgba(r,g,b,a)` (or `var(--name)` of `:root`) as RGB and alpha.
+    fn colour(css: &str, value: &str) -> ([f64; 3], f64) {
+        let value = value.trim();
+        if let Some(name) = value.strip_prefix("var(").and_then(|v| v.strip_suffix(')')) {
+            let at = css
+                .find(&format!("{name}:"))
+                .unwrap_or_else(|| panic!("{name} is defined"));
+            let rest = &css[at + name.len() + 1..];
+            return colour(css, &rest[..rest.find(';').unwrap()]);
+        }
+        if let Some(hex) = value.strip_prefix('#') {
+            // `#fff` is `#ffffff`.
+            let hex: String = if hex.len() == 3 {
+                hex.chars().flat_map(|c| [c, c]).collect()
+            } else {
+                hex.into()
+            };
+            let ch = |i: usize| f64::from(u8::from_str_radix(&hex[i..i + 2], 16).unwrap());
+            return ([ch(0), ch(2), ch(4)], 1.0);
+        }
+        let inner = value
+            .strip_prefix("rgba(")
+            .and_then(|v| v.strip_suffix(')'))
+            .expect(value);
+        let v: Vec<f64> = inner.split(',').map(|x| x.trim().parse().unwrap()).collect();
+        ([v[0], v[1], v[2]], v[3])
+    }
+
+    /// The `fill` (or `color`) of the rule that starts a line with `selector {`.
+    fn rule_colour(css: &str, selector: &str, property: &str) -> ([f64; 3], f64) {
+        let line = css
+            .lines()
+            .find(|l| l.starts_with(&format!("{selector} {{")))
+            .unwrap_or_else(|| panic!("a rule {selector}"));
+        let at = line
+            .find(&format!(" {property}: "))
+            .unwrap_or_else(|| panic!("{selector} has a {property}"));
+        let rest = &line[at + property.len() + 3..];
+        colour(css, &rest[..rest.find(';').unwrap()])
+    }
+
+    fn luminance(c: [f64; 3]) -> f64 {
+        let lin = |x: f64| {
+            let x = x / 255.0;
+            if x <= 0.03928 {
+                x / 12.92
+            } else {
+                ((x + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2])
+    }
+
+    fn contrast(a: [f64; 3], b: [f64; 3]) -> f64 {
+        let (x, y) = (luminance(a), luminance(b));
+        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+    }
+
+    /// WCAG AA for text: every number and candidate drawn on a cell keeps 4.5:1 over every cell
+    /// colour (the region palette, Sudoku's and Path's two shades) with any stack of the tints
+    /// drawn under it (peer, then one of the marks, then the selection); the page's coloured
+    /// text keeps 4.5:1 on the white cards.
+    #[test]
+    fn text_and_candidates_keep_a_contrast_of_four_and_a_half() {
+        let css = STYLE_CSS;
+        let palette = APP_JS
+            .lines()
+            .find(|l| l.starts_with("const PALETTE = ["))
+            .expect("the region palette");
+        let mut cells: Vec<[f64; 3]> = palette
+            .split('\'')
+            .skip(1)
+            .step_by(2)
+            .map(|h| colour(css, h).0)
+            .collect();
+        assert!(cells.len() >= 8, "{palette}");
+        cells.extend([colour(css, "#ffffff").0, colour(css, "#f7f9fb").0]);
+        let tint = |sel: &str| Some(rule_colour(css, sel, "fill"));
+        let over =
+            |bg: [f64; 3], (fg, a): ([f64; 3], f64)| -> [f64; 3] { [0, 1, 2].map(|i| fg[i] * a + bg[i] * (1.0 - a)) };
+        let marks = [None, tint(".diffcell"), tint(".hintcell"), tint(".badcell")];
+        let mut backgrounds = Vec::new();
+        for &cell in &cells {
+            for peer in [None, tint(".peer")] {
+                for mark in marks {
+                    for sel in [None, tint(".sel")] {
+                        let bg = [peer, mark, sel].into_iter().flatten().fold(cell, over);
+                        backgrounds.push(bg);
+                    }
+                }
+            }
+        }
+        let board_text = [
+            ".num.given",
+            ".num.entry",
+            ".num.solved",
+            ".cand",
+            ".cand.pencil",
+            ".cand.auto",
+            ".cand.focus",
+            ".cand.removed",
+            ".bad-icon",
+        ];
+        for sel in board_text {
+            let (fg, a) = rule_colour(css, sel, "fill");
+            assert_eq!(a, 1.0, "{sel} is opaque");
+            let backgrounds: &[[f64; 3]] = if sel == ".bad-icon" {
+                &[rule_colour(css, ".bad-badge", "fill").0]
+            } else {
+                &backgrounds
+            };
+            let worst = backgrounds
+                .iter()
+                .map(|&bg| contrast(fg, bg))
+                .fold(f64::INFINITY, f64::min);
+            assert!(worst >= 4.5, "{sel}: contrast {worst:.2} over its worst background");
+        }
+        let white = colour(css, "#ffffff").0;
+        for var in ["var(--ink)", "var(--muted)", "var(--good)", "var(--bad)", "var(--warn)"] {
+            let c = contrast(colour(css, var).0, white);
+            assert!(c >= 4.5, "{var} on white: {c:.2}");
+        }
+        let clue = rule_colour(css, ".clue.none", "fill").0;
+        assert!(contrast(clue, white) >= 4.5);
+    }
 }

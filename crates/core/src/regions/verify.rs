@@ -7,8 +7,9 @@
 //! `1..=s_α`), then check every cell in O(1): its value lies in `1..=s_α` and `CV[α][β] = 1`.
 //! The family's own rule (king neighbours differ, ripples keep their distance, …) runs on the
 //! same pass, after the region checks of each cell. Every violation is reported with its cell,
-//! cells in row-major order; messages follow the Suguru playground's validator, e.g.
-//! "cell (2, 3) has a number exceeding 4.".
+//! cells in row-major order. The paper (and the Suguru playground's validator it follows) is the
+//! spec for *what* is checked, not for the wording: messages name cells the way the rest of
+//! pencilbox does, `r2c3` (row 2, column 3, 1-based), e.g. "r2c3 has a number exceeding 4.".
 
 use super::Board;
 use crate::grid::push_decimal;
@@ -21,7 +22,8 @@ pub struct CellCheck<'a> {
     pub cell: CellId,
     /// Its value, never `0` (empty cells are reported before the family's rule runs).
     pub value: u32,
-    /// The cell in the validator's words: `cell (2, 3)`, 1-based row and column.
+    /// The cell's name for messages: `r2c3`, 1-based row and column (the same as a violation's
+    /// `at`).
     pub human: &'a str,
     shape: Shape,
     out: &'a mut Vec<Violation>,
@@ -46,7 +48,7 @@ impl CellCheck<'_> {
 /// assert!(verify(&b, &ok, |_| {}).is_valid());
 /// // A family rule: no 2 in the last column.
 /// let r = verify(&b, &ok, |c| if c.value == 2 { c.fail("no-two", format!("{} holds 2.", c.human)) });
-/// assert_eq!((r.violations[0].at.as_str(), r.violations[0].message.as_str()), ("r1c2", "cell (1, 2) holds 2."));
+/// assert_eq!((r.violations[0].at.as_str(), r.violations[0].message.as_str()), ("r1c2", "r1c2 holds 2."));
 /// let bad = parse_answer("2 2 0", b.shape()).unwrap();
 /// let rules: Vec<_> = verify(&b, &bad, |_| {}).violations.into_iter().map(|v| v.rule).collect();
 /// assert_eq!(rules, ["region-duplicate", "region-duplicate", "empty"]);
@@ -84,23 +86,21 @@ pub fn verify(board: &Board, sol: &Grid<u32>, mut rule: impl FnMut(&mut CellChec
             cv[offset[k] + v - 1] += 1;
         }
     }
-    // The cell in the validator's words, rewritten in place for each cell; its `r1c2` name is
-    // made only for a violation.
+    // The cell's `r1c2` name, rewritten in place for each cell (no allocation per cell).
     let mut human = String::with_capacity(32);
     let mut row_len = 0;
     for c in shape.all() {
         let (r, col) = shape.coords(c);
         if col == 0 {
-            // "cell (r, " once per row.
+            // "r<row>c" once per row.
             human.clear();
-            human.push_str("cell (");
+            human.push('r');
             push_decimal(&mut human, r + 1);
-            human.push_str(", ");
+            human.push('c');
             row_len = human.len();
         }
         human.truncate(row_len);
         push_decimal(&mut human, col + 1);
-        human.push(')');
         let v = sol[c];
         let k = regions.region_of(c);
         let s = sizes[k];
@@ -198,7 +198,7 @@ mod tests {
             rules,
             [("r1c1", "range"), ("r1c1", "odd"), ("r1c2", "empty"), ("r1c3", "odd")]
         );
-        assert_eq!(r.violations[3].message, "cell (1, 3) is odd.");
+        assert_eq!(r.violations[3].message, "r1c3 is odd.");
     }
 
     #[test]
