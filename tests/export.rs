@@ -433,10 +433,7 @@ fn sat_stops_at_the_deadline_and_the_node_limit_with_exit_3() {
 /// An external command when it is installed (`.ci/run` installs Debian's `glpk-utils` and
 /// `picosat`); without it the test prints a `skip:` line and passes, except under `CI=true`.
 fn external(cmd: &str) -> bool {
-    let found = std::process::Command::new(cmd)
-        .arg("--version")
-        .output()
-        .is_ok();
+    let found = std::process::Command::new(cmd).arg("--version").output().is_ok();
     if !found {
         assert!(
             std::env::var("CI").as_deref() != Ok("true"),
@@ -506,7 +503,11 @@ fn lp_solved_by_glpk_and_dimacs_by_picosat_give_the_unique_solution() {
             .arg(&report)
             .output()
             .expect("glpsol runs");
-        assert!(out.status.success(), "{file}: glpsol failed: {}", String::from_utf8_lossy(&out.stdout));
+        assert!(
+            out.status.success(),
+            "{file}: glpsol failed: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
         let report = std::fs::read_to_string(&report).expect("glpsol's report");
         assert!(report.contains("INTEGER OPTIMAL"), "{file}: {report}");
         let lp_want: BTreeSet<String> = want.iter().map(|n| lp_name(n)).collect();
