@@ -1047,13 +1047,26 @@ mod tests {
     }
 
     /// The long mode of the cross-check (BENCHMARKS.md): 2000 random 4×4 and 6×6 instances,
+    /// Each of `algs` counts `want` solutions of the one-line puzzle `text`.
+    fn counts_agree(text: &str, block: crate::board::BlockShape, algs: &[&str], want: usize) {
+        use pencilbox_core::{PuzzleKind, RunOptions};
+        for &alg in algs {
+            let opts = RunOptions {
+                algorithm: Some(alg.into()),
+                settings: vec![("block".into(), block.to_string())],
+                ..RunOptions::default()
+            };
+            let c = crate::KIND.count(text, None, &opts).unwrap();
+            assert_eq!(c.count, (want as u64).into(), "{text} {alg}");
+        }
+    }
+
     /// `deduce`, `backtrack` and `sat` counted against brute force.
     #[test]
     #[ignore = "long mode: cargo test -p pencilbox-sudoku-nishio --lib long_crosscheck -- --ignored"]
     fn long_crosscheck_of_every_algorithm_with_brute_force() {
         use crate::backtrack::tests::{brute, random_puzzle};
         use crate::board::BlockShape;
-        use pencilbox_core::{PuzzleKind, RunOptions};
         let mut rng = crate::generate::Rng::new(7);
         let mut compared = 0;
         for k in 0..2000 {
@@ -1067,16 +1080,7 @@ mod tests {
             if sols.len() >= 500 {
                 continue;
             }
-            let text = p.to_line();
-            for alg in ["deduce", "backtrack", "sat"] {
-                let opts = RunOptions {
-                    algorithm: Some(alg.into()),
-                    settings: vec![("block".into(), block.to_string())],
-                    ..RunOptions::default()
-                };
-                let c = crate::KIND.count(&text, None, &opts).unwrap();
-                assert_eq!(c.count, (sols.len() as u64).into(), "{text} {alg}");
-            }
+            counts_agree(&p.to_line(), block, &["deduce", "backtrack", "sat"], sols.len());
             compared += 1;
         }
         println!("compared {compared} instances");
@@ -1089,7 +1093,6 @@ mod tests {
     fn deduce_agrees_with_brute_force_on_random_small_instances() {
         use crate::backtrack::tests::{brute, random_puzzle};
         use crate::board::BlockShape;
-        use pencilbox_core::{PuzzleKind, RunOptions};
         let mut rng = crate::generate::Rng::new(2024);
         for k in 0..120 {
             let (block, pct) = if k % 2 == 0 {
@@ -1135,15 +1138,7 @@ mod tests {
                 } else {
                     &["deduce", "backtrack"]
                 };
-                for &alg in algs {
-                    let opts = RunOptions {
-                        algorithm: Some(alg.into()),
-                        settings: vec![("block".into(), block.to_string())],
-                        ..RunOptions::default()
-                    };
-                    let c = crate::KIND.count(&text, None, &opts).unwrap();
-                    assert_eq!(c.count, (sols.len() as u64).into(), "{text} {alg}");
-                }
+                counts_agree(&text, block, algs, sols.len());
             }
         }
     }
