@@ -606,12 +606,13 @@ fn batch(a: &BatchArgs) -> Result<(), InputError> {
     if let Some(bar) = &progress {
         bar.finish_and_clear();
     }
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     eprintln!(
-        "pencilbox: batch: {} records ({} errors), {} already done, {} threads, {:.1} s",
-        summary.written,
-        summary.errors,
+        "pencilbox: batch: {} ({}), {} already done, {}, {:.1} s",
+        plural(summary.written, "record", "records"),
+        plural(summary.errors, "error", "errors"),
         summary.resumed,
-        jobs,
+        plural(jobs as u64, "thread", "threads"),
         started.elapsed().as_secs_f64()
     );
     Ok(())
