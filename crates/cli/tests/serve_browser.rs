@@ -77,11 +77,8 @@ fn browser_programs() -> Option<(PathBuf, PathBuf)> {
                 !on_ci,
                 "CI=true but chromium or chromedriver is missing (.ci/run installs them with apt-get)"
             );
-            // Straight to stderr: the harness swallows a passing test's `println!`.
-            use std::io::Write;
-            let _ = writeln!(
-                std::io::stderr().lock(),
-                "skip: chromium or chromedriver not found (apt-get install chromium chromium-driver)"
+            pencilbox_core::testing::skip(
+                "chromium or chromedriver not found (apt-get install chromium chromium-driver)",
             );
             None
         }

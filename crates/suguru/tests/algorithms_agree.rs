@@ -7,14 +7,14 @@
 use num_bigint::BigUint;
 use pencilbox_core::search::Limits;
 use pencilbox_core::testing::assert_complete_fixpoint;
-use pencilbox_core::{Grid, Shape, Status};
+use pencilbox_core::Status;
 use pencilbox_suguru::fast::{FastSearch, Rules};
 use pencilbox_suguru::solver::{self, Algorithm};
 use pencilbox_suguru::{linear, theorems, verify, Suguru};
 use proptest::prelude::*;
 
 mod common;
-use common::{instance, solutions};
+use common::{instance, planted, solutions};
 
 fn check_all_agree(p: &Suguru) -> Result<(), TestCaseError> {
     let truth = solutions(p);
@@ -144,24 +144,7 @@ proptest! {
     fn planted_solutions_on_generator_layouts_are_found_by_every_algorithm(
         h in 1usize..=4, w in 2usize..=4, seed in any::<u64>(), keep in 40u8..=100,
     ) {
-        use pencilbox_core::rng::SplitMix64;
-        use pencilbox_suguru::generate::{random_layout, repair_layout};
-        let shape = Shape::new(h, w);
-        let mut rng = SplitMix64::new(seed);
-        let mut labels = random_layout(shape, &mut rng);
-        let Some(empty) = repair_layout(&mut labels) else { return Ok(()) };
-        // A random solution from the fast solver's random fill (brute force on hintless grids
-        // can be slow: they have many solutions).
-        let mut fill = FastSearch::new(&empty).unwrap();
-        fill.randomise(rng.next_u64());
-        let mut planted = None;
-        pencilbox_core::search::run(&mut fill, &Limits::first(), |s| {
-            planted = Some(s.grid().into_vec());
-            pencilbox_core::search::Flow::Stop
-        });
-        let Some(planted) = planted else { return Ok(()) };
-        let hints: Vec<u32> = planted.iter().map(|&v| if (rng.below_mod(100) as u8) < keep { v } else { 0 }).collect();
-        let p = empty.with_hints(Grid::from_vec(shape, hints).unwrap()).unwrap();
+        let Some((p, planted)) = planted(h, w, seed, keep) else { return Ok(()) };
         prop_assert!(solutions(&p).contains(&planted));
         check_all_agree(&p)?;
     }

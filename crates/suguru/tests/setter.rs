@@ -4,13 +4,13 @@
 //! leaves exactly one solution.
 
 use pencilbox_core::setter::{By, Solutions};
-use pencilbox_core::{CellId, Grid, PuzzleKind, RunOptions, Shape};
+use pencilbox_core::{CellId, PuzzleKind, RunOptions, Shape};
 use pencilbox_suguru::{Suguru, KIND};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
 mod common;
-use common::{instance, solutions};
+use common::{instance, planted, solutions};
 
 /// The facts every solution shares, as `(place, value)`.
 fn intersection(shape: Shape, sols: &[Vec<u32>]) -> BTreeSet<(String, String)> {
@@ -81,24 +81,8 @@ proptest! {
     fn forced_facts_on_planted_puzzles_are_the_intersection_of_all_solutions(
         h in 1usize..=4, w in 2usize..=4, seed in any::<u64>(), keep in 25u8..=80,
     ) {
-        use pencilbox_core::rng::SplitMix64;
-        use pencilbox_core::search::{run, Flow, Limits};
-        use pencilbox_suguru::fast::FastSearch;
-        use pencilbox_suguru::generate::{random_layout, repair_layout};
-        let shape = Shape::new(h, w);
-        let mut rng = SplitMix64::new(seed);
-        let mut labels = random_layout(shape, &mut rng);
-        let Some(empty) = repair_layout(&mut labels) else { return Ok(()) };
-        let mut fill = FastSearch::new(&empty).unwrap();
-        fill.randomise(rng.next_u64());
-        let mut planted = None;
-        run(&mut fill, &Limits::first(), |s| {
-            planted = Some(s.grid().into_vec());
-            Flow::Stop
-        });
-        let Some(planted) = planted else { return Ok(()) };
-        let hints: Vec<u32> = planted.iter().map(|&v| if (rng.below_mod(100) as u8) < keep { v } else { 0 }).collect();
-        check(&empty.with_hints(Grid::from_vec(shape, hints).unwrap()).unwrap())?;
+        let Some((p, _)) = planted(h, w, seed, keep) else { return Ok(()) };
+        check(&p)?;
     }
 
     #[test]

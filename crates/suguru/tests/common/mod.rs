@@ -52,3 +52,32 @@ pub fn instance(h: usize, w: usize, labels: &[u8], hint_seed: &[u8], one_in: usi
         .collect();
     empty.with_hints(Grid::from_vec(shape, hints).unwrap()).unwrap()
 }
+
+/// A planted instance on the generator's layouts: a repaired random layout, a random solution of
+/// it (the fast solver's random fill: brute force on hintless grids can be slow), and a random
+/// subset of that solution as hints, each cell kept with probability `keep` %. `None` when the
+/// layout cannot be repaired or has no solution. Returns the puzzle and the planted solution.
+pub fn planted(h: usize, w: usize, seed: u64, keep: u8) -> Option<(Suguru, Vec<u32>)> {
+    use pencilbox_core::rng::SplitMix64;
+    use pencilbox_core::search::{run, Flow, Limits};
+    use pencilbox_suguru::fast::FastSearch;
+    use pencilbox_suguru::generate::{random_layout, repair_layout};
+    let shape = Shape::new(h, w);
+    let mut rng = SplitMix64::new(seed);
+    let mut labels = random_layout(shape, &mut rng);
+    let empty = repair_layout(&mut labels)?;
+    let mut fill = FastSearch::new(&empty).unwrap();
+    fill.randomise(rng.next_u64());
+    let mut solution = None;
+    run(&mut fill, &Limits::first(), |s| {
+        solution = Some(s.grid().into_vec());
+        Flow::Stop
+    });
+    let solution = solution?;
+    let hints: Vec<u32> = solution
+        .iter()
+        .map(|&v| if (rng.below_mod(100) as u8) < keep { v } else { 0 })
+        .collect();
+    let p = empty.with_hints(Grid::from_vec(shape, hints).unwrap()).unwrap();
+    Some((p, solution))
+}
