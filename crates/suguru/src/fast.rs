@@ -109,28 +109,12 @@ pub fn model(p: &Suguru, rules: Rules) -> Result<Engine, FastError> {
 /// [`model`] with any of the distinctness library's rules (the explainer posts them all).
 pub fn model_with(p: &Suguru, rules: DistinctRules) -> Result<Engine, FastError> {
     let big = p.max_region_size();
-    let Some(RegionModel {
-        mut engine,
-        cells,
-        mut distinct,
-    }) = RegionModel::new(p.board())
-    else {
+    let Some(model) = RegionModel::new(p.board()) else {
         return Err(FastError::RegionTooLarge(big));
     };
-    let shape = p.shape();
-    let regions = p.region_grid().as_slice();
-    // At most four forward king neighbours per cell (right, and the three below).
-    distinct.reserve(4 * shape.cells());
-    for c in shape.all() {
-        for &d in &KING[4..] {
-            if let Some(n) = shape.step(c, d) {
-                if regions[c.index()] != regions[n.index()] {
-                    distinct.not_equal(cells[c.index()], cells[n.index()]);
-                }
-            }
-        }
-    }
-    distinct.post(&mut engine, rules);
+    // Cells of different regions that touch (the king's steps; the four forward ones give
+    // every touching pair) differ.
+    let (engine, _) = model.post_touching(p.board(), &KING[4..], rules);
     Ok(engine)
 }
 

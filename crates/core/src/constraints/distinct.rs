@@ -97,6 +97,84 @@ pub struct DistinctGraph {
 }
 
 impl DistinctGraph {
+    /// The structure from peer lists a model already has in order, without the sorting and
+    /// merging of [`Distinct::build`] (a region grid knows each cell's peers in row-major order:
+    /// [`RegionModel::post_touching`](crate::regions::RegionModel::post_touching)).
+    ///
+    /// `vars` are the engine variables by local index, increasing; local variable `i`'s peers
+    /// are `peers[peer_off[i]..peer_off[i + 1]]`, sorted by peer with no repeats, and the lists
+    /// are symmetric (`j` in `i`'s list on values `m` exactly when `i` is in `j`'s on `m`),
+    /// every member of a common group included on all values; `groups` are local member lists
+    /// with the values of a permutation group. The result is what [`Distinct::build`] gives for
+    /// the same constraints (checked in debug builds and by the tests).
+    pub fn from_sorted_peers(
+        vars: Vec<VarId>,
+        peer_off: Vec<u32>,
+        peers: Vec<(u32, Domain)>,
+        groups: Vec<(Vec<u32>, Option<Domain>)>,
+    ) -> Arc<DistinctGraph> {
+        let n = vars.len();
+        assert_eq!(peer_off.len(), n + 1, "one list per variable");
+        debug_assert!(vars.windows(2).all(|w| w[0] < w[1]), "variables in increasing order");
+        debug_assert!(
+            (0..n).all(|i| {
+                let list = &peers[peer_off[i] as usize..peer_off[i + 1] as usize];
+                list.windows(2).all(|w| w[0].0 < w[1].0)
+                    && list.iter().all(|&(j, m)| {
+                        let back = &peers[peer_off[j as usize] as usize..peer_off[j as usize + 1] as usize];
+                        j as usize != i
+                            && back
+                                .binary_search_by_key(&(i as u32), |e| e.0)
+                                .is_ok_and(|k| back[k].1 == m)
+                    })
+            }),
+            "peer lists sorted, without self-loops and symmetric"
+        );
+        let groups = groups
+            .into_iter()
+            .map(|(members, values)| Group { members, values })
+            .collect();
+        DistinctGraph::assemble(vars, peer_off, peers, groups)
+    }
+
+    /// Adds each variable's groups (in group order, a counting sort) to finished peer lists.
+    fn assemble(
+        vars: Vec<VarId>,
+        peer_off: Vec<u32>,
+        peers: Vec<(u32, Domain)>,
+        groups: Vec<Group>,
+    ) -> Arc<DistinctGraph> {
+        let n = vars.len();
+        // The groups of each variable, in group order (counting sort again).
+        let mut group_off = vec![0u32; n + 1];
+        for g in &groups {
+            for &a in &g.members {
+                group_off[a as usize + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            group_off[i + 1] += group_off[i];
+        }
+        let mut groups_of = vec![0u32; group_off[n] as usize];
+        {
+            let mut next = group_off.clone();
+            for (k, g) in groups.iter().enumerate() {
+                for &a in &g.members {
+                    groups_of[next[a as usize] as usize] = k as u32;
+                    next[a as usize] += 1;
+                }
+            }
+        }
+        Arc::new(DistinctGraph {
+            vars,
+            peer_off,
+            peers,
+            group_off,
+            groups_of,
+            groups,
+        })
+    }
+
     /// The engine variables, by local index.
     pub fn vars(&self) -> &[VarId] {
         &self.vars
@@ -162,6 +240,12 @@ impl Distinct {
     /// `vars.len()`; a mismatch makes the group unsatisfiable).
     pub fn permutation(&mut self, vars: &[VarId], values: Domain) {
         self.groups.push((vars.to_vec(), Some(values)));
+    }
+
+    /// True when nothing but `regions` permutation groups was added (what
+    /// [`RegionModel::new`](crate::regions::RegionModel::new) collects).
+    pub(crate) fn is_regions_only(&self, regions: usize) -> bool {
+        self.pairs.is_empty() && self.groups.len() == regions && self.groups.iter().all(|g| g.1.is_some())
     }
 
     /// Builds the shared structure.
@@ -271,37 +355,9 @@ impl Distinct {
             }
             (peers, peer_off)
         } else {
-            (sorted, start.clone())
+            (sorted, start)
         };
-        // The groups of each variable, in group order (counting sort again).
-        let mut group_off = vec![0u32; n + 1];
-        for g in &groups {
-            for &a in &g.members {
-                group_off[a as usize + 1] += 1;
-            }
-        }
-        for i in 0..n {
-            group_off[i + 1] += group_off[i];
-        }
-        let mut groups_of = vec![0u32; group_off[n] as usize];
-        {
-            let mut next = start;
-            next.copy_from_slice(&group_off);
-            for (k, g) in groups.iter().enumerate() {
-                for &a in &g.members {
-                    groups_of[next[a as usize] as usize] = k as u32;
-                    next[a as usize] += 1;
-                }
-            }
-        }
-        Arc::new(DistinctGraph {
-            vars,
-            peer_off,
-            peers,
-            group_off,
-            groups_of,
-            groups,
-        })
+        DistinctGraph::assemble(vars, peer_off, peers, groups)
     }
 
     /// Posts the rules on `engine` and returns the shared structure.
