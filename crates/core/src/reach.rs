@@ -208,6 +208,9 @@ impl Flood {
             self.block = vec![0; cells];
             self.block_mark = vec![0; cells];
             self.calls = Vec::with_capacity(cells);
+            // Sized once here rather than grown by doubling inside the walk.
+            self.order.reserve(cells);
+            self.stack.reserve(cells);
         }
         self.next_epoch();
         let epoch = self.epoch;

@@ -392,7 +392,8 @@ impl LinkModel {
     /// The cells of the chain of chosen links starting at door A.
     pub fn chain_from_a(&self, e: &Engine) -> Vec<CellId> {
         let links = &self.vars.links;
-        let mut path = vec![self.a];
+        let mut path = Vec::with_capacity(self.vars.cell.len() + 1);
+        path.push(self.a);
         let mut prev = None;
         let mut cur = self.a;
         loop {

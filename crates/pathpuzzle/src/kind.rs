@@ -226,7 +226,8 @@ impl Puzzle for PathPuzzle {
     ) -> Result<Found<Configuration>, PuzzleError> {
         let alg = algorithm_with_settings(alg, opts)?;
         let o = search(self, &alg, limits, keep);
-        let notes = notes(self, &alg, &o);
+        // Notes are for `--stats`: not built when nobody reads them.
+        let notes = if opts.notes { notes(self, &alg, &o) } else { Vec::new() };
         Ok(Found {
             count: BigUint::from(o.count),
             complete: o.complete(),

@@ -18,7 +18,7 @@ use super::worklist::Worklist;
 use crate::domain::Domain;
 use crate::encode::{Cmp, Encoded, Encoder, Lit};
 use crate::engine::{Conflict, Context, Engine, Init, IntId, Ints, Premise, Priority, Propagator, VarId, FALSE, TRUE};
-use crate::grid::{CellId, Shape, ORTHOGONAL};
+use crate::grid::{CellId, Shape};
 use crate::links::{LinkId, Links};
 use crate::reach::Flood;
 use std::sync::Arc;
@@ -621,6 +621,7 @@ impl Propagator for ChainRule {
             .filter(|&&v| init.dom(v) == Domain::single(TRUE))
             .count();
         self.used = init.int(used as i64);
+        self.pending.reserve(self.p.vars.link.len());
         // Only a link becoming used (losing FALSE) matters.
         for (l, &v) in self.p.vars.link.iter().enumerate() {
             init.watch_removal(v, l as u32, Domain::single(FALSE));
@@ -711,26 +712,23 @@ impl Connect {
     /// `None` when the engine's limits stopped the building.
     fn new(p: SinglePath, engine: &mut Engine) -> Option<Self> {
         let shape = p.vars.shape();
-        let width = shape.width.max(1);
-        let mut stopped = false;
-        let toward = shape
-            .all()
-            .map_while(|c| {
-                if c.index() % width == 0 && engine.should_stop_posting() {
-                    stopped = true;
-                    return None;
-                }
-                let mut t = [LinkId::MAX; 4];
-                for (d, step) in ORTHOGONAL.iter().enumerate() {
-                    if let Some(n) = shape.step(c, *step) {
-                        t[d] = p.vars.links.between(c, n).expect("neighbours share a link");
-                    }
-                }
-                Some(t)
-            })
-            .collect();
-        if stopped {
-            return None;
+        let (h, w) = (shape.height, shape.width);
+        let links = &p.vars.links;
+        // The link toward each orthogonal neighbour (the order of `ORTHOGONAL`: up, left,
+        // right, down), by the links' numbering; polled once per row.
+        let mut toward = Vec::with_capacity(shape.cells());
+        for r in 0..h {
+            if engine.should_stop_posting() {
+                return None;
+            }
+            for c in 0..w {
+                toward.push([
+                    if r > 0 { links.vertical(r - 1, c) } else { LinkId::MAX },
+                    if c > 0 { links.horizontal(r, c - 1) } else { LinkId::MAX },
+                    if c + 1 < w { links.horizontal(r, c) } else { LinkId::MAX },
+                    if r + 1 < h { links.vertical(r, c) } else { LinkId::MAX },
+                ]);
+            }
         }
         Some(Connect {
             flood: Flood::new_until(shape, || engine.should_stop_posting())?,
