@@ -246,15 +246,17 @@ impl<T> Grid<T> {
     /// assert_eq!(out, "a b\nc d");
     /// ```
     pub fn write_rows(&self, out: &mut String, mut cell: impl FnMut(&mut String, &T)) {
-        for (r, row) in self.rows().enumerate() {
-            if r > 0 {
-                out.push('\n');
+        // One flat pass (a 10⁶×1 column costs what a 1×10⁶ row does); `c` is the column.
+        let w = self.shape.width;
+        let mut c = 0;
+        for (i, v) in self.cells.iter().enumerate() {
+            if i > 0 {
+                out.push(if c == 0 { '\n' } else { ' ' });
             }
-            for (c, v) in row.iter().enumerate() {
-                if c > 0 {
-                    out.push(' ');
-                }
-                cell(out, v);
+            cell(out, v);
+            c += 1;
+            if c == w {
+                c = 0;
             }
         }
     }

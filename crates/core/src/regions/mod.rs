@@ -222,6 +222,19 @@ impl Board {
     pub fn transposed(&self) -> Board {
         let s = self.shape();
         let t = Shape::new(s.width, s.height);
+        if s.height == 1 || s.width == 1 {
+            // One row or one column: row-major order is the same both ways, so every cell keeps
+            // its id and every region its number and cell list (no relabelling of 10⁶ cells).
+            let reshape = |g: &Grid<u32>| Grid::from_vec(t, g.as_slice().to_vec()).expect("same cell count");
+            return Board {
+                hints: reshape(&self.hints),
+                regions: Regions {
+                    region: reshape(&self.regions.region),
+                    cells: self.regions.cells.clone(),
+                    start: self.regions.start.clone(),
+                },
+            };
+        }
         let tr = |g: &Grid<u32>| {
             let v = t.all().map(|c| {
                 let (r, col) = t.coords(c);
@@ -296,6 +309,31 @@ mod tests {
         );
         let e = Board::new(Grid::filled(Shape::new(2, 1), 0), &labels).unwrap_err();
         assert_eq!(e, BoardError::ShapeMismatch);
+    }
+
+    proptest::proptest! {
+        /// A single row or column is transposed by reshaping: the same board as relabelling
+        /// the transposed grids from scratch.
+        #[test]
+        fn a_line_transposes_as_relabelling_would(
+            n in 1usize..14,
+            labels in proptest::collection::vec(0u8..3, 14),
+            hints in proptest::collection::vec(0u32..3, 14),
+            column in proptest::bool::ANY,
+        ) {
+            let s = if column { Shape::new(n, 1) } else { Shape::new(1, n) };
+            let t = Shape::new(s.width, s.height);
+            let labels = Grid::from_vec(s, labels[..n].to_vec()).unwrap();
+            let regions = Regions::new(&labels);
+            let hints: Vec<u32> = s.all().map(|c| hints[c.index()].min(regions.size_of(c) as u32)).collect();
+            let b = Board::from_regions(Grid::from_vec(s, hints.clone()).unwrap(), regions).unwrap();
+            let relabelled = Board::new(
+                Grid::from_vec(t, hints).unwrap(),
+                &Grid::from_vec(t, labels.as_slice().to_vec()).unwrap(),
+            )
+            .unwrap();
+            proptest::prop_assert_eq!(b.transposed(), relabelled);
+        }
     }
 
     #[test]
