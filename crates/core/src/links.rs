@@ -41,7 +41,7 @@ pub struct Links {
     shape: Shape,
     horizontal: usize,
     /// Up to four incident links per cell, in the order up, left, right, down.
-    incident: Vec<smallvec::SmallVec<[LinkId; 4]>>,
+    incident: Vec<([LinkId; 4], u8)>,
     /// The two cells of each link (the upper or left one first).
     ends: Vec<(CellId, CellId)>,
 }
@@ -82,19 +82,24 @@ impl Links {
             if c == 0 && stop() {
                 return None;
             }
-            incident.push(smallvec::SmallVec::new());
+            let mut at = ([0; 4], 0u8);
+            let mut add = |l: usize| {
+                at.0[at.1 as usize] = l as LinkId;
+                at.1 += 1;
+            };
             if r > 0 {
-                incident[cell.index()].push((horizontal + (r - 1) * w + c) as LinkId);
+                add(horizontal + (r - 1) * w + c);
             }
             if c > 0 {
-                incident[cell.index()].push((r * (w - 1) + c - 1) as LinkId);
+                add(r * (w - 1) + c - 1);
             }
             if c + 1 < w {
-                incident[cell.index()].push((r * (w - 1) + c) as LinkId);
+                add(r * (w - 1) + c);
             }
             if r + 1 < h {
-                incident[cell.index()].push((horizontal + r * w + c) as LinkId);
+                add(horizontal + r * w + c);
             }
+            incident.push(at);
         }
         Some(Links {
             shape,
@@ -134,7 +139,8 @@ impl Links {
     /// The links at a cell (up, left, right, down; those inside the grid).
     #[inline]
     pub fn at(&self, c: CellId) -> &[LinkId] {
-        &self.incident[c.index()]
+        let (links, len) = &self.incident[c.index()];
+        &links[..*len as usize]
     }
     /// The two cells of a link.
     #[inline]

@@ -20,7 +20,7 @@
 //! iterative depth-first search (Hopcroft & Tarjan, "Algorithm 447: efficient algorithms for
 //! graph manipulation", CACM 16(6), 1973), so the cost stays O(cells).
 
-use crate::grid::{CellId, Shape, ORTHOGONAL};
+use crate::grid::{CellId, Shape};
 
 /// A flood-fill workspace for one grid shape.
 ///
@@ -68,20 +68,35 @@ impl Flood {
         let cells = shape.cells();
         let mut adj = Vec::with_capacity(cells);
         let mut degree = Vec::with_capacity(cells);
-        for c in shape.all() {
-            if c.index() % shape.width.max(1) == 0 && stop() {
+        let (h, w) = (shape.height, shape.width);
+        for r in 0..h {
+            if stop() {
                 return None;
             }
-            let mut row = [CellId(0); 4];
-            let mut n = 0;
-            for d in ORTHOGONAL {
-                if let Some(x) = shape.step(c, d) {
-                    row[n] = x;
+            for col in 0..w {
+                // The orthogonal neighbours: up, left, right, down (`ORTHOGONAL` order).
+                let mut row = [CellId(0); 4];
+                let mut n = 0;
+                let mut add = |x: usize| {
+                    row[n] = CellId(x as u32);
                     n += 1;
+                };
+                let i = r * w + col;
+                if r > 0 {
+                    add(i - w);
                 }
+                if col > 0 {
+                    add(i - 1);
+                }
+                if col + 1 < w {
+                    add(i + 1);
+                }
+                if r + 1 < h {
+                    add(i + w);
+                }
+                adj.push(row);
+                degree.push(n as u8);
             }
-            adj.push(row);
-            degree.push(n as u8);
         }
         Some(Flood {
             adj,

@@ -296,13 +296,13 @@ impl LinkModel {
         // Each rule's sums are one family (one propagator): a cell is watched once for its row
         // and its column.
         let mut lines = BoolSum::family("lines");
+        lines.reserve(h + w, 2 * h * w);
         for (r, clue) in p.row_clues().iter().enumerate() {
             if e.should_stop_posting() {
                 return (e, model(vars));
             }
             if let Some(k) = *clue {
-                let row: Vec<_> = (0..w).map(|c| cell(r, c)).collect();
-                lines.add(&row, SumRule::Exactly(k));
+                lines.add_iter((0..w).map(|c| cell(r, c)), SumRule::Exactly(k));
             }
         }
         for (c, clue) in p.col_clues().iter().enumerate() {
@@ -310,8 +310,7 @@ impl LinkModel {
                 return (e, model(vars));
             }
             if let Some(k) = *clue {
-                let col: Vec<_> = (0..h).map(|r| cell(r, c)).collect();
-                lines.add(&col, SumRule::Exactly(k));
+                lines.add_iter((0..h).map(|r| cell(r, c)), SumRule::Exactly(k));
             }
         }
         if !lines.is_empty() {
@@ -324,19 +323,20 @@ impl LinkModel {
             let ((ra, ca), (rb, cb)) = (p.door_a(), p.door_b());
             let links = &vars.links;
             let mut cuts = BoolSum::family("cuts");
+            cuts.reserve(h + w, links.len());
             for t in 0..h.saturating_sub(1) {
                 if e.should_stop_posting() {
                     return (e, model(vars));
                 }
-                let crossing: Vec<_> = (0..w).map(|c| vars.link[links.vertical(t, c) as usize]).collect();
-                cuts.add(&crossing, SumRule::Parity((ra <= t) != (rb <= t)));
+                let crossing = (0..w).map(|c| vars.link[links.vertical(t, c) as usize]);
+                cuts.add_iter(crossing, SumRule::Parity((ra <= t) != (rb <= t)));
             }
             for t in 0..w.saturating_sub(1) {
                 if e.should_stop_posting() {
                     return (e, model(vars));
                 }
-                let crossing: Vec<_> = (0..h).map(|r| vars.link[links.horizontal(r, t) as usize]).collect();
-                cuts.add(&crossing, SumRule::Parity((ca <= t) != (cb <= t)));
+                let crossing = (0..h).map(|r| vars.link[links.horizontal(r, t) as usize]);
+                cuts.add_iter(crossing, SumRule::Parity((ca <= t) != (cb <= t)));
             }
             if !cuts.is_empty() {
                 e.post(cuts);

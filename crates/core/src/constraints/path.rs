@@ -714,7 +714,7 @@ impl Connect {
         let shape = p.vars.shape();
         let (h, w) = (shape.height, shape.width);
         let links = &p.vars.links;
-        // The link toward each orthogonal neighbour (the order of `ORTHOGONAL`: up, left,
+        // The link toward each orthogonal neighbour (up, left,
         // right, down), by the links' numbering; polled once per row.
         let mut toward = Vec::with_capacity(shape.cells());
         for r in 0..h {

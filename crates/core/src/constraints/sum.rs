@@ -160,10 +160,23 @@ impl BoolSum {
         }
     }
 
+    /// Makes room for `sums` more sums of `members` variables in all (a model that knows its
+    /// sizes builds the family without growing it step by step).
+    pub fn reserve(&mut self, sums: usize, members: usize) -> &mut Self {
+        self.sums.reserve(sums);
+        self.posted.reserve(members);
+        self
+    }
+
     /// Adds the sum `rule` over `vars` to the family (a variable listed twice counts twice).
     pub fn add(&mut self, vars: &[VarId], rule: SumRule) -> &mut Self {
+        self.add_iter(vars.iter().copied(), rule)
+    }
+
+    /// [`BoolSum::add`] from an iterator (no list to collect first).
+    pub fn add_iter(&mut self, vars: impl IntoIterator<Item = VarId>, rule: SumRule) -> &mut Self {
         let from = self.posted.len() as u32;
-        self.posted.extend_from_slice(vars);
+        self.posted.extend(vars);
         self.sums.push(Sum {
             from,
             to: self.posted.len() as u32,

@@ -160,15 +160,17 @@ mod tests {
     use super::*;
     use crate::grid::{Shape, KING};
 
-    /// The structure of `d` (peers, groups) as plain data.
-    fn structure(
-        g: &DistinctGraph,
-    ) -> (
+    /// A distinctness structure as plain data: variables, peer lists, each variable's groups,
+    /// the groups with their values.
+    type Structure = (
         Vec<VarId>,
         Vec<Vec<(u32, Domain)>>,
         Vec<Vec<u32>>,
         Vec<(Vec<VarId>, Option<Domain>)>,
-    ) {
+    );
+
+    /// The structure of `g` as plain data.
+    fn structure(g: &DistinctGraph) -> Structure {
         let n = g.vars().len();
         (
             g.vars().to_vec(),
