@@ -246,17 +246,25 @@ impl<T> Grid<T> {
     /// assert_eq!(out, "a b\nc d");
     /// ```
     pub fn write_rows(&self, out: &mut String, mut cell: impl FnMut(&mut String, &T)) {
-        // One flat pass (a 10⁶×1 column costs what a 1×10⁶ row does); `c` is the column.
-        let w = self.shape.width;
-        let mut c = 0;
-        for (i, v) in self.cells.iter().enumerate() {
-            if i > 0 {
-                out.push(if c == 0 { '\n' } else { ' ' });
+        if self.shape.width == 1 {
+            // A column: one flat pass (a 10⁶×1 grid costs what a 1×10⁶ row does).
+            for (i, v) in self.cells.iter().enumerate() {
+                if i > 0 {
+                    out.push('\n');
+                }
+                cell(out, v);
             }
-            cell(out, v);
-            c += 1;
-            if c == w {
-                c = 0;
+            return;
+        }
+        for (r, row) in self.rows().enumerate() {
+            if r > 0 {
+                out.push('\n');
+            }
+            for (c, v) in row.iter().enumerate() {
+                if c > 0 {
+                    out.push(' ');
+                }
+                cell(out, v);
             }
         }
     }
@@ -349,6 +357,21 @@ pub fn groups(labels: &Grid<u32>, count: usize) -> Vec<Vec<CellId>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rows_are_written_one_a_line_for_columns_rows_and_grids() {
+        let text = |h, w, v: Vec<u32>| {
+            let mut out = String::new();
+            Grid::from_vec(Shape::new(h, w), v)
+                .unwrap()
+                .write_rows(&mut out, |o, v| o.push_str(&v.to_string()));
+            out
+        };
+        assert_eq!(text(3, 1, vec![1, 2, 3]), "1\n2\n3");
+        assert_eq!(text(1, 3, vec![1, 2, 3]), "1 2 3");
+        assert_eq!(text(2, 2, vec![1, 2, 3, 4]), "1 2\n3 4");
+        assert_eq!(text(0, 1, vec![]), "");
+    }
 
     /// Components by flood fill from each unlabelled cell in row-major order (the definition).
     fn flood(labels: &Grid<u8>) -> (Vec<u32>, usize) {
