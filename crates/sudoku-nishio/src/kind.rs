@@ -35,6 +35,8 @@ const MAX_GRID_TEXT: usize = 256 * 1024;
 /// Sudoku's algorithms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Algorithm {
+    /// The bit-parallel 9×9 solver ([`crate::bitsolve`]); 3×3 blocks only.
+    Bits,
     /// Human rules on the engine (with Nishio and chains), then search if they stall.
     Deduce,
     /// The engine's search with singles propagation.
@@ -171,6 +173,46 @@ pub fn deduction_share(limits: &Limits) -> Limits {
     }
 }
 
+/// The default algorithm for a block shape: `bits` for 9×9 with 3×3 blocks, `backtrack` for
+/// every other shape (see BENCHMARKS.md, "Sudoku: the bit-parallel default": on empty and
+/// random grids of the other sizes `backtrack` is as fast as `deduce` or far faster).
+pub fn default_algorithm(block: BlockShape) -> Algorithm {
+    if block == crate::bitsolve::SHAPE {
+        Algorithm::Bits
+    } else {
+        Algorithm::Backtrack
+    }
+}
+
+/// The CLI name of an algorithm.
+pub fn algorithm_name(alg: Algorithm) -> &'static str {
+    <Sudoku as Puzzle>::ALGORITHMS
+        .iter()
+        .find(|(a, _)| *a == alg)
+        .map_or("deduce", |(_, info)| info.name)
+}
+
+impl Sudoku {
+    /// `bits` ([`crate::bitsolve`]) as a [`Found`]; refused for other shapes.
+    fn bits(&self, limits: &Limits, keep: usize) -> Result<Found<Vec<u8>>, PuzzleError> {
+        let Some((sols, r)) = crate::bitsolve::search(self, limits, keep) else {
+            let n = self.n();
+            return Err(PuzzleError::unsupported(format!(
+                "`bits` solves 9×9 grids with 3x3 blocks; this grid is {n}×{n} with {} blocks: use backtrack or deduce",
+                self.block()
+            )));
+        };
+        let mut f = Found::from_search(sols, &r);
+        if r.solutions == 0 && r.stop == StopReason::Exhausted {
+            f.reason = Some(match Candidates::from_puzzle(self) {
+                Err(e) => e.message,
+                Ok(_) => "no assignment satisfies the givens (search exhausted)".into(),
+            });
+        }
+        Ok(f)
+    }
+}
+
 impl Puzzle for Sudoku {
     const NAME: &'static str = "sudoku";
     const SUMMARY: &'static str =
@@ -178,6 +220,13 @@ impl Puzzle for Sudoku {
     type Solution = Vec<u8>;
     type Algorithm = Algorithm;
     const ALGORITHMS: &'static [(Algorithm, AlgorithmInfo)] = &[
+        (
+            Algorithm::Bits,
+            AlgorithmInfo {
+                name: "bits",
+                summary: "bit-parallel search for 9×9 with 3×3 blocks (digit-band words, locked candidates and singles by word operations, bivalue branching); other shapes run their default (see `default_algorithm`)",
+            },
+        ),
         (
             Algorithm::Deduce,
             AlgorithmInfo {
@@ -244,26 +293,39 @@ impl Puzzle for Sudoku {
         limits: &Limits,
         keep: usize,
     ) -> Result<Found<Vec<u8>>, PuzzleError> {
-        let cand = match Candidates::from_puzzle(self) {
-            Ok(c) => c,
-            Err(e) => return Ok(Found::unsolvable(e.message)),
-        };
-        match alg.unwrap_or(Algorithm::Deduce) {
-            Algorithm::Deduce => self.deduce(limits, keep),
-            Algorithm::Backtrack => {
-                let m = Model::new(&cand, RuleSet::SINGLES, limits);
-                let mut s = engine_search(m.engine, m.geo);
-                Ok(searched(&mut s, limits, keep))
-            }
-            Algorithm::Sat => {
-                let mut m = Model::new(&cand, RuleSet::SINGLES, limits);
-                let mut f = encode::sat_search(&mut m.engine, encode::unnamed, limits, keep, values)?;
-                if f.count == 0u32.into() && f.complete {
-                    f.reason = Some("no assignment satisfies the givens (SAT solver)".into());
+        let chosen = alg.unwrap_or_else(|| default_algorithm(self.block()));
+        let found = match chosen {
+            // `bits` finds clashing givens itself (no candidate grid built first).
+            Algorithm::Bits => self.bits(limits, keep)?,
+            _ => {
+                let cand = match Candidates::from_puzzle(self) {
+                    Ok(c) => c,
+                    Err(e) => return Ok(Found::unsolvable(e.message)),
+                };
+                match chosen {
+                    Algorithm::Deduce | Algorithm::Bits => self.deduce(limits, keep)?,
+                    Algorithm::Backtrack => {
+                        let m = Model::new(&cand, RuleSet::SINGLES, limits);
+                        let mut s = engine_search(m.engine, m.geo);
+                        searched(&mut s, limits, keep)
+                    }
+                    Algorithm::Sat => {
+                        let mut m = Model::new(&cand, RuleSet::SINGLES, limits);
+                        let mut f = encode::sat_search(&mut m.engine, encode::unnamed, limits, keep, values)?;
+                        if f.count == 0u32.into() && f.complete {
+                            f.reason = Some("no assignment satisfies the givens (SAT solver)".into());
+                        }
+                        f
+                    }
                 }
-                Ok(f)
             }
-        }
+        };
+        // A default that is not the first-listed algorithm says what ran.
+        Ok(if alg.is_none() && chosen != Algorithm::Bits {
+            found.ran(algorithm_name(chosen))
+        } else {
+            found
+        })
     }
     fn parse_solution(&self, text: &str) -> Result<Vec<u8>, ParseError> {
         // Read the size first, so that a grid of another size is called that, not a grid the

@@ -21,12 +21,13 @@
 //!   engine rule `nishio`.
 //! * [`solver`] — the deductive solver on that model (the engine's rules, then chains) with a
 //!   step log from the engine's explanations and a rating; [`backtrack`] — the engine's search
-//!   (unit-digit branching, Luby restarts).
+//!   (unit-digit branching, Luby restarts); [`bitsolve`] — `bits`, the bit-parallel 9×9
+//!   solver (digit-band words, table-driven locked candidates, bit-sliced singles).
 //! * [`setter`] — the setter's tools (`forced`, `count --suggest`, `count --redundant`) on
 //!   the engine model.
 //! * [`reduction`] — the 3-SAT → Nishio decision reduction of Theorems 2–3.
 //! * [`kind`] — [`Sudoku`] implements core's typed `Puzzle` trait; [`KIND`] is its `Plugin`
-//!   (algorithms `deduce` and `backtrack`, the setting `block=AxB`).
+//!   (algorithms `bits`, `deduce`, `backtrack` and `sat`, the setting `block=AxB`).
 //! * [`generate`] — a small puzzle generator (bundled examples, tests).
 //!
 //! # API for the playground server
@@ -45,6 +46,7 @@
 pub const MAX_INTERACTIVE_SIDE: usize = 25;
 
 pub mod backtrack;
+pub mod bitsolve;
 pub mod board;
 pub mod explain;
 pub mod generate;

@@ -20,20 +20,63 @@ fn data(name: &str) -> Option<String> {
     }
 }
 
+/// Solves every `step`-th puzzle with the default (`bits` on 9×9) and with `deduce`; both
+/// solutions verify. Returns the number of puzzles solved.
 fn solve_all(text: &str, step: usize) -> usize {
     let mut solved = 0;
     for (k, inst) in KIND.instances(text).into_iter().enumerate() {
         if k % step != 0 {
             continue;
         }
-        let r = KIND.solve(inst.text, &RunOptions::default()).unwrap();
-        assert_eq!(r.status, Status::Solved, "line {}", inst.first_line);
-        let sol = r.solution.unwrap();
-        let v = KIND.verify(inst.text, &sol.text, &RunOptions::default()).unwrap();
-        assert!(v.is_valid(), "line {}: {:?}", inst.first_line, v.violations);
+        for alg in [None, Some("deduce")] {
+            let opts = RunOptions {
+                algorithm: alg.map(String::from),
+                ..RunOptions::default()
+            };
+            let r = KIND.solve(inst.text, &opts).unwrap();
+            assert_eq!(r.status, Status::Solved, "line {} ({alg:?})", inst.first_line);
+            assert_eq!(r.algorithm, alg.unwrap_or("bits"));
+            let sol = r.solution.unwrap();
+            let v = KIND.verify(inst.text, &sol.text, &RunOptions::default()).unwrap();
+            assert!(v.is_valid(), "line {}: {:?}", inst.first_line, v.violations);
+        }
         solved += 1;
     }
     solved
+}
+
+/// `bits` against `backtrack` on every puzzle of a set: the same count up to 2 (exactly 1:
+/// the sets are proper puzzles) and the same solution.
+fn bits_agrees_with_backtrack(text: &str) -> usize {
+    let opts = |alg: &str| RunOptions {
+        algorithm: Some(alg.into()),
+        ..RunOptions::default()
+    };
+    let mut n = 0;
+    for inst in KIND.instances(text) {
+        let bits = KIND.count(inst.text, Some(2), &opts("bits")).unwrap();
+        let back = KIND.count(inst.text, Some(2), &opts("backtrack")).unwrap();
+        assert_eq!(
+            (&bits.count, bits.complete),
+            (&back.count, back.complete),
+            "line {}",
+            inst.first_line
+        );
+        assert_eq!(bits.count, 1u32.into(), "line {}", inst.first_line);
+        let a = KIND.solve(inst.text, &opts("bits")).unwrap().solution.unwrap();
+        let b = KIND.solve(inst.text, &opts("backtrack")).unwrap().solution.unwrap();
+        assert_eq!(a.text, b.text, "line {}", inst.first_line);
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn bits_agrees_with_backtrack_on_top95_hardest_and_sudoku17() {
+    for name in ["top95.txt", "hardest.txt", "sudoku17-first5000.txt"] {
+        let Some(t) = data(name) else { return };
+        assert_eq!(bits_agrees_with_backtrack(&t), KIND.instances(&t).len(), "{name}");
+    }
 }
 
 fn no_guess_counts(text: &str) -> Vec<(&'static str, usize)> {

@@ -1,0 +1,624 @@
+//! `bits`: a bit-parallel solver for 9×9 Sudoku with 3×3 blocks (the default there).
+//!
+//! # Representation
+//! The grid is cut into three *bands* of three rows. For every digit `d` and band `b` one
+//! 27-bit word `cand[3·d + b]` holds the cells of the band where `d` is still possible (bit
+//! `9·r + c` for row `r` of the band and column `c`); a placed cell keeps its own digit's bit
+//! and loses every other digit's. `unsolved[b]` marks the cells of band `b` not placed yet.
+//! The whole state is 31 words, so a branch copies it (no trail, no allocation).
+//!
+//! # Propagation (word operations on whole bands)
+//! * *Band rule* for one digit and band: the digit occupies one cell per row and one per block
+//!   of the band, so its three row-block intersections ("mini-rows") it occupies form one of
+//!   the 6 permutations of a 3×3 matrix. A 512-entry table maps the 9-bit mask of non-empty
+//!   mini-rows to the union of the permutations inside it, and the word keeps only those
+//!   mini-rows. This one lookup does pointing and claiming (locked candidates) within the
+//!   band, finds a block with a single place for the digit (its row keeps only that cell) and
+//!   detects a band with no room for the digit.
+//! * A row of a band word with one bit left is a placement: its column is cleared from the
+//!   digit's other two bands and its cell from the other digits' words.
+//! * *Naked singles*: per band, bit-sliced counters over the nine digit words (`ones`,
+//!   `twos`) give the unsolved cells with exactly one candidate and those with none.
+//! * *Hidden singles in columns*: the same counters over the nine rows of one digit.
+//! * *Branching* on the first cell with two candidates (bit-sliced `threes` give them),
+//!   otherwise on a cell with the fewest.
+//!
+//! Counting follows every branch; the node counter, the node limit, the deadline and the
+//! cancellation flag are checked as in core's driver (`stats.nodes`, every
+//! [`CHECK_EVERY`] nodes).
+//!
+//! # Sources
+//! Ideas learned, not code: J. F. Crook's band-per-digit words with mini-row tables and
+//! bit-sliced naked singles as in Zhou Yundong's and "JCZSolve" (as benchmarked in
+//! T. Dillon's *tdoku*, github.com/t-dillon/tdoku, `docs/sudoku.md` "Getting Vectorized":
+//! a digit's band has only 6 configurations), and tdoku's guess on a bivalue cell. The tables
+//! here are computed at compile time from the permutation argument above.
+
+use crate::board::{BlockShape, Sudoku};
+use pencilbox_core::search::{Limits, SearchResult, Stats, StopReason, CHECK_EVERY};
+use std::time::Instant;
+
+/// The block shape `bits` solves.
+pub const SHAPE: BlockShape = BlockShape::new(3, 3);
+
+const BAND: u32 = (1 << 27) - 1;
+const ROW: u32 = 0x1ff;
+
+/// For a 9-bit row: bit `k` set when block `k` of the row has a candidate.
+const MINIROWS: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut x = 0;
+    while x < 512 {
+        t[x] = ((x & 7 != 0) as u8) | (((x >> 3) & 7 != 0) as u8) << 1 | (((x >> 6) & 7 != 0) as u8) << 2;
+        x += 1;
+    }
+    t
+};
+
+/// For a 9-bit mask of mini-rows (bit `3·r + k`: row `r`, block `k` of a band), the union of
+/// the permutations `{(0, p0), (1, p1), (2, p2)}` contained in it.
+const PERMS: [u16; 512] = {
+    let perms = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    let mut t = [0u16; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut i = 0;
+        while i < 6 {
+            let p = perms[i];
+            let bits = (1u16 << p[0]) | (1u16 << (3 + p[1])) | (1u16 << (6 + p[2]));
+            if m as u16 & bits == bits {
+                t[m] |= bits;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// A 9-bit mini-row mask as the 27 cells it covers.
+const EXPAND: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut j = 0;
+        while j < 9 {
+            if m & (1 << j) != 0 {
+                t[m] |= 7 << (9 * (j / 3) + 3 * (j % 3));
+            }
+            j += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// For a cell of a band (bit `j`): the other cells of its row and block in the band.
+const BAND_PEERS: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut j = 0;
+    while j < 27 {
+        let (r, c) = (j / 9, j % 9);
+        let block = 7u32 << (3 * (c / 3));
+        t[j] = ((ROW << (9 * r)) | block | (block << 9) | (block << 18)) & !(1 << j);
+        j += 1;
+    }
+    t
+};
+
+/// A 9-bit set of columns as the 27 cells it covers in a band.
+#[inline(always)]
+fn columns(cols: u32) -> u32 {
+    cols * 0x40201
+}
+
+/// The other two bands of band `b`.
+#[inline(always)]
+fn others(b: usize) -> (usize, usize) {
+    match b {
+        0 => (1, 2),
+        1 => (0, 2),
+        _ => (0, 1),
+    }
+}
+
+/// The solver's state (see the module docs): copied on every branch.
+#[derive(Clone, Copy, Debug)]
+struct State {
+    cand: [u32; 27],
+    unsolved: [u32; 3],
+    /// Words changed since the band rule last ran on them (bit `3·d + b`).
+    dirty: u32,
+}
+
+impl State {
+    fn empty() -> Self {
+        State {
+            cand: [BAND; 27],
+            unsolved: [BAND; 3],
+            dirty: BAND,
+        }
+    }
+
+    #[inline(always)]
+    fn and(&mut self, i: usize, mask: u32) {
+        let old = self.cand[i];
+        let new = old & mask;
+        self.cand[i] = new;
+        self.dirty |= ((old != new) as u32) << i;
+    }
+
+    /// Places digit `d` (0-based) on bit `j` of band `b`; false when `d` is no longer possible
+    /// there.
+    #[inline]
+    fn place(&mut self, d: usize, b: usize, j: u32) -> bool {
+        let m = 1u32 << j;
+        if self.cand[3 * d + b] & m == 0 {
+            return false;
+        }
+        self.and(3 * d + b, !BAND_PEERS[j as usize]);
+        let (b1, b2) = others(b);
+        let col = !columns(1 << (j % 9));
+        self.and(3 * d + b1, col);
+        self.and(3 * d + b2, col);
+        for e in 0..9 {
+            if e != d {
+                self.and(3 * e + b, !m);
+            }
+        }
+        self.unsolved[b] &= !m;
+        true
+    }
+
+    /// The band rule on every dirty word until none is left; false on a contradiction.
+    #[inline]
+    fn bands(&mut self) -> bool {
+        while self.dirty != 0 {
+            let i = self.dirty.trailing_zeros() as usize;
+            self.dirty &= self.dirty - 1;
+            let a = self.cand[i];
+            let m = MINIROWS[(a & ROW) as usize] as usize
+                | (MINIROWS[((a >> 9) & ROW) as usize] as usize) << 3
+                | (MINIROWS[(a >> 18) as usize] as usize) << 6;
+            let allowed = PERMS[m];
+            if allowed == 0 {
+                return false;
+            }
+            let a = a & EXPAND[allowed as usize];
+            self.cand[i] = a;
+            // Rows with one cell left: placements.
+            let mut placed = 0;
+            for r in 0..3 {
+                let x = (a >> (9 * r)) & ROW;
+                if x & (x - 1) == 0 {
+                    placed |= x << (9 * r);
+                }
+            }
+            if placed == 0 {
+                continue;
+            }
+            let (d, b) = (i / 3, i % 3);
+            let (b1, b2) = others(b);
+            let col = !columns((placed | placed >> 9 | placed >> 18) & ROW);
+            self.and(3 * d + b1, col);
+            self.and(3 * d + b2, col);
+            let new = placed & self.unsolved[b];
+            if new != 0 {
+                self.unsolved[b] &= !new;
+                for e in 0..9 {
+                    if e != d {
+                        self.and(3 * e + b, !new);
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Propagates to a fixpoint; false on a contradiction.
+    fn propagate(&mut self) -> bool {
+        loop {
+            if !self.bands() {
+                return false;
+            }
+            // Naked singles, band by band.
+            let mut progress = false;
+            for b in 0..3 {
+                let u = self.unsolved[b];
+                if u == 0 {
+                    continue;
+                }
+                let (mut ones, mut twos) = (0u32, 0u32);
+                for d in 0..9 {
+                    let x = self.cand[3 * d + b];
+                    twos |= ones & x;
+                    ones |= x;
+                }
+                if u & !ones != 0 {
+                    return false;
+                }
+                let singles = u & !twos;
+                if singles == 0 {
+                    continue;
+                }
+                progress = true;
+                for d in 0..9 {
+                    let mut x = self.cand[3 * d + b] & singles;
+                    while x != 0 {
+                        let j = x.trailing_zeros();
+                        x &= x - 1;
+                        if !self.place(d, b, j) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            if progress {
+                continue;
+            }
+            // Hidden singles in columns, digit by digit.
+            for d in 0..9 {
+                let (mut ones, mut twos) = (0u32, 0u32);
+                for b in 0..3 {
+                    let a = self.cand[3 * d + b];
+                    for r in 0..3 {
+                        let x = (a >> (9 * r)) & ROW;
+                        twos |= ones & x;
+                        ones |= x;
+                    }
+                }
+                if ones != ROW {
+                    return false;
+                }
+                let single = columns(ones & !twos);
+                if single == 0 {
+                    continue;
+                }
+                for b in 0..3 {
+                    let mut x = self.cand[3 * d + b] & self.unsolved[b] & single;
+                    while x != 0 {
+                        progress = true;
+                        let j = x.trailing_zeros();
+                        x &= x - 1;
+                        if !self.place(d, b, j) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            if !progress {
+                return true;
+            }
+        }
+    }
+
+    fn solved(&self) -> bool {
+        self.unsolved == [0; 3]
+    }
+
+    /// The cell to branch on (band, bit): the first with two candidates, else one with the
+    /// fewest. Only called on a propagated, unsolved state.
+    fn choose(&self) -> (usize, u32) {
+        for b in 0..3 {
+            let u = self.unsolved[b];
+            if u == 0 {
+                continue;
+            }
+            let (mut ones, mut twos, mut threes) = (0u32, 0u32, 0u32);
+            for d in 0..9 {
+                let x = self.cand[3 * d + b];
+                threes |= twos & x;
+                twos |= ones & x;
+                ones |= x;
+            }
+            let pairs = u & twos & !threes;
+            if pairs != 0 {
+                return (b, pairs.trailing_zeros());
+            }
+        }
+        let mut best = (0, 0, u32::MAX);
+        for b in 0..3 {
+            let mut u = self.unsolved[b];
+            while u != 0 {
+                let j = u.trailing_zeros();
+                u &= u - 1;
+                let k = (0..9).filter(|&d| self.cand[3 * d + b] >> j & 1 != 0).count() as u32;
+                if k < best.2 {
+                    best = (b, j, k);
+                }
+            }
+        }
+        (best.0, best.1)
+    }
+
+    /// The grid, row-major, values 1–9 (a solved state).
+    fn values(&self) -> Vec<u8> {
+        let mut v = vec![0u8; 81];
+        for d in 0..9 {
+            for b in 0..3 {
+                let mut x = self.cand[3 * d + b];
+                while x != 0 {
+                    let j = x.trailing_zeros() as usize;
+                    x &= x - 1;
+                    v[27 * b + j] = d as u8 + 1;
+                }
+            }
+        }
+        v
+    }
+}
+
+/// One search: counters, limits and the solutions kept.
+struct Run<'a> {
+    limits: &'a Limits,
+    keep: usize,
+    stats: Stats,
+    solutions: u64,
+    kept: Vec<Vec<u8>>,
+    stop: Option<StopReason>,
+}
+
+impl Run<'_> {
+    /// Searches below `st` (a copy); true when the search must stop.
+    fn node(&mut self, mut st: State, depth: u64) -> bool {
+        self.stats.nodes += 1;
+        if let Some(limit) = self.limits.node_limit {
+            if self.stats.nodes > limit {
+                self.stats.nodes = limit;
+                self.stop = Some(StopReason::NodeLimit);
+                return true;
+            }
+        }
+        if self.stats.nodes % CHECK_EVERY == 0 {
+            if let Some(why) = self.limits.interrupted() {
+                self.stop = Some(why);
+                return true;
+            }
+        }
+        self.stats.max_depth = self.stats.max_depth.max(depth);
+        if !st.propagate() {
+            self.stats.failures += 1;
+            return false;
+        }
+        if st.solved() {
+            self.solutions += 1;
+            if self.kept.len() < self.keep {
+                self.kept.push(st.values());
+            }
+            if self.limits.max_solutions.is_some_and(|m| self.solutions >= m) {
+                self.stop = Some(StopReason::SolutionLimit);
+                return true;
+            }
+            return false;
+        }
+        let (b, j) = st.choose();
+        for d in 0..9 {
+            if st.cand[3 * d + b] >> j & 1 == 0 {
+                continue;
+            }
+            let mut child = st;
+            if child.place(d, b, j) && self.node(child, depth + 1) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Searches a 9×9 grid of givens (row-major, 0 = empty, 1–9) under `limits`
+/// (`max_solutions`, node limit, deadline, cancellation), keeping the first `keep` solutions
+/// (values row-major). `None` when the grid is not 81 values of 0–9.
+pub fn search_givens(givens: &[u8], limits: &Limits, keep: usize) -> Option<(Vec<Vec<u8>>, SearchResult)> {
+    if givens.len() != 81 || givens.iter().any(|&g| g > 9) {
+        return None;
+    }
+    let started = Instant::now();
+    let mut run = Run {
+        limits,
+        keep,
+        stats: Stats::default(),
+        solutions: 0,
+        kept: Vec::new(),
+        stop: limits.interrupted(),
+    };
+    if run.stop.is_none() {
+        let mut st = State::empty();
+        let consistent = givens
+            .iter()
+            .enumerate()
+            .filter(|&(_, &g)| g != 0)
+            .all(|(i, &g)| st.place(g as usize - 1, i / 27, (i % 27) as u32));
+        if consistent {
+            run.node(st, 0);
+        } else {
+            // The givens clash: the root node fails.
+            run.stats.nodes = 1;
+            run.stats.failures = 1;
+        }
+    }
+    run.stats.elapsed_us = started.elapsed().as_micros() as u64;
+    let r = SearchResult {
+        solutions: run.solutions,
+        stop: run.stop.unwrap_or(StopReason::Exhausted),
+        stats: run.stats,
+    };
+    Some((run.kept, r))
+}
+
+/// [`search_givens`] on a puzzle; `None` unless it is 9×9 with 3×3 blocks.
+pub fn search(p: &Sudoku, limits: &Limits, keep: usize) -> Option<(Vec<Vec<u8>>, SearchResult)> {
+    if p.block() != SHAPE {
+        return None;
+    }
+    search_givens(p.givens(), limits, keep)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backtrack::tests::{brute, random_puzzle};
+    use crate::board::Candidates;
+    use crate::solver::check_solution;
+    use proptest::prelude::*;
+
+    const FIG4: &str = "3.9....74..5...9.2....49...6....3.2....2.5....3.1....7...78....8.3...7..91....5.8";
+
+    fn nine(line: &str) -> Sudoku {
+        Sudoku::parse(line, None).unwrap()
+    }
+
+    /// `backtrack`'s count (up to `max`) of a puzzle; 0 when the givens clash.
+    fn backtrack_count(p: &Sudoku, max: Option<u64>) -> u64 {
+        match Candidates::from_puzzle(p) {
+            Err(_) => 0,
+            Ok(c) => {
+                crate::backtrack::search(&c, &Limits::default().with_max_solutions(max), 0)
+                    .1
+                    .unwrap()
+                    .solutions
+            }
+        }
+    }
+
+    #[test]
+    fn the_tables_follow_the_permutation_argument() {
+        // Every mini-row of a full band is in some permutation; a missing row leaves none.
+        assert_eq!(PERMS[0x1ff], 0x1ff);
+        assert_eq!(PERMS[0x1ff & !0b111], 0);
+        // The diagonal alone is one permutation; the diagonal plus one off-diagonal bit keeps
+        // only the diagonal.
+        assert_eq!(PERMS[0b100_010_001], 0b100_010_001);
+        assert_eq!(PERMS[0b100_010_011], 0b100_010_001);
+        assert_eq!(EXPAND[1], 7);
+        assert_eq!(EXPAND[0b1000], 7 << 9);
+        assert_eq!(MINIROWS[0b010_000_000], 0b100);
+        assert_eq!(BAND_PEERS[0].count_ones(), 8 + 6);
+    }
+
+    #[test]
+    fn the_figure_four_puzzle_has_one_solution_that_verifies() {
+        let p = nine(FIG4);
+        let (sols, r) = search(&p, &Limits::default(), 2).unwrap();
+        assert_eq!((r.solutions, r.stop), (1, StopReason::Exhausted));
+        assert!(check_solution(&p, &sols[0]).is_empty());
+        assert!(r.stats.nodes >= 1);
+    }
+
+    #[test]
+    fn an_empty_grid_counts_up_to_the_limit_with_distinct_witnesses() {
+        let p = nine(&".".repeat(81));
+        let (sols, r) = search(&p, &Limits::count_up_to(1000), 2).unwrap();
+        assert_eq!((r.solutions, r.stop), (1000, StopReason::SolutionLimit));
+        assert_eq!(sols.len(), 2);
+        assert_ne!(sols[0], sols[1]);
+        assert!(sols.iter().all(|s| check_solution(&p, s).is_empty()));
+    }
+
+    #[test]
+    fn limits_stop_the_search_and_say_why() {
+        let p = nine(&".".repeat(81));
+        let (_, r) = search(
+            &p,
+            &Limits {
+                node_limit: Some(50),
+                ..Limits::default()
+            },
+            0,
+        )
+        .unwrap();
+        assert_eq!((r.stop, r.stats.nodes), (StopReason::NodeLimit, 50));
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let (_, r) = search(
+            &p,
+            &Limits {
+                cancel: Some(flag),
+                ..Limits::default()
+            },
+            0,
+        )
+        .unwrap();
+        assert_eq!((r.stop, r.solutions), (StopReason::Cancelled, 0));
+        let started = Instant::now();
+        let (_, r) = search(
+            &p,
+            &Limits {
+                deadline: Some(started + std::time::Duration::from_millis(30)),
+                ..Limits::default()
+            },
+            0,
+        )
+        .unwrap();
+        assert_eq!(r.stop, StopReason::Deadline);
+        assert!(r.solutions > 0);
+    }
+
+    #[test]
+    fn clashing_givens_and_other_shapes_are_handled() {
+        let p = nine(&format!("11{}", ".".repeat(79)));
+        let (sols, r) = search(&p, &Limits::default(), 1).unwrap();
+        assert_eq!((r.solutions, r.stop, sols.len()), (0, StopReason::Exhausted, 0));
+        assert!(search(&Sudoku::parse(&".".repeat(16), None).unwrap(), &Limits::first(), 1).is_none());
+        assert!(search_givens(&[0; 80], &Limits::first(), 1).is_none());
+        assert!(search_givens(&[10; 81], &Limits::first(), 1).is_none());
+    }
+
+    #[test]
+    fn counts_agree_with_brute_force_on_dense_random_grids() {
+        let mut rng = crate::generate::Rng::new(5);
+        for _ in 0..60 {
+            let p = random_puzzle(SHAPE, &mut rng, 72);
+            let all = brute(&p, Some(10_000));
+            let (sols, r) = search(&p, &Limits::default(), usize::MAX).unwrap();
+            assert_eq!(r.solutions, all.len() as u64, "{}", p.to_line());
+            let mut mine: Vec<Vec<u32>> = sols.iter().map(|s| s.iter().map(|&v| v as u32).collect()).collect();
+            let mut theirs = all.clone();
+            mine.sort();
+            theirs.sort();
+            assert_eq!(mine, theirs, "{}", p.to_line());
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Counts with any solution limit, and first solutions, agree with `backtrack` on
+        /// random partial grids (some with clashing or wrong givens, many with several
+        /// solutions); every kept solution verifies and keeps the givens.
+        #[test]
+        fn counts_agree_with_backtrack(seed in any::<u64>(), pct in 20usize..80, max in 1u64..6) {
+            let mut rng = crate::generate::Rng::new(seed);
+            let p = random_puzzle(SHAPE, &mut rng, pct);
+            let limits = Limits::count_up_to(max);
+            let (sols, r) = search(&p, &limits, 3).unwrap();
+            let expected = backtrack_count(&p, Some(max));
+            prop_assert_eq!(r.solutions, expected, "{}", p.to_line());
+            // The limit is reached exactly when there are at least `max` solutions.
+            prop_assert_eq!(r.stop == StopReason::SolutionLimit, expected == max);
+            prop_assert_eq!(sols.len() as u64, expected.min(3));
+            for s in &sols {
+                prop_assert!(check_solution(&p, s).is_empty());
+            }
+            if sols.len() == 2 {
+                prop_assert_ne!(&sols[0], &sols[1]);
+            }
+        }
+
+        /// A node limit stops the search with at most that many nodes, and a search that
+        /// ends within it is the unlimited search.
+        #[test]
+        fn node_limits_hold(seed in any::<u64>(), pct in 0usize..60, limit in 0u64..40) {
+            let mut rng = crate::generate::Rng::new(seed);
+            let p = random_puzzle(SHAPE, &mut rng, pct);
+            let limited = Limits { node_limit: Some(limit), max_solutions: Some(2), ..Limits::default() };
+            let (_, r) = search(&p, &limited, 0).unwrap();
+            prop_assert!(r.stats.nodes <= limit.max(1));
+            let (_, full) = search(&p, &Limits::count_up_to(2), 0).unwrap();
+            if r.stop != StopReason::NodeLimit {
+                prop_assert_eq!(r.solutions, full.solutions);
+                prop_assert_eq!(r.stats.nodes, full.stats.nodes);
+            } else {
+                prop_assert!(full.stats.nodes > limit);
+            }
+        }
+    }
+}
