@@ -46,7 +46,7 @@ fn solve_all(text: &str, step: usize) -> usize {
 }
 
 /// `bits` against `backtrack` on every puzzle of a set: the same count up to 2 (exactly 1:
-/// the sets are proper puzzles) and the same solution.
+/// the sets are proper puzzles) and the same solution, which `deduce` finds too.
 fn bits_agrees_with_backtrack(text: &str) -> usize {
     let opts = |alg: &str| RunOptions {
         algorithm: Some(alg.into()),
@@ -66,13 +66,15 @@ fn bits_agrees_with_backtrack(text: &str) -> usize {
         let a = KIND.solve(inst.text, &opts("bits")).unwrap().solution.unwrap();
         let b = KIND.solve(inst.text, &opts("backtrack")).unwrap().solution.unwrap();
         assert_eq!(a.text, b.text, "line {}", inst.first_line);
+        let d = KIND.solve(inst.text, &opts("deduce")).unwrap().solution;
+        assert_eq!(d.map(|d| d.text), Some(a.text), "line {}: deduce", inst.first_line);
         n += 1;
     }
     n
 }
 
 #[test]
-fn bits_agrees_with_backtrack_on_top95_hardest_and_sudoku17() {
+fn bits_backtrack_and_deduce_agree_on_top95_hardest_and_sudoku17() {
     for name in ["top95.txt", "hardest.txt", "sudoku17-first5000.txt"] {
         let Some(t) = data(name) else { return };
         assert_eq!(bits_agrees_with_backtrack(&t), KIND.instances(&t).len(), "{name}");

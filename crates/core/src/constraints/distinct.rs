@@ -809,9 +809,18 @@ fn hidden_subsets(g: &DistinctGraph, cx: &mut Context, k: usize, max: u8) -> Res
     if group.members.len() > 64 {
         return Ok(());
     }
+    // A value fixed on a member has its place: it takes part in no hidden subset (its other
+    // candidates may not have been removed yet, and they are not its places).
+    let mut fixed = Domain::EMPTY;
+    for &i in &group.members {
+        let d = cx.dom(g.var(i));
+        if d.is_single() {
+            fixed = fixed.or(d);
+        }
+    }
     // Places of each value, as a bit mask over the members.
     let mut places: smallvec::SmallVec<[(u32, u64); 16]> = smallvec::SmallVec::new();
-    for v in values.iter() {
+    for v in values.iter().filter(|&v| !fixed.contains(v)) {
         let mut m = 0u64;
         for (j, &i) in group.members.iter().enumerate() {
             let d = cx.dom(g.var(i));
