@@ -1,10 +1,14 @@
 //! The Sudoku plug-in: [`Sudoku`] implements core's typed [`Puzzle`] trait and [`KIND`] is its
 //! [`Plugin`].
 //!
-//! Algorithms ([`Algorithm`]): `deduce` (default) — the engine model of [`crate::model`] with
-//! every rule (singles, pointing and claiming, pairs and triples, Nishio) and the deducer's
-//! chains ([`crate::solver`]), then the engine's search on the same model when they stall;
-//! `backtrack` — the engine's search ([`crate::backtrack`]) with the singles only.
+//! Algorithms ([`Algorithm`]): `bits` — the bit-parallel 9×9 solver ([`crate::bitsolve`]),
+//! 3×3 blocks only; `deduce` — the engine model of [`crate::model`] with every rule (singles,
+//! pointing and claiming, pairs and triples, Nishio) and the deducer's chains
+//! ([`crate::solver`]), then the engine's search on the same model when they stall (what
+//! `explain` and the ratings use); `backtrack` — the engine's search ([`crate::backtrack`])
+//! with the singles only; `sat`. The default ([`default_algorithm`]) is `bits` on 9×9 grids
+//! with 3×3 blocks and `backtrack` on every other shape; a default other than `bits` is named
+//! in the report.
 //! `RunOptions.limits` (deadline, cancel flag) is polled by the engine inside propagation, by
 //! Nishio's graph build and search and by the chains, so an expired deadline gives a `Timeout`
 //! report (count: `interrupted`) within milliseconds.
@@ -303,6 +307,7 @@ impl Puzzle for Sudoku {
                     Err(e) => return Ok(Found::unsolvable(e.message)),
                 };
                 match chosen {
+                    // (`Bits` is handled above.)
                     Algorithm::Deduce | Algorithm::Bits => self.deduce(limits, keep)?,
                     Algorithm::Backtrack => {
                         let m = Model::new(&cand, RuleSet::SINGLES, limits);
@@ -361,11 +366,12 @@ impl Puzzle for Sudoku {
     }
     /// `deduce` builds the Nishio graph, which grows about as n^5.5 for an n×n grid: peaks of
     /// 28 MB at 16×16 and 341 MB at 25×25 measured on empty grids, fitted by 7·n^5.5 bytes
-    /// plus 1 MiB; `backtrack` needs the engine model only (1 KB per cell).
+    /// plus 1 MiB; `backtrack` needs the engine model only (1 KB per cell), `bits` less (its
+    /// state is 124 bytes per search level); the default is one of those two.
     fn memory_estimate(&self, algorithm: Option<&str>) -> u64 {
         let n = self.n();
         let model = pencilbox_core::puzzle::bytes_for_cells(n, n, pencilbox_core::puzzle::DEFAULT_BYTES_PER_CELL);
-        if algorithm == Some("backtrack") {
+        if matches!(algorithm, None | Some("backtrack") | Some("bits")) {
             return model;
         }
         let nishio = 7.0 * (n as f64).powf(5.5) + (1u64 << 20) as f64;
@@ -433,6 +439,31 @@ mod tests {
         for s in &e.steps {
             assert!(s.eliminated.iter().all(|&(c, d)| sol[c] != d), "{}", s.text);
         }
+    }
+
+    #[test]
+    fn the_default_is_bits_on_nine_by_nine_and_backtrack_elsewhere() {
+        let r = KIND.solve(FIG4, &RunOptions::default()).unwrap();
+        assert_eq!((r.status, r.algorithm.as_str()), (Status::Solved, "bits"));
+        assert!(r.stats.nodes >= 1);
+        for n in [4, 6, 16] {
+            let r = KIND.solve(&".".repeat(n * n), &RunOptions::default()).unwrap();
+            assert_eq!((r.status, r.algorithm.as_str()), (Status::Solved, "backtrack"), "{n}");
+            let c = KIND.count(&".".repeat(n * n), Some(2), &RunOptions::default()).unwrap();
+            assert_eq!((c.count, c.witness.len()), (BigUint::from(2u32), 2));
+        }
+        let bits = RunOptions {
+            algorithm: Some("bits".into()),
+            ..RunOptions::default()
+        };
+        let e = KIND.solve(&".".repeat(16), &bits).unwrap_err().to_string();
+        assert!(e.contains("9×9") && e.contains("4×4"), "{e}");
+        // The count keeps a witness pair and the cells where they differ.
+        let c = KIND.count(&".".repeat(81), Some(5), &bits).unwrap();
+        assert_eq!((c.count, c.complete, c.witness.len()), (BigUint::from(5u32), false, 2));
+        assert!(!c.differences.is_empty());
+        let sudoku = Sudoku::parse(FIG4, None).unwrap();
+        assert!(sudoku.memory_estimate(None) < sudoku.memory_estimate(Some("deduce")));
     }
 
     #[test]
