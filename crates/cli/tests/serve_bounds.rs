@@ -103,15 +103,20 @@ fn issue_16_grids_over_the_limits_get_413_in_every_format_and_on_every_endpoint(
 
 #[test]
 fn issue_16_requests_over_the_memory_budget_get_413_and_lighter_ones_are_served() {
-    // 64 MB per request: the Nishio graph of an empty 25×25 Sudoku (about 340 MB) is over it,
-    // the same grid with `backtrack` (a few hundred KB) and an empty 9×9 (2 MB) are not.
+    // 64 MB per request: the Nishio graph of an empty 25×25 Sudoku (about 340 MB, `deduce`) is
+    // over it, the same grid with `backtrack` (a few hundred KB; also the default for 25×25)
+    // and an empty 9×9 (2 MB) are not.
     let addr = start(Config {
         memory_per_request: 64 << 20,
         ..Config::default()
     });
     let empty25 = ".".repeat(625);
     for path in ["/api/solve", "/api/count"] {
-        let (status, v) = post(addr, path, &json!({"puzzle": "sudoku", "text": empty25}));
+        let (status, v) = post(
+            addr,
+            path,
+            &json!({"puzzle": "sudoku", "text": empty25, "algorithm": "deduce"}),
+        );
         assert_eq!(status, 413, "{path}: {v}");
         let msg = v["error"].as_str().unwrap();
         assert!(
@@ -126,6 +131,17 @@ fn issue_16_requests_over_the_memory_budget_get_413_and_lighter_ones_are_served(
     );
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["status"], "solved", "{v}");
+    let (status, v) = post(
+        addr,
+        "/api/solve",
+        &json!({"puzzle": "sudoku", "text": empty25, "timeout": 30}),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        (&v["status"], &v["algorithm"]),
+        (&json!("solved"), &json!("backtrack")),
+        "{v}"
+    );
     let (status, v) = post(addr, "/api/solve", &json!({"puzzle": "sudoku", "text": ".".repeat(81)}));
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["status"], "solved", "{v}");
