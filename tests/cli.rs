@@ -253,3 +253,59 @@ fn every_printing_command_takes_short_f() {
             .stdout_has("text or json (`pretty` prints the same as text)");
     }
 }
+
+/// Issue 15: `bits` is the default on 9×9 (named in the report, counted with a witness pair),
+/// other shapes run `backtrack` by default, and `-a bits` on another shape is refused (exit 2).
+#[test]
+fn sudoku_defaults_to_bits_on_nine_by_nine_and_backtrack_elsewhere() {
+    let v = run(&["solve", "-f", "json", "examples/sudoku/9x9.txt"]).code(0).json();
+    assert_eq!(
+        (v["algorithm"].as_str(), v["status"].as_str()),
+        (Some("bits"), Some("solved")),
+        "{v}"
+    );
+    assert!(v["stats"]["nodes"].as_u64().is_some_and(|n| n >= 1), "{v}");
+    let empty = temp_file("empty-9x9.txt", ".".repeat(81).as_bytes());
+    let empty = empty.to_str().unwrap_or_default();
+    let v = run(&["count", "--limit", "3", "-f", "json", empty]).code(0).json();
+    assert_eq!(
+        (v["count"].as_u64(), v["algorithm"].as_str()),
+        (Some(3), Some("bits")),
+        "{v}"
+    );
+    assert_eq!(v["witness"].as_array().map(Vec::len), Some(2), "{v}");
+    let v = run(&["solve", "-f", "json", "examples/sudoku/16x16.txt"])
+        .code(0)
+        .json();
+    assert_eq!(v["algorithm"].as_str(), Some("backtrack"), "{v}");
+    run(&["solve", "-a", "bits", "examples/sudoku/4x4.txt"])
+        .code(2)
+        .stderr_has("`bits` solves 9×9 grids");
+    // The batch and bench commands run it too, and every answer matches.
+    for set in ["top95.txt", "hardest.txt"] {
+        let Some(p) = pencilbox_tests::shared_data(&format!("sudoku/{set}")) else {
+            continue;
+        };
+        let p = p.to_str().unwrap_or_default();
+        let v = run(&["bench", "-f", "json", "-p", "sudoku", p]).code(0).json();
+        let inst = v["instances"].as_array().cloned().unwrap_or_default();
+        assert!(
+            !inst.is_empty() && inst.iter().all(|i| i["status"] == "solved"),
+            "{set}: {v}"
+        );
+        let out = run(&["batch", p]);
+        out.code(0);
+        let lines: Vec<serde_json::Value> = out
+            .stdout
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect();
+        assert_eq!(lines.len(), inst.len(), "{set}");
+        assert!(
+            lines
+                .iter()
+                .all(|l| l["status"] == "solved" && l["algorithm"] == "bits"),
+            "{set}"
+        );
+    }
+}

@@ -228,7 +228,7 @@ impl Puzzle for Sudoku {
             Algorithm::Bits,
             AlgorithmInfo {
                 name: "bits",
-                summary: "bit-parallel search for 9×9 with 3×3 blocks (digit-band words, locked candidates and singles by word operations, bivalue branching); other shapes run their default (see `default_algorithm`)",
+                summary: "bit-parallel search, 9×9 with 3×3 blocks only (digit-band words, locked candidates and singles by word operations, bivalue branching); with no algorithm named, other shapes run backtrack",
             },
         ),
         (
