@@ -1,4 +1,4 @@
-//! Regression cases found by the coverage-guided fuzzers in `fuzz/` (see the "Coverage-guided fuzzing" section of README.md).
+//! Regression cases found by the coverage-guided fuzzers in `fuzz/` (see the "Coverage-guided fuzzing" section of docs/testing.md).
 //!
 //! Each test is one minimised input and the property the fuzz harness asserted on it, through the
 //! same registry the CLI uses. F1 (Sudoku's missing-rows position) and F2 (JSON error columns in

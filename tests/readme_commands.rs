@@ -4,9 +4,14 @@
 //!
 //! Skipped: commands that need the server (`pencilbox serve`, `curl`) or cargo itself, and
 //! lines ending in `# not run`. A command must exit 0 unless it ends in `# exit N` (e.g. a
-//! puzzle documented to have no solution: `# exit 1`). Each command has a time limit.
+//! puzzle documented to have no solution: `# exit 1`). Each command has a time limit, and the
+//! commands together must leave no new file in the checkout (they write to `/tmp`).
+//!
+//! Also checked: every relative link and image of these documents names a file that exists, and
+//! a `#fragment` names a heading of its target (GitHub's anchors).
 
 use pencilbox_tests::{binary, root};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -106,6 +111,113 @@ fn documents() -> Vec<PathBuf> {
     files
 }
 
+/// The files of the checkout, without build output (`target`) and `.git`.
+fn checkout_files() -> BTreeSet<PathBuf> {
+    fn walk(dir: &Path, out: &mut BTreeSet<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            let name = e.file_name();
+            if name == "target" || name == ".git" {
+                continue;
+            }
+            if p.is_dir() {
+                walk(&p, out);
+            } else {
+                out.insert(p);
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(&root(), &mut out);
+    out
+}
+
+/// GitHub's anchor for a heading: lower case, inline-code ticks and punctuation other than `-`
+/// and `_` dropped, spaces turned into `-`.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of the headings of a markdown text (outside fenced blocks).
+fn anchors(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if !fenced && t.starts_with('#') {
+            out.insert(anchor(t.trim_start_matches('#')));
+        }
+    }
+    out
+}
+
+/// The relative link targets of a markdown text, with their line numbers: `[text](target)`
+/// and `src="target"`, outside fenced blocks and inline code; web and mail links left out.
+fn links(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        // Drop inline code spans (odd-numbered pieces between backticks).
+        let prose: String = line
+            .split('`')
+            .enumerate()
+            .filter(|(k, _)| k % 2 == 0)
+            .map(|(_, s)| s)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut found = Vec::new();
+        let mut rest = prose.as_str();
+        while let Some(at) = rest.find("](") {
+            let tail = &rest[at + 2..];
+            match tail.find(')') {
+                Some(end) => {
+                    found.push(tail[..end].to_string());
+                    rest = &tail[end..];
+                }
+                None => break,
+            }
+        }
+        let mut rest = prose.as_str();
+        while let Some(at) = rest.find("src=\"") {
+            let tail = &rest[at + 5..];
+            match tail.find('"') {
+                Some(end) => {
+                    found.push(tail[..end].to_string());
+                    rest = &tail[end..];
+                }
+                None => break,
+            }
+        }
+        for target in found {
+            let target = target.trim().to_string();
+            if !(target.contains("://") || target.starts_with("mailto:")) {
+                out.push((i + 1, target));
+            }
+        }
+    }
+    out
+}
+
 /// A directory holding `pencilbox`, a link to this build's binary, to put first on the PATH.
 fn bin_dir() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("pencilbox-readme-{}", std::process::id()));
@@ -161,7 +273,52 @@ fn the_block_parser_joins_continuations_and_reads_markers() {
 }
 
 #[test]
+fn the_link_reader_finds_relative_links_and_github_anchors() {
+    let text = "See [cli](docs/cli.md#exit-codes) and `[x](not-a-link)`, [web](https://a.b/c).\n<img src=\"docs/p.png\" alt=\"\">\n```\n[y](in-code.md)\n# not a heading\n```\n## Export to SAT, and `--algorithm sat`\n";
+    let l: Vec<String> = links(text).into_iter().map(|(_, t)| t).collect();
+    assert_eq!(l, ["docs/cli.md#exit-codes", "docs/p.png"]);
+    let a = anchors(text);
+    assert!(a.contains("export-to-sat-and---algorithm-sat"), "{a:?}");
+    assert!(!a.contains("not-a-heading"), "{a:?}");
+    assert_eq!(anchor("Setter's tools: forced facts"), "setters-tools-forced-facts");
+}
+
+#[test]
+fn every_link_between_the_documents_resolves() {
+    let docs = documents();
+    assert!(docs.len() > 1, "no documents under docs/");
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for doc in &docs {
+        let text = std::fs::read_to_string(doc).expect("read document");
+        let name = doc.strip_prefix(root()).unwrap_or(doc).display().to_string();
+        let dir = doc.parent().expect("document folder");
+        for (line, target) in links(&text) {
+            checked += 1;
+            let (file, fragment) = match target.split_once('#') {
+                Some((f, frag)) => (f, Some(frag)),
+                None => (target.as_str(), None),
+            };
+            let path = if file.is_empty() { doc.clone() } else { dir.join(file) };
+            if !path.exists() {
+                failures.push(format!("{name}:{line}: `{target}`: no such file"));
+                continue;
+            }
+            if let Some(frag) = fragment {
+                let target_text = std::fs::read_to_string(&path).unwrap_or_default();
+                if !anchors(&target_text).contains(frag) {
+                    failures.push(format!("{name}:{line}: `{target}`: no heading with that anchor"));
+                }
+            }
+        }
+    }
+    assert!(checked >= 20, "found only {checked} links in the documents");
+    assert!(failures.is_empty(), "broken links:\n{}", failures.join("\n"));
+}
+
+#[test]
 fn every_documented_shell_command_runs_as_written() {
+    let before = checkout_files();
     let path = bin_dir();
     let mut all = Vec::new();
     for doc in documents() {
@@ -189,6 +346,18 @@ fn every_documented_shell_command_runs_as_written() {
         }
     }
     let _ = std::fs::remove_dir_all(&path);
+    let left: Vec<String> = checkout_files()
+        .difference(&before)
+        .map(|p| {
+            // Removed, so that the next run does not count them as part of the checkout.
+            let _ = std::fs::remove_file(p);
+            p.strip_prefix(root()).unwrap_or(p).display().to_string()
+        })
+        .collect();
+    assert!(
+        left.is_empty(),
+        "documented commands left files in the checkout (write them to /tmp): {left:?}"
+    );
     assert!(
         failures.is_empty(),
         "{} of {} documented commands failed:\n{}",

@@ -43,7 +43,7 @@ pub fn resolve_kind(name: Option<&str>, text: &str, file: &str) -> Result<&'stat
 fn unrecognised(text: &str, file: &str) -> InputError {
     if text.trim().is_empty() {
         return InputError(format!(
-            "{file}:1:1: the file is empty; expected a puzzle (see `pencilbox list` and the formats in README.md)"
+            "{file}:1:1: the file is empty; expected a puzzle (see `pencilbox list` and the formats in docs/formats.md)"
         ));
     }
     match registry::closest(text) {

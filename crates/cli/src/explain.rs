@@ -23,7 +23,7 @@ pub struct ExplainArgs {
     #[arg(long)]
     pub no_guess: bool,
     /// Use only the rules up to this level (1 = simplest; `pencilbox explain --help` and the
-    /// README list each family's levels).
+    /// docs/cli.md list each family's levels).
     #[arg(long, value_name = "N")]
     pub max_level: Option<u8>,
     /// Print only each puzzle's status and rating, and a summary at the end (for batch files;

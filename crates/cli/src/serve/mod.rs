@@ -58,7 +58,7 @@ pub struct ServeArgs {
     /// Time limit of one solve, count or check, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     pub timeout: f64,
-    /// Solves that may run at the same time (default: the number of cores).
+    /// Solves that may run at the same time (default: 4 × the number of cores, at least 8).
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
     /// The largest grid accepted, in cells.
