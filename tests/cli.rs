@@ -309,3 +309,22 @@ fn sudoku_defaults_to_bits_on_nine_by_nine_and_backtrack_elsewhere() {
         );
     }
 }
+
+/// `bench -f json` reports per instance the same nodes and failures as `solve --stats` and a
+/// nanosecond time (scripts/paper-tables.py builds the papers' tables from these fields).
+#[test]
+fn bench_json_reports_nodes_failures_and_nanoseconds_per_instance() {
+    let fig1 = "examples/suguru/paper-fig1-3x3.in";
+    let bench = run(&["bench", "-f", "json", "-a", "paper", "--repeat", "2", fig1]);
+    bench.code(0);
+    let b = bench.json();
+    let solve = run(&["solve", "-f", "json", "--stats", "-a", "paper", fig1]);
+    solve.code(0);
+    let s = solve.json();
+    let i = &b["instances"][0];
+    assert_eq!(i["nodes"], s["stats"]["nodes"], "{}", bench.stdout);
+    assert_eq!(i["failures"], s["stats"]["failures"], "{}", bench.stdout);
+    assert_eq!(i["nodes"], 12, "{}", bench.stdout);
+    let (us, ns) = (i["elapsed_us"].as_u64(), i["elapsed_ns"].as_u64());
+    assert!(matches!((us, ns), (Some(us), Some(ns)) if ns > 0 && ns / 1000 == us), "{}", bench.stdout);
+}

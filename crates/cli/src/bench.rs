@@ -57,6 +57,7 @@ struct Row {
     matches: Option<bool>,
     elapsed: Duration,
     nodes: u64,
+    failures: u64,
 }
 
 /// Collects instance files under `paths`, sorted, skipping answer files of known families.
@@ -210,6 +211,7 @@ pub fn run(args: &BenchArgs) -> u8 {
                 matches,
                 elapsed,
                 nodes: report.stats.nodes,
+                failures: report.stats.failures,
             });
             if let Some(b) = &bar {
                 b.inc(1);
@@ -233,7 +235,9 @@ fn report(args: &BenchArgs, rows: &[Row]) -> u8 {
             .iter()
             .map(|r| {
                 json!({"file": r.file, "status": r.status, "matches_answer": r.matches,
-                       "elapsed_us": r.elapsed.as_micros() as u64, "nodes": r.nodes})
+                       "elapsed_us": r.elapsed.as_micros() as u64,
+                       "elapsed_ns": r.elapsed.as_nanos() as u64, "nodes": r.nodes,
+                       "failures": r.failures})
             })
             .collect();
         emit(

@@ -141,7 +141,7 @@ fn main() {
             let (o, d) = timed(&p, alg, counting, limit, reps);
             let done = o.stop != StopReason::Deadline;
             if done {
-                line += &format!(" {:>12} {:>10.3}", o.stats.nodes, d.as_secs_f64() * 1e3);
+                line += &format!(" {:>12} {:>10.4}", o.stats.nodes, d.as_secs_f64() * 1e3);
             } else {
                 timeouts[k] += 1;
                 line += &format!(" {:>12} {:>10}", o.stats.nodes, format!("> {}", limit.as_millis()));

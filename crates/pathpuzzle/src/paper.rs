@@ -1,5 +1,5 @@
 //! Algorithm 3 (TRAVERSECELL) of the paper, exactly as published, as a [`Backtrack`] state for
-//! the core driver. This is the reference algorithm: it is measured, never optimised.
+//! the core driver. This is the reference algorithm: its search tree is never changed (see below).
 //!
 //! # The algorithm (paper, Section V)
 //! The path grows depth-first from door A. `DECREMENTENTRY` lowers the remaining clue of the
@@ -16,6 +16,13 @@
 //! pass the test of line 11, pushed in the order of line 9; [`Backtrack::apply`] is lines 12-13
 //! plus the callee's line 2, [`Backtrack::undo`] is the callee's line 19 plus line 15. The paper
 //! terminates at the first solution; counting simply lets the driver continue.
+//!
+//! # Speed without changing the tree
+//! The state keeps, per cell, its row, its column and its four neighbours in the order of
+//! `dir` (computed once in [`PaperSearch::new`]), so a node costs table look-ups instead of the
+//! divisions of `Shape::coords`/`Shape::step`. The tests, the order and the arithmetic are line
+//! for line those of Algorithm 3, so the nodes are the same (`tests/paper_pins.rs` pins them
+//! against the authors' C++ on the papers' figures and data).
 
 use crate::model::{Arrow, Configuration, PathPuzzle};
 use pencilbox_core::search::{Backtrack, Expand};
@@ -31,28 +38,45 @@ pub struct PaperSearch {
     cc: Vec<i32>,
     door_b: CellId,
     current: CellId,
+    /// `(i, j)` of every cell (row-major index → row, column).
+    at: Vec<(u32, u32)>,
+    /// The cells `(i + mx[k], j + my[k])` for `k` in the order of `dir`, or [`OUTSIDE`].
+    adj: Vec<[u32; 4]>,
 }
+
+/// An `adj` entry for a neighbour outside the grid (ISVALIDCELL is false).
+const OUTSIDE: u32 = u32::MAX;
 
 impl PaperSearch {
     /// The state of the call `TRAVERSECELL(A, (ia, ja), (ib, jb), (ia, ja), cr, cc)` after its
     /// line 2 (`DECREMENTENTRY` of door A). Run [`crate::checks::no_solution_reason`] first, as
     /// the paper does with Theorems 1 and 2.
     pub fn new(p: &PathPuzzle) -> Self {
+        let shape = p.shape();
+        let at = shape.all().map(|c| shape.coords(c)).map(|(i, j)| (i as u32, j as u32)).collect();
+        let adj = shape
+            .all()
+            .map(|c| Arrow::DIRS.map(|d| shape.step(c, d.delta()).map_or(OUTSIDE, |n| n.index() as u32)))
+            .collect();
         let mut s = PaperSearch {
-            shape: p.shape(),
-            a: vec![Arrow::Empty; p.shape().cells()],
+            shape,
+            a: vec![Arrow::Empty; shape.cells()],
             cr: p.cr(),
             cc: p.cc(),
             door_b: p.cell_b(),
             current: p.cell_a(),
+            at,
+            adj,
         };
         s.decrement_entry(s.current);
         s
     }
 
     /// DECREMENTENTRY(i, j).
+    #[inline]
     fn decrement_entry(&mut self, c: CellId) {
-        let (i, j) = self.shape.coords(c);
+        let (i, j) = self.at[c.index()];
+        let (i, j) = (i as usize, j as usize);
         if self.cr[i] != -1 {
             self.cr[i] -= 1;
         }
@@ -62,8 +86,10 @@ impl PaperSearch {
     }
 
     /// INCREMENTENTRY(i, j).
+    #[inline]
     fn increment_entry(&mut self, c: CellId) {
-        let (i, j) = self.shape.coords(c);
+        let (i, j) = self.at[c.index()];
+        let (i, j) = (i as usize, j as usize);
         if self.cr[i] != -1 {
             self.cr[i] += 1;
         }
@@ -89,6 +115,7 @@ impl Backtrack for PaperSearch {
     /// An index into `dir = [d, l, r, u]`.
     type Branch = u8;
 
+    #[inline]
     fn expand(&mut self, out: &mut Vec<u8>) -> Expand {
         // Lines 3-7.
         if self.current == self.door_b {
@@ -100,12 +127,13 @@ impl Backtrack for PaperSearch {
         }
         // Lines 9-11.
         let start = out.len();
-        for (i, dir) in Arrow::DIRS.iter().enumerate() {
-            if let Some(adj) = self.shape.step(self.current, dir.delta()) {
-                let (r, c) = self.shape.coords(adj);
-                if self.a[adj.index()] == Arrow::Empty && self.cr[r] != 0 && self.cc[c] != 0 {
-                    out.push(i as u8);
-                }
+        for (i, &adj) in self.adj[self.current.index()].iter().enumerate() {
+            if adj == OUTSIDE {
+                continue; // ISVALIDCELL
+            }
+            let (r, c) = self.at[adj as usize];
+            if self.a[adj as usize] == Arrow::Empty && self.cr[r as usize] != 0 && self.cc[c as usize] != 0 {
+                out.push(i as u8);
             }
         }
         if out.len() == start {
@@ -115,26 +143,22 @@ impl Backtrack for PaperSearch {
         }
     }
 
+    #[inline]
     fn apply(&mut self, i: u8) -> bool {
         // Lines 12-13, then line 2 of the recursive call.
-        let dir = Arrow::DIRS[i as usize];
-        self.a[self.current.index()] = dir;
-        self.current = self
-            .shape
-            .step(self.current, dir.delta())
-            .expect("expand only offers cells inside the grid");
+        self.a[self.current.index()] = Arrow::DIRS[i as usize];
+        // `expand` offers only neighbours inside the grid.
+        self.current = CellId::from_index(self.adj[self.current.index()][i as usize] as usize);
         self.decrement_entry(self.current);
         true
     }
 
+    #[inline]
     fn undo(&mut self, i: u8) {
         // Line 19 of the recursive call, then line 15.
         self.increment_entry(self.current);
-        let (dr, dc) = Arrow::DIRS[i as usize].delta();
-        self.current = self
-            .shape
-            .step(self.current, (-dr, -dc))
-            .expect("undo returns to the cell the branch came from");
+        // Back the opposite way: `dir = [d, l, r, u]`, so the opposite of `k` is `3 − k`.
+        self.current = CellId::from_index(self.adj[self.current.index()][3 - i as usize] as usize);
         self.a[self.current.index()] = Arrow::Empty;
     }
 }

@@ -4,8 +4,20 @@
 //!
 //! The paper's functions return a boolean at the first failure; here the same two passes
 //! collect *every* violation with its place (`r3c4`, `row 2`, `column 5`), so a user sees all
-//! that is wrong at once. Door B may hold any arrow other than `0` (Section 2.1 notes that the
-//! conventional `u` "can be changed with any character other than 0"); its arrow is not followed.
+//! that is wrong at once.
+//!
+//! # Door B: any arrow, where Algorithm 1 asks for `u`
+//! Algorithm 1, line 2, rejects a configuration whose door-B cell is not exactly `u`
+//! (`A[i_b][j_b] ≠ u`), and the authors' `codes/verifier.cpp` does the same. This verifier
+//! deliberately accepts **any** arrow at door B (`d`, `l`, `r` or `u`) and rejects only `0`
+//! ("door B is not on the path"). The reason is Section 2.1: the `u` at door B is a convention
+//! of the paper's array ("this `u` can be changed with any character other than 0"); the path
+//! ends at door B, so that cell's arrow is never followed and carries no information (it may
+//! even point out of the grid). A configuration that differs from a paper solution only in
+//! the arrow at door B therefore describes the same path, and is accepted. Every solver here
+//! writes `u` at door B (Algorithm 3, line 5), so solutions we print are accepted by the
+//! authors' verifier too. The behaviour is pinned by the test
+//! `door_b_accepts_every_arrow_and_refuses_only_an_empty_cell` below.
 
 use crate::model::{Arrow, Configuration, PathPuzzle};
 use pencilbox_core::{CellSet, Violation};
@@ -160,6 +172,19 @@ mod tests {
         assert!(rules("r r d\nu 0 d\n0 u l").is_empty());
         // Door B may hold any non-empty arrow.
         assert!(rules("r r d\nu 0 d\n0 r l").is_empty());
+    }
+
+    #[test]
+    fn door_b_accepts_every_arrow_and_refuses_only_an_empty_cell() {
+        // Figure 5's solution ends at door B = r3c2, entered from r3c3. Algorithm 1 (line 2)
+        // accepts only `u` there; this verifier accepts any arrow, even `d`, which points out
+        // of the grid, since the path ends at B and its arrow is never followed.
+        for b in ['u', 'd', 'l', 'r'] {
+            assert!(rules(&format!("r r d\nu 0 d\n0 {b} l")).is_empty(), "door B = {b}");
+        }
+        assert_eq!(rules("r r d\nu 0 d\n0 0 l")[0], pair("r3c2", "door-empty"));
+        // The arrow at door A, by contrast, is followed like any other.
+        assert_eq!(rules("r r d\nd 0 d\n0 u l")[0], pair("r2c1", "broken-path"));
     }
 
     #[test]

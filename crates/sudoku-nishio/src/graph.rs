@@ -464,18 +464,44 @@ mod tests {
         assert_eq!(r.keep, crate::board::CellMask::full(25));
     }
 
+    /// The graph is exactly `G_U` of Definition 1, checked against a brute-force enumeration
+    /// that shares nothing with [`AbGraph::build`]: the vertices are every almost-balanced mask,
+    /// each once, level by level; and the arcs of each vertex are exactly the rows `r` for
+    /// which `mask + {r}` is almost-balanced, each to the vertex of that mask. So removing,
+    /// adding or redirecting any single arc (or vertex) fails this test.
     #[test]
     fn every_arc_adds_one_row_and_stays_almost_balanced() {
-        for (a, b) in [(2, 3), (3, 3), (3, 2)] {
+        for (a, b) in [(2, 2), (2, 3), (3, 3), (3, 2), (2, 4), (4, 2)] {
             let block = BlockShape::new(a, b);
             let g = AbGraph::get(block).unwrap();
+            let n = block.n();
+            let all: Vec<u32> = (0u32..1 << n).filter(|&m| is_almost_balanced(block, m)).collect();
+            let mut vertex_of = HashMap::new();
             for v in 0..g.num_vertices() as u32 {
-                assert!(is_almost_balanced(block, g.mask(v)));
-                for (w, r) in g.arcs(v) {
-                    assert_eq!(g.mask(w), g.mask(v) | 1 << r);
+                let m = g.mask(v);
+                assert!(is_almost_balanced(block, m), "{block}: vertex {v} = {m:b}");
+                assert!(g.level(m.count_ones() as usize).contains(&v), "{block}: vertex {v} on the wrong level");
+                assert_eq!(vertex_of.insert(m, v), None, "{block}: mask {m:b} appears twice");
+            }
+            assert_eq!(vertex_of.len(), all.len(), "{block}: not every almost-balanced mask is a vertex");
+            let mut arcs = 0;
+            for &m in &all {
+                let v = vertex_of[&m];
+                let expected: Vec<(u32, u32)> = (0..n as u32)
+                    .filter(|&r| m & 1 << r == 0 && is_almost_balanced(block, m | 1 << r))
+                    .map(|r| (vertex_of[&(m | 1 << r)], r))
+                    .collect();
+                let got: Vec<(u32, u32)> = g.arcs(v).collect();
+                assert_eq!(got, expected, "{block}: the arcs of {m:b}");
+                let rows = expected.iter().fold(0u32, |acc, &(_, r)| acc | 1 << r);
+                assert_eq!(g.succ_rows(v), rows, "{block}: the arc rows of {m:b}");
+                assert_eq!(g.succ(v).len(), expected.len(), "{block}: the arc count of {m:b}");
+                for &(w, r) in &expected {
                     assert_eq!(g.target(v, r), w);
                 }
+                arcs += expected.len();
             }
+            assert_eq!(g.num_edges(), arcs, "{block}: arcs outside the enumerated vertices");
         }
     }
 

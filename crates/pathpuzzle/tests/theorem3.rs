@@ -1,0 +1,104 @@
+//! Theorem 3 of the Path paper (`shared/papers/path-puzzle-backtracking.txt`, Section V): the
+//! state space tree of Algorithm 3 (`paper`) on an `m × n` instance has at most
+//! `1 + 3 + … + 3^{mn} = (3^{mn+1} − 1) / 2` states, so it runs in `O(3^{mn})`.
+//!
+//! The proof's two facts are checked on the full tree (a `count`, which visits every state, not
+//! just those up to the first solution), on random instances up to 5×5 and on the paper's 26
+//! letters: no state is deeper than `mn − 1` moves (the path visits each cell at most once), and
+//! no state has more than three children (door A is on the edge, so it has at most three
+//! neighbours in the grid; every later cell came from a neighbour, which is no longer empty). So
+//! level `i` holds at most `3^i` states and the tree at most `(3^{mn} − 1) / 2`, within the
+//! theorem's bound.
+
+use pencilbox_core::{BigUint, CellId, Limits, Shape};
+use pencilbox_pathpuzzle::solve::{count, Algorithm};
+use pencilbox_pathpuzzle::PathPuzzle;
+use proptest::prelude::*;
+
+/// The theorem's bound `(3^{mn+1} − 1) / 2`.
+fn theorem3_bound(p: &PathPuzzle) -> BigUint {
+    (BigUint::from(3u32).pow(p.shape().cells() as u32 + 1) - 1u32) / 2u32
+}
+
+/// Checks the proof's facts and the bound on the full tree of `paper`.
+fn check(p: &PathPuzzle) -> Result<(), TestCaseError> {
+    let c = count(p, &Algorithm::Paper, None, &Limits::default());
+    prop_assert!(c.complete(), "the count ended early on\n{}", p);
+    let cells = p.shape().cells() as u64;
+    let nodes = BigUint::from(c.stats.nodes);
+    prop_assert!(c.stats.max_depth < cells.max(1), "depth {} on\n{}", c.stats.max_depth, p);
+    // Level i has at most 3^i states, for levels 0..=max_depth.
+    let per_levels = (BigUint::from(3u32).pow(c.stats.max_depth as u32 + 1) - 1u32) / 2u32;
+    prop_assert!(nodes <= per_levels, "{} nodes, depth {} on\n{}", c.stats.nodes, c.stats.max_depth, p);
+    prop_assert!(nodes < theorem3_bound(p));
+    Ok(())
+}
+
+fn edge_cell(shape: Shape, k: usize) -> (usize, usize) {
+    let edge: Vec<CellId> = shape.all().filter(|&c| shape.on_edge(c)).collect();
+    shape.coords(edge[k % edge.len()])
+}
+
+/// A random instance: doors on the edge, clues from −3 to the side (negative = no clue), as in
+/// `agreement.rs`; unclued rows and columns make the trees large.
+fn arb_instance() -> impl Strategy<Value = PathPuzzle> {
+    (1usize..=5, 1usize..=5)
+        .prop_filter("at least two cells", |(h, w)| h * w >= 2)
+        .prop_flat_map(|(h, w)| {
+            (
+                Just((h, w)),
+                any::<usize>(),
+                any::<usize>(),
+                proptest::collection::vec(-3i64..=w as i64, h),
+                proptest::collection::vec(-3i64..=h as i64, w),
+            )
+        })
+        .prop_map(|((h, w), a, b, rows, cols)| {
+            let shape = Shape::new(h, w);
+            let clue = |v: i64| (v >= 0).then_some(v as u32);
+            PathPuzzle::new(
+                h,
+                w,
+                edge_cell(shape, a),
+                edge_cell(shape, b),
+                rows.into_iter().map(clue).collect(),
+                cols.into_iter().map(clue).collect(),
+            )
+            .unwrap()
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn theorem3_bounds_the_full_tree_of_paper_on_random_instances(p in arb_instance()) {
+        check(&p)?;
+    }
+}
+
+#[test]
+fn theorem3_on_the_papers_figure_5_and_an_unclued_grid() {
+    // Figure 5 (3×3): the bound is (3^10 − 1) / 2 = 29 524.
+    let p = PathPuzzle::parse("3 3\n2 1\n3 2\n\n3 2 2\n2 2 3\n").unwrap();
+    assert_eq!(theorem3_bound(&p), BigUint::from(29_524u32));
+    check(&p).unwrap();
+    // No clue at all: every simple path from door A is a state, the largest tree for the size.
+    let p = PathPuzzle::parse("3 3\n1 1\n3 3\n\n-1 -1 -1\n-1 -1 -1\n").unwrap();
+    check(&p).unwrap();
+}
+
+#[test]
+fn theorem3_on_the_papers_26_letters() {
+    let Some(dir) = pencilbox_core::testing::shared_data(env!("CARGO_MANIFEST_DIR"), "path/letters") else {
+        return; // `shared_data` printed the `skip:` line
+    };
+    let mut seen = 0;
+    for letter in 'a'..='z' {
+        let f = dir.join(format!("{letter}.txt"));
+        let text = std::fs::read_to_string(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        check(&PathPuzzle::parse(&text).unwrap()).unwrap();
+        seen += 1;
+    }
+    assert_eq!(seen, 26);
+}
