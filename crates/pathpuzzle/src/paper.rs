@@ -23,9 +23,17 @@
 //! divisions of `Shape::coords`/`Shape::step`. The tests, the order and the arithmetic are line
 //! for line those of Algorithm 3, so the nodes are the same (`tests/paper_pins.rs` pins them
 //! against the authors' C++ on the papers' figures and data).
+//!
+//! [`PaperSearch::run`] walks the same tree in a loop written for this state, the way the
+//! authors' recursion does (a stack of "next direction to try" per open call, each direction
+//! tested when its turn comes), instead of the general driver, whose per-node bookkeeping
+//! (branch buffer, frames) cost as much as the search itself here. It keeps the driver's
+//! contract: the same counters (nodes, failures, depth), limits, callback and result;
+//! `crates/pathpuzzle/tests/theorem3.rs` checks both walks agree on random instances.
 
 use crate::model::{Arrow, Configuration, PathPuzzle};
-use pencilbox_core::search::{Backtrack, Expand};
+use pencilbox_core::search::{Backtrack, Expand, Flow, Limits, SearchResult, Stats, StopReason, CHECK_EVERY};
+use std::time::Instant;
 use pencilbox_core::{CellId, Grid, Shape};
 
 /// The state of Algorithm 3: the configuration array `A`, the remaining clues `cr`, `cc` and the
@@ -34,14 +42,23 @@ use pencilbox_core::{CellId, Grid, Shape};
 pub struct PaperSearch {
     shape: Shape,
     a: Vec<Arrow>,
-    cr: Vec<i32>,
-    cc: Vec<i32>,
+    /// `cr` followed by `cc`: row `i`'s clue at `i`, column `j`'s at `m + j`.
+    clue: Vec<i32>,
     door_b: CellId,
     current: CellId,
-    /// `(i, j)` of every cell (row-major index → row, column).
-    at: Vec<(u32, u32)>,
+    /// Per cell (row-major): its neighbours and where its clues are.
+    cell: Vec<CellInfo>,
+}
+
+/// What a cell's steps of Algorithm 3 look up, in one place.
+#[derive(Clone, Copy, Debug)]
+struct CellInfo {
     /// The cells `(i + mx[k], j + my[k])` for `k` in the order of `dir`, or [`OUTSIDE`].
-    adj: Vec<[u32; 4]>,
+    adj: [u32; 4],
+    /// Index of the row's clue in `clue` (`i`).
+    row: u32,
+    /// Index of the column's clue in `clue` (`m + j`).
+    col: u32,
 }
 
 /// An `adj` entry for a neighbour outside the grid (ISVALIDCELL is false).
@@ -53,20 +70,24 @@ impl PaperSearch {
     /// the paper does with Theorems 1 and 2.
     pub fn new(p: &PathPuzzle) -> Self {
         let shape = p.shape();
-        let at = shape.all().map(|c| shape.coords(c)).map(|(i, j)| (i as u32, j as u32)).collect();
-        let adj = shape
+        let cell = shape
             .all()
-            .map(|c| Arrow::DIRS.map(|d| shape.step(c, d.delta()).map_or(OUTSIDE, |n| n.index() as u32)))
+            .map(|c| {
+                let (i, j) = shape.coords(c);
+                CellInfo {
+                    adj: Arrow::DIRS.map(|d| shape.step(c, d.delta()).map_or(OUTSIDE, |n| n.index() as u32)),
+                    row: i as u32,
+                    col: (shape.height + j) as u32,
+                }
+            })
             .collect();
         let mut s = PaperSearch {
             shape,
             a: vec![Arrow::Empty; shape.cells()],
-            cr: p.cr(),
-            cc: p.cc(),
+            clue: p.cr().into_iter().chain(p.cc()).collect(),
             door_b: p.cell_b(),
             current: p.cell_a(),
-            at,
-            adj,
+            cell,
         };
         s.decrement_entry(s.current);
         s
@@ -75,32 +96,120 @@ impl PaperSearch {
     /// DECREMENTENTRY(i, j).
     #[inline]
     fn decrement_entry(&mut self, c: CellId) {
-        let (i, j) = self.at[c.index()];
-        let (i, j) = (i as usize, j as usize);
-        if self.cr[i] != -1 {
-            self.cr[i] -= 1;
-        }
-        if self.cc[j] != -1 {
-            self.cc[j] -= 1;
+        let info = self.cell[c.index()];
+        for k in [info.row as usize, info.col as usize] {
+            if self.clue[k] != -1 {
+                self.clue[k] -= 1;
+            }
         }
     }
 
     /// INCREMENTENTRY(i, j).
     #[inline]
     fn increment_entry(&mut self, c: CellId) {
-        let (i, j) = self.at[c.index()];
-        let (i, j) = (i as usize, j as usize);
-        if self.cr[i] != -1 {
-            self.cr[i] += 1;
-        }
-        if self.cc[j] != -1 {
-            self.cc[j] += 1;
+        let info = self.cell[c.index()];
+        for k in [info.row as usize, info.col as usize] {
+            if self.clue[k] != -1 {
+                self.clue[k] += 1;
+            }
         }
     }
 
     /// ISCONSTRAINTVALID(cr, cc): every entry is 0 or −1.
     fn constraint_valid(&self) -> bool {
-        self.cr.iter().chain(&self.cc).all(|&v| v == 0 || v == -1)
+        self.clue.iter().all(|&v| v == 0 || v == -1)
+    }
+
+    /// Line 11's test for direction `k` from the current cell: the neighbour is inside the grid,
+    /// empty, and its row and column clues are non-zero.
+    #[inline]
+    fn can_enter(&self, k: usize) -> bool {
+        let adj = self.cell[self.current.index()].adj[k];
+        if adj == OUTSIDE {
+            return false; // ISVALIDCELL
+        }
+        let info = self.cell[adj as usize];
+        self.a[adj as usize] == Arrow::Empty && self.clue[info.row as usize] != 0 && self.clue[info.col as usize] != 0
+    }
+
+    /// The first direction from `k` on that line 11 accepts (4 = none).
+    #[inline]
+    fn next_direction(&self, mut k: u8) -> u8 {
+        while k < 4 && !self.can_enter(k as usize) {
+            k += 1;
+        }
+        k
+    }
+
+    /// Runs Algorithm 3 from the current state (the root), exactly as
+    /// [`pencilbox_core::search::run`] would on this state: the same tree in the same order, the
+    /// same [`Stats`] (a node per TRAVERSECELL call, a failure per call that neither reaches a
+    /// solution nor has a direction to try, the depth in moves), the same limits (checked every
+    /// [`CHECK_EVERY`] nodes) and the same `on_solution` protocol. The state is back at the root
+    /// afterwards.
+    pub fn run(&mut self, limits: &Limits, mut on_solution: impl FnMut(&Self) -> Flow) -> SearchResult {
+        let started = Instant::now();
+        let mut stats = Stats::default();
+        let mut solutions = 0u64;
+        // One entry per open call, root first: the direction applied below it (the child being
+        // explored); every open call has a child applied whenever a new node is entered.
+        let mut stack: Vec<u8> = Vec::with_capacity(self.a.len());
+        let stop = 'search: loop {
+            // A new call of TRAVERSECELL (line 2 already done by `apply`, or by `new` at the root).
+            stats.nodes += 1;
+            if let Some(limit) = limits.node_limit {
+                if stats.nodes > limit {
+                    stats.nodes = limit;
+                    break 'search StopReason::NodeLimit;
+                }
+            }
+            if stats.nodes % CHECK_EVERY == 0 {
+                if let Some(why) = limits.interrupted() {
+                    break 'search why;
+                }
+            }
+            // Lines 3-7, or line 9's first direction.
+            let mut k = 4;
+            if self.current == self.door_b {
+                if self.constraint_valid() {
+                    solutions += 1;
+                    if on_solution(self) == Flow::Stop {
+                        break 'search StopReason::Callback;
+                    }
+                    if limits.max_solutions.is_some_and(|m| solutions >= m) {
+                        break 'search StopReason::SolutionLimit;
+                    }
+                } else {
+                    stats.failures += 1;
+                }
+            } else {
+                k = self.next_direction(0);
+                if k == 4 {
+                    stats.failures += 1; // no direction passes line 11
+                }
+            }
+            // Go down direction `k` of the current call, or back up to the first open call
+            // with a direction left (lines 14-19 on the way).
+            loop {
+                if k < 4 {
+                    stack.push(k);
+                    self.apply(k);
+                    stats.max_depth = stats.max_depth.max(stack.len() as u64);
+                    continue 'search;
+                }
+                let Some(d) = stack.pop() else {
+                    break 'search StopReason::Exhausted;
+                };
+                self.undo(d);
+                k = self.next_direction(d + 1);
+            }
+        };
+        // Back to the root.
+        while let Some(d) = stack.pop() {
+            self.undo(d);
+        }
+        stats.elapsed_us = started.elapsed().as_micros() as u64;
+        SearchResult { solutions, stop, stats }
     }
 
     /// The solution array `A` at a solution node, with door B marked `u` (line 5).
@@ -127,13 +236,9 @@ impl Backtrack for PaperSearch {
         }
         // Lines 9-11.
         let start = out.len();
-        for (i, &adj) in self.adj[self.current.index()].iter().enumerate() {
-            if adj == OUTSIDE {
-                continue; // ISVALIDCELL
-            }
-            let (r, c) = self.at[adj as usize];
-            if self.a[adj as usize] == Arrow::Empty && self.cr[r as usize] != 0 && self.cc[c as usize] != 0 {
-                out.push(i as u8);
+        for k in 0..4 {
+            if self.can_enter(k) {
+                out.push(k as u8);
             }
         }
         if out.len() == start {
@@ -148,7 +253,7 @@ impl Backtrack for PaperSearch {
         // Lines 12-13, then line 2 of the recursive call.
         self.a[self.current.index()] = Arrow::DIRS[i as usize];
         // `expand` offers only neighbours inside the grid.
-        self.current = CellId::from_index(self.adj[self.current.index()][i as usize] as usize);
+        self.current = CellId::from_index(self.cell[self.current.index()].adj[i as usize] as usize);
         self.decrement_entry(self.current);
         true
     }
@@ -158,7 +263,7 @@ impl Backtrack for PaperSearch {
         // Line 19 of the recursive call, then line 15.
         self.increment_entry(self.current);
         // Back the opposite way: `dir = [d, l, r, u]`, so the opposite of `k` is `3 − k`.
-        self.current = CellId::from_index(self.adj[self.current.index()][3 - i as usize] as usize);
+        self.current = CellId::from_index(self.cell[self.current.index()].adj[3 - i as usize] as usize);
         self.a[self.current.index()] = Arrow::Empty;
     }
 }

@@ -127,7 +127,7 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
     let (result, prunes) = match alg {
         Algorithm::Paper => {
             let mut s = PaperSearch::new(p);
-            let r = run(&mut s, limits, |s| {
+            let r = s.run(limits, |s| {
                 if kept.len() < keep {
                     kept.push(s.configuration());
                 }

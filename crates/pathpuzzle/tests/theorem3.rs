@@ -9,8 +9,13 @@
 //! neighbours in the grid; every later cell came from a neighbour, which is no longer empty). So
 //! level `i` holds at most `3^i` states and the tree at most `(3^{mn} − 1) / 2`, within the
 //! theorem's bound.
+//!
+//! The same instances also check that `PaperSearch::run`, the loop `paper` runs, walks exactly
+//! the tree the general driver (`core::search::run`) walks on the same state.
 
+use pencilbox_core::search::{self, Flow};
 use pencilbox_core::{BigUint, CellId, Limits, Shape};
+use pencilbox_pathpuzzle::paper::PaperSearch;
 use pencilbox_pathpuzzle::solve::{count, Algorithm};
 use pencilbox_pathpuzzle::PathPuzzle;
 use proptest::prelude::*;
@@ -20,8 +25,55 @@ fn theorem3_bound(p: &PathPuzzle) -> BigUint {
     (BigUint::from(3u32).pow(p.shape().cells() as u32 + 1) - 1u32) / 2u32
 }
 
+/// `PaperSearch::run` (the loop `paper` uses) and the general driver walk the same tree:
+/// equal solutions, stop reasons and counters under a full count, a first-solution search and
+/// node limits.
+fn check_walks_agree(p: &PathPuzzle) -> Result<(), TestCaseError> {
+    let full = Limits::default();
+    let nodes = PaperSearch::new(p).run(&full, |_| Flow::Continue).stats.nodes;
+    for limits in [
+        full.clone(),
+        Limits::first(),
+        Limits {
+            node_limit: Some(nodes / 2),
+            ..Limits::default()
+        },
+        Limits {
+            node_limit: Some(nodes / 3 + 1),
+            max_solutions: Some(1),
+            ..Limits::default()
+        },
+    ] {
+        let (mut own, mut general) = (Vec::new(), Vec::new());
+        let mut a = PaperSearch::new(p);
+        let ra = a.run(&limits, |s| {
+            own.push(s.configuration());
+            Flow::Continue
+        });
+        let mut b = PaperSearch::new(p);
+        let rb = search::run(&mut b, &limits, |s| {
+            general.push(s.configuration());
+            Flow::Continue
+        });
+        let strip = |r: search::SearchResult| (r.solutions, r.stop, r.stats.nodes, r.stats.failures, r.stats.max_depth);
+        prop_assert_eq!(strip(ra), strip(rb), "{:?} on\n{}", limits, p);
+        prop_assert_eq!(&own, &general);
+        // Stopping with the callback: the first solution only.
+        let mut seen = 0;
+        let rc = PaperSearch::new(p).run(&limits, |_| {
+            seen += 1;
+            Flow::Stop
+        });
+        let rd = search::run(&mut PaperSearch::new(p), &limits, |_| Flow::Stop);
+        prop_assert_eq!(strip(rc), strip(rd));
+        prop_assert!(seen <= 1);
+    }
+    Ok(())
+}
+
 /// Checks the proof's facts and the bound on the full tree of `paper`.
 fn check(p: &PathPuzzle) -> Result<(), TestCaseError> {
+    check_walks_agree(p)?;
     let c = count(p, &Algorithm::Paper, None, &Limits::default());
     prop_assert!(c.complete(), "the count ended early on\n{}", p);
     let cells = p.shape().cells() as u64;
