@@ -38,8 +38,13 @@ fi
 
 mkdir -p "$WORK"
 if [ -n "${PATH_CPP_REPO:-}" ]; then
-    git --git-dir="$PATH_CPP_REPO" show "$COMMIT:codes/solver.cpp" >"$WORK/solver.cpp" 2>/dev/null ||
-        git -C "$PATH_CPP_REPO" show "$COMMIT:codes/solver.cpp" >"$WORK/solver.cpp"
+    git --git-dir="$PATH_CPP_REPO" show "$COMMIT:codes/solver.cpp" >"$WORK/solver.new.cpp" 2>/dev/null ||
+        git -C "$PATH_CPP_REPO" show "$COMMIT:codes/solver.cpp" >"$WORK/solver.new.cpp"
+    if cmp -s "$WORK/solver.new.cpp" "$WORK/solver.cpp"; then
+        rm "$WORK/solver.new.cpp"
+    else
+        mv "$WORK/solver.new.cpp" "$WORK/solver.cpp"
+    fi
 elif [ ! -s "$WORK/solver.cpp" ]; then
     curl -fsSL "https://raw.githubusercontent.com/joshuagatizz/path-puzzles-backtracking-solver/$COMMIT/codes/solver.cpp" \
         -o "$WORK/solver.cpp" || {
@@ -48,7 +53,7 @@ elif [ ! -s "$WORK/solver.cpp" ]; then
     }
 fi
 
-cat >"$WORK/harness.cpp" <<'EOF'
+cat >"$WORK/harness.new.cpp" <<'EOF'
 // Runs the authors' solver.cpp several times per input in one process (see path-cpp-bench.sh).
 #include <bits/stdc++.h>
 #include <csetjmp>
@@ -98,5 +103,11 @@ int main(int argc, char **argv) {
     return 0;
 }
 EOF
-"$CXX" -O2 -std=c++17 -o "$WORK/harness" "$WORK/harness.cpp"
+# Rebuilt only when the harness or the solver changed.
+if ! cmp -s "$WORK/harness.new.cpp" "$WORK/harness.cpp" || [ "$WORK/solver.cpp" -nt "$WORK/harness" ] ||
+    [ ! -x "$WORK/harness" ]; then
+    mv -f "$WORK/harness.new.cpp" "$WORK/harness.cpp"
+    "$CXX" -O2 -std=c++17 -o "$WORK/harness" "$WORK/harness.cpp"
+fi
+rm -f "$WORK/harness.new.cpp"
 "$WORK/harness" "$ROUNDS" "$@"
