@@ -326,5 +326,9 @@ fn bench_json_reports_nodes_failures_and_nanoseconds_per_instance() {
     assert_eq!(i["failures"], s["stats"]["failures"], "{}", bench.stdout);
     assert_eq!(i["nodes"], 12, "{}", bench.stdout);
     let (us, ns) = (i["elapsed_us"].as_u64(), i["elapsed_ns"].as_u64());
-    assert!(matches!((us, ns), (Some(us), Some(ns)) if ns > 0 && ns / 1000 == us), "{}", bench.stdout);
+    assert!(
+        matches!((us, ns), (Some(us), Some(ns)) if ns > 0 && ns / 1000 == us),
+        "{}",
+        bench.stdout
+    );
 }

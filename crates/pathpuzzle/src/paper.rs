@@ -33,8 +33,8 @@
 
 use crate::model::{Arrow, Configuration, PathPuzzle};
 use pencilbox_core::search::{Backtrack, Expand, Flow, Limits, SearchResult, Stats, StopReason, CHECK_EVERY};
-use std::time::Instant;
 use pencilbox_core::{CellId, Grid, Shape};
+use std::time::Instant;
 
 /// The state of Algorithm 3: the configuration array `A`, the remaining clues `cr`, `cc` and the
 /// current cell `(i_c, j_c)`.
@@ -84,7 +84,11 @@ impl PaperSearch {
                     if j + 1 < w { c + 1 } else { OUTSIDE },
                     if i > 0 { c - w } else { OUTSIDE },
                 ];
-                cell.push(CellInfo { adj, row: i, col: h + j });
+                cell.push(CellInfo {
+                    adj,
+                    row: i,
+                    col: h + j,
+                });
             }
         }
         let clue = p

@@ -78,10 +78,21 @@ fn check(p: &PathPuzzle) -> Result<(), TestCaseError> {
     prop_assert!(c.complete(), "the count ended early on\n{}", p);
     let cells = p.shape().cells() as u64;
     let nodes = BigUint::from(c.stats.nodes);
-    prop_assert!(c.stats.max_depth < cells.max(1), "depth {} on\n{}", c.stats.max_depth, p);
+    prop_assert!(
+        c.stats.max_depth < cells.max(1),
+        "depth {} on\n{}",
+        c.stats.max_depth,
+        p
+    );
     // Level i has at most 3^i states, for levels 0..=max_depth.
     let per_levels = (BigUint::from(3u32).pow(c.stats.max_depth as u32 + 1) - 1u32) / 2u32;
-    prop_assert!(nodes <= per_levels, "{} nodes, depth {} on\n{}", c.stats.nodes, c.stats.max_depth, p);
+    prop_assert!(
+        nodes <= per_levels,
+        "{} nodes, depth {} on\n{}",
+        c.stats.nodes,
+        c.stats.max_depth,
+        p
+    );
     prop_assert!(nodes < theorem3_bound(p));
     Ok(())
 }

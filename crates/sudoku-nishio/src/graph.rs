@@ -480,10 +480,17 @@ mod tests {
             for v in 0..g.num_vertices() as u32 {
                 let m = g.mask(v);
                 assert!(is_almost_balanced(block, m), "{block}: vertex {v} = {m:b}");
-                assert!(g.level(m.count_ones() as usize).contains(&v), "{block}: vertex {v} on the wrong level");
+                assert!(
+                    g.level(m.count_ones() as usize).contains(&v),
+                    "{block}: vertex {v} on the wrong level"
+                );
                 assert_eq!(vertex_of.insert(m, v), None, "{block}: mask {m:b} appears twice");
             }
-            assert_eq!(vertex_of.len(), all.len(), "{block}: not every almost-balanced mask is a vertex");
+            assert_eq!(
+                vertex_of.len(),
+                all.len(),
+                "{block}: not every almost-balanced mask is a vertex"
+            );
             let mut arcs = 0;
             for &m in &all {
                 let v = vertex_of[&m];

@@ -21,6 +21,7 @@ use pencilbox_suguru::theorems;
 use pencilbox_suguru::Suguru;
 use proptest::prelude::*;
 
+#[allow(dead_code)] // only `instance` is used here
 mod common;
 use common::instance;
 
