@@ -2,11 +2,23 @@
 //!
 //! 1. Choose door A on the edge and grow a random self-avoiding path from it by randomised
 //!    depth-first search (with a node budget) until it stops on another edge cell — door B —
-//!    after at least a target number of cells (40–80 % of the grid).
+//!    after at least a target number of cells (40–80 % of the grid on the first attempt).
 //! 2. Read the clues off the path (complete information).
 //! 3. Without `unique`, keep each clue with probability `percent`. With `unique`, discard paths
 //!    whose complete clues admit a second solution (counted by the `fast` solver up to 2), then
 //!    remove clues in random order as long as the puzzle stays unique, down to `percent`.
+//!
+//! # Why the target length shrinks
+//! Row and column counts rarely pin down a long random path: with all clues, none of about 150
+//! random paths covering 30–40 % of a 15×15 grid was unique, while 46 of 100 covering 8 % were
+//! (`examples/generate_bench.rs rates` prints such rates). So with `unique`, every
+//! rejected path makes the next target 20 % shorter (never below `height + width` cells, or
+//! the first target when that is smaller): small grids keep their long paths, and 15×15 or
+//! 20×20 find a unique path within a few attempts instead of minutes. Each check has a small
+//! node budget ([`PATH_CHECK_NODES`], [`CLUE_CHECK_NODES`]): unique complete-clue puzzles are
+//! settled in a few hundred nodes, so a path the budget cannot settle is simply rejected, and
+//! a clue whose removal cannot be settled is kept. Only puzzles proved unique (an exhausted
+//! count) are returned.
 //!
 //! The generator is deterministic for a seed on every platform: it uses its own SplitMix64
 //! stream rather than a library RNG whose algorithm may change between versions.
@@ -106,17 +118,35 @@ pub fn puzzle_from_path(shape: Shape, path: &[CellId]) -> Result<PathPuzzle, Inv
     )
 }
 
-/// Node budget for one uniqueness check during generation.
-const CHECK_NODES: u64 = 50_000;
+/// Node budget for the uniqueness check of a path's complete clues (see the module docs).
+pub const PATH_CHECK_NODES: u64 = 2_000;
 
-/// Unique within the budget? (`None` when the budget ran out.)
-fn unique_within_budget(p: &PathPuzzle) -> Option<bool> {
+/// Node budget for the uniqueness check after removing one clue.
+pub const CLUE_CHECK_NODES: u64 = 5_000;
+
+/// Unique within `nodes` search nodes? (`None` when the budget ran out.)
+fn unique_within_budget(p: &PathPuzzle, nodes: u64) -> Option<bool> {
     let limits = Limits {
-        node_limit: Some(CHECK_NODES),
+        node_limit: Some(nodes),
         ..Limits::default()
     };
     let o = count(p, &Algorithm::default(), Some(2), &limits);
     (!o.stop.is_interrupted()).then_some(o.count == 1)
+}
+
+/// The range of the path length asked for on attempt `attempt` (0-based) of a `cells`-cell,
+/// `height + width`-clue grid: 40–80 % of the grid at first; with `unique`, 20 % less after
+/// each rejected path, down to a floor (see the module docs).
+fn length_range(cells: usize, clues: usize, attempt: u32, unique: bool) -> (usize, usize) {
+    let lo0 = (cells * 2).div_ceil(5).max(2);
+    let hi0 = (cells * 4 / 5).max(lo0);
+    if !unique || attempt == 0 {
+        return (lo0, hi0);
+    }
+    let floor = clues.min(lo0).max(2);
+    let scale = 0.8f64.powi(attempt.min(64) as i32);
+    let shrink = |x: usize| ((x as f64 * scale).ceil() as usize).max(floor);
+    (shrink(lo0), shrink(hi0))
 }
 
 /// A random `height × width` Path puzzle from `seed` (see the module docs). Fails for grids of
@@ -141,9 +171,9 @@ pub fn generate(
         ClueDensity::Percent(p) => p.min(100) as usize,
     };
     let mut rng = SplitMix64::new(seed);
-    for _ in 0..200 {
-        let lo = (cells * 2).div_ceil(5).max(2);
-        let min_len = lo + rng.below((cells * 4 / 5).saturating_sub(lo) + 1);
+    for attempt in 0..200 {
+        let (lo, hi) = length_range(cells, height + width, attempt, unique);
+        let min_len = lo + rng.below(hi - lo + 1);
         let Some(path) = random_path(shape, min_len, &mut rng) else {
             continue;
         };
@@ -164,7 +194,7 @@ pub fn generate(
             }
             return full.with_clues(rows, cols);
         }
-        if unique_within_budget(&full) != Some(true) {
+        if unique_within_budget(&full, PATH_CHECK_NODES) != Some(true) {
             continue;
         }
         let mut kept = n;
@@ -179,7 +209,7 @@ pub fn generate(
                 c2[k - height] = None;
             }
             let candidate = full.with_clues(r2.clone(), c2.clone())?;
-            if unique_within_budget(&candidate) == Some(true) {
+            if unique_within_budget(&candidate, CLUE_CHECK_NODES) == Some(true) {
                 rows = r2;
                 cols = c2;
                 kept -= 1;
@@ -338,6 +368,28 @@ mod tests {
     fn unique_generation_gives_a_unique_puzzle() {
         let p = generate(6, 6, ClueDensity::Complete, true, 5).unwrap();
         assert!(p.complete_information());
+        assert_eq!(crate::solve::is_unique(&p, &Limits::default()), Some(true));
+    }
+
+    #[test]
+    fn the_target_length_shrinks_after_each_rejected_path_down_to_its_floor() {
+        let cells = 20 * 20;
+        assert_eq!(length_range(cells, 40, 0, true), (160, 320));
+        assert_eq!(length_range(cells, 40, 5, false), (160, 320));
+        let mut last = length_range(cells, 40, 0, true);
+        for attempt in 1..200 {
+            let (lo, hi) = length_range(cells, 40, attempt, true);
+            assert!(lo <= hi && lo >= 40 && lo <= last.0 && hi <= last.1);
+            last = (lo, hi);
+        }
+        assert_eq!(last, (40, 40));
+        // A grid whose first target is below the clue count keeps it.
+        assert_eq!(length_range(2, 3, 9, true), (2, 2));
+    }
+
+    #[test]
+    fn a_unique_fifteen_by_fifteen_is_found_from_one_seed() {
+        let p = generate(15, 15, ClueDensity::Complete, true, 1).unwrap();
         assert_eq!(crate::solve::is_unique(&p, &Limits::default()), Some(true));
     }
 
