@@ -252,6 +252,89 @@ pub fn generate_trying(
     Err(last.unwrap_or_else(|| InvalidInstance("no seed was tried".into())))
 }
 
+/// The difficulty of a generated puzzle: the band of levels its hardest explained step falls in
+/// ([`crate::explain`]'s scale), as Suguru's generator does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Difficulty {
+    /// Solved by the level-1 and level-2 rules (clue counts, dead ends, ways out, no loop).
+    Easy,
+    /// Needs parity, reachability or a trial (levels 3–5), never a guess.
+    Medium,
+    /// The rules stall: a guess is needed (level 6).
+    Hard,
+}
+
+/// The difficulty names, in the order `pencilbox list` shows them.
+pub const DIFFICULTIES: &[&str] = &["easy", "medium", "hard"];
+
+impl Difficulty {
+    /// The difficulty named `s` (`easy`, `medium`, `hard`).
+    pub fn from_name(s: &str) -> Option<Difficulty> {
+        match s {
+            "easy" => Some(Difficulty::Easy),
+            "medium" => Some(Difficulty::Medium),
+            "hard" => Some(Difficulty::Hard),
+            _ => None,
+        }
+    }
+    /// The levels of the hardest step a puzzle of this difficulty may need.
+    pub fn band(self) -> std::ops::RangeInclusive<u8> {
+        match self {
+            Difficulty::Easy => 0..=2,
+            Difficulty::Medium => 3..=5,
+            Difficulty::Hard => 6..=u8::MAX,
+        }
+    }
+    /// The clue percentage used when `--set clues` is not given: fewer clues make harder
+    /// puzzles (with all clues, 35 of 40 generated 10×10 puzzles needed a trial, 2 a guess).
+    pub fn default_clues(self) -> u8 {
+        match self {
+            Difficulty::Easy => 100,
+            Difficulty::Medium => 70,
+            Difficulty::Hard => 40,
+        }
+    }
+}
+
+/// The level of the hardest step in `p`'s explanation (0: nothing to do).
+pub fn hardest_level(p: &PathPuzzle) -> u8 {
+    let x = crate::explain::explain(p, &pencilbox_core::human::ExplainOptions::default());
+    x.rating.hardest.map_or(0, |h| h.level)
+}
+
+/// How many puzzles `generate path --difficulty` makes before giving up on the band.
+pub const DIFFICULTY_PUZZLES: u64 = 60;
+
+/// The first puzzle of `difficulty` made by [`generate_trying`] from `seed`, then from the seed
+/// after the one that gave the previous puzzle, and so on, for up to [`DIFFICULTY_PUZZLES`]
+/// puzzles or until `deadline`: the puzzle and its seed.
+#[allow(clippy::too_many_arguments)] // the arguments of `generate_trying`, plus two
+pub fn generate_rated(
+    height: usize,
+    width: usize,
+    clues: ClueDensity,
+    unique: bool,
+    difficulty: Difficulty,
+    seed: u64,
+    tries: u32,
+    deadline: Option<std::time::Instant>,
+) -> Result<(PathPuzzle, u64), InvalidInstance> {
+    let mut next = seed;
+    for _ in 0..DIFFICULTY_PUZZLES {
+        if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            break;
+        }
+        let (p, s) = generate_trying(height, width, clues, unique, next, tries)?;
+        if difficulty.band().contains(&hardest_level(&p)) {
+            return Ok((p, s));
+        }
+        next = s.wrapping_add(1);
+    }
+    Err(InvalidInstance(format!(
+        "no {difficulty:?} {height}×{width} puzzle among {DIFFICULTY_PUZZLES} from seed {seed}"
+    )))
+}
+
 /// The generator's settings (`pencilbox generate path --set KEY=VALUE`).
 pub const SETTINGS: &[SettingInfo] = &[
     SettingInfo {
@@ -272,8 +355,14 @@ pub const SETTINGS: &[SettingInfo] = &[
 /// [`SETTINGS`], the puzzle in the paper's format and as JSON, its solution as arrows.
 pub fn generated(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
     let bad = |key: &str, v: &str, what: &str| PuzzleError::unsupported(format!("{key}={v}: {what}"));
+    let difficulty = match req.difficulty.as_deref() {
+        None => None,
+        Some(d) => Some(Difficulty::from_name(d).ok_or_else(|| {
+            PuzzleError::unsupported(format!("unknown difficulty `{d}`; choose one of: easy, medium, hard"))
+        })?),
+    };
     let clues = match req.setting("clues") {
-        None => 100,
+        None => difficulty.map_or(100, Difficulty::default_clues),
         Some(v) => v
             .parse::<u8>()
             .ok()
@@ -304,6 +393,16 @@ pub fn generated(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
             "the Path generator makes grids of 2 to {MAX_GENERATED_CELLS} cells, not {h}x{w}"
         )));
     }
+    if let Some(d) = difficulty {
+        let (p, seed) = generate_rated(h, w, density, unique, d, req.seed, tries, req.limits.deadline)
+            .map_err(|_| {
+                PuzzleError::not_found(format!(
+                    "no {} {h}x{w} Path puzzle among {DIFFICULTY_PUZZLES} from seed {}; try another seed, size or --set clues=PERCENT",
+                    DIFFICULTIES[d as usize], req.seed
+                ))
+            })?;
+        return finish(p, seed, unique, req);
+    }
     let (p, seed) = generate_trying(h, w, density, unique, req.seed, tries).map_err(|_| {
         PuzzleError::not_found(format!(
             "no unique {h}x{w} Path puzzle from seeds {}..{} (200 paths each); try other seeds, more tries (--set tries=N) or --set any=yes",
@@ -311,6 +410,11 @@ pub fn generated(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
             req.seed.wrapping_add(u64::from(tries) - 1)
         ))
     })?;
+    finish(p, seed, unique, req)
+}
+
+/// The plug-in's answer for a generated puzzle: its texts and its solution.
+fn finish(p: PathPuzzle, seed: u64, unique: bool, req: &GenerateRequest) -> Result<Generated, PuzzleError> {
     let o = crate::solve::solve(&p, &Algorithm::default(), &req.limits);
     let answer = o
         .solutions
@@ -391,6 +495,24 @@ mod tests {
     fn a_unique_fifteen_by_fifteen_is_found_from_one_seed() {
         let p = generate(15, 15, ClueDensity::Complete, true, 1).unwrap();
         assert_eq!(crate::solve::is_unique(&p, &Limits::default()), Some(true));
+    }
+
+    #[test]
+    fn the_mean_rating_rises_strictly_with_the_difficulty() {
+        let mut means = Vec::new();
+        for d in [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard] {
+            let mut total = 0.0;
+            for seed in [1, 2, 3, 4] {
+                let density = ClueDensity::Percent(d.default_clues());
+                let (p, _) = generate_rated(7, 7, density, true, d, seed * 100, 20, None).unwrap();
+                assert!(d.band().contains(&hardest_level(&p)));
+                assert_eq!(crate::solve::is_unique(&p, &Limits::default()), Some(true));
+                let x = crate::explain::explain(&p, &pencilbox_core::human::ExplainOptions::default());
+                total += x.rating.score;
+            }
+            means.push(total / 4.0);
+        }
+        assert!(means[0] < means[1] && means[1] < means[2], "{means:?}");
     }
 
     #[test]
