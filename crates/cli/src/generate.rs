@@ -37,7 +37,7 @@ pub struct GenerateArgs {
     /// Grid size ROWSxCOLS, e.g. 10x10 (default: the generator's).
     #[arg(long, value_name = "RxC")]
     pub size: Option<String>,
-    /// Difficulty, for generators that have levels (Suguru: easy, medium, hard).
+    /// Difficulty, for generators that have levels (Suguru and Path: easy, medium, hard).
     #[arg(long)]
     pub difficulty: Option<String>,
     /// Random seed (the same seed gives the same puzzle); drawn from the clock when omitted.

@@ -2,11 +2,23 @@
 //!
 //! 1. Choose door A on the edge and grow a random self-avoiding path from it by randomised
 //!    depth-first search (with a node budget) until it stops on another edge cell — door B —
-//!    after at least a target number of cells (40–80 % of the grid).
+//!    after at least a target number of cells (40–80 % of the grid on the first attempt).
 //! 2. Read the clues off the path (complete information).
 //! 3. Without `unique`, keep each clue with probability `percent`. With `unique`, discard paths
 //!    whose complete clues admit a second solution (counted by the `fast` solver up to 2), then
 //!    remove clues in random order as long as the puzzle stays unique, down to `percent`.
+//!
+//! # Why the target length shrinks
+//! Row and column counts rarely pin down a long random path: with all clues, none of about 150
+//! random paths covering 30–40 % of a 15×15 grid was unique, while 46 of 100 covering 8 % were
+//! (`examples/generate_bench.rs rates` prints such rates). So with `unique`, every
+//! rejected path makes the next target 20 % shorter (never below `height + width` cells, or
+//! the first target when that is smaller): small grids keep their long paths, and 15×15 or
+//! 20×20 find a unique path within a few attempts instead of minutes. Each check has a small
+//! node budget ([`PATH_CHECK_NODES`], [`CLUE_CHECK_NODES`]): unique complete-clue puzzles are
+//! settled in a few hundred nodes, so a path the budget cannot settle is simply rejected, and
+//! a clue whose removal cannot be settled is kept. Only puzzles proved unique (an exhausted
+//! count) are returned.
 //!
 //! The generator is deterministic for a seed on every platform: it uses its own SplitMix64
 //! stream rather than a library RNG whose algorithm may change between versions.
@@ -106,17 +118,35 @@ pub fn puzzle_from_path(shape: Shape, path: &[CellId]) -> Result<PathPuzzle, Inv
     )
 }
 
-/// Node budget for one uniqueness check during generation.
-const CHECK_NODES: u64 = 50_000;
+/// Node budget for the uniqueness check of a path's complete clues (see the module docs).
+pub const PATH_CHECK_NODES: u64 = 2_000;
 
-/// Unique within the budget? (`None` when the budget ran out.)
-fn unique_within_budget(p: &PathPuzzle) -> Option<bool> {
+/// Node budget for the uniqueness check after removing one clue.
+pub const CLUE_CHECK_NODES: u64 = 5_000;
+
+/// Unique within `nodes` search nodes? (`None` when the budget ran out.)
+fn unique_within_budget(p: &PathPuzzle, nodes: u64) -> Option<bool> {
     let limits = Limits {
-        node_limit: Some(CHECK_NODES),
+        node_limit: Some(nodes),
         ..Limits::default()
     };
     let o = count(p, &Algorithm::default(), Some(2), &limits);
     (!o.stop.is_interrupted()).then_some(o.count == 1)
+}
+
+/// The range of the path length asked for on attempt `attempt` (0-based) of a `cells`-cell,
+/// `height + width`-clue grid: 40–80 % of the grid at first; with `unique`, 20 % less after
+/// each rejected path, down to a floor (see the module docs).
+fn length_range(cells: usize, clues: usize, attempt: u32, unique: bool) -> (usize, usize) {
+    let lo0 = (cells * 2).div_ceil(5).max(2);
+    let hi0 = (cells * 4 / 5).max(lo0);
+    if !unique || attempt == 0 {
+        return (lo0, hi0);
+    }
+    let floor = clues.min(lo0).max(2);
+    let scale = 0.8f64.powi(attempt.min(64) as i32);
+    let shrink = |x: usize| ((x as f64 * scale).ceil() as usize).max(floor);
+    (shrink(lo0), shrink(hi0))
 }
 
 /// A random `height × width` Path puzzle from `seed` (see the module docs). Fails for grids of
@@ -141,9 +171,9 @@ pub fn generate(
         ClueDensity::Percent(p) => p.min(100) as usize,
     };
     let mut rng = SplitMix64::new(seed);
-    for _ in 0..200 {
-        let lo = (cells * 2).div_ceil(5).max(2);
-        let min_len = lo + rng.below((cells * 4 / 5).saturating_sub(lo) + 1);
+    for attempt in 0..200 {
+        let (lo, hi) = length_range(cells, height + width, attempt, unique);
+        let min_len = lo + rng.below(hi - lo + 1);
         let Some(path) = random_path(shape, min_len, &mut rng) else {
             continue;
         };
@@ -164,7 +194,7 @@ pub fn generate(
             }
             return full.with_clues(rows, cols);
         }
-        if unique_within_budget(&full) != Some(true) {
+        if unique_within_budget(&full, PATH_CHECK_NODES) != Some(true) {
             continue;
         }
         let mut kept = n;
@@ -179,7 +209,7 @@ pub fn generate(
                 c2[k - height] = None;
             }
             let candidate = full.with_clues(r2.clone(), c2.clone())?;
-            if unique_within_budget(&candidate) == Some(true) {
+            if unique_within_budget(&candidate, CLUE_CHECK_NODES) == Some(true) {
                 rows = r2;
                 cols = c2;
                 kept -= 1;
@@ -222,6 +252,89 @@ pub fn generate_trying(
     Err(last.unwrap_or_else(|| InvalidInstance("no seed was tried".into())))
 }
 
+/// The difficulty of a generated puzzle: the band of levels its hardest explained step falls in
+/// ([`crate::explain`]'s scale), as Suguru's generator does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Difficulty {
+    /// Solved by the level-1 and level-2 rules (clue counts, dead ends, ways out, no loop).
+    Easy,
+    /// Needs parity, reachability or a trial (levels 3–5), never a guess.
+    Medium,
+    /// The rules stall: a guess is needed (level 6).
+    Hard,
+}
+
+/// The difficulty names, in the order `pencilbox list` shows them.
+pub const DIFFICULTIES: &[&str] = &["easy", "medium", "hard"];
+
+impl Difficulty {
+    /// The difficulty named `s` (`easy`, `medium`, `hard`).
+    pub fn from_name(s: &str) -> Option<Difficulty> {
+        match s {
+            "easy" => Some(Difficulty::Easy),
+            "medium" => Some(Difficulty::Medium),
+            "hard" => Some(Difficulty::Hard),
+            _ => None,
+        }
+    }
+    /// The levels of the hardest step a puzzle of this difficulty may need.
+    pub fn band(self) -> std::ops::RangeInclusive<u8> {
+        match self {
+            Difficulty::Easy => 0..=2,
+            Difficulty::Medium => 3..=5,
+            Difficulty::Hard => 6..=u8::MAX,
+        }
+    }
+    /// The clue percentage used when `--set clues` is not given: fewer clues make harder
+    /// puzzles (with all clues, 35 of 40 generated 10×10 puzzles needed a trial, 2 a guess).
+    pub fn default_clues(self) -> u8 {
+        match self {
+            Difficulty::Easy => 100,
+            Difficulty::Medium => 70,
+            Difficulty::Hard => 40,
+        }
+    }
+}
+
+/// The level of the hardest step in `p`'s explanation (0: nothing to do).
+pub fn hardest_level(p: &PathPuzzle) -> u8 {
+    let x = crate::explain::explain(p, &pencilbox_core::human::ExplainOptions::default());
+    x.rating.hardest.map_or(0, |h| h.level)
+}
+
+/// How many puzzles `generate path --difficulty` makes before giving up on the band.
+pub const DIFFICULTY_PUZZLES: u64 = 60;
+
+/// The first puzzle of `difficulty` made by [`generate_trying`] from `seed`, then from the seed
+/// after the one that gave the previous puzzle, and so on, for up to [`DIFFICULTY_PUZZLES`]
+/// puzzles or until `deadline`: the puzzle and its seed.
+#[allow(clippy::too_many_arguments)] // the arguments of `generate_trying`, plus two
+pub fn generate_rated(
+    height: usize,
+    width: usize,
+    clues: ClueDensity,
+    unique: bool,
+    difficulty: Difficulty,
+    seed: u64,
+    tries: u32,
+    deadline: Option<std::time::Instant>,
+) -> Result<(PathPuzzle, u64), InvalidInstance> {
+    let mut next = seed;
+    for _ in 0..DIFFICULTY_PUZZLES {
+        if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            break;
+        }
+        let (p, s) = generate_trying(height, width, clues, unique, next, tries)?;
+        if difficulty.band().contains(&hardest_level(&p)) {
+            return Ok((p, s));
+        }
+        next = s.wrapping_add(1);
+    }
+    Err(InvalidInstance(format!(
+        "no {difficulty:?} {height}×{width} puzzle among {DIFFICULTY_PUZZLES} from seed {seed}"
+    )))
+}
+
 /// The generator's settings (`pencilbox generate path --set KEY=VALUE`).
 pub const SETTINGS: &[SettingInfo] = &[
     SettingInfo {
@@ -242,8 +355,14 @@ pub const SETTINGS: &[SettingInfo] = &[
 /// [`SETTINGS`], the puzzle in the paper's format and as JSON, its solution as arrows.
 pub fn generated(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
     let bad = |key: &str, v: &str, what: &str| PuzzleError::unsupported(format!("{key}={v}: {what}"));
+    let difficulty = match req.difficulty.as_deref() {
+        None => None,
+        Some(d) => Some(Difficulty::from_name(d).ok_or_else(|| {
+            PuzzleError::unsupported(format!("unknown difficulty `{d}`; choose one of: easy, medium, hard"))
+        })?),
+    };
     let clues = match req.setting("clues") {
-        None => 100,
+        None => difficulty.map_or(100, Difficulty::default_clues),
         Some(v) => v
             .parse::<u8>()
             .ok()
@@ -274,6 +393,16 @@ pub fn generated(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
             "the Path generator makes grids of 2 to {MAX_GENERATED_CELLS} cells, not {h}x{w}"
         )));
     }
+    if let Some(d) = difficulty {
+        let (p, seed) = generate_rated(h, w, density, unique, d, req.seed, tries, req.limits.deadline)
+            .map_err(|_| {
+                PuzzleError::not_found(format!(
+                    "no {} {h}x{w} Path puzzle among {DIFFICULTY_PUZZLES} from seed {}; try another seed, size or --set clues=PERCENT",
+                    DIFFICULTIES[d as usize], req.seed
+                ))
+            })?;
+        return finish(p, seed, unique, req);
+    }
     let (p, seed) = generate_trying(h, w, density, unique, req.seed, tries).map_err(|_| {
         PuzzleError::not_found(format!(
             "no unique {h}x{w} Path puzzle from seeds {}..{} (200 paths each); try other seeds, more tries (--set tries=N) or --set any=yes",
@@ -281,6 +410,11 @@ pub fn generated(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
             req.seed.wrapping_add(u64::from(tries) - 1)
         ))
     })?;
+    finish(p, seed, unique, req)
+}
+
+/// The plug-in's answer for a generated puzzle: its texts and its solution.
+fn finish(p: PathPuzzle, seed: u64, unique: bool, req: &GenerateRequest) -> Result<Generated, PuzzleError> {
     let o = crate::solve::solve(&p, &Algorithm::default(), &req.limits);
     let answer = o
         .solutions
@@ -339,6 +473,46 @@ mod tests {
         let p = generate(6, 6, ClueDensity::Complete, true, 5).unwrap();
         assert!(p.complete_information());
         assert_eq!(crate::solve::is_unique(&p, &Limits::default()), Some(true));
+    }
+
+    #[test]
+    fn the_target_length_shrinks_after_each_rejected_path_down_to_its_floor() {
+        let cells = 20 * 20;
+        assert_eq!(length_range(cells, 40, 0, true), (160, 320));
+        assert_eq!(length_range(cells, 40, 5, false), (160, 320));
+        let mut last = length_range(cells, 40, 0, true);
+        for attempt in 1..200 {
+            let (lo, hi) = length_range(cells, 40, attempt, true);
+            assert!(lo <= hi && lo >= 40 && lo <= last.0 && hi <= last.1);
+            last = (lo, hi);
+        }
+        assert_eq!(last, (40, 40));
+        // A grid whose first target is below the clue count keeps it.
+        assert_eq!(length_range(2, 3, 9, true), (2, 2));
+    }
+
+    #[test]
+    fn a_unique_fifteen_by_fifteen_is_found_from_one_seed() {
+        let p = generate(15, 15, ClueDensity::Complete, true, 1).unwrap();
+        assert_eq!(crate::solve::is_unique(&p, &Limits::default()), Some(true));
+    }
+
+    #[test]
+    fn the_mean_rating_rises_strictly_with_the_difficulty() {
+        let mut means = Vec::new();
+        for d in [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard] {
+            let mut total = 0.0;
+            for seed in [1, 2, 3, 4] {
+                let density = ClueDensity::Percent(d.default_clues());
+                let (p, _) = generate_rated(7, 7, density, true, d, seed * 100, 20, None).unwrap();
+                assert!(d.band().contains(&hardest_level(&p)));
+                assert_eq!(crate::solve::is_unique(&p, &Limits::default()), Some(true));
+                let x = crate::explain::explain(&p, &pencilbox_core::human::ExplainOptions::default());
+                total += x.rating.score;
+            }
+            means.push(total / 4.0);
+        }
+        assert!(means[0] < means[1] && means[1] < means[2], "{means:?}");
     }
 
     #[test]

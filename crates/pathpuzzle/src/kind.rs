@@ -203,7 +203,7 @@ impl Puzzle for PathPuzzle {
     ];
     const ANSWER_EXTENSION: Option<&'static str> = Some("sol");
     const GENERATOR: Option<GeneratorInfo> = Some(GeneratorInfo {
-        difficulties: &[],
+        difficulties: crate::generate::DIFFICULTIES,
         settings: crate::generate::SETTINGS,
         max_cells: crate::generate::MAX_GENERATED_CELLS,
         default_size: (8, 8),
