@@ -6,7 +6,7 @@
 //! from scratch.
 
 use pencilbox_core::engine::{VarId, FALSE, TRUE};
-use pencilbox_core::{CellId, Limits, Shape};
+use pencilbox_core::{Limits, Shape};
 use pencilbox_pathpuzzle::checks::no_solution_reason;
 use pencilbox_pathpuzzle::extend::{Pruning, RULES};
 use pencilbox_pathpuzzle::fast::{Branching, LinkModel, Rules};
@@ -18,6 +18,7 @@ use proptest::prelude::*;
 use std::collections::BTreeSet;
 
 mod common;
+use common::arb_instance;
 
 /// The configurations of every path of the shared oracle ([`common::paths`]).
 fn brute_force(p: &PathPuzzle) -> BTreeSet<String> {
@@ -96,39 +97,6 @@ fn check_agreement(p: &PathPuzzle) {
         let c = count(p, alg, Some(2), &Limits::default());
         assert_eq!(c.count, truth.len().min(2) as u64, "{alg:?} count(2) on\n{p}");
     }
-}
-
-fn edge_cell(shape: Shape, k: usize) -> (usize, usize) {
-    let edge: Vec<CellId> = shape.all().filter(|&c| shape.on_edge(c)).collect();
-    shape.coords(edge[k % edge.len()])
-}
-
-/// A random instance: random doors on the edge and random clues (-1 about a third of the time).
-fn arb_instance() -> impl Strategy<Value = PathPuzzle> {
-    (1usize..=5, 1usize..=5)
-        .prop_filter("at least two cells", |(h, w)| h * w >= 2)
-        .prop_flat_map(|(h, w)| {
-            (
-                Just((h, w)),
-                any::<usize>(),
-                any::<usize>(),
-                proptest::collection::vec(-3i64..=w as i64, h),
-                proptest::collection::vec(-3i64..=h as i64, w),
-            )
-        })
-        .prop_map(|((h, w), a, b, rows, cols)| {
-            let shape = Shape::new(h, w);
-            let clue = |v: i64| (v >= 0).then_some(v as u32);
-            PathPuzzle::new(
-                h,
-                w,
-                edge_cell(shape, a),
-                edge_cell(shape, b),
-                rows.into_iter().map(clue).collect(),
-                cols.into_iter().map(clue).collect(),
-            )
-            .unwrap()
-        })
 }
 
 /// A planted instance: the clues of a random path, each kept with probability `keep`/4.

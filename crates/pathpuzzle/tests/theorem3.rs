@@ -14,11 +14,14 @@
 //! the tree the general driver (`core::search::run`) walks on the same state.
 
 use pencilbox_core::search::{self, Flow};
-use pencilbox_core::{BigUint, CellId, Limits, Shape};
+use pencilbox_core::{BigUint, Limits};
 use pencilbox_pathpuzzle::paper::PaperSearch;
 use pencilbox_pathpuzzle::solve::{count, Algorithm};
 use pencilbox_pathpuzzle::PathPuzzle;
 use proptest::prelude::*;
+
+mod common;
+use common::arb_instance;
 
 /// The theorem's bound `(3^{mn+1} − 1) / 2`.
 fn theorem3_bound(p: &PathPuzzle) -> BigUint {
@@ -95,40 +98,6 @@ fn check(p: &PathPuzzle) -> Result<(), TestCaseError> {
     );
     prop_assert!(nodes < theorem3_bound(p));
     Ok(())
-}
-
-fn edge_cell(shape: Shape, k: usize) -> (usize, usize) {
-    let edge: Vec<CellId> = shape.all().filter(|&c| shape.on_edge(c)).collect();
-    shape.coords(edge[k % edge.len()])
-}
-
-/// A random instance: doors on the edge, clues from −3 to the side (negative = no clue), as in
-/// `agreement.rs`; unclued rows and columns make the trees large.
-fn arb_instance() -> impl Strategy<Value = PathPuzzle> {
-    (1usize..=5, 1usize..=5)
-        .prop_filter("at least two cells", |(h, w)| h * w >= 2)
-        .prop_flat_map(|(h, w)| {
-            (
-                Just((h, w)),
-                any::<usize>(),
-                any::<usize>(),
-                proptest::collection::vec(-3i64..=w as i64, h),
-                proptest::collection::vec(-3i64..=h as i64, w),
-            )
-        })
-        .prop_map(|((h, w), a, b, rows, cols)| {
-            let shape = Shape::new(h, w);
-            let clue = |v: i64| (v >= 0).then_some(v as u32);
-            PathPuzzle::new(
-                h,
-                w,
-                edge_cell(shape, a),
-                edge_cell(shape, b),
-                rows.into_iter().map(clue).collect(),
-                cols.into_iter().map(clue).collect(),
-            )
-            .unwrap()
-        })
 }
 
 proptest! {
