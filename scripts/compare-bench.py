@@ -25,7 +25,11 @@ def bench(binary, algorithm, args):
     if out.returncode not in (0, 1, 3):
         sys.exit(f"{' '.join(cmd)} failed ({out.returncode}): {out.stderr.strip()}")
     data = json.loads(out.stdout)
-    return {i["file"]: (i["elapsed_us"], i["nodes"], i["status"], i.get("matches_answer")) for i in data["instances"]}
+    # Nanoseconds where `bench` reports them (every current build), microseconds before.
+    return {
+        i["file"]: (i.get("elapsed_ns", i["elapsed_us"] * 1000), i["nodes"], i["status"], i.get("matches_answer"))
+        for i in data["instances"]
+    }
 
 
 def main():
@@ -50,22 +54,27 @@ def main():
                     best[k][f] = (us, nodes, status, match)
     files = sorted(best[0])
     if a.per_instance:
-        head = "file".ljust(48) + "".join(f"{l + ' ms':>14}{'nodes':>9}" for l, _, _ in runs)
+        head = "file".ljust(48) + "".join(f"{l + ' us':>14}{'nodes':>9}" for l, _, _ in runs)
         print(head)
         for f in files:
             row = f[-48:].ljust(48)
             for k in range(len(runs)):
-                us, nodes, _, _ = best[k].get(f, (float("nan"), 0, "", None))
-                row += f"{us / 1000:>14.3f}{nodes:>9}"
+                ns, nodes, _, _ = best[k].get(f, (float("nan"), 0, "", None))
+                row += f"{ns / 1000:>14.2f}{nodes:>9}"
             print(row)
     base = sum(best[0][f][0] for f in files)
-    print(f"{'column':<10}{'instances':>10}{'total ms':>12}{'median ms':>11}{'max ms':>10}{'nodes':>10}{'mismatch':>9}{'x first':>9}")
+    print(f"{'column':<10}{'instances':>10}{'total ms':>12}{'median ms':>11}{'max ms':>10}{'nodes':>10}{'mismatch':>9}{'x first':>9}{'faster':>8}")
     for k, (label, _, alg) in enumerate(runs):
         t = [best[k][f][0] for f in files if f in best[k]]
         nodes = sum(best[k][f][1] for f in files if f in best[k])
         bad = sum(1 for f in files if f in best[k] and best[k][f][3] is False)
         total = sum(t)
-        print(f"{label:<10}{len(t):>10}{total / 1000:>12.3f}{statistics.median(t) / 1000:>11.3f}{max(t) / 1000:>10.3f}{nodes:>10}{bad:>9}{base / total if total else float('nan'):>9.2f}")
+        # Instances where this column beat the first one (strictly, at nanosecond resolution).
+        faster = sum(1 for f in files if f in best[k] and best[k][f][0] < best[0][f][0])
+        print(
+            f"{label:<10}{len(t):>10}{total / 1e6:>12.3f}{statistics.median(t) / 1e6:>11.4f}{max(t) / 1e6:>10.3f}"
+            f"{nodes:>10}{bad:>9}{base / total if total else float('nan'):>9.2f}{faster:>8}"
+        )
 
 
 if __name__ == "__main__":

@@ -10,8 +10,8 @@ loaded machine, unlike timings) on each family's set and splits the instructions
 in-process `solve` calls (what `bench` times) by the functions that do each part:
 
   parse   the plug-in's `parse` (text to puzzle)
-  setup   building the engine model (the family's model function; Sudoku's default `bits`
-          has no model: its state is filled inside the search)
+  setup   building the engine model (the family's model function, plus Suguru's bitmask
+          presolve; Sudoku's default `bits` has no model: its state is filled inside the search)
   search  the plug-in's `search` minus set-up (propagation, branching, probing)
   render  the plug-in's `render_as` (the answer text; 0 where the compiler inlined it into
           `solve`, and then counted in `other`)
@@ -37,7 +37,8 @@ FAMILIES = {
         ["-p", "suguru", "-a", "fast", os.path.join(SHARED, "suguru", "janko")],
         {
             "parse": r"Puzzle for pencilbox_suguru::model::Suguru>::parse$",
-            "setup": r"pencilbox_suguru::fast::model_with$",
+            # The bitmask presolve, then the engine model for what it leaves open.
+            "setup": (r"pencilbox_core::regions::presolve::presolve$", r"pencilbox_suguru::fast::model_with$"),
             "search": r"Puzzle for pencilbox_suguru::model::Suguru>::search$",
             "render": r"Puzzle for pencilbox_suguru::model::Suguru>::render_as$",
         },
@@ -121,7 +122,8 @@ def main():
         if n == 0 or total == 0:
             print(f"skip: {fam}: no solve calls measured", file=sys.stderr)
             continue
-        cost = {p: inclusive(tree, rx) for p, rx in parts.items()}
+        # A part given as several symbols (e.g. Suguru's presolve and model) is their sum.
+        cost = {p: sum(inclusive(tree, r) for r in ((rx,) if isinstance(rx, str) else rx)) for p, rx in parts.items()}
         cost["search"] = max(0, cost["search"] - cost["setup"])
         cost["other"] = max(0, total - sum(cost.values()))
         share = lambda p: f"{100 * cost[p] / total:.0f} % ({cost[p] / n / 1000:.1f} K)"

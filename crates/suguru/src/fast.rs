@@ -40,9 +40,10 @@
 
 use crate::model::{Solution, Suguru};
 use pencilbox_core::constraints::DistinctRules;
-use pencilbox_core::engine::{Decision, Engine, EngineSearch, Probe, SmallestDomain};
+use pencilbox_core::engine::{Decision, Engine, EngineSearch, Probe, SmallestDomain, VarId};
 use pencilbox_core::grid::KING;
-use pencilbox_core::regions::RegionModel;
+use pencilbox_core::regions::presolve::{PresolveRules, Presolved};
+use pencilbox_core::regions::{self, RegionModel};
 use pencilbox_core::search::{Backtrack, Expand, StopReason};
 use pencilbox_core::{Domain, Grid, Shape};
 
@@ -118,6 +119,14 @@ pub fn model_with(p: &Suguru, rules: DistinctRules) -> Result<Engine, FastError>
     Ok(engine)
 }
 
+/// The root deductions of the default rules on plain bitmasks
+/// ([`pencilbox_core::regions::presolve`]: naked and hidden singles, pointing, with the king's
+/// steps): a conflict, the only grid they allow, or the domains to start the engine from.
+/// `None` when a region has more than 64 cells.
+pub fn presolve(p: &Suguru) -> Option<Presolved> {
+    regions::presolve::presolve(p.board(), &KING[4..], PresolveRules::ALL)
+}
+
 /// The search state: the engine model searched with probing and smallest-domain branching.
 pub struct FastSearch {
     search: EngineSearch<SmallestDomain>,
@@ -141,6 +150,23 @@ impl FastSearch {
             search,
             shape: p.shape(),
         })
+    }
+
+    /// Builds the state (every rule on) with the cells narrowed to `domains` (row-major), e.g.
+    /// what [`presolve`] left; `None` starts from the hints.
+    pub fn from_domains(p: &Suguru, domains: Option<&Vec<Domain>>) -> Result<Self, FastError> {
+        let mut s = Self::new(p)?;
+        if let Some(domains) = domains {
+            let engine = s.engine_mut();
+            for (i, &d) in domains.iter().enumerate() {
+                let v = VarId(i as u32);
+                if d != engine.dom(v) {
+                    // A conflict here is found again by the root propagation.
+                    let _ = engine.restrict(v, d);
+                }
+            }
+        }
+        Ok(s)
     }
 
     /// Tries values in a random order drawn from `seed` (the generator's random fill).

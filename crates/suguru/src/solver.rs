@@ -1,8 +1,11 @@
 //! Solving and counting with a named algorithm, on the core driver, behind one small API.
 //!
-//! Every entry point first runs the instant checks of [`crate::theorems::precheck`] (Theorem 1,
+//! Every entry point runs the instant checks of [`crate::theorems::precheck`] (Theorem 1,
 //! clashing hints); an instance they refuse is answered "unsolvable" with the reason and no
-//! search. The default algorithm is `linear` for one-row or one-column grids and `fast`
+//! search. `fast` first runs its presolve ([`crate::fast::presolve`]: singles, hidden singles
+//! and pointing on bitmasks, which refute everything the checks find) and runs the checks only
+//! when the presolve refuted the instance, for the reason; `paper` and the others run them
+//! before searching. The default algorithm is `linear` for one-row or one-column grids and `fast`
 //! otherwise; on a region of more than 64 cells (values beyond the engine's domains) `fast`
 //! runs [`crate::large`]'s row-major search with per-region value bitsets instead.
 
@@ -14,6 +17,7 @@ use crate::{linear, theorems};
 use num_bigint::BigUint;
 use pencilbox_core::constraints::DistinctRules;
 use pencilbox_core::encode;
+use pencilbox_core::regions::presolve::Presolved;
 use pencilbox_core::search::{run, Backtrack, Flow, Limits, SearchResult, Stats, StopReason};
 use pencilbox_core::{Domain, Grid, PuzzleError, Status};
 use std::time::Instant;
@@ -132,6 +136,15 @@ pub fn resolve(p: &Suguru, requested: Option<Algorithm>) -> Result<Algorithm, Pu
     }
 }
 
+/// True when `alg` starts with [`crate::fast::presolve`] on this instance (`fast` with every
+/// region within a domain). The presolve refutes every obstacle [`theorems::precheck`] finds
+/// (clashing hints, Theorem 1's crowded window) in time linear in the grid — a property test
+/// checks it — so `fast` runs the checks only afterwards, to say why an instance it refuted
+/// has no solution.
+fn presolves(p: &Suguru, alg: Algorithm) -> bool {
+    alg == Algorithm::Fast && p.max_region_size() <= Domain::MAX as usize
+}
+
 /// Runs a search state, keeping the first `keep` solutions.
 fn search<S: Backtrack>(
     state: &mut S,
@@ -160,14 +173,47 @@ fn run_algorithm(
 ) -> (SearchResult, Vec<Solution>) {
     match alg {
         Algorithm::Paper => search(&mut PaperSearch::new(p), limits, max, keep, PaperSearch::grid),
-        Algorithm::Fast => match FastSearch::new(p) {
-            Ok(mut s) => {
-                // The engine polls the deadline inside propagation too.
-                s.engine_mut().set_limits(limits);
-                search(&mut s, limits, max, keep, FastSearch::grid)
+        Algorithm::Fast => {
+            let started = Instant::now();
+            // The root deductions on bitmasks first: most hand-made puzzles end here, before
+            // any engine is built ([`crate::fast::presolve`]). A node limit of 0 asks for no
+            // node at all, which only the driver reports.
+            let pre = (limits.node_limit != Some(0))
+                .then(|| crate::fast::presolve(p))
+                .flatten();
+            let decided = |solutions: Vec<Solution>| {
+                let stats = Stats {
+                    nodes: 1,
+                    failures: u64::from(solutions.is_empty()),
+                    max_depth: 0,
+                    elapsed_us: started.elapsed().as_micros() as u64,
+                };
+                let r = SearchResult {
+                    solutions: solutions.len() as u64,
+                    stop: StopReason::Exhausted,
+                    stats,
+                };
+                (r, solutions.into_iter().take(keep).collect())
+            };
+            match pre {
+                Some(Presolved::Conflict) => decided(Vec::new()),
+                Some(Presolved::Fixed(g)) => decided(vec![g]),
+                open => match FastSearch::from_domains(
+                    p,
+                    match &open {
+                        Some(Presolved::Open(d)) => Some(d),
+                        _ => None,
+                    },
+                ) {
+                    Ok(mut s) => {
+                        // The engine polls the deadline inside propagation too.
+                        s.engine_mut().set_limits(limits);
+                        search(&mut s, limits, max, keep, FastSearch::grid)
+                    }
+                    Err(_) => search(&mut LargeSearch::new(p), limits, max, keep, LargeSearch::grid),
+                },
             }
-            Err(_) => search(&mut LargeSearch::new(p), limits, max, keep, LargeSearch::grid),
-        },
+        }
         Algorithm::Sat => sat(p, limits, max, keep),
         Algorithm::Linear => {
             let started = Instant::now();
@@ -225,17 +271,27 @@ fn sat(p: &Suguru, limits: &Limits, max: Option<u64>, keep: usize) -> (SearchRes
 /// ```
 pub fn solve(p: &Suguru, alg: Option<Algorithm>, limits: &Limits) -> Result<Solved, PuzzleError> {
     let alg = resolve(p, alg)?;
-    if let Some(reason) = theorems::precheck(p) {
-        return Ok(Solved {
-            status: Status::Unsolvable,
-            solution: None,
-            reason: Some(reason),
-            algorithm: alg,
-            stats: Stats::default(),
-            stop: StopReason::Exhausted,
-        });
+    let refused = |reason| Solved {
+        status: Status::Unsolvable,
+        solution: None,
+        reason: Some(reason),
+        algorithm: alg,
+        stats: Stats::default(),
+        stop: StopReason::Exhausted,
+    };
+    let upfront = !presolves(p, alg);
+    if upfront {
+        if let Some(reason) = theorems::precheck(p) {
+            return Ok(refused(reason));
+        }
     }
     let (r, mut found) = run_algorithm(p, alg, limits, Some(1), 1);
+    if !upfront && found.is_empty() && !r.stop.is_interrupted() {
+        // The presolve refuted it; the checks say why in the paper's words when they can.
+        if let Some(reason) = theorems::precheck(p) {
+            return Ok(refused(reason));
+        }
+    }
     let solution = found.pop();
     let status = match (&solution, r.stop.is_interrupted()) {
         (Some(_), _) => Status::Solved,
@@ -265,17 +321,21 @@ pub fn solve(p: &Suguru, alg: Option<Algorithm>, limits: &Limits) -> Result<Solv
 /// [`linear::count_solutions`] and takes its witnesses from the `fast` search.
 pub fn count(p: &Suguru, alg: Option<Algorithm>, limit: Option<u64>, limits: &Limits) -> Result<Counted, PuzzleError> {
     let alg = resolve(p, alg)?;
-    if let Some(reason) = theorems::precheck(p) {
-        return Ok(Counted {
-            count: BigUint::default(),
-            complete: true,
-            interrupted: false,
-            witness: Vec::new(),
-            reason: Some(reason),
-            algorithm: alg,
-            stats: Stats::default(),
-            stop: StopReason::Exhausted,
-        });
+    let refused = |reason| Counted {
+        count: BigUint::default(),
+        complete: true,
+        interrupted: false,
+        witness: Vec::new(),
+        reason: Some(reason),
+        algorithm: alg,
+        stats: Stats::default(),
+        stop: StopReason::Exhausted,
+    };
+    let upfront = !presolves(p, alg);
+    if upfront {
+        if let Some(reason) = theorems::precheck(p) {
+            return Ok(refused(reason));
+        }
     }
     if alg == Algorithm::Linear {
         let started = Instant::now();
@@ -301,6 +361,11 @@ pub fn count(p: &Suguru, alg: Option<Algorithm>, limit: Option<u64>, limits: &Li
         });
     }
     let (r, witness) = run_algorithm(p, alg, limits, limit, 2);
+    if !upfront && r.solutions == 0 && !r.stop.is_interrupted() {
+        if let Some(reason) = theorems::precheck(p) {
+            return Ok(refused(reason));
+        }
+    }
     Ok(Counted {
         count: BigUint::from(r.solutions),
         complete: r.complete(),

@@ -2,9 +2,11 @@
 //! rule subset, with and without probing), `linear` (where it applies) and core's independent
 //! brute force agree on solvability and on the number of solutions; every solution returned
 //! passes the verifier; the engine's incremental propagation reaches the from-scratch fixpoint;
-//! the exact `1×n` count equals brute force and never exceeds Theorem 4's bound.
+//! the exact `1×n` count equals brute force and never exceeds Theorem 4's bound; `fast`'s
+//! presolve keeps every solution and refutes whatever the prechecks refuse.
 
 use num_bigint::BigUint;
+use pencilbox_core::regions::presolve::Presolved;
 use pencilbox_core::search::Limits;
 use pencilbox_core::testing::assert_complete_fixpoint;
 use pencilbox_core::Status;
@@ -26,6 +28,31 @@ fn check_all_agree(p: &Suguru) -> Result<(), TestCaseError> {
             reason,
             truth[0]
         );
+    }
+    // `fast`'s presolve: sound (it keeps every solution; a fixed grid is the only one) and it
+    // refutes everything the prechecks refuse (so `fast` may run them afterwards only).
+    if let Some(pre) = pencilbox_suguru::fast::presolve(p) {
+        if theorems::precheck(p).is_some() {
+            prop_assert_eq!(
+                &pre,
+                &Presolved::Conflict,
+                "presolve missed a precheck obstacle on\n{}",
+                p
+            );
+        }
+        match &pre {
+            Presolved::Conflict => prop_assert!(truth.is_empty()),
+            Presolved::Fixed(g) => prop_assert!(truth.iter().all(|t| t[..] == *g.as_slice()) && truth.len() <= 1),
+            Presolved::Open(d) => {
+                for t in &truth {
+                    prop_assert!(
+                        t.iter().zip(d).all(|(&v, d)| d.contains(v)),
+                        "presolve removed a solution's value on\n{}",
+                        p
+                    );
+                }
+            }
+        }
     }
     let mut algs = vec![Algorithm::Paper, Algorithm::Fast, Algorithm::Sat];
     if linear::applies(p) {

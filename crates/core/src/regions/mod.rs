@@ -21,6 +21,9 @@
 //! * [`RegionModel`] — the board on the engine: a variable per cell and a permutation per
 //!   region, to which the family adds its own rule; [`generate`] — random layouts and hint
 //!   thinning for generators.
+//! * [`presolve`](mod@presolve) — the same model's root rules (naked and hidden singles,
+//!   pointing) on one bitmask per cell, before any engine is built: most hand-made puzzles end
+//!   there, and the rest start the engine from the reduced domains.
 //!
 //! ```
 //! use pencilbox_core::regions::Family;
@@ -35,6 +38,7 @@ pub mod draw;
 pub mod format;
 pub mod generate;
 pub mod model;
+pub mod presolve;
 pub mod puzzlink;
 pub mod verify;
 
