@@ -6,7 +6,8 @@ Usage:
       --run before=/path/to/old/pencilbox:fast --run after=target/release/pencilbox:fast \
       [--set rules=...] -- -p suguru ../shared/data/suguru/janko
 
-Each `--run LABEL=BINARY:ALGORITHM` is one column. The runs are interleaved (round 1 of every
+Each `--run LABEL=BINARY:ALGORITHM` is one column; `LABEL=BINARY:ALGORITHM@KEY=VALUE` adds
+`--set KEY=VALUE` to that column only (e.g. `q500=target/release/pencilbox:fast@rules=quick=500`). The runs are interleaved (round 1 of every
 column, then round 2, ...) and each instance keeps its minimum over the rounds, so a noisy
 moment on a shared machine hurts every column alike. `bench` times what users time: parse,
 solve and render, in-process, per instance. Prints the total, the median and the maximum per
@@ -20,7 +21,8 @@ import sys
 
 
 def bench(binary, algorithm, args):
-    cmd = [binary, "bench", "-f", "json", "-a", algorithm] + args
+    algorithm, _, setting = algorithm.partition("@")
+    cmd = [binary, "bench", "-f", "json", "-a", algorithm] + (["--set", setting] if setting else []) + args
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode not in (0, 1, 3):
         sys.exit(f"{' '.join(cmd)} failed ({out.returncode}): {out.stderr.strip()}")
@@ -43,7 +45,9 @@ def main():
     runs = []
     for r in a.run:
         label, rest = r.split("=", 1)
-        binary, alg = rest.rsplit(":", 1)
+        head, _, setting = rest.partition("@")
+        binary, alg = head.rsplit(":", 1)
+        alg = f"{alg}@{setting}" if setting else alg
         runs.append((label, binary, alg))
     best = [dict() for _ in runs]
     for _ in range(a.rounds):

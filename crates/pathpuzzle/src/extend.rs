@@ -24,6 +24,7 @@
 //! counts how often each one cut the tree so their effect can be measured (`--stats`).
 //! With every rule off the search visits exactly the nodes of Algorithm 3.
 
+use crate::bitboard::BitWord;
 use crate::model::{configuration_from_path, Configuration, PathPuzzle};
 use pencilbox_core::reach::Flood;
 use pencilbox_core::search::{Backtrack, Expand};
@@ -1183,60 +1184,6 @@ fn cut_blocked(need: &[i32], reach: &[u32], pairs: &[u32], h: usize, b: usize) -
         }
     }
     false
-}
-
-/// The bitboard words: `u64` for grids of up to 64 cells (8×8), `u128` up to 128 (11×11).
-trait BitWord:
-    Copy
-    + Eq
-    + std::ops::BitAnd<Output = Self>
-    + std::ops::BitOr<Output = Self>
-    + std::ops::Not<Output = Self>
-    + std::ops::Shl<u32, Output = Self>
-    + std::ops::Shr<u32, Output = Self>
-{
-    const ZERO: Self;
-    const ONE: Self;
-    const BITS: u32;
-    fn ones(self) -> u32;
-    fn wide(self) -> u128;
-    fn narrow(x: u128) -> Self;
-}
-
-impl BitWord for u64 {
-    const ZERO: Self = 0;
-    const ONE: Self = 1;
-    const BITS: u32 = 64;
-    #[inline]
-    fn ones(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline]
-    fn wide(self) -> u128 {
-        self as u128
-    }
-    #[inline]
-    fn narrow(x: u128) -> Self {
-        x as u64
-    }
-}
-
-impl BitWord for u128 {
-    const ZERO: Self = 0;
-    const ONE: Self = 1;
-    const BITS: u32 = 128;
-    #[inline]
-    fn ones(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline]
-    fn wide(self) -> u128 {
-        self
-    }
-    #[inline]
-    fn narrow(x: u128) -> Self {
-        x
-    }
 }
 
 /// The board of a grid that fits in one bitboard word.

@@ -75,7 +75,19 @@ pub struct Rules {
     /// How many racers `auto` may use (`racers=N`, 1 to 6; default 6): line and link
     /// branching, then copies of each with random tie-breaking that join the race later.
     pub racers: u8,
+    /// The node budget of the walk that runs before the model is built ([`crate::quick`]:
+    /// Algorithm 3's walk with cheap cuts; `quick=N` in a rule list, 0 = no walk). Default
+    /// [`QUICK_BUDGET`] with every rule on, 0 with `none`.
+    pub quick: u64,
 }
+
+/// The default budget of the walk before the engine ([`crate::quick`]), in nodes of a 6×6
+/// grid (larger grids get proportionally fewer): about 10 µs of walking, about what building
+/// the link model and its first propagation cost on a 6×6 grid. Puzzles the walk settles within it never pay for the model; the others pay at most
+/// that much more. Measured with `scripts/compare-bench.py` (per-column `@rules=quick=N`) on the
+/// paper's letters and `examples/path/bench-7x7` to `bench-10x10`: 2,000 wasted up to 0.1 ms per
+/// 7×7 and 8×8 instance that the walk does not settle; 100 sent most letters to the engine.
+pub const QUICK_BUDGET: u64 = 500;
 
 /// The default slice of `auto` branching: about 20 ms of search on a 10×10 grid, so an
 /// instance line branching settles quickly never pays for the race (measured on the bundled
@@ -124,6 +136,7 @@ impl Rules {
         branch: Branching::Auto,
         slice: RACE_SLICE,
         racers: 6,
+        quick: QUICK_BUDGET,
     };
     /// Only the rules that define the puzzle (`degree`, `lines`, `chains`), `auto` branching.
     pub const NONE: Rules = Rules {
@@ -135,6 +148,7 @@ impl Rules {
         branch: Branching::Auto,
         slice: RACE_SLICE,
         racers: 6,
+        quick: 0,
     };
     /// The optional rules' names.
     pub const OPTIONAL: [&'static str; 5] = ["loops", "cuts", "colours", "connect", "probe"];
@@ -153,8 +167,8 @@ impl Rules {
     }
 
     /// Reads a rule list: `all`, `none`, the names of the rules that are on (`loops,connect`),
-    /// or changes to the default (`-cuts,-probe`); plus `branch=auto|lines|links`, `slice=N`
-    /// and `racers=N`.
+    /// or changes to the default (`-cuts,-probe`); plus `branch=auto|lines|links`, `slice=N`,
+    /// `racers=N` and `quick=N`.
     ///
     /// ```
     /// use pencilbox_pathpuzzle::fast::Rules;
@@ -189,6 +203,11 @@ impl Rules {
                         .filter(|n| (1..=6).contains(n))
                         .ok_or_else(|| format!("racers wants a number from 1 to 6, found `{value}`"))?
                 }
+                "quick" => {
+                    r.quick = value
+                        .parse()
+                        .map_err(|_| format!("quick wants a number of nodes (0 = no walk), found `{value}`"))?
+                }
                 "slice" => {
                     r.slice = value
                         .parse()
@@ -198,8 +217,8 @@ impl Rules {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown setting `{key}={value}` (settings: branch=auto|lines|links, slice=N, racers=N)"
-                    ))
+                    "unknown setting `{key}={value}` (settings: branch=auto|lines|links, slice=N, racers=N, quick=N)"
+                ))
                 }
             }
             Ok(())
@@ -223,6 +242,8 @@ impl Rules {
             b => format!("branch={}", b.name()),
         };
         names.push(&branch);
+        let quick = format!("quick={}", self.quick);
+        names.push(&quick);
         names.join(",")
     }
 }

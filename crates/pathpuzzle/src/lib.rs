@@ -14,7 +14,9 @@
 //! * [`verify`] — the O(mn) verifier (Algorithms 1 and 2) listing every violation.
 //! * [`paper`] — Algorithm 3 as published; [`extend`] — the same extension search with
 //!   pruning rules; [`fast`] — the default: the link model on the shared engine
-//!   ([`pencilbox_core::engine`]) with propagation, probing and a race of branchings.
+//!   ([`pencilbox_core::engine`]) with propagation, probing and a race of branchings, after
+//!   [`quick`] — Algorithm 3's walk on bitboards with cheap cuts, which settles most small
+//!   puzzles before any model is built.
 //! * [`solve`] — solve / count / uniqueness for any algorithm on the core driver.
 //! * [`render`] — the box-drawing picture; [`mod@generate`] — random instances and fixtures.
 //! * [`setter`] — the setter's tools (`forced` on cells and links, row and column clues for
@@ -34,6 +36,7 @@
 
 #![deny(missing_docs)]
 
+mod bitboard;
 pub mod checks;
 pub mod explain;
 pub mod extend;
@@ -42,6 +45,7 @@ pub mod generate;
 pub mod kind;
 pub mod model;
 pub mod paper;
+pub mod quick;
 pub mod render;
 pub mod setter;
 pub mod solve;

@@ -1,7 +1,8 @@
 //! Solving and counting on the core driver, for every algorithm, behind one API.
 //!
 //! Every run first applies the instant checks of [`crate::checks`] (the paper runs Theorems 1
-//! and 2 before Algorithm 3, Section V); then the chosen algorithm's [`Backtrack`](pencilbox_core::search::Backtrack) state is run
+//! and 2 before Algorithm 3, Section V), except `fast`'s first phase ([`crate::quick`]), which
+//! needs none and runs them only when it found no solution, for the reason; then the chosen algorithm's [`Backtrack`](pencilbox_core::search::Backtrack) state is run
 //! by [`pencilbox_core::search::run`], so node counts, limits, deadlines and cancellation are
 //! uniform across algorithms. Every returned solution has passed the verifier in debug builds.
 //!
@@ -20,6 +21,7 @@ use crate::extend::{ExtendSearch, Pruning, RULES};
 use crate::fast::{link_search_limited, Branching, LinkModel, LinkSearch, Rules};
 use crate::model::{Configuration, PathPuzzle};
 use crate::paper::PaperSearch;
+use crate::quick::{self, Walked};
 use crate::verify::is_solution;
 use pencilbox_core::encode;
 use pencilbox_core::search::{race, run, Flow, Limits, SearchResult, Stats, StopReason};
@@ -106,18 +108,24 @@ impl Outcome {
 /// Runs `alg` on `p` under `limits` (whose `max_solutions` is respected), keeping the first
 /// `keep` solutions.
 pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> Outcome {
-    if let Some(reason) = no_solution_reason(p) {
-        return Outcome {
-            solutions: vec![],
-            count: 0,
-            stop: StopReason::Exhausted,
-            stats: Stats::default(),
-            reason: Some(reason),
-            prunes: vec![],
-            searches: 0,
-            answered_by: None,
-            answered_seed: None,
-        };
+    let refused = |reason: String| Outcome {
+        solutions: vec![],
+        count: 0,
+        stop: StopReason::Exhausted,
+        stats: Stats::default(),
+        reason: Some(reason),
+        prunes: vec![],
+        searches: 0,
+        answered_by: None,
+        answered_seed: None,
+    };
+    // `fast`'s walk needs no checks before it (see [`quick::walk`]): they run after it, when
+    // it found nothing, to give the reason.
+    let walks = matches!(alg, Algorithm::Fast(rules) if rules.quick > 0);
+    if !walks {
+        if let Some(reason) = no_solution_reason(p) {
+            return refused(reason);
+        }
     }
     // Solutions are kept as they come (no allocation up front, so any `keep` is safe).
     let mut kept: Vec<Configuration> = Vec::new();
@@ -146,39 +154,47 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
             (r, RULES.iter().copied().zip(s.prunes()).collect())
         }
         Algorithm::Fast(rules) => {
-            // (branching, seed for random tie-breaking, the round it joins the race)
-            let strategies: &[(Branching, Option<u64>, u64)] = match rules.branch {
-                Branching::Auto => &RACERS[..usize::from(rules.racers).clamp(1, RACERS.len())],
-                Branching::Lines => &RACERS[0..1],
-                Branching::Links => &RACERS[1..2],
+            // Algorithm 3's walk with cheap cuts first ([`crate::quick`]); the engine only when
+            // the walk runs out of budget.
+            let walked = match rules.quick {
+                0 => Walked::Skipped,
+                budget => quick::walk(p, limits, budget, keep),
             };
-            let starts: Vec<u64> = strategies.iter().map(|r| r.2).collect();
-            // Solutions are kept per racer; the winner's are reported.
-            let mut per_racer: Vec<Vec<Configuration>> = vec![Vec::new(); strategies.len()];
-            let (race, states) = race(
-                &starts,
-                |k| {
-                    let (branch, seed, _) = strategies[k];
-                    // The engine polls the deadline and cancellation inside long propagations,
-                    // and already while the model is posted.
-                    link_search_limited(p, &Rules { branch, ..*rules }, seed, limits)
-                },
-                limits,
-                rules.slice,
-                |s, k| {
-                    if per_racer[k].len() < keep {
-                        per_racer[k].push(s.brancher.model().configuration(&s.engine));
-                    }
-                    Flow::Continue
-                },
-            );
-            let prunes = rule_totals(&states);
-            kept = std::mem::take(&mut per_racer[race.winner]);
-            searches = states.len() as u32;
-            drop_models(states, p.shape().cells());
-            answered_by = Some(strategies[race.winner].0);
-            answered_seed = strategies[race.winner].1;
-            (race.result, prunes)
+            // Whenever the walk has not found a solution, the checks first.
+            let found =
+                matches!(&walked, Walked::Done { result, .. } if result.solutions > 0 || result.stop.is_interrupted());
+            if walks && !found {
+                if let Some(reason) = no_solution_reason(p) {
+                    return refused(reason);
+                }
+            }
+            match walked {
+                Walked::Done {
+                    result,
+                    solutions,
+                    cuts,
+                } => {
+                    kept = solutions;
+                    (result, vec![("walk", cuts)])
+                }
+                other => {
+                    let walked_nodes = match other {
+                        Walked::OverBudget { nodes } => nodes,
+                        _ => 0,
+                    };
+                    // The walk's nodes count against the caller's node limit.
+                    let mut limits = limits.clone();
+                    limits.node_limit = limits.node_limit.map(|n| n.saturating_sub(walked_nodes));
+                    let raced = race_engine(p, rules, &limits, keep);
+                    kept = raced.kept;
+                    searches = raced.searches;
+                    answered_by = Some(raced.answered_by);
+                    answered_seed = raced.answered_seed;
+                    let mut result = raced.result;
+                    result.stats.nodes += walked_nodes;
+                    (result, raced.prunes)
+                }
+            }
         }
         Algorithm::Sat => {
             let (mut e, model) = LinkModel::post_limited(p, &Rules::NONE, limits);
@@ -215,6 +231,58 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
         searches,
         answered_by,
         answered_seed,
+    }
+}
+
+/// What `fast`'s race of engine searches gave.
+struct Raced {
+    result: SearchResult,
+    prunes: Vec<(&'static str, u64)>,
+    kept: Vec<Configuration>,
+    searches: u32,
+    answered_by: Branching,
+    answered_seed: Option<u64>,
+}
+
+/// `fast` on the engine: the link model searched by the branchings of `rules`, raced.
+fn race_engine(p: &PathPuzzle, rules: &Rules, limits: &Limits, keep: usize) -> Raced {
+    // (branching, seed for random tie-breaking, the round it joins the race)
+    let strategies: &[(Branching, Option<u64>, u64)] = match rules.branch {
+        Branching::Auto => &RACERS[..usize::from(rules.racers).clamp(1, RACERS.len())],
+        Branching::Lines => &RACERS[0..1],
+        Branching::Links => &RACERS[1..2],
+    };
+    let starts: Vec<u64> = strategies.iter().map(|r| r.2).collect();
+    // Solutions are kept per racer; the winner's are reported.
+    let mut per_racer: Vec<Vec<Configuration>> = vec![Vec::new(); strategies.len()];
+    let (race, states) = race(
+        &starts,
+        |k| {
+            let (branch, seed, _) = strategies[k];
+            // The engine polls the deadline and cancellation inside long propagations,
+            // and already while the model is posted.
+            link_search_limited(p, &Rules { branch, ..*rules }, seed, limits)
+        },
+        limits,
+        rules.slice,
+        |s, k| {
+            if per_racer[k].len() < keep {
+                per_racer[k].push(s.brancher.model().configuration(&s.engine));
+            }
+            Flow::Continue
+        },
+    );
+    let prunes = rule_totals(&states);
+    let kept = std::mem::take(&mut per_racer[race.winner]);
+    let searches = states.len() as u32;
+    drop_models(states, p.shape().cells());
+    Raced {
+        result: race.result,
+        prunes,
+        kept,
+        searches,
+        answered_by: strategies[race.winner].0,
+        answered_seed: strategies[race.winner].1,
     }
 }
 

@@ -1,16 +1,20 @@
 //! Property tests on random small instances (up to 5×5): `paper`, `extend` (all rules, no
 //! rules, each rule alone), `fast` (every subset of its optional rules, with both branchings)
 //! and a naive brute-force enumerator of all simple A→B paths agree on the exact solution sets;
-//! every solution passes the verifier; instant checks never reject a solvable instance. The
+//! every solution passes the verifier; instant checks never reject a solvable instance; `fast`'s
+//! walk finds Algorithm 3's solutions in a subset of its tree. The
 //! engine model's incremental propagation reaches the fixpoint of a fresh model propagated
 //! from scratch.
 
 use pencilbox_core::engine::{VarId, FALSE, TRUE};
+use pencilbox_core::search::Flow;
 use pencilbox_core::{Limits, Shape};
 use pencilbox_pathpuzzle::checks::no_solution_reason;
 use pencilbox_pathpuzzle::extend::{Pruning, RULES};
 use pencilbox_pathpuzzle::fast::{Branching, LinkModel, Rules};
 use pencilbox_pathpuzzle::generate::{random_path, SplitMix64};
+use pencilbox_pathpuzzle::paper::PaperSearch;
+use pencilbox_pathpuzzle::quick::{self, Walked};
 use pencilbox_pathpuzzle::solve::{all_solutions, count, Algorithm};
 use pencilbox_pathpuzzle::verify::is_solution;
 use pencilbox_pathpuzzle::{configuration_from_path, Configuration, PathPuzzle};
@@ -70,10 +74,12 @@ fn check_agreement(p: &PathPuzzle) {
     let mut link_rules: Vec<Rules> = (0..1u32 << Rules::OPTIONAL.len()).map(rule_subset).collect();
     // Tiny race slices: both racers find solutions before one ends, and only the winner's
     // solutions and count may be reported.
+    // (No walk first: it would settle these small instances before any race.)
     for slice in [1, 3] {
         link_rules.push(Rules {
             slice,
             racers: 2,
+            quick: 0,
             ..Rules::ALL
         });
     }
@@ -81,8 +87,14 @@ fn check_agreement(p: &PathPuzzle) {
     link_rules.push(Rules {
         slice: 1,
         racers: 6,
+        quick: 0,
         ..Rules::ALL
     });
+    // The walk before the engine ([`pencilbox_pathpuzzle::quick`]): over budget at once, after
+    // a few nodes (the engine takes over), and unbounded.
+    for quick in [1, 5, u64::MAX] {
+        link_rules.push(Rules { quick, ..Rules::ALL });
+    }
     for r in link_rules {
         algs.push(Algorithm::Fast(r));
         algs.push(Algorithm::Fast(Rules {
@@ -131,8 +143,61 @@ proptest! {
     }
 }
 
+/// `fast`'s walk against Algorithm 3: the same solutions, found in a subset of its tree; the
+/// paper's first solution while the walk keeps the paper's order (before its first dead ends).
+fn check_walk(p: &PathPuzzle) -> Result<(), TestCaseError> {
+    let mut paper_found = Vec::new();
+    let paper = PaperSearch::new(p).run(&Limits::all(), |s| {
+        paper_found.push(s.configuration());
+        Flow::Continue
+    });
+    match quick::walk(p, &Limits::all(), u64::MAX, usize::MAX) {
+        Walked::Done { result, solutions, .. } => {
+            let refused = no_solution_reason(p).is_some();
+            let walk: BTreeSet<String> = solutions.iter().map(key).collect();
+            let truth = brute_force(p);
+            prop_assert_eq!(&walk, &truth, "walk against brute force on\n{}", p);
+            if !refused {
+                let paper_set: BTreeSet<String> = paper_found.iter().map(key).collect();
+                prop_assert_eq!(&walk, &paper_set, "walk against paper on\n{}", p);
+                prop_assert!(
+                    result.stats.nodes <= paper.stats.nodes,
+                    "{} > {} nodes on\n{}",
+                    result.stats.nodes,
+                    paper.stats.nodes,
+                    p
+                );
+                if result.stats.failures < 16 && !solutions.is_empty() {
+                    prop_assert_eq!(&solutions[0], &paper_found[0], "first solution on\n{}", p);
+                }
+            }
+            prop_assert_eq!(result.solutions, solutions.len() as u64);
+        }
+        Walked::Skipped => {
+            // Only doors that break Definition 1, which the checks report.
+            prop_assert!(no_solution_reason(p).is_some(), "walk skipped a valid instance:\n{}", p);
+        }
+        Walked::OverBudget { .. } => prop_assert!(false, "an unbounded walk ran out of budget"),
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_walk_finds_the_papers_solutions_in_a_subset_of_its_tree(p in arb_instance()) {
+        check_walk(&p)?;
+    }
+
+    #[test]
+    fn the_walk_finds_the_planted_answers((p, planted) in arb_planted()) {
+        check_walk(&p)?;
+        match quick::walk(&p, &Limits::all(), u64::MAX, usize::MAX) {
+            Walked::Done { solutions, .. } => prop_assert!(solutions.contains(&planted)),
+            other => prop_assert!(false, "{:?}", other),
+        }
+    }
 
     #[test]
     fn paper_extend_fast_and_brute_force_agree_on_random_instances(p in arb_instance()) {
