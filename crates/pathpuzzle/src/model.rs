@@ -190,6 +190,14 @@ impl PathPuzzle {
     /// assert_eq!(e.to_string(), "2:1: door A (2, 2) is not on the edge of the 3×3 grid");
     /// ```
     pub fn parse(text: &str) -> Result<Self, ParseError> {
+        match parse_plain(text.as_bytes()) {
+            Some(p) => Ok(p),
+            None => Self::parse_tokens(text),
+        }
+    }
+
+    /// The general reader: token by token, with a position and a message for every mistake.
+    fn parse_tokens(text: &str) -> Result<Self, ParseError> {
         let mut s = Scanner::new(text);
         let (height, width) = s.dims()?;
         let shape = Shape::new(height, width);
@@ -380,6 +388,87 @@ fn clue(t: Token<'_>, (line, i): (&str, usize), max: usize) -> Result<Option<u32
         ));
     }
     Ok((v >= 0).then_some(v as u32))
+}
+
+/// The fast path of [`PathPuzzle::parse`]: one pass over the bytes of a file in the usual
+/// layout (whole numbers separated by spaces, tabs and line breaks; the row clues on one line
+/// and the column clues on the next; `-1` the only negative number), with nothing allocated
+/// but the two clue lists. `None` on anything else, valid or not (a sign, a leading zero, a
+/// byte order mark, another layout, any mistake): the general reader then reads the same text
+/// and says exactly what is wrong. It accepts only what the general reader accepts, with the
+/// same result (a property test checks it).
+fn parse_plain(bytes: &[u8]) -> Option<PathPuzzle> {
+    let mut i = 0;
+    let mut line = 1u32;
+    // The next number and the line it is on; `None` at the end of the input or at anything
+    // other than blank space before it.
+    let mut next = |i: &mut usize| -> Option<(i64, u32)> {
+        loop {
+            match *bytes.get(*i)? {
+                b' ' | b'\t' => *i += 1,
+                b'\n' => {
+                    *i += 1;
+                    line += 1;
+                }
+                b'\r' if bytes.get(*i + 1) == Some(&b'\n') => *i += 1,
+                _ => break,
+            }
+        }
+        let negative = bytes[*i] == b'-';
+        let start = *i + usize::from(negative);
+        let mut end = start;
+        while end < bytes.len() && bytes[end].is_ascii_digit() && end - start < 9 {
+            end += 1;
+        }
+        let digits = &bytes[start..end];
+        let ends_here = bytes.get(end).is_none_or(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
+        if digits.is_empty() || !ends_here || (digits.len() > 1 && digits[0] == b'0') || (negative && digits != b"1") {
+            return None;
+        }
+        *i = end;
+        let v = digits.iter().fold(0i64, |v, &b| v * 10 + i64::from(b - b'0'));
+        Some((if negative { -v } else { v }, line))
+    };
+    let mut header = [0i64; 6];
+    for h in header.iter_mut() {
+        *h = next(&mut i)?.0;
+    }
+    let [height, width, ra, ca, rb, cb] = header;
+    if !(1..=1000).contains(&height) || !(1..=1000).contains(&width) {
+        return None;
+    }
+    let (height, width) = (height as usize, width as usize);
+    let shape = Shape::new(height, width);
+    let door = |r: i64, c: i64| {
+        let ok = (1..=height as i64).contains(&r) && (1..=width as i64).contains(&c);
+        let d = (r as usize - usize::from(ok), c as usize - usize::from(ok));
+        (ok && shape.on_edge(shape.id(d.0, d.1))).then_some(d)
+    };
+    let (door_a, door_b) = (door(ra, ca)?, door(rb, cb)?);
+    let mut clues = |n: usize, max: usize| -> Option<(Vec<Option<u32>>, u32)> {
+        let mut out = Vec::with_capacity(n);
+        let mut on = None;
+        for _ in 0..n {
+            let (v, l) = next(&mut i)?;
+            if *on.get_or_insert(l) != l || !(-1..=max as i64).contains(&v) {
+                return None;
+            }
+            out.push((v >= 0).then_some(v as u32));
+        }
+        Some((out, on?))
+    };
+    let (row_clues, row_line) = clues(height, width)?;
+    let (col_clues, col_line) = clues(width, height)?;
+    if col_line != row_line + 1 || !bytes[i..].iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
+        return None;
+    }
+    Some(PathPuzzle {
+        shape,
+        door_a,
+        door_b,
+        row_clues,
+        col_clues,
+    })
 }
 
 /// When the clues occupy exactly two lines, the first must hold the `m` row clues and the second
@@ -785,5 +874,79 @@ mod tests {
         let path = [s.id(0, 0), s.id(0, 1), s.id(1, 1), s.id(1, 0)];
         let a = configuration_from_path(s, &path);
         assert_eq!(configuration_rows(&a), vec!["rd", "ul"]);
+    }
+}
+
+#[cfg(test)]
+mod plain_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A file in the usual layout from its numbers, with `seps` choosing the blank space
+    /// between tokens and `noise` optionally inserting one odd character.
+    fn text(nums: &[i64], h: usize, seps: &[usize], noise: Option<(usize, usize)>) -> String {
+        const SEPS: [&str; 4] = [" ", "  ", "\t", " \t "];
+        let mut out = String::new();
+        let mut k = 0;
+        let mut sep = || {
+            k += 1;
+            SEPS[seps[k % seps.len()] % SEPS.len()]
+        };
+        for (i, v) in nums.iter().enumerate() {
+            out.push_str(&v.to_string());
+            out.push_str(match i {
+                1 | 3 => "\n",
+                5 => "\n\n",
+                _ if i + 1 == 6 + h => "\r\n",
+                _ if i + 1 == nums.len() => "\n",
+                _ => sep(),
+            });
+        }
+        if let Some((at, which)) = noise {
+            const ODD: [&str; 9] = ["+", "0", "x", "\u{feff}", "\r", "\u{b}", "-", "\n", "9"];
+            let mut at = at % (out.len() + 1);
+            while !out.is_char_boundary(at) {
+                at -= 1;
+            }
+            out.insert_str(at, ODD[which % ODD.len()]);
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        /// Whatever the fast path accepts, the general reader accepts with the same result;
+        /// and every file in the usual layout that the general reader accepts takes the fast
+        /// path.
+        #[test]
+        fn the_fast_path_agrees_with_the_general_reader(
+            h in 1usize..=6, w in 1usize..=6,
+            doors in proptest::collection::vec(0i64..=7, 4),
+            clues in proptest::collection::vec(-2i64..=7, 12),
+            seps in proptest::collection::vec(0usize..4, 1..6),
+            noise in proptest::option::of((any::<usize>(), any::<usize>())),
+        ) {
+            let mut nums = vec![h as i64, w as i64];
+            nums.extend(&doors);
+            nums.extend(&clues[..h + w]);
+            let t = text(&nums, h, &seps, noise);
+            let slow = PathPuzzle::parse_tokens(&t);
+            match parse_plain(t.as_bytes()) {
+                Some(p) => prop_assert_eq!(Ok(p), slow, "{:?}", t),
+                None => prop_assert!(noise.is_some() || slow.is_err(), "the usual layout missed the fast path: {:?}", t),
+            }
+        }
+    }
+
+    #[test]
+    fn the_bundled_examples_take_the_fast_path() {
+        for t in [
+            include_str!("../../../examples/path/example-6x6.txt"),
+            include_str!("../../../examples/path/example-7x9.txt"),
+            include_str!("../../../examples/path/example-8x8-partial.txt"),
+        ] {
+            assert_eq!(parse_plain(t.as_bytes()), Some(PathPuzzle::parse_tokens(t).unwrap()));
+        }
     }
 }
