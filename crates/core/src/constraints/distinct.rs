@@ -547,6 +547,14 @@ struct GroupRule {
     stamp: Vec<u32>,
     epoch: u32,
     targets: Vec<u32>,
+    /// `pointing` only: per group and value (from `point_base[k]`, by the value's rank in the
+    /// group's values), the members that held the value when it was last examined, stamped
+    /// with `point_epoch`. Since then (no backtrack in between) the value's common peers lost
+    /// it and domains only shrank, so the same members give nothing new and are skipped.
+    point_seen: Vec<(u32, u64)>,
+    point_base: Vec<u32>,
+    /// Bumped at every backtrack (and every run from scratch): older stamps are stale.
+    point_epoch: u32,
 }
 
 impl GroupRule {
@@ -557,6 +565,17 @@ impl GroupRule {
             Kind::Pointing | Kind::NakedSubset(_) => g.vars.len(),
             Kind::HiddenSingle | Kind::HiddenSubset(_) => 0,
         };
+        // Groups of up to 64 members with a value set remember what `pointing` examined.
+        let (mut point_base, mut slots) = (Vec::new(), 0u32);
+        if kind == Kind::Pointing {
+            point_base.reserve(groups);
+            for group in &g.groups {
+                point_base.push(slots);
+                if let Some(values) = group.values.filter(|_| group.members.len() <= 64) {
+                    slots += values.len();
+                }
+            }
+        }
         GroupRule {
             g,
             kind,
@@ -566,6 +585,9 @@ impl GroupRule {
             stamp: vec![0; n],
             epoch: 0,
             targets: Vec::new(),
+            point_seen: vec![(0, 0); slots as usize],
+            point_base,
+            point_epoch: 1,
         }
     }
 
@@ -628,15 +650,30 @@ impl GroupRule {
             once = once.or(d);
         }
         let mut places: smallvec::SmallVec<[u32; 16]> = smallvec::SmallVec::new();
+        let remember = members.len() <= 64;
         for v in values.and(twice).iter() {
             places.clear();
-            for &i in members {
+            let mut mask = 0u64;
+            for (j, &i) in members.iter().enumerate() {
                 if cx.dom(g.var(i)).contains(v) {
                     places.push(i);
+                    mask |= 1u64.checked_shl(j as u32).unwrap_or(0);
+                }
+            }
+            let slot = remember.then(|| {
+                let rank = (values.0 & ((1u64 << (v - 1)) - 1)).count_ones();
+                (self.point_base[k] + rank) as usize
+            });
+            if let Some(slot) = slot {
+                if self.point_seen[slot] == (self.point_epoch, mask) {
+                    continue;
                 }
             }
             self.common_peers(cx, &places, v);
             if self.targets.is_empty() {
+                if let Some(slot) = slot {
+                    self.point_seen[slot] = (self.point_epoch, mask);
+                }
                 continue;
             }
             if cx.explaining() {
@@ -647,8 +684,13 @@ impl GroupRule {
                     .collect();
                 cx.because(premises);
             }
-            for t in std::mem::take(&mut self.targets) {
-                cx.remove(self.g.var(t), v)?;
+            // The buffer goes back for the next call (no allocation per deduction).
+            let targets = std::mem::take(&mut self.targets);
+            let removed = targets.iter().try_for_each(|&t| cx.remove(self.g.var(t), v).map(drop));
+            self.targets = targets;
+            removed?;
+            if let Some(slot) = slot {
+                self.point_seen[slot] = (self.point_epoch, mask);
             }
         }
         Ok(())
@@ -697,9 +739,10 @@ impl GroupRule {
                     .filter(|&c| cx.dom(self.g.var(c)).contains(v))
                     .collect();
                 self.common_peers(cx, &holders, v);
-                let targets = std::mem::take(&mut self.targets);
-                let targets: Vec<u32> = targets.into_iter().filter(|t| !cells.contains(t)).collect();
+                let mut targets = std::mem::take(&mut self.targets);
+                targets.retain(|t| !cells.contains(t));
                 if targets.is_empty() {
+                    self.targets = targets;
                     continue;
                 }
                 if !announced && cx.explaining() {
@@ -710,9 +753,9 @@ impl GroupRule {
                     cx.because_rule(rule, premises);
                     announced = true;
                 }
-                for t in targets {
-                    cx.remove(self.g.var(t), v)?;
-                }
+                let removed = targets.iter().try_for_each(|&t| cx.remove(self.g.var(t), v).map(drop));
+                self.targets = targets;
+                removed?;
             }
         }
         Ok(())
@@ -901,6 +944,10 @@ impl Propagator for GroupRule {
                 init.watch_buffered(v, i as u32);
             }
         }
+        if !self.point_seen.is_empty() {
+            // What `pointing` remembers holds only until the next backtrack.
+            init.on_backtrack();
+        }
     }
     fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
         self.backtracked();
@@ -931,6 +978,11 @@ impl Propagator for GroupRule {
     fn backtracked(&mut self) {
         for k in self.dirty_list.drain(..) {
             self.dirty[k as usize] = false;
+        }
+        self.point_epoch = self.point_epoch.wrapping_add(1);
+        if self.point_epoch == 0 {
+            self.point_seen.fill((0, 0));
+            self.point_epoch = 1;
         }
     }
 }
