@@ -370,7 +370,7 @@ impl Run<'_> {
             }
         }
         if self.stats.nodes % CHECK_EVERY == 0 {
-            if let Some(why) = self.limits.interrupted() {
+            if let Some(why) = self.limits.checkpoint() {
                 self.stop = Some(why);
                 return true;
             }
@@ -382,6 +382,7 @@ impl Run<'_> {
         }
         if st.solved() {
             self.solutions += 1;
+            self.limits.solution_found();
             if self.kept.len() < self.keep {
                 self.kept.push(st.values());
             }
