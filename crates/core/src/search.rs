@@ -28,8 +28,9 @@
 //! go on. Run modes are expressed through [`Limits`]: first solution (`max_solutions = 1`), count
 //! up to N, or enumerate all (`None`). Deadlines and the cancellation flag are checked every
 //! [`CHECK_EVERY`] nodes, so a check costs nothing measurable. A [`Progress`] in the limits
-//! receives the nodes at the same checks and each solution as it is found, for a progress
-//! display on another thread ([`Limits::checkpoint`], [`Limits::solution_found`]).
+//! receives the nodes at the same checks (the rest when the search ends) and each solution as it
+//! is found, for a progress display on another thread ([`Limits::checkpoint`],
+//! [`Limits::search_ended`], [`Limits::solution_found`]).
 
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -102,8 +103,9 @@ pub struct Limits {
 
 /// Live counters of the searches run under one [`Limits`], read by another thread (the
 /// command line's progress line). A search loop adds its nodes every [`CHECK_EVERY`] nodes
-/// ([`Limits::checkpoint`]), so the figure lags the true count by less than that per search,
-/// and each solution as it is found ([`Limits::solution_found`]). A run of several searches
+/// ([`Limits::checkpoint`]) and the rest when it ends ([`Limits::search_ended`]), so the
+/// figure lags a running search by less than [`CHECK_EVERY`] and is exact for ended ones, and
+/// each solution as it is found ([`Limits::solution_found`]). A run of several searches
 /// (a restart strategy, a setter's tool) shows their sum.
 #[derive(Debug, Default)]
 pub struct Progress {
@@ -162,6 +164,15 @@ impl Limits {
             p.add_nodes(CHECK_EVERY);
         }
         self.interrupted()
+    }
+    /// What a search loop calls when it ends after `nodes` nodes in all: records the nodes
+    /// since its last [`Limits::checkpoint`], so that [`Limits::progress`] holds the exact
+    /// total of every search that has ended.
+    #[inline]
+    pub fn search_ended(&self, nodes: u64) {
+        if let Some(p) = &self.progress {
+            p.add_nodes(nodes % CHECK_EVERY);
+        }
     }
     /// What a search loop calls for each solution it finds: records it in [`Limits::progress`].
     #[inline]
@@ -505,6 +516,7 @@ impl<S: Backtrack> Search<S> {
             }
         }
         stats.elapsed_us += started.elapsed().as_micros() as u64;
+        limits.search_ended(stats.nodes);
         self.result = Some(SearchResult {
             solutions: self.solutions,
             stop,
@@ -930,12 +942,19 @@ mod tests {
         let r = run(&mut Perms::new(6), &lim, |_| Flow::Continue);
         assert_eq!(r.solutions, 720);
         assert_eq!(progress.solutions(), 720);
-        // Nodes arrive in blocks of CHECK_EVERY, at the checks.
-        assert!(r.stats.nodes > CHECK_EVERY);
-        assert_eq!(progress.nodes(), r.stats.nodes / CHECK_EVERY * CHECK_EVERY);
-        // A second search under the same limits adds to the same counters.
-        run(&mut Perms::new(6), &lim, |_| Flow::Continue);
-        assert_eq!(progress.solutions(), 1440);
+        // Nodes arrive in blocks of CHECK_EVERY at the checks, the rest when the search ends.
+        assert!(r.stats.nodes > CHECK_EVERY && r.stats.nodes % CHECK_EVERY != 0);
+        assert_eq!(progress.nodes(), r.stats.nodes);
+        // A second search under the same limits adds to the same counters, also when a limit
+        // stops it.
+        let limited = Limits {
+            node_limit: Some(300),
+            ..lim.clone()
+        };
+        let r2 = run(&mut Perms::new(6), &limited, |_| Flow::Continue);
+        assert_eq!(r2.stop, StopReason::NodeLimit);
+        assert_eq!(progress.nodes(), r.stats.nodes + 300);
+        assert_eq!(progress.solutions(), 720 + r2.solutions);
     }
 
     #[test]

@@ -226,6 +226,7 @@ impl PaperSearch {
             self.undo(d);
         }
         stats.elapsed_us = started.elapsed().as_micros() as u64;
+        limits.search_ended(stats.nodes);
         SearchResult { solutions, stop, stats }
     }
 

@@ -438,6 +438,7 @@ pub fn search_givens(givens: &[u8], limits: &Limits, keep: usize) -> Option<(Vec
         }
     }
     run.stats.elapsed_us = started.elapsed().as_micros() as u64;
+    limits.search_ended(run.stats.nodes);
     let r = SearchResult {
         solutions: run.solutions,
         stop: run.stop.unwrap_or(StopReason::Exhausted),
