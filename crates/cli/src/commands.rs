@@ -1,6 +1,7 @@
 //! `solve`, `verify`, `count` and `list`: resolve flags into options, run, print.
 
 use crate::input::{describe, display_name, read_text, InputError};
+use crate::interrupt::Watch;
 use crate::output::{self, emit};
 use crate::registry;
 use crate::{Format, PuzzleArgs};
@@ -131,7 +132,11 @@ pub fn solve(args: &PuzzleArgs, format: Format, show_stats: bool, file: &Path) -
     }
     let mut worst = 0u8;
     for inst in instances {
-        let report = match kind.solve(inst.text, &opts) {
+        // One watch per instance: its progress line is cleared before the instance's result.
+        let mut watch = Watch::search("solve", &mut opts.limits, false);
+        let report = kind.solve(inst.text, &opts);
+        watch.done();
+        let report = match report {
             Ok(r) => r,
             Err(e) => return fail(describe(&name, inst.first_line, &e)),
         };
@@ -145,11 +150,18 @@ pub fn solve(args: &PuzzleArgs, format: Format, show_stats: bool, file: &Path) -
                     let why = report.reason.as_deref().unwrap_or("the search found none");
                     emit(&format!("no solution: {why}"));
                 }
+                (None, _) if watch.interrupted() => {
+                    emit("interrupted: Ctrl-C stopped the search before a solution was found")
+                }
                 (None, _) => emit("timeout: the limit was reached before a solution was found"),
             },
         }
         if show_stats && format != Format::Json {
             eprintln!("{}", output::stats_line(&report.stats, &report.notes));
+        }
+        if watch.interrupted() {
+            // The instances after the one Ctrl-C stopped are not started.
+            return watch.code(worst);
         }
     }
     worst
@@ -225,7 +237,10 @@ pub fn count(args: &PuzzleArgs, limit: Option<u64>, format: Format, show_stats: 
     }
     let mut worst = 0u8;
     for inst in kind.instances(&text) {
-        let report = match kind.count(inst.text, limit, &opts) {
+        let mut watch = Watch::search("count", &mut opts.limits, true);
+        let report = kind.count(inst.text, limit, &opts);
+        watch.done();
+        let report = match report {
             Ok(r) => r,
             Err(e) => return fail(describe(&name, inst.first_line, &e)),
         };
@@ -242,11 +257,11 @@ pub fn count(args: &PuzzleArgs, limit: Option<u64>, format: Format, show_stats: 
             _ => {
                 let qualifier = if report.complete { "" } else { "at least " };
                 let what = if report.interrupted {
-                    " (stopped by the time or node limit)"
+                    format!(" (stopped by {})", watch.stopped_by())
                 } else if !report.complete {
-                    " (stopped at --limit)"
+                    " (stopped at --limit)".to_string()
                 } else {
-                    ""
+                    String::new()
                 };
                 emit(&format!("{qualifier}{} solution(s){what}", report.count));
                 if let Some(r) = &report.reason {
@@ -264,6 +279,9 @@ pub fn count(args: &PuzzleArgs, limit: Option<u64>, format: Format, show_stats: 
         }
         if show_stats && format != Format::Json {
             eprintln!("{}", output::stats_line(&report.stats, &report.notes));
+        }
+        if watch.interrupted() {
+            return watch.code(worst);
         }
     }
     worst

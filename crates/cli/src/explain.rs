@@ -4,6 +4,7 @@
 
 use crate::commands::{fail, resolve_kind, run_options};
 use crate::input::{describe, display_name, read_text, InputError};
+use crate::interrupt::Watch;
 use crate::output::emit;
 use crate::{Format, PuzzleArgs};
 use pencilbox_core::human::{self, ExplainOptions, ExplainStatus, Explanation, HintLevel};
@@ -73,11 +74,11 @@ pub fn explain(a: &ExplainArgs) -> u8 {
         let kind = resolve_kind(a.args.puzzle.as_deref(), &text, &name)?;
         Ok((text, kind, run_options(&a.args)?))
     });
-    let (text, kind, opts) = match loaded {
+    let (text, kind, mut opts) = match loaded {
         Ok(l) => l,
         Err(e) => return fail(e),
     };
-    let eo = ExplainOptions {
+    let mut eo = ExplainOptions {
         no_guess: a.no_guess,
         max_level: a.max_level,
         limits: opts.limits.clone(),
@@ -91,7 +92,11 @@ pub fn explain(a: &ExplainArgs) -> u8 {
     let (mut worst, mut sum, mut rated) = (0u8, 0.0f64, 0usize);
     let total = instances.len();
     for (k, inst) in instances.into_iter().enumerate() {
-        let x = match kind.explain(inst.text, None, &opts, &eo) {
+        let mut watch = Watch::search("explain", &mut opts.limits, false);
+        eo.limits = opts.limits.clone();
+        let x = kind.explain(inst.text, None, &opts, &eo);
+        watch.done();
+        let x = match x {
             Ok(x) => x,
             Err(e) => return fail(describe(&name, inst.first_line, &e)),
         };
@@ -124,8 +129,24 @@ pub fn explain(a: &ExplainArgs) -> u8 {
                 if many {
                     emit(&format!("puzzle at line {}:", inst.first_line));
                 }
-                emit(x.to_text().trim_end());
+                let text = x.to_text();
+                if watch.interrupted() {
+                    // The steps found before Ctrl-C, with the cause named where a timeout is.
+                    emit(
+                        text.trim_end()
+                            .replace("status: timeout", "status: interrupted (Ctrl-C)")
+                            .as_str(),
+                    );
+                } else {
+                    emit(text.trim_end());
+                }
             }
+        }
+        if watch.interrupted() {
+            if progress {
+                eprintln!();
+            }
+            return watch.code(worst);
         }
     }
     if progress {
@@ -154,15 +175,18 @@ pub fn hint(a: &HintArgs) -> u8 {
         let kind = resolve_kind(a.args.puzzle.as_deref(), &text, &name)?;
         Ok((text, kind, run_options(&a.args)?))
     });
-    let (text, kind, opts) = match loaded {
+    let (text, kind, mut opts) = match loaded {
         Ok(l) => l,
         Err(e) => return fail(e),
     };
+    let mut watch = Watch::search("hint", &mut opts.limits, false);
     let eo = ExplainOptions {
         limits: opts.limits.clone(),
         ..ExplainOptions::default()
     };
-    let x = match kind.explain(&text, None, &opts, &eo) {
+    let x = kind.explain(&text, None, &opts, &eo);
+    watch.done();
+    let x = match x {
         Ok(x) => x,
         Err(e) => return fail(describe(&name, 1, &e)),
     };
@@ -176,10 +200,14 @@ pub fn hint(a: &HintArgs) -> u8 {
                 }
                 _ => emit(&h.text),
             }
-            0
+            watch.code(0)
         }
         None => {
-            let message = no_hint_message(x.status);
+            let message = if watch.interrupted() {
+                "Ctrl-C stopped the search before a step was found"
+            } else {
+                no_hint_message(x.status)
+            };
             match a.format {
                 Format::Json => emit(
                     &json!({"puzzle": kind.name(), "level": level, "cells": [], "text": null, "status": x.status, "message": message})
@@ -187,10 +215,10 @@ pub fn hint(a: &HintArgs) -> u8 {
                 ),
                 _ => emit(message),
             }
-            match x.status {
+            watch.code(match x.status {
                 ExplainStatus::Timeout => 3,
                 _ => 1,
-            }
+            })
         }
     }
 }

@@ -7,7 +7,9 @@
 //! file format (or its JSON, or a puzz.link URL) and writes its solution to `--answer`. The
 //! size, the difficulty names and the setting keys are checked against what the generator
 //! declares (`pencilbox list` shows them). Exit 2 on a bad request, 1 when the generator found
-//! no puzzle (Path: no unique puzzle from the seeds it was allowed to try).
+//! no puzzle (Path: no unique puzzle from the seeds it was allowed to try), 130 on Ctrl-C (at
+//! once: a generator has nothing to show part-way). On a terminal a run that takes over a
+//! second shows a progress line ([`crate::interrupt`]).
 
 use clap::ValueEnum;
 use pencilbox_core::plugin::GenerateRequest;
@@ -120,6 +122,9 @@ fn generate(a: &GenerateArgs) -> Result<(), (u8, String)> {
         limits.deadline = Some(Instant::now() + Duration::from_secs_f64(t.min(1e9)));
     }
     let seed = a.seed.unwrap_or_else(clock_seed);
+    // Nothing to print part-way: Ctrl-C ends the run at once (exit 130).
+    let mut watch =
+        crate::interrupt::Watch::uncancellable(&format!("generate {} {height}x{width}", kind.name()), &mut limits);
     let req = GenerateRequest {
         height,
         width,
@@ -128,7 +133,9 @@ fn generate(a: &GenerateArgs) -> Result<(), (u8, String)> {
         settings,
         limits,
     };
-    let g = kind.generate(&req).map_err(|e| match e {
+    let g = kind.generate(&req);
+    watch.done();
+    let g = g.map_err(|e| match e {
         PuzzleError::NotFound(m) => (1, m),
         other => (2, other.to_string()),
     })?;

@@ -6,7 +6,7 @@
 //! A thin shell over the puzzle crates: flags are parsed here ([`Cli`]), resolved into
 //! [`pencilbox_core::RunOptions`], and handed to the [`registry`]'s [`pencilbox_core::PuzzleKind`]s.
 //! Exit codes: 0 solved / valid, 1 no solution / invalid, 2 bad input or usage, 3 timeout or
-//! limit reached.
+//! limit reached, 130 stopped by Ctrl-C ([`interrupt`]).
 
 pub mod batch;
 pub mod bench;
@@ -15,6 +15,7 @@ pub mod explain;
 pub mod export;
 pub mod generate;
 pub mod input;
+pub mod interrupt;
 pub mod output;
 pub mod registry;
 #[cfg(feature = "serve")]

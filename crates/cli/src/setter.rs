@@ -4,6 +4,7 @@
 
 use crate::commands::{fail, resolve_kind, run_options};
 use crate::input::{describe, display_name, read_text, InputError};
+use crate::interrupt::Watch;
 use crate::output::{count_json, emit, stats_json};
 use crate::{Format, PuzzleArgs};
 use pencilbox_core::setter::{By, ClueReport, ForcedReport, RedundantReport, Solutions, SuggestReport};
@@ -77,17 +78,20 @@ pub fn forced_code(r: &ForcedReport) -> u8 {
 
 /// `pencilbox forced`.
 pub fn forced(args: &PuzzleArgs, format: Format, file: &Path) -> u8 {
-    let one = match load_one(args, file, "forced") {
+    let mut one = match load_one(args, file, "forced") {
         Ok(o) => o,
         Err(e) => return fail(e),
     };
-    let r = match one.kind.forced(&one.text, &one.opts) {
+    let mut watch = Watch::search("forced", &mut one.opts.limits, false);
+    let r = one.kind.forced(&one.text, &one.opts);
+    watch.done();
+    let r = match r {
         Ok(r) => r,
         Err(e) => return fail(describe(&one.name, one.first_line, &e)),
     };
     if format == Format::Json {
         emit(&forced_json(one.kind.name(), &r).to_string());
-        return forced_code(&r);
+        return watch.code(forced_code(&r));
     }
     let (given, rules, search) = r.tally();
     match r.solutions {
@@ -100,7 +104,7 @@ pub fn forced(args: &PuzzleArgs, format: Format, file: &Path) -> u8 {
         }
         Solutions::Unique => emit("unique solution: every place is forced"),
         Solutions::Several => emit("several solutions"),
-        Solutions::Unknown => emit("solutions: not known (stopped by the time or node limit)"),
+        Solutions::Unknown => emit(&format!("solutions: not known (stopped by {})", watch.stopped_by())),
     }
     emit(&format!(
         "forced: {} of {} places ({given} given, {rules} by the rules alone, {search} only by search)",
@@ -124,12 +128,13 @@ pub fn forced(args: &PuzzleArgs, format: Format, file: &Path) -> u8 {
     }
     if !r.complete {
         emit(&format!(
-            "incomplete: stopped by the time or node limit; {} place(s) undecided: {}",
+            "incomplete: stopped by {}; {} place(s) undecided: {}",
+            watch.stopped_by(),
             r.undecided.len(),
             r.undecided.join(" ")
         ));
     }
-    forced_code(&r)
+    watch.code(forced_code(&r))
 }
 
 fn clue_json(c: &ClueReport) -> Value {
@@ -171,17 +176,19 @@ pub fn redundant_json(puzzle: &str, r: &RedundantReport) -> Value {
 }
 
 /// Refuses a run whose puzzle has the wrong number of solutions: 1 for none, 3 when a limit
-/// stopped the count, 2 with `message` (on standard error) otherwise. The result goes out as
-/// `json` when there is one (`--format json`), else as a line of text.
+/// stopped the count (130 when Ctrl-C did), 2 with `message` (on standard error) otherwise.
+/// The result goes out as `json` when there is one (`--format json`), else as a line of text.
 fn wrong_count(
     name: &str,
     count: &BigUint,
     complete: bool,
-    interrupted: bool,
+    (interrupted, watch): (bool, &Watch),
     message: &str,
     json: Option<&Value>,
 ) -> Option<u8> {
-    let (code, text) = if interrupted && *count < BigUint::from(2u32) {
+    let (code, text) = if interrupted && *count < BigUint::from(2u32) && watch.interrupted() {
+        (3, "interrupted: Ctrl-C stopped the run before the count was known")
+    } else if interrupted && *count < BigUint::from(2u32) {
         (3, "timeout: the limit was reached before the count was known")
     } else if complete && *count == BigUint::default() {
         (1, "no solution")
@@ -198,16 +205,19 @@ fn wrong_count(
     if code == 2 {
         eprintln!("pencilbox: {name}: {message}");
     }
-    Some(code)
+    Some(watch.code(code))
 }
 
 /// `pencilbox count --suggest [--apply OUT]`.
 pub fn suggest(args: &PuzzleArgs, limit: Option<u64>, format: Format, apply: Option<&Path>, file: &Path) -> u8 {
-    let one = match load_one(args, file, "--suggest") {
+    let mut one = match load_one(args, file, "--suggest") {
         Ok(o) => o,
         Err(e) => return fail(e),
     };
-    let r = match one.kind.suggest(&one.text, limit.unwrap_or(100), &one.opts) {
+    let mut watch = Watch::search("count --suggest", &mut one.opts.limits, false);
+    let r = one.kind.suggest(&one.text, limit.unwrap_or(100), &one.opts);
+    watch.done();
+    let r = match r {
         Ok(r) => r,
         Err(e) => return fail(describe(&one.name, one.first_line, &e)),
     };
@@ -218,7 +228,14 @@ pub fn suggest(args: &PuzzleArgs, limit: Option<u64>, format: Format, apply: Opt
         ""
     };
     let json = (format == Format::Json).then(|| suggest_json(one.kind.name(), &r));
-    if let Some(code) = wrong_count(&one.name, &r.count, r.complete, r.interrupted, message, json.as_ref()) {
+    if let Some(code) = wrong_count(
+        &one.name,
+        &r.count,
+        r.complete,
+        (r.interrupted, &watch),
+        message,
+        json.as_ref(),
+    ) {
         return code;
     }
     if let Some(v) = &json {
@@ -244,7 +261,10 @@ pub fn suggest(args: &PuzzleArgs, limit: Option<u64>, format: Format, apply: Opt
             _ => emit("no clue of the format separates the two solutions"),
         }
         if r.interrupted {
-            emit("incomplete: stopped by the time or node limit (the best clue so far)");
+            emit(&format!(
+                "incomplete: stopped by {} (the best clue so far)",
+                watch.stopped_by()
+            ));
         }
     }
     if let (Some(out), Some(c)) = (apply, &r.clue) {
@@ -256,20 +276,23 @@ pub fn suggest(args: &PuzzleArgs, limit: Option<u64>, format: Format, apply: Opt
             return fail(InputError(format!("{}: cannot write: {e}", display_name(out))));
         }
     }
-    match (&r.clue, r.interrupted) {
+    watch.code(match (&r.clue, r.interrupted) {
         (None, true) => 3,
         (None, false) => 1,
         (Some(_), _) => 0,
-    }
+    })
 }
 
 /// `pencilbox count --redundant`.
 pub fn redundant(args: &PuzzleArgs, format: Format, file: &Path) -> u8 {
-    let one = match load_one(args, file, "--redundant") {
+    let mut one = match load_one(args, file, "--redundant") {
         Ok(o) => o,
         Err(e) => return fail(e),
     };
-    let r = match one.kind.redundant(&one.text, &one.opts) {
+    let mut watch = Watch::search("count --redundant", &mut one.opts.limits, false);
+    let r = one.kind.redundant(&one.text, &one.opts);
+    watch.done();
+    let r = match r {
         Ok(r) => r,
         Err(e) => return fail(describe(&one.name, one.first_line, &e)),
     };
@@ -287,7 +310,14 @@ pub fn redundant(args: &PuzzleArgs, format: Format, file: &Path) -> u8 {
         String::new()
     };
     let json = (format == Format::Json).then(|| redundant_json(one.kind.name(), &r));
-    if let Some(code) = wrong_count(&one.name, &r.count, r.complete, r.interrupted, &message, json.as_ref()) {
+    if let Some(code) = wrong_count(
+        &one.name,
+        &r.count,
+        r.complete,
+        (r.interrupted, &watch),
+        &message,
+        json.as_ref(),
+    ) {
         return code;
     }
     if let Some(v) = &json {
@@ -304,14 +334,12 @@ pub fn redundant(args: &PuzzleArgs, format: Format, file: &Path) -> u8 {
         }
         if r.interrupted {
             emit(&format!(
-                "incomplete: stopped by the time or node limit after {} of {} clues",
-                r.checked, r.clues
+                "incomplete: stopped by {} after {} of {} clues",
+                watch.stopped_by(),
+                r.checked,
+                r.clues
             ));
         }
     }
-    if r.interrupted {
-        3
-    } else {
-        0
-    }
+    watch.code(if r.interrupted { 3 } else { 0 })
 }

@@ -63,5 +63,6 @@ pub use puzzle::{
     VerifyReport, Violation,
 };
 pub use search::{
-    count_keeping, race, run, Backtrack, Expand, Flow, Limits, RaceResult, Search, SearchResult, Stats, StopReason,
+    count_keeping, race, run, Backtrack, Expand, Flow, Limits, Progress, RaceResult, Search, SearchResult, Stats,
+    StopReason,
 };

@@ -27,10 +27,13 @@
 //! A solution callback receives the state and may read it (decode a solution) and say whether to
 //! go on. Run modes are expressed through [`Limits`]: first solution (`max_solutions = 1`), count
 //! up to N, or enumerate all (`None`). Deadlines and the cancellation flag are checked every
-//! [`CHECK_EVERY`] nodes, so a check costs nothing measurable.
+//! [`CHECK_EVERY`] nodes, so a check costs nothing measurable. A [`Progress`] in the limits
+//! receives the nodes at the same checks (the rest when the search ends) and each solution as it
+//! is found, for a progress display on another thread ([`Limits::checkpoint`],
+//! [`Limits::search_ended`], [`Limits::solution_found`]).
 
 use serde::Serialize;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -94,6 +97,39 @@ pub struct Limits {
     pub deadline: Option<Instant>,
     /// Stop when this flag becomes true.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Live counters for a progress display (not a limit: nothing stops because of it).
+    pub progress: Option<Arc<Progress>>,
+}
+
+/// Live counters of the searches run under one [`Limits`], read by another thread (the
+/// command line's progress line). A search loop adds its nodes every [`CHECK_EVERY`] nodes
+/// ([`Limits::checkpoint`]) and the rest when it ends ([`Limits::search_ended`]), so the
+/// figure lags a running search by less than [`CHECK_EVERY`] and is exact for ended ones, and
+/// each solution as it is found ([`Limits::solution_found`]). A run of several searches
+/// (a restart strategy, a setter's tool) shows their sum.
+#[derive(Debug, Default)]
+pub struct Progress {
+    nodes: AtomicU64,
+    solutions: AtomicU64,
+}
+
+impl Progress {
+    /// Nodes recorded so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+    /// Solutions recorded so far.
+    pub fn solutions(&self) -> u64 {
+        self.solutions.load(Ordering::Relaxed)
+    }
+    /// Records `n` more nodes.
+    pub fn add_nodes(&self, n: u64) {
+        self.nodes.fetch_add(n, Ordering::Relaxed);
+    }
+    /// Records one more solution.
+    pub fn add_solution(&self) {
+        self.solutions.fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 impl Limits {
@@ -119,6 +155,31 @@ impl Limits {
     pub fn with_max_solutions(mut self, n: Option<u64>) -> Self {
         self.max_solutions = n;
         self
+    }
+    /// What a search loop calls every [`CHECK_EVERY`] nodes: records those nodes in
+    /// [`Limits::progress`], then says whether the run is [`Limits::interrupted`].
+    #[inline]
+    pub fn checkpoint(&self) -> Option<StopReason> {
+        if let Some(p) = &self.progress {
+            p.add_nodes(CHECK_EVERY);
+        }
+        self.interrupted()
+    }
+    /// What a search loop calls when it ends after `nodes` nodes in all: records the nodes
+    /// since its last [`Limits::checkpoint`], so that [`Limits::progress`] holds the exact
+    /// total of every search that has ended.
+    #[inline]
+    pub fn search_ended(&self, nodes: u64) {
+        if let Some(p) = &self.progress {
+            p.add_nodes(nodes % CHECK_EVERY);
+        }
+    }
+    /// What a search loop calls for each solution it finds: records it in [`Limits::progress`].
+    #[inline]
+    pub fn solution_found(&self) {
+        if let Some(p) = &self.progress {
+            p.add_solution();
+        }
     }
     /// True when the deadline passed or the cancellation flag is set.
     pub fn interrupted(&self) -> Option<StopReason> {
@@ -380,7 +441,7 @@ impl<S: Backtrack> Search<S> {
                 }
             }
             if stats.nodes % CHECK_EVERY == 0 {
-                if let Some(why) = limits.interrupted() {
+                if let Some(why) = limits.checkpoint() {
                     break 'search why;
                 }
             }
@@ -389,6 +450,7 @@ impl<S: Backtrack> Search<S> {
                 Expand::Solution => {
                     buf.truncate(start);
                     self.solutions += 1;
+                    limits.solution_found();
                     if on_solution(state) == Flow::Stop {
                         break 'search StopReason::Callback;
                     }
@@ -454,6 +516,7 @@ impl<S: Backtrack> Search<S> {
             }
         }
         stats.elapsed_us += started.elapsed().as_micros() as u64;
+        limits.search_ended(stats.nodes);
         self.result = Some(SearchResult {
             solutions: self.solutions,
             stop,
@@ -867,6 +930,31 @@ mod tests {
         let r = run(&mut Perms::new(8), &lim, |_| Flow::Continue);
         assert_eq!(r.stop, StopReason::Deadline);
         assert!(r.stats.nodes <= CHECK_EVERY);
+    }
+
+    #[test]
+    fn progress_receives_the_nodes_at_each_check_and_every_solution() {
+        let progress = Arc::new(Progress::default());
+        let lim = Limits {
+            progress: Some(progress.clone()),
+            ..Limits::all()
+        };
+        let r = run(&mut Perms::new(6), &lim, |_| Flow::Continue);
+        assert_eq!(r.solutions, 720);
+        assert_eq!(progress.solutions(), 720);
+        // Nodes arrive in blocks of CHECK_EVERY at the checks, the rest when the search ends.
+        assert!(r.stats.nodes > CHECK_EVERY && r.stats.nodes % CHECK_EVERY != 0);
+        assert_eq!(progress.nodes(), r.stats.nodes);
+        // A second search under the same limits adds to the same counters, also when a limit
+        // stops it.
+        let limited = Limits {
+            node_limit: Some(300),
+            ..lim.clone()
+        };
+        let r2 = run(&mut Perms::new(6), &limited, |_| Flow::Continue);
+        assert_eq!(r2.stop, StopReason::NodeLimit);
+        assert_eq!(progress.nodes(), r.stats.nodes + 300);
+        assert_eq!(progress.solutions(), 720 + r2.solutions);
     }
 
     #[test]

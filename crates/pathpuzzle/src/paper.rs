@@ -180,7 +180,7 @@ impl PaperSearch {
                 }
             }
             if stats.nodes % CHECK_EVERY == 0 {
-                if let Some(why) = limits.interrupted() {
+                if let Some(why) = limits.checkpoint() {
                     break 'search why;
                 }
             }
@@ -189,6 +189,7 @@ impl PaperSearch {
             if self.current == self.door_b {
                 if self.constraint_valid() {
                     solutions += 1;
+                    limits.solution_found();
                     if on_solution(self) == Flow::Stop {
                         break 'search StopReason::Callback;
                     }
@@ -225,6 +226,7 @@ impl PaperSearch {
             self.undo(d);
         }
         stats.elapsed_us = started.elapsed().as_micros() as u64;
+        limits.search_ended(stats.nodes);
         SearchResult { solutions, stop, stats }
     }
 

@@ -370,7 +370,7 @@ impl Run<'_> {
             }
         }
         if self.stats.nodes % CHECK_EVERY == 0 {
-            if let Some(why) = self.limits.interrupted() {
+            if let Some(why) = self.limits.checkpoint() {
                 self.stop = Some(why);
                 return true;
             }
@@ -382,6 +382,7 @@ impl Run<'_> {
         }
         if st.solved() {
             self.solutions += 1;
+            self.limits.solution_found();
             if self.kept.len() < self.keep {
                 self.kept.push(st.values());
             }
@@ -437,6 +438,7 @@ pub fn search_givens(givens: &[u8], limits: &Limits, keep: usize) -> Option<(Vec
         }
     }
     run.stats.elapsed_us = started.elapsed().as_micros() as u64;
+    limits.search_ended(run.stats.nodes);
     let r = SearchResult {
         solutions: run.solutions,
         stop: run.stop.unwrap_or(StopReason::Exhausted),

@@ -166,7 +166,8 @@ impl Sudoku {
 }
 
 /// The limits of `deduce`'s deduction phase: half of the time left before `limits`' deadline
-/// and half of its node limit (at least one unit), the same cancellation flag.
+/// and half of its node limit (at least one unit), the same cancellation flag and progress
+/// counters.
 pub fn deduction_share(limits: &Limits) -> Limits {
     let now = std::time::Instant::now();
     Limits {
@@ -174,6 +175,7 @@ pub fn deduction_share(limits: &Limits) -> Limits {
         node_limit: limits.node_limit.map(|n| (n / 2).max(1)),
         deadline: limits.deadline.map(|d| now + d.saturating_duration_since(now) / 2),
         cancel: limits.cancel.clone(),
+        progress: limits.progress.clone(),
     }
 }
 

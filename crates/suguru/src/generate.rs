@@ -31,8 +31,9 @@ use crate::solver;
 use crate::theorems::precheck;
 use pencilbox_core::plugin::{GenerateRequest, Generated, GeneratorInfo};
 use pencilbox_core::rng::SplitMix64;
-use pencilbox_core::search::{run, Flow, Limits};
+use pencilbox_core::search::{run, Flow, Limits, Progress};
 use pencilbox_core::{Grid, PuzzleError, Shape};
+use std::sync::Arc;
 
 /// How hard a generated puzzle is (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,7 +146,7 @@ fn unplaceable_region(p: &Suguru, doms: &[pencilbox_core::Domain]) -> Option<usi
 }
 
 /// A random solution of a hintless layout, or `None` if none is found within a node budget.
-fn random_fill(p: &Suguru, rng: &mut SplitMix64) -> Option<Grid<u32>> {
+fn random_fill(p: &Suguru, rng: &mut SplitMix64, progress: Option<&Arc<Progress>>) -> Option<Grid<u32>> {
     let mut s = FastSearch::new(p).ok()?;
     s.randomise(rng.next_u64());
     // Probing pays on puzzles with hints; on an empty layout it multiplies the cost of every
@@ -154,6 +155,7 @@ fn random_fill(p: &Suguru, rng: &mut SplitMix64) -> Option<Grid<u32>> {
     let mut out = None;
     let limits = Limits {
         node_limit: Some(2_000 + 5 * p.shape().cells() as u64),
+        progress: progress.cloned(),
         ..Limits::first()
     };
     run(&mut s, &limits, |s| {
@@ -169,13 +171,14 @@ fn solved_by(p: &Suguru, rules: Rules) -> bool {
 }
 
 /// Is the instance acceptable at this difficulty (given it came from a solution)?
-fn acceptable(p: &Suguru, d: Difficulty, min_hints: usize) -> bool {
+fn acceptable(p: &Suguru, d: Difficulty, min_hints: usize, progress: Option<&Arc<Progress>>) -> bool {
     match d {
         Difficulty::Easy => p.num_hints() >= min_hints && solved_by(p, Rules::SINGLES_AND_HIDDEN),
         Difficulty::Medium => solved_by(p, Rules::ALL),
         Difficulty::Hard => {
             let limits = Limits {
                 node_limit: Some(200_000),
+                progress: progress.cloned(),
                 ..Limits::default()
             };
             solver::is_unique(p, &limits)
@@ -193,6 +196,18 @@ fn acceptable(p: &Suguru, d: Difficulty, min_hints: usize) -> bool {
 /// assert!(pencilbox_suguru::solver::is_unique(&p, &Default::default()));
 /// ```
 pub fn generate(height: usize, width: usize, difficulty: Difficulty, seed: u64) -> Suguru {
+    generate_counting(height, width, difficulty, seed, None)
+}
+
+/// [`generate`], adding the nodes and solutions of its searches to `progress` (the command
+/// line's progress line); the same puzzle for the same seed.
+pub fn generate_counting(
+    height: usize,
+    width: usize,
+    difficulty: Difficulty,
+    seed: u64,
+    progress: Option<&Arc<Progress>>,
+) -> Suguru {
     let shape = Shape::new(height.max(1), width.max(1));
     let mut rng = SplitMix64::new(seed ^ 0x5EED_5EED_0000_0001);
     let mut attempts = 0;
@@ -204,7 +219,7 @@ pub fn generate(height: usize, width: usize, difficulty: Difficulty, seed: u64) 
         if precheck(&empty).is_some() {
             continue;
         }
-        let Some(solution) = random_fill(&empty, &mut rng) else {
+        let Some(solution) = random_fill(&empty, &mut rng, progress) else {
             continue;
         };
         let mut hints = solution.clone();
@@ -215,7 +230,7 @@ pub fn generate(height: usize, width: usize, difficulty: Difficulty, seed: u64) 
             let keep = hints.as_slice()[i];
             hints.as_mut_slice()[i] = 0;
             let candidate = empty.with_hints(hints.clone()).expect("hints come from a solution");
-            if !acceptable(&candidate, difficulty, min_hints) {
+            if !acceptable(&candidate, difficulty, min_hints, progress) {
                 hints.as_mut_slice()[i] = keep;
             }
         }
@@ -270,7 +285,13 @@ pub fn generated(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
     let name = req.difficulty.as_deref().unwrap_or(GENERATOR.difficulties[0]);
     let difficulty =
         Difficulty::from_name(name).ok_or_else(|| PuzzleError::unsupported(format!("unknown difficulty `{name}`")))?;
-    let p = generate(req.height, req.width, difficulty, req.seed);
+    let p = generate_counting(
+        req.height,
+        req.width,
+        difficulty,
+        req.seed,
+        req.limits.progress.as_ref(),
+    );
     let answer = solver::solve(&p, None, &req.limits)?
         .solution
         .map(|s| format!("{}\n", s.to_text()))
@@ -302,6 +323,15 @@ mod tests {
             let r = solver::solve(&p, None, &Limits::default()).unwrap();
             assert!(verify(&p, r.solution.as_ref().unwrap()).is_valid());
         }
+    }
+
+    #[test]
+    fn counting_progress_records_the_searches_and_gives_the_same_puzzle() {
+        let progress = Arc::new(Progress::default());
+        let p = generate_counting(10, 10, Difficulty::Hard, 4, Some(&progress));
+        assert_eq!(p, generate(10, 10, Difficulty::Hard, 4));
+        // A fill, then a uniqueness search per cell (each with at least its root node).
+        assert!(progress.nodes() >= 100 && progress.solutions() > 0, "{progress:?}");
     }
 
     #[test]
