@@ -75,6 +75,10 @@ pub enum Walked {
     OverBudget {
         /// Nodes the walk visited.
         nodes: u64,
+        /// The solutions it had found (kept as for [`Walked::Done`]): the first ones in the
+        /// walk's order, whatever the solution limit, so that the caller can report the same
+        /// first witnesses as a run that stopped at a lower limit inside the budget.
+        solutions: Vec<Configuration>,
     },
     /// The walk does not apply: the grid has more than [`MAX_CELLS`] cells (or is one row
     /// of 128), or the doors break Definition 1 (not two distinct cells on the edge, or on a
@@ -239,6 +243,7 @@ impl<'p, W: BitWord> Walk<'p, W> {
             Err(Halt::Budget) => {
                 return Walked::OverBudget {
                     nodes: self.stats.nodes,
+                    solutions: self.kept,
                 }
             }
             Err(Halt::Limit(why)) => why,
@@ -562,7 +567,13 @@ mod tests {
     #[test]
     fn the_budget_and_the_callers_limits_stop_the_walk() {
         let p = PathPuzzle::parse(include_str!("../../../examples/path/example-7x9.txt")).unwrap();
-        assert_eq!(walk(&p, &Limits::all(), 1, 2), Walked::OverBudget { nodes: 2 });
+        assert_eq!(
+            walk(&p, &Limits::all(), 1, 2),
+            Walked::OverBudget {
+                nodes: 2,
+                solutions: vec![]
+            }
+        );
         let limits = Limits {
             node_limit: Some(1),
             ..Limits::all()

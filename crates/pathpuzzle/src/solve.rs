@@ -178,20 +178,29 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
                     (result, vec![("walk", cuts)])
                 }
                 other => {
-                    let walked_nodes = match other {
-                        Walked::OverBudget { nodes } => nodes,
-                        _ => 0,
+                    let (walked_nodes, walked) = match other {
+                        Walked::OverBudget { nodes, solutions } => (nodes, solutions),
+                        _ => (0, Vec::new()),
                     };
                     // The walk's nodes count against the caller's node limit.
                     let mut limits = limits.clone();
                     limits.node_limit = limits.node_limit.map(|n| n.saturating_sub(walked_nodes));
                     let raced = race_engine(p, rules, &limits, keep);
-                    kept = raced.kept;
+                    // The engine counts from scratch; the first witnesses stay the walk's, so
+                    // they do not depend on whether a lower limit let the walk finish.
+                    kept = walked;
+                    for s in raced.kept {
+                        if kept.len() < keep && !kept.contains(&s) {
+                            kept.push(s);
+                        }
+                    }
                     searches = raced.searches;
                     answered_by = Some(raced.answered_by);
                     answered_seed = raced.answered_seed;
                     let mut result = raced.result;
                     result.stats.nodes += walked_nodes;
+                    // An engine stopped early still counts what the walk found.
+                    result.solutions = result.solutions.max(kept.len() as u64);
                     (result, raced.prunes)
                 }
             }
