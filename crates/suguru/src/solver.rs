@@ -145,6 +145,18 @@ fn presolves(p: &Suguru, alg: Algorithm) -> bool {
     alg == Algorithm::Fast && p.max_region_size() <= Domain::MAX as usize
 }
 
+/// The instant checks' reason to refuse `p`, asked before the search (`searched: None`) or
+/// after a search that ended with `searched: Some((solutions found, interrupted))`: they run
+/// before for every algorithm but a presolving `fast`, and after only for that one, when it
+/// found nothing and was not interrupted (see [`presolves`]).
+fn refusal(p: &Suguru, alg: Algorithm, searched: Option<(u64, bool)>) -> Option<String> {
+    let ask = match searched {
+        None => !presolves(p, alg),
+        Some((found, interrupted)) => presolves(p, alg) && found == 0 && !interrupted,
+    };
+    ask.then(|| theorems::precheck(p)).flatten()
+}
+
 /// Runs a search state, keeping the first `keep` solutions.
 fn search<S: Backtrack>(
     state: &mut S,
@@ -279,18 +291,13 @@ pub fn solve(p: &Suguru, alg: Option<Algorithm>, limits: &Limits) -> Result<Solv
         stats: Stats::default(),
         stop: StopReason::Exhausted,
     };
-    let upfront = !presolves(p, alg);
-    if upfront {
-        if let Some(reason) = theorems::precheck(p) {
-            return Ok(refused(reason));
-        }
+    if let Some(reason) = refusal(p, alg, None) {
+        return Ok(refused(reason));
     }
     let (r, mut found) = run_algorithm(p, alg, limits, Some(1), 1);
-    if !upfront && found.is_empty() && !r.stop.is_interrupted() {
-        // The presolve refuted it; the checks say why in the paper's words when they can.
-        if let Some(reason) = theorems::precheck(p) {
-            return Ok(refused(reason));
-        }
+    // The presolve refuted it: the checks say why in the paper's words when they can.
+    if let Some(reason) = refusal(p, alg, Some((found.len() as u64, r.stop.is_interrupted()))) {
+        return Ok(refused(reason));
     }
     let solution = found.pop();
     let status = match (&solution, r.stop.is_interrupted()) {
@@ -331,11 +338,8 @@ pub fn count(p: &Suguru, alg: Option<Algorithm>, limit: Option<u64>, limits: &Li
         stats: Stats::default(),
         stop: StopReason::Exhausted,
     };
-    let upfront = !presolves(p, alg);
-    if upfront {
-        if let Some(reason) = theorems::precheck(p) {
-            return Ok(refused(reason));
-        }
+    if let Some(reason) = refusal(p, alg, None) {
+        return Ok(refused(reason));
     }
     if alg == Algorithm::Linear {
         let started = Instant::now();
@@ -361,10 +365,8 @@ pub fn count(p: &Suguru, alg: Option<Algorithm>, limit: Option<u64>, limits: &Li
         });
     }
     let (r, witness) = run_algorithm(p, alg, limits, limit, 2);
-    if !upfront && r.solutions == 0 && !r.stop.is_interrupted() {
-        if let Some(reason) = theorems::precheck(p) {
-            return Ok(refused(reason));
-        }
+    if let Some(reason) = refusal(p, alg, Some((r.solutions, r.stop.is_interrupted()))) {
+        return Ok(refused(reason));
     }
     Ok(Counted {
         count: BigUint::from(r.solutions),
