@@ -86,8 +86,8 @@ pub enum Walked {
     Skipped,
 }
 
-/// Walks `p` from door A with at most `budget` nodes (`budget × 36 / cells` on grids of more
-/// than 36 cells) and `limits`' node and solution limits, keeping the first `keep` solutions. The deadline and cancellation flag are not
+/// Walks `p` from door A with at most `budget` nodes (`budget × (36 / cells)²` on grids of
+/// more than 36 cells) and `limits`' node and solution limits, keeping the first `keep` solutions. The deadline and cancellation flag are not
 /// polled: a walk is at most `budget` nodes of a grid of at most [`MAX_CELLS`] cells.
 ///
 /// Every solution it reports is a solution by Definition 1, without
@@ -102,10 +102,12 @@ pub fn walk(p: &PathPuzzle, limits: &Limits, budget: u64, keep: usize) -> Walked
     if a == b || !shape.on_edge(p.cell_a()) || !shape.on_edge(p.cell_b()) || zero(a) || zero(b) {
         return Walked::Skipped;
     }
-    // A node's flood fill costs about as much as the grid is large: the budget is in nodes of
-    // a 6×6 grid (the paper's letters), and larger grids get proportionally fewer.
+    // The budget is in nodes of a 6×6 grid (the paper's letters). On a larger grid a node's
+    // flood fill costs about as much more as the grid is larger, and a walk settles fewer
+    // puzzles (on `examples/path/bench-8x8` to `bench-11x11` almost none): it gets fewer
+    // nodes by the square of the ratio (8×8: 159, 10×10: 65).
     let budget = if cells > 36 {
-        (budget.saturating_mul(36)).div_ceil(cells as u64)
+        (budget.saturating_mul(36 * 36)).div_ceil((cells * cells) as u64)
     } else {
         budget
     };
