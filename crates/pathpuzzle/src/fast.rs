@@ -82,7 +82,7 @@ pub struct Rules {
 }
 
 /// The default budget of the walk before the engine ([`crate::quick`]), in nodes of a 6×6
-/// grid (larger grids get proportionally fewer): about 10 µs of walking, about what building
+/// grid (larger grids get fewer, by the square of the size ratio): about 10 µs of walking, about what building
 /// the link model and its first propagation cost on a 6×6 grid. Puzzles the walk settles within it never pay for the model; the others pay at most
 /// that much more. Measured with `scripts/compare-bench.py` (per-column `@rules=quick=N`) on the
 /// paper's letters and `examples/path/bench-7x7` to `bench-10x10`: 2,000 wasted up to 0.1 ms per
