@@ -100,6 +100,10 @@ fn notes(p: &PathPuzzle, alg: &Algorithm, o: &Outcome) -> Vec<Note> {
                     None => b.name().to_string(),
                 };
                 notes.push(Note::new("answered by branching", by));
+            } else if o.prunes.iter().any(|(rule, _)| *rule == "walk") {
+                // The walk before the model answered (`crate::quick`); its count is the nodes
+                // its cuts ended.
+                notes.push(Note::new("answered by", "the walk (Algorithm 3 with cuts)"));
             }
             // Every rule posted (and `probe` once it ran), from the engine's statistics.
             for (rule, n) in &o.prunes {

@@ -73,8 +73,8 @@ pub enum Walked {
     },
     /// The budget ran out after this many nodes; the caller searches another way.
     OverBudget {
-        /// Nodes the walk visited.
-        nodes: u64,
+        /// The walk's counters (nodes, dead ends, depth).
+        stats: Stats,
         /// The solutions it had found (kept as for [`Walked::Done`]): the first ones in the
         /// walk's order, whatever the solution limit, so that the caller can report the same
         /// first witnesses as a run that stopped at a lower limit inside the budget.
@@ -244,7 +244,7 @@ impl<'p, W: BitWord> Walk<'p, W> {
         let stop = match halt {
             Err(Halt::Budget) => {
                 return Walked::OverBudget {
-                    nodes: self.stats.nodes,
+                    stats: self.stats,
                     solutions: self.kept,
                 }
             }
@@ -569,13 +569,10 @@ mod tests {
     #[test]
     fn the_budget_and_the_callers_limits_stop_the_walk() {
         let p = PathPuzzle::parse(include_str!("../../../examples/path/example-7x9.txt")).unwrap();
-        assert_eq!(
-            walk(&p, &Limits::all(), 1, 2),
-            Walked::OverBudget {
-                nodes: 2,
-                solutions: vec![]
-            }
-        );
+        match walk(&p, &Limits::all(), 1, 2) {
+            Walked::OverBudget { stats, solutions } => assert_eq!((stats.nodes, solutions.len()), (2, 0)),
+            other => panic!("{other:?}"),
+        }
         let limits = Limits {
             node_limit: Some(1),
             ..Limits::all()

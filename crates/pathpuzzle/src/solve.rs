@@ -178,13 +178,13 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
                     (result, vec![("walk", cuts)])
                 }
                 other => {
-                    let (walked_nodes, walked) = match other {
-                        Walked::OverBudget { nodes, solutions } => (nodes, solutions),
-                        _ => (0, Vec::new()),
+                    let (walked_stats, walked) = match other {
+                        Walked::OverBudget { stats, solutions } => (stats, solutions),
+                        _ => (Stats::default(), Vec::new()),
                     };
                     // The walk's nodes count against the caller's node limit.
                     let mut limits = limits.clone();
-                    limits.node_limit = limits.node_limit.map(|n| n.saturating_sub(walked_nodes));
+                    limits.node_limit = limits.node_limit.map(|n| n.saturating_sub(walked_stats.nodes));
                     let raced = race_engine(p, rules, &limits, keep);
                     // The engine counts from scratch; the first witnesses stay the walk's, so
                     // they do not depend on whether a lower limit let the walk finish.
@@ -198,7 +198,11 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
                     answered_by = Some(raced.answered_by);
                     answered_seed = raced.answered_seed;
                     let mut result = raced.result;
-                    result.stats.nodes += walked_nodes;
+                    // The counters add up both searches (the depth is the deeper one's).
+                    result.stats.nodes += walked_stats.nodes;
+                    result.stats.failures += walked_stats.failures;
+                    result.stats.elapsed_us += walked_stats.elapsed_us;
+                    result.stats.max_depth = result.stats.max_depth.max(walked_stats.max_depth);
                     // An engine stopped early still counts what the walk found.
                     result.solutions = result.solutions.max(kept.len() as u64);
                     (result, raced.prunes)
