@@ -188,3 +188,37 @@ fn generate_path_refuses_bad_sizes_and_percentages() {
         assert!(out.stderr.lines().count() == 1, "{args:?}: {}", out.stderr);
     }
 }
+
+#[test]
+fn stats_say_whether_the_walk_or_the_engine_answered() {
+    // A 6×6 that Algorithm 3's walk settles within its budget, and a 10×10 that it hands over.
+    run(&["solve", "--stats", "examples/path/example-6x6.txt"])
+        .code(0)
+        .stderr_has("answered by: the walk (Algorithm 3 with cuts)");
+    let out = run(&["solve", "--stats", "examples/path/bench-10x10/partial-03.txt"]);
+    out.code(0).stderr_has("answered by branching: ");
+    // (The statistics go to standard error.) The walk's nodes are in the total: more than the
+    // engine's alone.
+    let engine_only = run(&[
+        "solve",
+        "--stats",
+        "--set",
+        "rules=quick=0",
+        "examples/path/bench-10x10/partial-03.txt",
+    ]);
+    let nodes = |s: &str| -> u64 {
+        let line = s.lines().find(|l| l.starts_with("nodes: ")).expect("a stats line");
+        line["nodes: ".len()..]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(
+        nodes(&out.stderr) > nodes(&engine_only.stderr),
+        "{}\n{}",
+        out.stderr,
+        engine_only.stderr
+    );
+}
