@@ -222,3 +222,22 @@ fn stats_say_whether_the_walk_or_the_engine_answered() {
         engine_only.stderr
     );
 }
+
+#[test]
+fn a_row_as_wide_as_a_bitboard_word_solves_with_every_walk() {
+    // 1×64 and 1×128: the bitboard searches shift whole rows by the width, so such a row
+    // takes the next wider word or the general code (a 1×64 row once overflowed the shift).
+    for w in [64usize, 128] {
+        let text = format!("1 {w}\n1 1\n1 {w}\n\n{w}\n{}\n", vec!["1"; w].join(" "));
+        for alg in ["extend", "fast", "paper"] {
+            let out = run_with_stdin(&["solve", "-p", "path", "-a", alg, "-"], text.as_bytes());
+            out.code(0);
+            let last = out.stdout.lines().rfind(|l| !l.trim().is_empty()).unwrap_or_default();
+            assert_eq!(
+                last.split_whitespace().filter(|&a| a == "r").count(),
+                w - 1,
+                "{alg} 1×{w}: {last}"
+            );
+        }
+    }
+}

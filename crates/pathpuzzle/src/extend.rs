@@ -24,7 +24,7 @@
 //! counts how often each one cut the tree so their effect can be measured (`--stats`).
 //! With every rule off the search visits exactly the nodes of Algorithm 3.
 
-use crate::bitboard::BitWord;
+use crate::bitboard::{BitWord, Steps};
 use crate::model::{configuration_from_path, Configuration, PathPuzzle};
 use pencilbox_core::reach::Flood;
 use pencilbox_core::search::{Backtrack, Expand};
@@ -534,7 +534,7 @@ impl ExtendSearch {
     /// The bitboard fill of [`ExtendSearch::fill_from`].
     fn fill_bits<W: BitWord>(&mut self, bits: &Bits<W>, head: CellId) -> (bool, usize, i64) {
         let (hb, bb) = (W::ONE << head.0, W::ONE << self.door_b.0);
-        let mut free = bits.all & !W::narrow(self.on_bits);
+        let mut free = bits.steps.all & !W::narrow(self.on_bits);
         for (r, &n) in self.row_need.iter().enumerate() {
             if n == 0 {
                 free = free & !bits.row[r];
@@ -622,7 +622,7 @@ impl ExtendSearch {
         let colour = if (hr + hc) % 2 == 0 {
             bits.even
         } else {
-            bits.all & !bits.even
+            bits.steps.all & !bits.even
         };
         (s & bb != W::ZERO, s.ones() as usize, (s & colour).ones() as i64)
     }
@@ -630,8 +630,8 @@ impl ExtendSearch {
     /// The bitboard version of [`ExtendSearch::count_pairs`].
     fn pairs_bits<W: BitWord>(&mut self, bits: &Bits<W>, head: CellId) {
         let x = W::narrow(self.s_bits) | W::ONE << head.0;
-        let down = x & (x >> bits.width);
-        let right = x & ((x & bits.not_first_col) >> 1);
+        let down = x & (x >> bits.steps.width);
+        let right = x & ((x & bits.steps.not_first_col) >> 1);
         for (r, &m) in bits.row.iter().enumerate() {
             self.pairs_row[r] = (down & m).ones();
         }
@@ -644,11 +644,7 @@ impl ExtendSearch {
     fn viable_bits<W: BitWord>(&mut self, bits: &Bits<W>, head: CellId) -> i64 {
         let s = W::narrow(self.s_bits);
         let x = s | W::ONE << head.0;
-        let up = x << bits.width;
-        let down = x >> bits.width;
-        let left = (x & bits.not_last_col) << 1;
-        let right = (x & bits.not_first_col) >> 1;
-        let two = (up & down) | (left & right) | ((up | down) & (left | right));
+        let two = Steps::at_least_two(bits.steps.neighbour_sets(x));
         let viable = s & (two | W::ONE << self.door_b.0);
         for (r, &m) in bits.row.iter().enumerate() {
             self.viable_row[r] = (viable & m).ones();
@@ -1204,12 +1200,9 @@ impl Board {
 /// Bitboard masks for grids of at most `W::BITS` cells (bit `i` = cell `i`, row-major).
 #[derive(Clone, Debug)]
 struct Bits<W> {
-    width: u32,
-    all: W,
+    steps: Steps<W>,
     row: Vec<W>,
     col: Vec<W>,
-    not_first_col: W,
-    not_last_col: W,
     /// Cells whose `row + col` is even (the checkerboard colour of `r1c1`).
     even: W,
     /// The orthogonal neighbours of each cell.
@@ -1219,32 +1212,27 @@ struct Bits<W> {
 impl<W: BitWord> Bits<W> {
     fn new(shape: Shape) -> Option<Bits<W>> {
         let (h, w) = (shape.height, shape.width);
-        if h * w > W::BITS as usize {
+        // A row must be narrower than the word: whole rows are shifted by the width.
+        if h * w > W::BITS as usize || w >= W::BITS as usize {
             return None;
         }
         let bit = |r: usize, c: usize| W::ONE << (r * w + c) as u32;
         let mut b = Bits {
-            width: w as u32,
-            all: W::ZERO,
+            steps: Steps::new(h as u32, w as u32),
             row: vec![W::ZERO; h],
             col: vec![W::ZERO; w],
-            not_first_col: W::ZERO,
-            not_last_col: W::ZERO,
             even: W::ZERO,
             nbr: vec![W::ZERO; h * w],
         };
         for r in 0..h {
             for c in 0..w {
                 let x = bit(r, c);
-                b.all = b.all | x;
                 b.row[r] = b.row[r] | x;
                 b.col[c] = b.col[c] | x;
                 if c > 0 {
-                    b.not_first_col = b.not_first_col | x;
                     b.nbr[r * w + c] = b.nbr[r * w + c] | bit(r, c - 1);
                 }
                 if c + 1 < w {
-                    b.not_last_col = b.not_last_col | x;
                     b.nbr[r * w + c] = b.nbr[r * w + c] | bit(r, c + 1);
                 }
                 if r > 0 {
@@ -1264,8 +1252,7 @@ impl<W: BitWord> Bits<W> {
     /// The cells orthogonally next to some cell of `x`.
     #[inline]
     fn spread(&self, x: W) -> W {
-        (((x & self.not_last_col) << 1) | ((x & self.not_first_col) >> 1) | (x << self.width) | (x >> self.width))
-            & self.all
+        self.steps.spread(x)
     }
 }
 

@@ -40,7 +40,7 @@
 //! is kept, so the walk costs about what the paper's search does on the puzzles it settles at
 //! once, and far fewer nodes on the rest. Grids of more than 128 cells skip it.
 
-use crate::bitboard::BitWord;
+use crate::bitboard::{BitWord, Steps};
 use crate::model::{Arrow, Configuration, PathPuzzle};
 use pencilbox_core::search::{Limits, SearchResult, Stats, StopReason};
 use pencilbox_core::{CellId, Grid};
@@ -132,9 +132,7 @@ struct Walk<'p, W> {
     p: &'p PathPuzzle,
     w: u32,
     h: u32,
-    all: W,
-    not_first_col: W,
-    not_last_col: W,
+    steps: Steps<W>,
     /// Cells whose `row + col` is even.
     even: W,
     /// Row 0's cells; row `r` is this shifted by `r * w`.
@@ -181,10 +179,9 @@ impl<'p, W: BitWord> Walk<'p, W> {
             }
         }
         let odd_row = row0 & !even_row;
-        let (mut col0, mut all, mut even) = (W::ZERO, W::ZERO, W::ZERO);
+        let (mut col0, mut even) = (W::ZERO, W::ZERO);
         for r in 0..h {
             col0 = col0 | (W::ONE << (r * w));
-            all = all | (row0 << (r * w));
             even = even | ((if r % 2 == 0 { even_row } else { odd_row }) << (r * w));
         }
         let mut need = [0i16; MAX_LINES];
@@ -199,9 +196,7 @@ impl<'p, W: BitWord> Walk<'p, W> {
             p,
             w,
             h,
-            all,
-            not_first_col: all & !col0,
-            not_last_col: all & !(col0 << (w - 1)),
+            steps: Steps::new(h, w),
             even,
             row0,
             col0,
@@ -270,7 +265,7 @@ impl<'p, W: BitWord> Walk<'p, W> {
     /// The cells orthogonally next to some cell of `x`.
     #[inline]
     fn spread(&self, x: W) -> W {
-        (((x & self.not_last_col) << 1) | ((x & self.not_first_col) >> 1) | (x << self.w) | (x >> self.w)) & self.all
+        self.steps.spread(x)
     }
 
     /// The cells of line `k` (a row below `h`, a column from `h` on).
@@ -361,7 +356,7 @@ impl<'p, W: BitWord> Walk<'p, W> {
             }
             return Ok(());
         }
-        let usable = self.all & !self.path_bits & !self.closed;
+        let usable = self.steps.all & !self.path_bits & !self.closed;
         let next = self.spread(Self::bit(head)) & usable;
         if next == W::ZERO {
             self.deepest();
@@ -380,11 +375,11 @@ impl<'p, W: BitWord> Walk<'p, W> {
         let order = [
             (hb << w, head + w, (r + 1, c)),
             (
-                (hb & self.not_first_col) >> 1,
+                (hb & self.steps.not_first_col) >> 1,
                 head.wrapping_sub(1),
                 (r, c.wrapping_sub(1)),
             ),
-            ((hb & self.not_last_col) << 1, head + 1, (r, c + 1)),
+            ((hb & self.steps.not_last_col) << 1, head + 1, (r, c + 1)),
             (hb >> w, head.wrapping_sub(w), (r.wrapping_sub(1), c)),
         ];
         if self.stats.failures >= ORDER_AFTER_FAILURES && next.ones() > 1 {
@@ -477,7 +472,7 @@ impl<'p, W: BitWord> Walk<'p, W> {
         // head: drop the cells that cannot (dead ends), until none is left.
         let ends = Self::bit(head) | b;
         loop {
-            let viable = reach & Self::at_least_two(self.neighbour_sets(reach | ends));
+            let viable = reach & Steps::at_least_two(self.steps.neighbour_sets(reach | ends));
             if viable == reach {
                 break;
             }
@@ -500,32 +495,15 @@ impl<'p, W: BitWord> Walk<'p, W> {
             // The path's next cell has the other colour than `head`, and colours alternate.
             let head_even = Self::bit(head) & self.even != W::ZERO;
             let (same, other) = if head_even {
-                (self.even, self.all & !self.even)
+                (self.even, self.steps.all & !self.even)
             } else {
-                (self.all & !self.even, self.even)
+                (self.steps.all & !self.even, self.even)
             };
             if ((future & other).ones() as i32) < (l + 1) / 2 || ((future & same).ones() as i32) < l / 2 {
                 return false;
             }
         }
         true
-    }
-
-    /// The cells with a left, right, upper and lower neighbour in `x`.
-    #[inline]
-    fn neighbour_sets(&self, x: W) -> [W; 4] {
-        [
-            (x & self.not_last_col) << 1,
-            (x & self.not_first_col) >> 1,
-            x << self.w,
-            x >> self.w,
-        ]
-    }
-
-    /// The cells in at least two of the four sets.
-    #[inline]
-    fn at_least_two(x: [W; 4]) -> W {
-        (x[0] & (x[1] | x[2] | x[3])) | (x[1] & (x[2] | x[3])) | (x[2] & x[3])
     }
 }
 

@@ -189,16 +189,7 @@ impl Propagator for NishioRule {
             }
             return self.propagate_lanes(cx, &g);
         }
-        for d in 1..=n as u8 {
-            let mut s = CellMask::empty(n);
-            for i in 0..n * n {
-                if cx.dom(VarId::from_index(i)).contains(d as u32) {
-                    s.insert(i / n, i % n);
-                }
-            }
-            if self.clean[d as usize].as_ref() == Some(&s) {
-                continue;
-            }
+        for (d, s) in self.changed_sets(cx) {
             // Interrupted: leave the rest to the engine, which reports the interruption.
             let Some(r) = crate::nishio::nishio_with(&g, &s, &stop) else {
                 return Ok(());
@@ -237,24 +228,28 @@ impl Propagator for NishioRule {
 const LANES_MAX_VERTICES: usize = 1 << 16;
 
 impl NishioRule {
+    /// Each digit's candidate cells `S`, for the digits whose `S` changed since Nishio last
+    /// found nothing to remove in it.
+    fn changed_sets(&self, cx: &Context) -> Vec<(u8, CellMask)> {
+        let n = self.geo.n();
+        (1..=n as u8)
+            .filter_map(|d| {
+                let mut s = CellMask::empty(n);
+                for i in 0..n * n {
+                    if cx.dom(VarId::from_index(i)).contains(d as u32) {
+                        s.insert(i / n, i % n);
+                    }
+                }
+                (self.clean[d as usize].as_ref() != Some(&s)).then_some((d, s))
+            })
+            .collect()
+    }
+
     /// Nishio for every digit whose candidates changed, in one bit-parallel sweep of the DAG
     /// (lane `k` = one digit's candidate set `S`); every elimination applied at once.
     fn propagate_lanes(&mut self, cx: &mut Context, g: &AbGraph) -> Result<(), Conflict> {
         let n = self.geo.n();
-        let mut digits = Vec::with_capacity(n);
-        let mut sets = Vec::with_capacity(n);
-        for d in 1..=n as u8 {
-            let mut s = CellMask::empty(n);
-            for i in 0..n * n {
-                if cx.dom(VarId::from_index(i)).contains(d as u32) {
-                    s.insert(i / n, i % n);
-                }
-            }
-            if self.clean[d as usize].as_ref() != Some(&s) {
-                digits.push(d);
-                sets.push(s);
-            }
-        }
+        let (digits, sets): (Vec<u8>, Vec<CellMask>) = self.changed_sets(cx).into_iter().unzip();
         if sets.is_empty() {
             return Ok(());
         }

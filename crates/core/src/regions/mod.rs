@@ -281,6 +281,23 @@ const RIPPLE: Family = Family {
     genre: "ripple",
 };
 
+/// For the property tests of this module tree: the board of the first `h × w` of random
+/// `labels` and `hints` (each hint capped at its region's size), and the king's steps picked
+/// by `steps` as the touching rule.
+#[cfg(test)]
+fn random_board(h: usize, w: usize, labels: &[u8], hints: &[u32], steps: &[usize]) -> (Board, Vec<(isize, isize)>) {
+    let shape = Shape::new(h, w);
+    let labels = Grid::from_vec(shape, labels[..shape.cells()].to_vec()).expect("enough labels");
+    let regions = Regions::new(&labels);
+    let hints: Vec<u32> = shape
+        .all()
+        .map(|c| hints[c.index()].min(regions.size_of(c) as u32))
+        .collect();
+    let board = Board::from_regions(Grid::from_vec(shape, hints).expect("one hint per cell"), regions)
+        .expect("hints within their regions");
+    (board, steps.iter().map(|&k| crate::grid::KING[k]).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -194,13 +194,8 @@ mod tests {
             hints in proptest::collection::vec(0u32..3, 36),
             steps in proptest::collection::vec(0usize..8, 0..10),
         ) {
-            let shape = Shape::new(h, w);
-            let n = shape.cells();
-            let labels = Grid::from_vec(shape, labels[..n].to_vec()).unwrap();
-            let regions = crate::regions::Regions::new(&labels);
-            let hints: Vec<u32> = shape.all().map(|c| hints[c.index()].min(regions.size_of(c) as u32)).collect();
-            let board = Board::from_regions(Grid::from_vec(shape, hints).unwrap(), regions).unwrap();
-            let touch: Vec<(isize, isize)> = steps.iter().map(|&k| KING[k]).collect();
+            let (board, touch) = super::super::random_board(h, w, &labels, &hints, &steps);
+            let shape = board.shape();
             let (mut fast, g) = RegionModel::new(&board).unwrap().post_touching(&board, &touch, DistinctRules::ALL);
             let mut general = RegionModel::new(&board).unwrap();
             for c in shape.all() {

@@ -378,13 +378,7 @@ mod tests {
             use crate::constraints::DistinctRules;
             use crate::engine::{EngineSearch, SmallestDomain};
             use crate::search::{run, Flow, Limits};
-            let shape = Shape::new(h, w);
-            let n = shape.cells();
-            let labels = Grid::from_vec(shape, labels[..n].to_vec()).unwrap();
-            let regions = crate::regions::Regions::new(&labels);
-            let hints: Vec<u32> = shape.all().map(|c| hints[c.index()].min(regions.size_of(c) as u32)).collect();
-            let board = Board::from_regions(Grid::from_vec(shape, hints).unwrap(), regions).unwrap();
-            let touch: Vec<(isize, isize)> = steps.iter().map(|&k| KING[k]).collect();
+            let (board, touch) = super::super::random_board(h, w, &labels, &hints, &steps);
             let rules = PresolveRules { hidden_single: hidden, pointing };
             let got = presolve(&board, &touch, rules).unwrap();
             let engine_rules = DistinctRules { hidden_single: hidden, pointing, naked_subsets: 0, hidden_subsets: 0 };
