@@ -410,3 +410,180 @@ fn hints_tell_where_then_which_rule_then_the_conclusion() {
     out.code(1);
     assert!(out.stdout.contains("nothing left"), "{}", out.stdout);
 }
+
+/// Every third entry of an answer grid kept, the others emptied (`0`, `.` for Sudoku's line):
+/// a partial position that agrees with the solution. For Path every arrow is one drawn line.
+fn every_third(answer: &str, sudoku: bool) -> String {
+    if sudoku {
+        let line = answer.trim();
+        return line
+            .chars()
+            .enumerate()
+            .map(|(i, ch)| if i % 3 == 0 { ch } else { '.' })
+            .collect();
+    }
+    let mut k = 0;
+    let rows: Vec<String> = answer
+        .lines()
+        .map(|l| {
+            l.split_whitespace()
+                .map(|t| {
+                    k += 1;
+                    if k % 3 == 0 {
+                        t.to_string()
+                    } else {
+                        "0".to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    rows.join("\n") + "\n"
+}
+
+#[test]
+fn hints_go_on_from_the_players_entries_and_name_a_wrong_one() {
+    let six = |rows: [&str; 6]| rows.join("\n") + "\n";
+    let blank = "0 0 0 0 0 0";
+    // (puzzle, answer, a wrong position, the wrong fact)
+    let cases = [
+        (
+            "examples/suguru/example-6x6.in",
+            "examples/suguru/example-6x6.ans",
+            six(["3 0 0 0 0 0", blank, blank, blank, blank, blank]),
+            ("r1c1", "3"),
+        ),
+        (
+            "examples/ripple/example-6x6.in",
+            "examples/ripple/example-6x6.ans",
+            six(["0 3 0 0 0 0", blank, blank, blank, blank, blank]),
+            ("r1c2", "3"),
+        ),
+        (
+            // Door A is r6c6 and its line goes left: a line up from it is wrong.
+            "examples/path/example-6x6.txt",
+            "examples/path/example-6x6.sol",
+            six([blank, blank, blank, blank, blank, "0 0 0 0 0 u"]),
+            ("r5c6-r6c6", "line"),
+        ),
+        (
+            "examples/sudoku/9x9.txt",
+            "",
+            format!(".2{}\n", ".".repeat(79)),
+            ("r1c2", "2"),
+        ),
+    ];
+    for (puzzle, answer, wrong, (cell, value)) in cases {
+        let file = root().join(puzzle);
+        let file = file.to_str().unwrap_or_default();
+        let text = std::fs::read_to_string(file).expect("the bundled example");
+        let answer = if answer.is_empty() {
+            run(&["solve", "-f", "text", file]).code(0).stdout.clone()
+        } else {
+            std::fs::read_to_string(root().join(answer)).expect("the bundled answer")
+        };
+        let grid: String = if puzzle.contains("path") {
+            // The grid of the `.sol` file: its last six lines.
+            answer
+                .lines()
+                .rev()
+                .take(6)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect::<Vec<_>>()
+                .join("\n")
+                + "\n"
+        } else {
+            answer.clone()
+        };
+        let family = if puzzle.contains("path") {
+            "path"
+        } else if puzzle.contains("sudoku") {
+            "sudoku"
+        } else {
+            "regions"
+        };
+        let t = truth(family, &text, &answer);
+        // A right position: the hint is true in the solution and tells something the entries
+        // do not already say.
+        let partial = temp_file(
+            &format!("partial-{}", puzzle.replace('/', "-")),
+            every_third(&grid, family == "sudoku").as_bytes(),
+        );
+        let partial = partial.to_str().unwrap_or_default();
+        let hint = run(&["hint", "--level", "answer", "-f", "json", "--entries", partial, file])
+            .code(0)
+            .json()
+            .clone();
+        let placed = hint["placed"].as_array().expect("placed");
+        assert!(!placed.is_empty(), "{puzzle}: {hint}");
+        for f in placed {
+            let (c, v) = (f["cell"].as_str().unwrap(), f["value"].as_str().unwrap());
+            assert!(t.holds(c, v), "{puzzle}: {c} {v} is not in the solution");
+        }
+        // The whole answer as entries: explained at once (nothing left to deduce but
+        // bookkeeping), and nothing to hint for the region families and Sudoku.
+        let whole = temp_file(&format!("whole-{}", puzzle.replace('/', "-")), grid.as_bytes());
+        let whole = whole.to_str().unwrap_or_default();
+        let x = run(&["explain", "-f", "json", "--entries", whole, file])
+            .code(0)
+            .json()
+            .clone();
+        assert_eq!(x["status"], "solved", "{puzzle}: {x}");
+        assert!(
+            x["steps"].as_array().unwrap().iter().all(|s| s["guess"] == false),
+            "{puzzle}: {x}"
+        );
+        // A wrong position: no hint (exit 1), the entry at fault named in text and JSON.
+        let bad = temp_file(&format!("wrong-{}", puzzle.replace('/', "-")), wrong.as_bytes());
+        let bad = bad.to_str().unwrap_or_default();
+        let out = run(&["hint", "-f", "json", "--entries", bad, file]);
+        out.code(1);
+        let v = out.json();
+        assert_eq!(v["status"], "no solution", "{puzzle}: {v}");
+        assert_eq!(
+            v["wrong"],
+            serde_json::json!([{"cell": cell, "value": value}]),
+            "{puzzle}: {v}"
+        );
+        let text = run(&["hint", "--entries", bad, file]).code(1).stdout.clone();
+        assert!(text.contains(&format!("{cell} {value}")), "{puzzle}: {text}");
+        let x = run(&["explain", "-f", "json", "--entries", bad, file])
+            .code(1)
+            .json()
+            .clone();
+        assert_eq!(x["wrong"], v["wrong"], "{puzzle}: {x}");
+    }
+}
+
+#[test]
+fn bad_entries_are_one_line_naming_the_entries_file_and_exit_2() {
+    let suguru = root().join("examples/suguru/example-6x6.in");
+    let path = root().join("examples/path/example-6x6.txt");
+    for (i, puzzle, entries, says) in [
+        (&suguru, "0 0\n".to_string(), ":2:1:"),
+        (&suguru, "9 0 0 0 0 0\n".repeat(6), "larger than its region"),
+        (&suguru, "0 4 0 0 0 0\n".repeat(6), "differs from its hint 5"),
+        (&path, "x 0 0 0 0 0\n".repeat(6), ":1:1:"),
+        (&path, "0 0 0 0 0 r\n".repeat(6), "off the grid"),
+    ]
+    .into_iter()
+    .enumerate()
+    .map(|(i, (p, e, s))| (i, p, e, s))
+    {
+        let f = temp_file(&format!("bad-entries-{i}.txt"), entries.as_bytes());
+        let name = f.to_str().unwrap_or_default();
+        for cmd in ["hint", "explain"] {
+            let out = run(&[cmd, "--entries", name, puzzle.to_str().unwrap_or_default()]);
+            out.code(2);
+            assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+            assert!(
+                out.stderr.contains(name) && out.stderr.contains(says),
+                "{entries}: {}",
+                out.stderr
+            );
+        }
+    }
+}

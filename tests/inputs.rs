@@ -143,3 +143,41 @@ proptest! {
         }
     }
 }
+
+/// The bundled puzzles with an answer, and the family that reads them.
+const WITH_ANSWERS: [(&str, &str, &str); 4] = [
+    ("suguru", "examples/suguru/example-6x6.in", "examples/suguru/example-6x6.ans"),
+    ("ripple", "examples/ripple/example-6x6.in", "examples/ripple/example-6x6.ans"),
+    ("path", "examples/path/example-6x6.txt", "examples/path/example-6x6.drawing"),
+    ("path", "examples/path/example-6x6.txt", "examples/path/example-6x6.sol"),
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, .. ProptestConfig::default() })]
+
+    /// A player's entries (`explain`/`hint --entries`, the playground's position) mutated:
+    /// an explanation or an error about the entries, never a panic, and the wrong entries
+    /// named are entries.
+    #[test]
+    fn mutated_entries_never_panic(
+        which in 0usize..4,
+        edits in prop::collection::vec((any::<usize>(), any::<u8>(), prop::sample::select(vec!['0', '1', '3', '9', ' ', '\n', 'x', '.', 'u', 'l', 'r', 'd'])), 1..4),
+    ) {
+        let (family, puzzle, answer) = WITH_ANSWERS[which];
+        let kind = PUZZLES.iter().find(|k| k.name() == family).expect("registered");
+        let root = pencilbox_tests::root();
+        let puzzle = std::fs::read_to_string(root.join(puzzle)).expect("bundled puzzle");
+        let mut entries = std::fs::read_to_string(root.join(answer)).expect("bundled answer");
+        for (pos, op, ch) in edits {
+            entries = mutate(&entries, pos, op, ch);
+        }
+        let opts = quick();
+        let eo = pencilbox_core::human::ExplainOptions { limits: opts.limits.clone(), ..Default::default() };
+        match kind.explain(&puzzle, Some(&entries), &opts, &eo) {
+            Ok(x) => prop_assert!(x.wrong.iter().all(|f| f.cell.starts_with('r'))),
+            Err(PuzzleError::Solution(e)) => prop_assert!(e.pos.line >= 1 && e.pos.col >= 1),
+            Err(PuzzleError::Entries(m)) => prop_assert!(!m.is_empty()),
+            Err(other) => prop_assert!(false, "{family}: {other}"),
+        }
+    }
+}

@@ -2187,16 +2187,18 @@ function placeCells(names) {
   return out;
 }
 
-// The facts a drawn path shows (cells used, links drawn as lines): the hint skips steps that
-// place only these, since Path puzzles take no entries.
-function ptKnown() {
-  const name = (i) => `r${Math.floor(i / pt.n) + 1}c${(i % pt.n) + 1}`;
-  const known = pt.route.map((i) => ({ cell: name(i), value: 'used' }));
+// The drawn path as entries for the hint (the answer format: each cell of the path points to
+// the next; its last cell says nothing), so the hint starts from the player's lines and names
+// the wrong ones.
+function ptEntries() {
+  const dirs = new Array(pt.m * pt.n).fill('0');
   for (let k = 0; k + 1 < pt.route.length; k++) {
-    const [a, b] = [pt.route[k], pt.route[k + 1]].sort((x, y) => x - y);
-    known.push({ cell: `${name(a)}-${name(b)}`, value: 'line' });
+    const d = pt.route[k + 1] - pt.route[k];
+    dirs[pt.route[k]] = d === pt.n ? 'd' : d === -pt.n ? 'u' : d === 1 ? 'r' : 'l';
   }
-  return known;
+  const rows = [];
+  for (let r = 0; r < pt.m; r++) rows.push(dirs.slice(r * pt.n, r * pt.n + pt.n).join(' '));
+  return rows.join('\n') + '\n';
 }
 
 // The drawn path extended from its end along the lines a hint concludes, or null if none
@@ -2227,6 +2229,10 @@ const TEACH = {
       for (const [r, c] of cells) sg.hint.add(r * sg.n + c);
       sgRender();
     },
+    wrong(cells) {
+      for (const [r, c] of cells) sg.bad.add(r * sg.n + c);
+      sgRender();
+    },
     // The placed numbers of empty cells (a wrong entry is left for Check to find).
     applicable: (h) => (h.placed || []).filter((f) => {
       const rc = cellOf(f.cell);
@@ -2243,12 +2249,16 @@ const TEACH = {
     },
   },
   pt: {
-    hintBody: () => ({ puzzle: 'path', text: ptText(), known: ptKnown() }),
+    hintBody: () => ({ puzzle: 'path', text: ptText(), solution: ptEntries() }),
     explainBody: () => ({ puzzle: 'path', text: ptText() }),
     mark(cells, placed) {
       pt.hint = new Set(cells.map(([r, c]) => ptIdx(r, c)));
       pt.hintLinks = (placed || []).filter((f) => f.value === 'line').map((f) => linkOf(f.cell)).filter(Boolean)
         .map(([a, b]) => [ptIdx(a[0], a[1]), ptIdx(b[0], b[1])]);
+      ptRender();
+    },
+    wrong(cells) {
+      for (const [r, c] of cells) pt.bad.add(ptIdx(r, c));
       ptRender();
     },
     // A drawn path is one line from door A: the hint applies when its lines continue it.
@@ -2263,10 +2273,14 @@ const TEACH = {
     },
   },
   sd: {
-    hintBody: () => ({ puzzle: 'sudoku', text: sdText(true), settings: sdSettings() }),
+    hintBody: () => ({ puzzle: 'sudoku', text: sdText(false), solution: sdSolutionText(), settings: sdSettings() }),
     explainBody: () => ({ puzzle: 'sudoku', text: sdText(false), settings: sdSettings() }),
     mark(cells) {
       sd.hint = new Set(cells.map(([r, c]) => r * sd.n + c));
+      sdRender();
+    },
+    wrong(cells) {
+      for (const [r, c] of cells) sd.bad.add(r * sd.n + c);
       sdRender();
     },
     applicable: (h) => [
@@ -2308,6 +2322,9 @@ async function askHint(pfx, level) {
   const res = await api('/api/hint', { ...t.hintBody(), level });
   if (!res.text) {
     t.mark([], []);
+    // A position without solutions: the entries the solution does not have are marked.
+    const wrong = placeCells((res.wrong || []).map((f) => f.cell));
+    if (wrong.length) t.wrong(wrong);
     setStatus(res.message || 'no hint', 'warn');
     setMessages([{ text: res.message || 'no hint', cls: 'bad' }]);
     return;

@@ -8,6 +8,7 @@ use crate::interrupt::Watch;
 use crate::output::emit;
 use crate::{Format, PuzzleArgs};
 use pencilbox_core::human::{self, ExplainOptions, ExplainStatus, Explanation, HintLevel};
+use pencilbox_core::PuzzleError;
 use serde_json::{json, Value};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -31,6 +32,11 @@ pub struct ExplainArgs {
     /// a progress line on standard error when it is a terminal).
     #[arg(long)]
     pub rating_only: bool,
+    /// The player's position: a partly filled answer grid (`0` or `.` = empty; for Path, the
+    /// lines drawn so far as arrows), taken as given. A position without solutions names the
+    /// entries that the puzzle's only solution does not have.
+    #[arg(long, value_name = "FILE")]
+    pub entries: Option<PathBuf>,
     /// The puzzle file (one puzzle, or one per line for Sudoku batches), or `-`.
     pub file: PathBuf,
 }
@@ -47,8 +53,28 @@ pub struct HintArgs {
     /// Output format: text or json (`pretty` prints the same as text).
     #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// The puzzle, possibly partly filled in (the family's format), or `-`.
+    /// The player's position: a partly filled answer grid (`0` or `.` = empty; for Path, the
+    /// lines drawn so far as arrows), taken as given. A position without solutions names the
+    /// entries that the puzzle's only solution does not have.
+    #[arg(long, value_name = "FILE")]
+    pub entries: Option<PathBuf>,
+    /// The puzzle (for Suguru and Ripple Effect it may carry the player's numbers as hints),
+    /// or `-`.
     pub file: PathBuf,
+}
+
+/// The entries file's name and text, when `--entries` is given.
+fn read_entries(path: &Option<PathBuf>) -> Result<Option<(String, String)>, InputError> {
+    path.as_ref().map(|p| Ok((display_name(p), read_text(p)?))).transpose()
+}
+
+/// An error of an explanation with entries: the entries file's problems name that file.
+fn explain_error(name: &str, entries: &Option<(String, String)>, first_line: u32, e: &PuzzleError) -> InputError {
+    match (entries, e) {
+        (Some((en, _)), PuzzleError::Solution(_)) => describe(en, 1, e),
+        (Some((en, _)), PuzzleError::Entries(m)) => InputError(format!("{en}: {m}")),
+        _ => describe(name, first_line, e),
+    }
 }
 
 /// The exit code of an explanation: 0 solved, 1 stalled or no solution, 3 timeout.
@@ -72,9 +98,9 @@ pub fn explain(a: &ExplainArgs) -> u8 {
     let name = display_name(&a.file);
     let loaded = read_text(&a.file).and_then(|text| {
         let kind = resolve_kind(a.args.puzzle.as_deref(), &text, &name)?;
-        Ok((text, kind, run_options(&a.args)?))
+        Ok((text, kind, run_options(&a.args)?, read_entries(&a.entries)?))
     });
-    let (text, kind, mut opts) = match loaded {
+    let (text, kind, mut opts, entries) = match loaded {
         Ok(l) => l,
         Err(e) => return fail(e),
     };
@@ -88,17 +114,23 @@ pub fn explain(a: &ExplainArgs) -> u8 {
         return fail(InputError(format!("{name}: no puzzle in the file")));
     }
     let many = instances.len() > 1;
+    if many && entries.is_some() {
+        return fail(InputError(format!(
+            "{name}: --entries is a position of one puzzle, and the file holds {}",
+            instances.len()
+        )));
+    }
     let progress = a.rating_only && many && std::io::stderr().is_terminal();
     let (mut worst, mut sum, mut rated) = (0u8, 0.0f64, 0usize);
     let total = instances.len();
     for (k, inst) in instances.into_iter().enumerate() {
         let mut watch = Watch::search("explain", &mut opts.limits, false);
         eo.limits = opts.limits.clone();
-        let x = kind.explain(inst.text, None, &opts, &eo);
+        let x = kind.explain(inst.text, entries.as_ref().map(|(_, t)| t.as_str()), &opts, &eo);
         watch.done();
         let x = match x {
             Ok(x) => x,
-            Err(e) => return fail(describe(&name, inst.first_line, &e)),
+            Err(e) => return fail(explain_error(&name, &entries, inst.first_line, &e)),
         };
         worst = worst.max(status_code(x.status));
         sum += x.rating.score;
@@ -173,9 +205,9 @@ pub fn hint(a: &HintArgs) -> u8 {
     };
     let loaded = read_text(&a.file).and_then(|text| {
         let kind = resolve_kind(a.args.puzzle.as_deref(), &text, &name)?;
-        Ok((text, kind, run_options(&a.args)?))
+        Ok((text, kind, run_options(&a.args)?, read_entries(&a.entries)?))
     });
-    let (text, kind, mut opts) = match loaded {
+    let (text, kind, mut opts, entries) = match loaded {
         Ok(l) => l,
         Err(e) => return fail(e),
     };
@@ -184,11 +216,11 @@ pub fn hint(a: &HintArgs) -> u8 {
         limits: opts.limits.clone(),
         ..ExplainOptions::default()
     };
-    let x = kind.explain(&text, None, &opts, &eo);
+    let x = kind.explain(&text, entries.as_ref().map(|(_, t)| t.as_str()), &opts, &eo);
     watch.done();
     let x = match x {
         Ok(x) => x,
-        Err(e) => return fail(describe(&name, 1, &e)),
+        Err(e) => return fail(explain_error(&name, &entries, 1, &e)),
     };
     match human::hint(&x, level) {
         Some(h) => {
@@ -204,16 +236,13 @@ pub fn hint(a: &HintArgs) -> u8 {
         }
         None => {
             let message = if watch.interrupted() {
-                "Ctrl-C stopped the search before a step was found"
+                "Ctrl-C stopped the search before a step was found".to_string()
             } else {
-                no_hint_message(x.status)
+                no_hint_text(&x)
             };
             match a.format {
-                Format::Json => emit(
-                    &json!({"puzzle": kind.name(), "level": level, "cells": [], "text": null, "status": x.status, "message": message})
-                        .to_string(),
-                ),
-                _ => emit(message),
+                Format::Json => emit(&no_hint_json(kind.name(), level, &x, &message).to_string()),
+                _ => emit(&message),
             }
             watch.code(match x.status {
                 ExplainStatus::Timeout => 3,
@@ -221,6 +250,28 @@ pub fn hint(a: &HintArgs) -> u8 {
             })
         }
     }
+}
+
+/// Why there is no hint, with the notes of a position without solutions (the wrong entries).
+pub fn no_hint_text(x: &Explanation) -> String {
+    let mut text = no_hint_message(x.status).to_string();
+    if x.status == ExplainStatus::NoSolution {
+        for n in &x.notes {
+            text.push_str("; ");
+            text.push_str(n);
+        }
+    }
+    text
+}
+
+/// The JSON answer when there is no hint: the status, the message and the wrong entries.
+pub fn no_hint_json(puzzle: &str, level: HintLevel, x: &Explanation, message: &str) -> Value {
+    let mut v =
+        json!({"puzzle": puzzle, "level": level, "cells": [], "text": null, "status": x.status, "message": message});
+    if !x.wrong.is_empty() {
+        v["wrong"] = json!(x.wrong);
+    }
+    v
 }
 
 /// Why there is no hint.

@@ -838,25 +838,48 @@ fn hints_at_three_levels_work_for_every_family() {
         &json!({"puzzle": "path", "text": UNIQUE, "level": "loud"}),
     );
     assert_eq!(status, 400);
-    // Facts the page already shows ("known") are skipped: the next hint places something new.
+    // A Path drawing is the player's position: the hint goes on from the drawn lines, and a
+    // wrong line is named (and marked by the page).
     let path = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../examples/path/example-6x6.txt"
     ))
     .unwrap();
-    let ask = |known: &Value| {
+    let ask = |drawing: &str| {
         let (status, v) = post(
             addr,
             "/api/hint",
-            &json!({"puzzle": "path", "text": path, "level": "answer", "known": known}),
+            &json!({"puzzle": "path", "text": path, "level": "answer", "solution": drawing}),
         );
         assert_eq!(status, 200, "{v}");
-        v["placed"].as_array().expect("placed").clone()
+        v
     };
-    let first = ask(&json!([]));
-    let second = ask(&Value::Array(first.clone()));
-    assert!(!second.is_empty());
-    assert!(second.iter().any(|f| !first.contains(f)), "{first:?} then {second:?}");
+    let first = ask("0 0 0 0 0 0\n".repeat(6).as_str());
+    assert!(first["text"].is_string(), "{first}");
+    // Door A (r6c6) goes left, then up the fifth column (the bundled answer).
+    let right = ask("0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 0 0 u 0\n0 0 0 0 u l\n");
+    let placed = right["placed"].as_array().expect("placed");
+    assert!(
+        !placed.iter().any(|f| f["cell"] == "r6c5-r6c6" || f["cell"] == "r6c6"),
+        "drawn facts are given, not hinted: {right}"
+    );
+    let wrong = ask("0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 0 0 0 u\n");
+    assert!(wrong["text"].is_null(), "{wrong}");
+    assert_eq!(wrong["status"], "no solution");
+    assert_eq!(
+        wrong["wrong"],
+        json!([{"cell": "r5c6-r6c6", "value": "line"}]),
+        "{wrong}"
+    );
+    assert!(wrong["message"].as_str().unwrap().contains("r5c6-r6c6 line"), "{wrong}");
+    // A line off the grid is refused with a message about the entries.
+    let (status, v) = post(
+        addr,
+        "/api/hint",
+        &json!({"puzzle": "path", "text": path, "level": "nudge", "solution": "u 0 0 0 0 0\n".to_string() + &"0 0 0 0 0 0\n".repeat(5)}),
+    );
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("off the grid"), "{v}");
 }
 
 #[test]

@@ -728,7 +728,7 @@ async fn path_and_sudoku_scenario(c: Client, addr: std::net::SocketAddr) {
     // Import the same text back (Play Mode), then draw the path with the arrow keys and Check.
     click(&c, "io-load").await;
     wait_text(&c, "board-sub", "3×3 · path of 0 cells · Play Mode").await;
-    // Hints: row 1 owes three cells; once they are drawn, the hint moves on.
+    // Hints: row 1 owes three cells; once they are drawn, the hint goes on from the drawing.
     let rule = hint_levels(&c, "pt").await;
     assert_eq!(rule, "clue takes every free cell");
     assert_eq!(hinted(&c).await, ["r1c1", "r1c2", "r1c3"]);
@@ -736,8 +736,10 @@ async fn path_and_sudoku_scenario(c: Client, addr: std::net::SocketAddr) {
     let right: char = Key::Right.into();
     keys(&c, &[right, right, right]).await;
     wait_text(&c, "board-sub", "path of 3 cells").await;
+    // The drawn lines are the position: the next hint goes on from them (door A has its one
+    // line, so its other link is blank).
     click(&c, "pt-hint-answer").await;
-    wait_text(&c, "status", "clue full").await;
+    wait_text(&c, "status", "so r1c1-r2c1 blank").await;
     // Explain: the step that draws lines (only ways out) shows them on the board.
     click(&c, "pt-explain").await;
     wait_text(&c, "explain-rating", "rating").await;
@@ -763,6 +765,14 @@ async fn path_and_sudoku_scenario(c: Client, addr: std::net::SocketAddr) {
     click(&c, "pt-clear").await;
     wait_text(&c, "board-sub", "path of 0 cells").await;
     let down: char = Key::Down.into();
+    // A wrong line: the hint names it and marks its cells instead of going on.
+    keys(&c, &[right, down]).await;
+    wait_text(&c, "board-sub", "path of 2 cells").await;
+    click(&c, "pt-hint-nudge").await;
+    wait_text(&c, "status", "not in the puzzle's only solution: r1c1-r2c1 line").await;
+    assert_eq!(marked(&c).await, ["r1c1", "r2c1"]);
+    click(&c, "pt-clear").await;
+    wait_text(&c, "board-sub", "path of 0 cells").await;
     keys(&c, &[right, right, right, down, down]).await;
     wait_text(&c, "board-sub", "path of 5 cells").await;
     click(&c, "pt-check").await;

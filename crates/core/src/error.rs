@@ -62,6 +62,11 @@ pub enum PuzzleError {
     /// The proposed solution (not the puzzle) is malformed; positions refer to the solution text.
     #[error("{0}")]
     Solution(ParseError),
+    /// The player's entries (a position for `explain` and `hint`) are well-formed but cannot
+    /// be taken: one differs from a hint, is too large for its region, or draws a line off the
+    /// grid.
+    #[error("{0}")]
+    Entries(String),
     /// The request is well-formed text but cannot be served (unknown algorithm, unsupported size, ...).
     #[error("{0}")]
     Unsupported(String),

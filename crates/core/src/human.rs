@@ -199,6 +199,10 @@ pub struct Explanation {
     /// Remarks (a rule unavailable at this size, a contradiction's reason).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// The player's entries that the puzzle's only solution does not have, when a position
+    /// with entries has no solution (see [`crate::plugin::Puzzle::wrong_entries`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub wrong: Vec<Fact>,
 }
 
 impl Explanation {
@@ -210,6 +214,7 @@ impl Explanation {
             status,
             rating,
             notes,
+            wrong: Vec::new(),
         }
     }
 
@@ -520,7 +525,42 @@ pub fn explain_engine(e: &mut Engine, vocab: &dyn Vocabulary, opts: &ExplainOpti
             };
         }
         if e.all_fixed() {
-            break ExplainStatus::Solved;
+            // Fixed by the rules switched on so far: every other rule must accept it too (a
+            // position without solutions can be filled by the simple rules alone, a Path
+            // drawing that closes a loop by its degrees).
+            // The higher levels are switched on one at a time, so a refusal names its rules.
+            let mut higher: Vec<u8> = levels.iter().map(|&(_, l)| l).filter(|&l| l > level).collect();
+            higher.dedup();
+            let mut refused = None;
+            for &l in &higher {
+                enable_up_to(e, &levels, l);
+                if e.propagate().is_err() {
+                    refused = Some(l);
+                    break;
+                }
+            }
+            enable_up_to(e, &levels, u8::MAX);
+            for s in e.take_log() {
+                steps.extend(conv.convert(&s));
+            }
+            break match refused {
+                None => ExplainStatus::Solved,
+                Some(_) if e.interrupted().is_some() => ExplainStatus::Timeout,
+                Some(l) => {
+                    let mut names: Vec<&str> = levels
+                        .iter()
+                        .filter(|&&(_, k)| k == l)
+                        .map(|&(n, _)| rule_info(vocab, n).name)
+                        .collect();
+                    names.sort_unstable();
+                    names.dedup();
+                    notes.push(format!(
+                        "the simpler rules filled every place, but the result breaks {}",
+                        names.join(" / ")
+                    ));
+                    ExplainStatus::NoSolution
+                }
+            };
         }
         if steps.len() > before && level > 1 {
             level = 1;
@@ -680,8 +720,13 @@ pub struct Hint {
 
 /// The hint of an explanation: its first step that places something (else its first step),
 /// told at `level`; `None` when there is no step (nothing left, or the rules are stuck at
-/// once). Guesses are hinted too, marked as such in the text.
+/// once) or the position has no solution (then [`Explanation::wrong`] may name the entries at
+/// fault). Guesses are hinted too, marked as such in the text.
 pub fn hint(e: &Explanation, level: HintLevel) -> Option<Hint> {
+    if e.status == ExplainStatus::NoSolution {
+        // Steps from a position without solutions lead nowhere.
+        return None;
+    }
     let s = e
         .steps
         .iter()
@@ -857,7 +902,7 @@ pub fn board_with_entries(
             (0, v) => hints[c] = v,
             (h, v) if h == v => {}
             (h, v) => {
-                return Err(PuzzleError::unsupported(format!(
+                return Err(PuzzleError::Entries(format!(
                     "the entry {v} at {} differs from its hint {h}",
                     shape.name(c)
                 )))
@@ -865,7 +910,7 @@ pub fn board_with_entries(
         }
     }
     board.with_hints(hints).map_err(|e| {
-        PuzzleError::unsupported(match e {
+        PuzzleError::Entries(match e {
             crate::regions::BoardError::HintTooLarge { cell, hint, size } => format!(
                 "the entry {hint} at {} is larger than its region ({size} cells)",
                 shape.name(cell)
@@ -873,6 +918,27 @@ pub fn board_with_entries(
             _ => "the grid of entries has the wrong size".to_string(),
         })
     })
+}
+
+/// The player's entries (an answer-format grid, `0` = empty) on a region board that differ
+/// from `solution`, as facts `r2c3` = the entered number (hints are not entries).
+pub fn region_wrong_entries(
+    board: &crate::regions::Board,
+    entries: &str,
+    solution: &crate::grid::Grid<u32>,
+) -> Option<Vec<Fact>> {
+    let shape = board.shape();
+    let grid = crate::regions::parse_answer(entries, shape).ok()?;
+    Some(
+        shape
+            .all()
+            .filter(|&c| grid[c] != 0 && board.hint(c) == 0 && grid[c] != solution[c])
+            .map(|c| Fact {
+                cell: shape.name(c),
+                value: grid[c].to_string(),
+            })
+            .collect(),
+    )
 }
 
 #[cfg(test)]

@@ -302,6 +302,14 @@ pub trait Puzzle: Sized + 'static {
             Self::NAME
         )))
     }
+    /// The player's `entries` (as [`Puzzle::with_entries`] takes them) that `solution` does
+    /// not have, as facts (`r2c3` = `4`, `r2c3-r2c4` = `line`): when a position has no
+    /// solution and the puzzle has exactly one, these are the entries at fault. `None` (the
+    /// default): the family cannot tell.
+    fn wrong_entries(&self, entries: &str, solution: &Self::Solution) -> Option<Vec<crate::human::Fact>> {
+        let _ = (entries, solution);
+        None
+    }
     /// Does a found solution (its rendered text) equal an answer file? Default: the same
     /// whitespace-separated tokens. (Answer checks in `bench` need no parsed instance.)
     fn answers_match(found: &str, answer: &str) -> Result<bool, PuzzleError> {
@@ -602,16 +610,23 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
         explain: &ExplainOptions,
     ) -> Result<Explanation, PuzzleError> {
         check_settings::<P>(opts)?;
-        let mut p = P::parse(text, opts)?;
-        if let Some(entries) = entries {
-            p = p.with_entries(entries)?;
+        let base = P::parse(text, opts)?;
+        let run = |p: &P| {
+            p.explain(explain).unwrap_or_else(|| {
+                Err(PuzzleError::unsupported(format!(
+                    "there is no explainer for {}",
+                    P::NAME
+                )))
+            })
+        };
+        let Some(entries) = entries else {
+            return run(&base);
+        };
+        let mut x = run(&base.with_entries(entries)?)?;
+        if x.status == crate::human::ExplainStatus::NoSolution {
+            blame_entries(&base, entries, opts, explain, &mut x)?;
         }
-        p.explain(explain).unwrap_or_else(|| {
-            Err(PuzzleError::unsupported(format!(
-                "there is no explainer for {}",
-                P::NAME
-            )))
-        })
+        Ok(x)
     }
     fn generate(&self, req: &GenerateRequest) -> Result<Generated, PuzzleError> {
         let Some(info) = P::GENERATOR else {
@@ -623,6 +638,46 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
         check_generate(P::NAME, &info, req)?;
         P::generate(req)
     }
+}
+
+/// A position with the player's `entries` has no solution: names the entries at fault when
+/// the puzzle without them has exactly one solution ([`Puzzle::wrong_entries`]), or says why
+/// none can be named, in `x`'s notes.
+fn blame_entries<P: Puzzle>(
+    base: &P,
+    entries: &str,
+    opts: &RunOptions,
+    explain: &ExplainOptions,
+    x: &mut Explanation,
+) -> Result<(), PuzzleError> {
+    let (alg, _) = algorithm_of::<P>(opts)?;
+    let limits = explain.limits.clone().with_max_solutions(Some(2));
+    let found = base.search(alg, opts, &limits, 2)?;
+    let note = match (found.solutions.as_slice(), found.interrupted) {
+        (_, Some(_)) => return Ok(()),
+        ([], None) => "the puzzle has no solution even without the entries".to_string(),
+        ([s], None) if found.complete => match base.wrong_entries(entries, s) {
+            Some(wrong) if !wrong.is_empty() => {
+                let list: Vec<String> = wrong.iter().map(|f| format!("{} {}", f.cell, f.value)).collect();
+                let note = format!(
+                    "{} not in the puzzle's only solution: {}",
+                    if wrong.len() == 1 {
+                        "this entry is"
+                    } else {
+                        "these entries are"
+                    },
+                    list.join(", ")
+                );
+                x.wrong = wrong;
+                note
+            }
+            _ => return Ok(()),
+        },
+        ([_], None) => return Ok(()),
+        _ => "the puzzle has several solutions and the entries fit none of them".to_string(),
+    };
+    x.notes.push(note);
+    Ok(())
 }
 
 /// Checks a generator request against what the generator declares (size, difficulty names,

@@ -204,6 +204,44 @@ pub fn explain(p: &PathPuzzle, opts: &ExplainOptions) -> Explanation {
         ..Rules::ALL
     };
     let (mut e, model) = LinkModel::post(p, &rules);
+    // The player's lines and the cells they join are given (not steps).
+    for &(a, b) in p.drawn() {
+        let link = model.vars.links.between(a, b).expect("drawn lines join neighbours");
+        let given = [
+            model.vars.link[link as usize],
+            model.vars.cell[a.index()],
+            model.vars.cell[b.index()],
+        ];
+        if given.into_iter().any(|v| e.assign(v, TRUE).is_err()) {
+            let at = p.shape().name(a) + "-" + &p.shape().name(b);
+            return Explanation::new(
+                Vec::new(),
+                ExplainStatus::NoSolution,
+                vec![format!("the drawn line {at} breaks a rule at once")],
+            );
+        }
+    }
     let vocab = PathVocabulary { vars: model.vars };
     human::explain_engine(&mut e, &vocab, opts)
+}
+
+/// The drawn lines of `entries` ([`PathPuzzle::with_drawn`]) that `solution` does not have,
+/// as facts `r2c3-r2c4` = `line`.
+pub fn wrong_lines(p: &PathPuzzle, entries: &str, solution: &crate::Configuration) -> Option<Vec<human::Fact>> {
+    let shape = p.shape();
+    let q = p.with_drawn(entries).ok()?;
+    let has = |a: CellId, b: CellId| {
+        let points = |x: CellId, y: CellId| x != p.cell_b() && shape.step(x, solution[x].delta()) == Some(y);
+        points(a, b) || points(b, a)
+    };
+    Some(
+        q.drawn()
+            .iter()
+            .filter(|&&(a, b)| !has(a, b))
+            .map(|&(a, b)| human::Fact {
+                cell: format!("{}-{}", shape.name(a), shape.name(b)),
+                value: "line".to_string(),
+            })
+            .collect(),
+    )
 }

@@ -276,6 +276,14 @@ impl Puzzle for PathPuzzle {
         Some(Ok(crate::explain::explain(self, opts)))
     }
 
+    fn with_entries(&self, entries: &str) -> Result<Self, PuzzleError> {
+        self.with_drawn(entries)
+    }
+
+    fn wrong_entries(&self, entries: &str, solution: &Configuration) -> Option<Vec<pencilbox_core::human::Fact>> {
+        crate::explain::wrong_lines(self, entries, solution)
+    }
+
     fn dimensions(&self) -> (usize, usize) {
         (self.height(), self.width())
     }

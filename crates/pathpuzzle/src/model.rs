@@ -41,6 +41,9 @@ pub struct PathPuzzle {
     door_b: (usize, usize),
     row_clues: Vec<Option<u32>>,
     col_clues: Vec<Option<u32>>,
+    /// Lines a player drew (entries, [`PathPuzzle::with_drawn`]): read by the explainer, for
+    /// hints from a position; the solvers solve the puzzle without them.
+    drawn: Vec<(CellId, CellId)>,
 }
 
 /// Why a [`PathPuzzle`] could not be built from its parts.
@@ -177,6 +180,7 @@ impl PathPuzzle {
             door_b,
             row_clues,
             col_clues,
+            drawn: Vec::new(),
         })
     }
 
@@ -262,6 +266,7 @@ impl PathPuzzle {
             door_b: doors[1],
             row_clues,
             col_clues,
+            drawn: Vec::new(),
         })
     }
 
@@ -364,6 +369,48 @@ impl PathPuzzle {
     /// The paper's array `cc` (−1 = no clue).
     pub fn cc(&self) -> Vec<i32> {
         self.col_clues.iter().map(|c| c.map_or(-1, |v| v as i32)).collect()
+    }
+    /// The lines a player drew ([`PathPuzzle::with_drawn`]), each as its two cells in
+    /// increasing order.
+    pub fn drawn(&self) -> &[(CellId, CellId)] {
+        &self.drawn
+    }
+    /// The same instance with the lines a player drew, read from `entries`: a configuration in
+    /// the answer format ([`parse_configuration`]; `.` may stand for `0`) where every arrow
+    /// draws one line, from its cell to the neighbour it points to, and `0` says nothing. Door
+    /// B's mark is not a line (the `.sol` files mark door B `u`), so a finished answer is a
+    /// drawing too. The explainer takes the lines and their cells as given; the solvers
+    /// ignore them.
+    ///
+    /// ```
+    /// use pencilbox_pathpuzzle::PathPuzzle;
+    /// let p = PathPuzzle::parse("2 2\n1 1\n2 1\n\n1 1\n2 0\n").unwrap();
+    /// let q = p.with_drawn("r 0\n. .").unwrap();
+    /// assert_eq!(q.drawn().len(), 1);
+    /// assert!(p.with_drawn("l 0\n0 0").unwrap_err().to_string().contains("off the grid"));
+    /// ```
+    pub fn with_drawn(&self, entries: &str) -> Result<Self, pencilbox_core::PuzzleError> {
+        use pencilbox_core::PuzzleError;
+        let grid = parse_configuration(self, &entries.replace('.', "0")).map_err(PuzzleError::Solution)?;
+        let shape = self.shape;
+        let mut drawn = Vec::new();
+        for c in shape.all() {
+            let arrow = grid[c];
+            if arrow == Arrow::Empty || c == self.cell_b() {
+                continue;
+            }
+            let Some(to) = shape.step(c, arrow.delta()) else {
+                return Err(PuzzleError::Entries(format!(
+                    "the line drawn from {} ({}) points off the grid",
+                    shape.name(c),
+                    arrow.to_char()
+                )));
+            };
+            drawn.push((c.min(to), c.max(to)));
+        }
+        drawn.sort_unstable();
+        drawn.dedup();
+        Ok(PathPuzzle { drawn, ..self.clone() })
     }
     /// The same instance with other clues (lengths and ranges are checked).
     pub fn with_clues(&self, rows: Vec<Option<u32>>, cols: Vec<Option<u32>>) -> Result<Self, InvalidInstance> {
@@ -468,6 +515,7 @@ fn parse_plain(bytes: &[u8]) -> Option<PathPuzzle> {
         door_b,
         row_clues,
         col_clues,
+        drawn: Vec::new(),
     })
 }
 

@@ -208,6 +208,9 @@ impl Puzzle for Ripple {
     fn with_entries(&self, entries: &str) -> Result<Self, PuzzleError> {
         pencilbox_core::human::board_with_entries(&self.0, entries).map(Ripple)
     }
+    fn wrong_entries(&self, entries: &str, solution: &Grid<u32>) -> Option<Vec<pencilbox_core::human::Fact>> {
+        pencilbox_core::human::region_wrong_entries(&self.0, entries, solution)
+    }
     fn dimensions(&self) -> (usize, usize) {
         (self.0.shape().height, self.0.shape().width)
     }

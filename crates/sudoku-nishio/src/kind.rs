@@ -363,6 +363,40 @@ impl Puzzle for Sudoku {
     fn differences(&self, a: &Vec<u8>, b: &Vec<u8>) -> Vec<String> {
         grid_differences(self.n(), a, b)
     }
+    /// The player's digits (a grid of the puzzle's size, `0` or `.` = empty) added to the
+    /// givens; a digit that differs from a given is refused.
+    fn with_entries(&self, entries: &str) -> Result<Self, PuzzleError> {
+        let digits = self.parse_solution(entries).map_err(PuzzleError::Solution)?;
+        let mut givens = self.givens().to_vec();
+        for (i, (&g, &v)) in self.givens().iter().zip(&digits).enumerate() {
+            match (g, v) {
+                (_, 0) => {}
+                (0, v) => givens[i] = v,
+                (g, v) if g != v => {
+                    return Err(PuzzleError::Entries(format!(
+                        "the entry {v} at r{}c{} differs from its given {g}",
+                        i / self.n() + 1,
+                        i % self.n() + 1
+                    )))
+                }
+                _ => {}
+            }
+        }
+        Sudoku::new(self.block(), givens).ok_or_else(|| PuzzleError::Entries("the entries do not fit the grid".into()))
+    }
+    fn wrong_entries(&self, entries: &str, solution: &Vec<u8>) -> Option<Vec<pencilbox_core::human::Fact>> {
+        let digits = self.parse_solution(entries).ok()?;
+        let n = self.n();
+        Some(
+            (0..n * n)
+                .filter(|&i| digits[i] != 0 && self.givens()[i] == 0 && digits[i] != solution[i])
+                .map(|i| pencilbox_core::human::Fact {
+                    cell: format!("r{}c{}", i / n + 1, i % n + 1),
+                    value: crate::board::symbol(digits[i]).to_string(),
+                })
+                .collect(),
+        )
+    }
     fn dimensions(&self) -> (usize, usize) {
         (self.n(), self.n())
     }

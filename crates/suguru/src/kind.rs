@@ -139,6 +139,9 @@ impl Puzzle for Suguru {
     fn with_entries(&self, entries: &str) -> Result<Self, PuzzleError> {
         pencilbox_core::human::board_with_entries(self.board(), entries).map(Suguru::from)
     }
+    fn wrong_entries(&self, entries: &str, solution: &Solution) -> Option<Vec<pencilbox_core::human::Fact>> {
+        pencilbox_core::human::region_wrong_entries(self.board(), entries, solution)
+    }
 
     fn dimensions(&self) -> (usize, usize) {
         let s = self.shape();

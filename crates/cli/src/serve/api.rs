@@ -222,6 +222,7 @@ impl ApiError {
         let (field, pe) = match &e {
             PuzzleError::Parse(pe) => ("text", pe),
             PuzzleError::Solution(pe) => ("solution", pe),
+            PuzzleError::Entries(m) => return Self::bad(format!("solution: {m}")),
             other => return Self::bad(other.to_string()),
         };
         ApiError {

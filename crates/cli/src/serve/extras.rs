@@ -4,7 +4,7 @@
 //! | route | body | answer |
 //! |---|---|---|
 //! | `POST /api/hint` | `{"puzzle":"suguru","text":..,"solution":<current grid, 0 = empty>}` | `{"cell":"r2c3","value":4,"reason":..}` or `{"cell":null,"message":..}` |
-//! | `POST /api/hint` with `"level":"nudge"\|"rule"\|"answer"` | any family: `{"puzzle","text","level","solution"?: <entries, region families>,"known"?: [{"cell","value"}] (facts the page shows: steps placing only these are skipped),"settings"?}` | `{"puzzle","level","cells":[..],"rule"?,"placed"?,"removed"?,"text"}` or `{"cells":[],"text":null,"message"}` (the first step of `pencilbox explain` that places something) |
+//! | `POST /api/hint` with `"level":"nudge"\|"rule"\|"answer"` | any family: `{"puzzle","text","level","solution"?: <the player's entries: a partly filled answer grid; for Path the drawn lines as arrows>,"settings"?}` | `{"puzzle","level","cells":[..],"rule"?,"placed"?,"removed"?,"text"}` (the first step of `pencilbox hint --entries` that places something) or `{"cells":[],"text":null,"status","message","wrong"?: [{"cell","value"}]}` (`wrong`: entries the puzzle's only solution does not have) |
 //! | `POST /api/generate` | `{"puzzle":..,"rows":R,"cols":C,"difficulty":D?,"seed":N,"settings":{..}?}` (square grids: `"size":n`; settings as the generator declares them, e.g. Path `{"clues":50}`, Sudoku `{"block":"2x3"}`) | `{"puzzle":..,"text":..,"seed":N,"unique":true,"json":..,"url":..,"difficulty":D?}` |
 //! | `POST /api/nishio` | `{"puzzle":"sudoku","text":..,"digit":d,"candidates":[bitmask per cell]?,"method":"dag"?}` | `{"digit":d,"removed":["r1c5",..],"candidates":k,"placements":N}` |
 //! | `POST /api/step` | `{"puzzle":"sudoku","text":<givens and entries>,"candidates":[bitmask per cell]?}` | the next deduction the player has not made: `{"rule","text","placed":[{"cell","digit"}],"eliminated":[..]}` or `{"rule":null,"message"}` |
@@ -84,32 +84,6 @@ struct HintRequest {
     level: Option<String>,
     #[serde(default)]
     settings: std::collections::BTreeMap<String, String>,
-    /// Facts the player already shows (`{"cell","value"}`, e.g. a drawn Path's links and cells,
-    /// for families that take no entries): steps that place only these are skipped.
-    #[serde(default)]
-    known: Vec<KnownFact>,
-}
-
-/// A fact the page already shows.
-#[derive(Debug, Deserialize, PartialEq, Eq)]
-struct KnownFact {
-    cell: String,
-    value: String,
-}
-
-/// The explanation without the steps whose placements the player already shows (all of them
-/// in `known`), so the hint is the first step that tells something new.
-fn without_known(x: pencilbox_core::human::Explanation, known: &[KnownFact]) -> pencilbox_core::human::Explanation {
-    if known.is_empty() {
-        return x;
-    }
-    let is_known = |f: &pencilbox_core::human::Fact| known.iter().any(|k| k.cell == f.cell && k.value == f.value);
-    let steps = x
-        .steps
-        .into_iter()
-        .filter(|s| s.placed.is_empty() || !s.placed.iter().all(is_known))
-        .collect();
-    pencilbox_core::human::Explanation::new(steps, x.status, x.notes)
 }
 
 /// The generic hint: the first step of the family's explanation that places something, at
@@ -138,17 +112,17 @@ async fn leveled_hint(
                 limits: limits.clone(),
                 ..ExplainOptions::default()
             };
-            let x = without_known(kind.explain(&req.text, entries, &opts, &eo)?, &req.known);
+            let x = kind.explain(&req.text, entries, &opts, &eo)?;
             Ok(match human::hint(&x, level) {
                 Some(h) => {
                     let mut v = serde_json::to_value(&h).unwrap_or(Value::Null);
                     v["puzzle"] = json!(req.puzzle);
                     v
                 }
-                None => json!({
-                    "puzzle": req.puzzle, "level": level, "cells": [], "text": null, "status": x.status,
-                    "message": crate::explain::no_hint_message(x.status),
-                }),
+                None => {
+                    let message = crate::explain::no_hint_text(&x);
+                    crate::explain::no_hint_json(&req.puzzle, level, &x, &message)
+                }
             })
         })
         .await?;
