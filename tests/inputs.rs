@@ -146,9 +146,21 @@ proptest! {
 
 /// The bundled puzzles with an answer, and the family that reads them.
 const WITH_ANSWERS: [(&str, &str, &str); 4] = [
-    ("suguru", "examples/suguru/example-6x6.in", "examples/suguru/example-6x6.ans"),
-    ("ripple", "examples/ripple/example-6x6.in", "examples/ripple/example-6x6.ans"),
-    ("path", "examples/path/example-6x6.txt", "examples/path/example-6x6.drawing"),
+    (
+        "suguru",
+        "examples/suguru/example-6x6.in",
+        "examples/suguru/example-6x6.ans",
+    ),
+    (
+        "ripple",
+        "examples/ripple/example-6x6.in",
+        "examples/ripple/example-6x6.ans",
+    ),
+    (
+        "path",
+        "examples/path/example-6x6.txt",
+        "examples/path/example-6x6.drawing",
+    ),
     ("path", "examples/path/example-6x6.txt", "examples/path/example-6x6.sol"),
 ];
 

@@ -17,14 +17,12 @@
 use pencilbox_core::constraints::DistinctRules;
 use pencilbox_core::encode;
 use pencilbox_core::engine::{EngineSearch, Probe, SmallestDomain, VarId};
-use pencilbox_core::plugin::{
-    engine_search, grid_differences, Found, GenerateRequest, Generated, GeneratorInfo, Plugin, Puzzle,
-};
+use pencilbox_core::plugin::{engine_search, Found, GenerateRequest, Generated, GeneratorInfo, Plugin, Puzzle};
 use pencilbox_core::regions::generate::unique_puzzle;
 use pencilbox_core::regions::{self, model::decode, Board, Family, RegionModel};
 use pencilbox_core::setter::{self, Clue, Setup};
-use pencilbox_core::{AlgorithmInfo, CellId, Domain, Grid, Limits, Note, ParseError, PuzzleError, Rendered};
-use pencilbox_core::{Render, RunOptions, Shape, VerifyReport};
+use pencilbox_core::{AlgorithmInfo, CellId, Domain, Grid, Limits, PuzzleError};
+use pencilbox_core::{RunOptions, Shape, VerifyReport};
 
 /// How Ripple Effect is written: `ripple m n`, hint rows, label rows; URL genre `ripple`.
 pub const FAMILY: Family = Family {
@@ -58,6 +56,10 @@ fn at(shape: Shape, c: CellId, (dr, dc): (isize, isize), d: usize) -> Option<Cel
 }
 
 impl Ripple {
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.0
+    }
     /// The engine model with `rules`, and the cell variables; `None` for regions over 64 cells.
     pub fn model(&self, rules: DistinctRules) -> Option<(EngineSearch<SmallestDomain>, Vec<VarId>)> {
         let RegionModel {
@@ -121,13 +123,8 @@ impl Puzzle for Ripple {
         max_cells: 100,
         default_size: (8, 8),
     });
+    pencilbox_core::region_family_methods!(FAMILY, board, Ripple);
 
-    fn detect(text: &str) -> bool {
-        FAMILY.detect(text)
-    }
-    fn parse(text: &str, _: &RunOptions) -> Result<Self, PuzzleError> {
-        Ok(Ripple(FAMILY.parse(text)?))
-    }
     fn search(
         &self,
         alg: Option<Algorithm>,
@@ -147,9 +144,6 @@ impl Puzzle for Ripple {
             .model(DistinctRules::ALL)
             .ok_or_else(|| PuzzleError::unsupported(TOO_BIG))?;
         Ok(engine_search(&mut s, lim, keep, |e| decode(&self.0, e, &cells)))
-    }
-    fn parse_solution(&self, text: &str) -> Result<Grid<u32>, ParseError> {
-        regions::parse_answer(text, self.0.shape())
     }
     fn verify(&self, s: &Grid<u32>) -> VerifyReport {
         let shape = self.0.shape();
@@ -179,15 +173,6 @@ impl Puzzle for Ripple {
             }
         })
     }
-    fn render(&self, s: &Grid<u32>) -> Rendered {
-        regions::render(self.0.regions(), s)
-    }
-    fn render_as(&self, s: &Grid<u32>, what: Render) -> Rendered {
-        regions::render_as(self.0.regions(), s, what)
-    }
-    fn differences(&self, a: &Grid<u32>, b: &Grid<u32>) -> Vec<String> {
-        grid_differences(self.0.shape().width, a.as_slice(), b.as_slice())
-    }
     fn explain(
         &self,
         opts: &pencilbox_core::human::ExplainOptions,
@@ -204,25 +189,6 @@ impl Puzzle for Ripple {
             &vocab,
             opts,
         )))
-    }
-    fn with_entries(&self, entries: &str) -> Result<Self, PuzzleError> {
-        pencilbox_core::human::board_with_entries(&self.0, entries).map(Ripple)
-    }
-    fn wrong_entries(&self, entries: &str, solution: &Grid<u32>) -> Option<Vec<pencilbox_core::human::Fact>> {
-        pencilbox_core::human::region_wrong_entries(&self.0, entries, solution)
-    }
-    fn dimensions(&self) -> (usize, usize) {
-        (self.0.shape().height, self.0.shape().width)
-    }
-    fn notes(&self) -> Vec<Note> {
-        self.0.notes()
-    }
-    fn write(&self, url: bool) -> Option<String> {
-        Some(if url {
-            FAMILY.to_url(&self.0)
-        } else {
-            FAMILY.to_text(&self.0)
-        })
     }
     fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
         generate(req.height, req.width, req.seed, &req.limits)

@@ -10,15 +10,13 @@
 //!   next to the driver's node count); when counting an instance `linear` applies to, Theorem
 //!   4's bound.
 
-use crate::model::{parse, parse_answer, Solution, Suguru};
+use crate::model::{parse, Solution, Suguru};
 use crate::solver::{self, Algorithm, ALGORITHMS};
 use crate::{linear, theorems, verify};
 use pencilbox_core::human::{ExplainOptions, Explanation};
-use pencilbox_core::plugin::{grid_differences, Found, GenerateRequest, Generated, GeneratorInfo, Plugin, Puzzle};
+use pencilbox_core::plugin::{Found, GenerateRequest, Generated, GeneratorInfo, Plugin, Puzzle};
 use pencilbox_core::regions;
-use pencilbox_core::{
-    AlgorithmInfo, Limits, Note, ParseError, PuzzleError, Render, Rendered, RunOptions, VerifyReport,
-};
+use pencilbox_core::{AlgorithmInfo, Limits, Note, PuzzleError, Rendered, RunOptions, VerifyReport};
 
 /// The registry entry (`pencilbox_suguru::KIND`).
 pub static KIND: Plugin<Suguru> = Plugin::new();
@@ -60,6 +58,7 @@ impl Puzzle for Suguru {
     const ALGORITHMS: &'static [(Algorithm, AlgorithmInfo)] = &ALGORITHMS;
     const ANSWER_EXTENSION: Option<&'static str> = Some("ans");
     const GENERATOR: Option<GeneratorInfo> = Some(crate::generate::GENERATOR);
+    pencilbox_core::region_board_methods!(board, Suguru::from);
 
     fn detect(text: &str) -> bool {
         crate::model::detect(text)
@@ -112,10 +111,6 @@ impl Puzzle for Suguru {
         })
     }
 
-    fn parse_solution(&self, text: &str) -> Result<Solution, ParseError> {
-        parse_answer(text, self.shape())
-    }
-
     fn verify(&self, s: &Solution) -> VerifyReport {
         verify::verify(self, s)
     }
@@ -124,28 +119,8 @@ impl Puzzle for Suguru {
         render(self, s)
     }
 
-    fn render_as(&self, s: &Solution, what: Render) -> Rendered {
-        regions::render_as(self.board().regions(), s, what)
-    }
-
-    fn differences(&self, a: &Solution, b: &Solution) -> Vec<String> {
-        grid_differences(self.shape().width, a.as_slice(), b.as_slice())
-    }
-
     fn explain(&self, opts: &ExplainOptions) -> Option<Result<Explanation, PuzzleError>> {
         Some(crate::explain::explain(self, opts))
-    }
-
-    fn with_entries(&self, entries: &str) -> Result<Self, PuzzleError> {
-        pencilbox_core::human::board_with_entries(self.board(), entries).map(Suguru::from)
-    }
-    fn wrong_entries(&self, entries: &str, solution: &Solution) -> Option<Vec<pencilbox_core::human::Fact>> {
-        pencilbox_core::human::region_wrong_entries(self.board(), entries, solution)
-    }
-
-    fn dimensions(&self) -> (usize, usize) {
-        let s = self.shape();
-        (s.height, s.width)
     }
 
     fn notes(&self) -> Vec<Note> {

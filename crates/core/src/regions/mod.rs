@@ -298,6 +298,66 @@ fn random_board(h: usize, w: usize, labels: &[u8], hints: &[u32], steps: &[usize
     (board, steps.iter().map(|&k| crate::grid::KING[k]).collect())
 }
 
+/// The [`Puzzle`](crate::plugin::Puzzle) methods that every region family writes the same way,
+/// for a type with a method `$board(&self) -> &Board` and a constructor `$wrap: Board -> Self`:
+/// reading answers ([`parse_answer`]), `--format pretty` with region walls ([`render_as`]),
+/// the cells two solutions differ at, the grid's size, and the player's entries for hints
+/// ([`board_with_entries`](crate::human::board_with_entries),
+/// [`region_wrong_entries`](crate::human::region_wrong_entries)). Written inside the family's
+/// `impl Puzzle` block: `pencilbox_core::region_board_methods!(board, Suguru::from);`.
+#[macro_export]
+macro_rules! region_board_methods {
+    ($board:ident, $wrap:expr) => {
+        fn parse_solution(&self, text: &str) -> Result<$crate::Grid<u32>, $crate::ParseError> {
+            $crate::regions::parse_answer(text, self.$board().shape())
+        }
+        fn render_as(&self, s: &$crate::Grid<u32>, what: $crate::Render) -> $crate::Rendered {
+            $crate::regions::render_as(self.$board().regions(), s, what)
+        }
+        fn differences(&self, a: &$crate::Grid<u32>, b: &$crate::Grid<u32>) -> Vec<String> {
+            $crate::plugin::grid_differences(self.$board().shape().width, a.as_slice(), b.as_slice())
+        }
+        fn dimensions(&self) -> (usize, usize) {
+            (self.$board().shape().height, self.$board().shape().width)
+        }
+        fn with_entries(&self, entries: &str) -> Result<Self, $crate::PuzzleError> {
+            $crate::human::board_with_entries(self.$board(), entries).map($wrap)
+        }
+        fn wrong_entries(&self, entries: &str, solution: &$crate::Grid<u32>) -> Option<Vec<$crate::human::Fact>> {
+            $crate::human::region_wrong_entries(self.$board(), entries, solution)
+        }
+    };
+}
+
+/// [`region_board_methods!`] plus the methods of a family whose format is entirely a
+/// [`Family`] constant `$family` (detection, parsing, the text and URL forms, the drawing and
+/// the board's notes), as Ripple Effect's: `pencilbox_core::region_family_methods!(FAMILY,
+/// board, Ripple);`.
+#[macro_export]
+macro_rules! region_family_methods {
+    ($family:expr, $board:ident, $wrap:expr) => {
+        $crate::region_board_methods!($board, $wrap);
+        fn detect(text: &str) -> bool {
+            $family.detect(text)
+        }
+        fn parse(text: &str, _: &$crate::RunOptions) -> Result<Self, $crate::PuzzleError> {
+            Ok($wrap($family.parse(text)?))
+        }
+        fn render(&self, s: &$crate::Grid<u32>) -> $crate::Rendered {
+            $crate::regions::render(self.$board().regions(), s)
+        }
+        fn notes(&self) -> Vec<$crate::Note> {
+            self.$board().notes()
+        }
+        fn write(&self, url: bool) -> Option<String> {
+            Some(match url {
+                true => $family.to_url(self.$board()),
+                false => $family.to_text(self.$board()),
+            })
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
