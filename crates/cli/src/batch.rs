@@ -2,7 +2,8 @@
 //! every core.
 //!
 //! Input lines are `{"id": …, "puzzle": "sudoku", "text": "…"}` (`puzzle` optional when the
-//! text is recognised; `solution` for `--op verify`; `id` a string or number, the line number
+//! text is recognised; `solution` for `--op verify`, and for `--op explain`/`rate` the player's
+//! entries as `explain --entries` takes them; `id` a string or number, the line number
 //! when absent) or a bare one-line puzzle (an 81-character Sudoku), whose id is its line
 //! number. Blank lines are skipped. Each record is `{"id": …, "status": …}` plus exactly the
 //! fields the single-file command prints with `--format json` ([`crate::output::solve_json`],
@@ -154,7 +155,7 @@ fn puzzle_failure(e: &PuzzleError) -> Failure {
         }
         _ => None,
     };
-    let name = if matches!(e, PuzzleError::Solution(_)) {
+    let name = if matches!(e, PuzzleError::Solution(_) | PuzzleError::Entries(_)) {
         "solution"
     } else {
         "text"
@@ -261,7 +262,10 @@ impl Config {
                     limits: opts.limits.clone(),
                     ..ExplainOptions::default()
                 };
-                let x = kind.explain(text, None, &opts, &eo).map_err(|e| puzzle_failure(&e))?;
+                // A `solution` field is the player's position (`explain --entries`).
+                let x = kind
+                    .explain(text, solution, &opts, &eo)
+                    .map_err(|e| puzzle_failure(&e))?;
                 if op == Op::Rate {
                     json!({"puzzle": kind.name(), "status": x.status, "rating": x.rating})
                 } else {

@@ -140,9 +140,11 @@ fn verify(
 
 /// The steps a person would take and the rating: the dict of `pencilbox explain --format
 /// json` (`steps`, `status`, `rating`); with `rating_only`, only `puzzle`, `status` and
-/// `rating`.
+/// `rating`. `entries` is the player's position, as `explain --entries` takes it (a partly
+/// filled answer grid; for Path the drawn lines as arrows): the steps start from it, and a
+/// position without solutions lists the entries at fault under `wrong`.
 #[pyfunction]
-#[pyo3(signature = (text, puzzle=None, timeout=None, rating_only=false, settings=None))]
+#[pyo3(signature = (text, puzzle=None, timeout=None, rating_only=false, settings=None, entries=None))]
 fn explain(
     py: Python<'_>,
     text: String,
@@ -150,10 +152,11 @@ fn explain(
     timeout: Option<f64>,
     rating_only: bool,
     settings: Option<Vec<(String, String)>>,
+    entries: Option<String>,
 ) -> PyResult<Py<PyAny>> {
     let op = if rating_only { Op::Rate } else { Op::Explain };
     let cfg = config(op, None, None, timeout, settings);
-    run_one(py, cfg, puzzle, text, None)
+    run_one(py, cfg, puzzle, text, entries)
 }
 
 /// Generate a puzzle with a unique solution: a dict with `text` (the family's file format),

@@ -93,6 +93,20 @@ def test_explain_and_rating():
     assert rated == {"puzzle": "sudoku", "status": "solved", "rating": r["rating"]}
 
 
+def test_explain_from_the_players_entries_names_a_wrong_one():
+    path = (EXAMPLES / "path" / "example-6x6.txt").read_text()
+    drawing = (EXAMPLES / "path" / "example-6x6.drawing").read_text()
+    r = pencilbox.explain(path, entries=drawing)
+    assert r["status"] == "solved" and "wrong" not in r
+    wrong = "0 0 0 0 0 0\n" * 5 + "0 0 0 0 0 u\n"
+    r = pencilbox.explain(path, entries=wrong)
+    assert r["status"] == "no solution"
+    assert r["wrong"] == [{"cell": "r5c6-r6c6", "value": "line"}]
+    with pytest.raises(pencilbox.PuzzleError) as e:
+        pencilbox.explain(path, entries="0 0 0 0 0 r\n" * 6)
+    assert "off the grid" in e.value.message
+
+
 def test_generate_makes_a_unique_puzzle_that_solves_to_its_answer():
     for family, size in [("suguru", "6x6"), ("path", (6, 6)), ("sudoku", "4x4"), ("ripple", "5x5")]:
         g = pencilbox.generate(family, size=size, seed=11)
