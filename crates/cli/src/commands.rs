@@ -143,7 +143,7 @@ pub fn solve(args: &PuzzleArgs, format: Format, show_stats: bool, file: &Path) -
         let code = output::status_code(report.status);
         worst = worst.max(code);
         match format {
-            Format::Json => emit(&output::solve_json(kind.name(), &report).to_string()),
+            Format::Json => emit(&watch.mark(output::solve_json(kind.name(), &report)).to_string()),
             Format::Text | Format::Pretty => match (&report.solution, report.status) {
                 (Some(s), _) => emit(output::solution_text(s, format == Format::Pretty)),
                 (None, Status::Unsolvable) => {
@@ -253,7 +253,7 @@ pub fn count(args: &PuzzleArgs, limit: Option<u64>, format: Format, show_stats: 
         };
         worst = worst.max(code);
         match format {
-            Format::Json => emit(&output::count_json_report(kind.name(), &report).to_string()),
+            Format::Json => emit(&watch.mark(output::count_json_report(kind.name(), &report)).to_string()),
             _ => {
                 let qualifier = if report.complete { "" } else { "at least " };
                 let what = if report.interrupted {

@@ -140,11 +140,14 @@ pub fn explain(a: &ExplainArgs) -> u8 {
         }
         match (a.format, a.rating_only) {
             (Format::Json, true) => emit(
-                &json!({"puzzle": kind.name(), "line": inst.first_line, "status": x.status, "rating": x.rating})
+                &watch
+                    .mark(
+                        json!({"puzzle": kind.name(), "line": inst.first_line, "status": x.status, "rating": x.rating}),
+                    )
                     .to_string(),
             ),
             (Format::Json, false) => {
-                let mut v = explanation_json(kind.name(), &x);
+                let mut v = watch.mark(explanation_json(kind.name(), &x));
                 if many {
                     v["line"] = json!(inst.first_line);
                 }
@@ -241,7 +244,7 @@ pub fn hint(a: &HintArgs) -> u8 {
                 no_hint_text(&x)
             };
             match a.format {
-                Format::Json => emit(&no_hint_json(kind.name(), level, &x, &message).to_string()),
+                Format::Json => emit(&watch.mark(no_hint_json(kind.name(), level, &x, &message)).to_string()),
                 _ => emit(&message),
             }
             watch.code(match x.status {

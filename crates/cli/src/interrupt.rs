@@ -171,6 +171,15 @@ impl Watch {
         }
     }
 
+    /// A command's JSON with `"stopped_by": "ctrl-c"` added when Ctrl-C stopped the run (a
+    /// time or node limit leaves it as it is), so JSON readers can tell the two apart.
+    pub fn mark(&self, mut v: serde_json::Value) -> serde_json::Value {
+        if self.interrupted() {
+            v["stopped_by"] = serde_json::json!("ctrl-c");
+        }
+        v
+    }
+
     /// The exit code: [`INTERRUPTED`] when Ctrl-C stopped the run, else `code`.
     pub fn code(&self, code: u8) -> u8 {
         if self.interrupted() {

@@ -137,6 +137,7 @@ fn ctrl_c_stops_an_endless_suguru_count_and_json_says_incomplete() {
     assert_eq!(code, Some(130), "stdout: {out}\nstderr: {err}");
     let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
     assert_eq!(v["complete"], false, "{out}");
+    assert_eq!(v["stopped_by"], "ctrl-c", "JSON tells Ctrl-C from a timeout: {out}");
     assert!(v["stats"]["nodes"].as_u64().is_some_and(|n| n > 0), "{out}");
 }
 
@@ -160,6 +161,19 @@ fn ctrl_c_stops_forced_and_lists_what_it_has() {
     let (code, out, err) = run_and_interrupt(&["forced", "-p", "suguru", "-"], &empty_suguru());
     assert_eq!(code, Some(130), "stdout: {out}\nstderr: {err}");
     assert!(out.contains("incomplete: stopped by Ctrl-C;"), "{out}");
+}
+
+#[test]
+fn a_timeout_in_json_has_no_ctrl_c_mark() {
+    let child = start(
+        &["count", "-p", "sudoku", "-f", "json", "--timeout", "0.3", "-"],
+        EMPTY_SUDOKU,
+    );
+    let (code, out, err) = finish(child, STOPS_WITHIN);
+    assert_eq!(code, Some(3), "stdout: {out}\nstderr: {err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    assert_eq!(v["complete"], false, "{out}");
+    assert!(v.get("stopped_by").is_none(), "{out}");
 }
 
 #[test]
