@@ -736,10 +736,11 @@ async fn path_and_sudoku_scenario(c: Client, addr: std::net::SocketAddr) {
     let right: char = Key::Right.into();
     keys(&c, &[right, right, right]).await;
     wait_text(&c, "board-sub", "path of 3 cells").await;
-    // The drawn lines are the position: the next hint goes on from them (door A has its one
-    // line, so its other link is blank).
+    // The drawn lines are the position: the next hint goes on from them (bookkeeping such as
+    // "door A has its one line" passed over).
     click(&c, "pt-hint-answer").await;
-    wait_text(&c, "status", "so r1c1-r2c1 blank").await;
+    wait_text(&c, "status", "only ways out").await;
+    wait_text(&c, "status", "so r1c3-r2c3 line").await;
     // Explain: the step that draws lines (only ways out) shows them on the board.
     click(&c, "pt-explain").await;
     wait_text(&c, "explain-rating", "rating").await;

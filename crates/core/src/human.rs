@@ -60,12 +60,28 @@ pub struct RuleInfo {
     /// Why it concludes, in a phrase ("the number fits no other cell of its region").
     #[serde(skip)]
     pub why: &'static str,
+    /// Its conclusions are what the player's marks already show (a Path cell with its two
+    /// lines has no other line): a [`hint`] passes over such steps when a later step places
+    /// something.
+    #[serde(skip)]
+    pub bookkeeping: bool,
 }
 
 impl RuleInfo {
     /// A rule.
     pub const fn new(id: &'static str, name: &'static str, level: u8, why: &'static str) -> Self {
-        RuleInfo { id, name, level, why }
+        RuleInfo {
+            id,
+            name,
+            level,
+            why,
+            bookkeeping: false,
+        }
+    }
+    /// The same rule, marked as bookkeeping (see [`RuleInfo::bookkeeping`]).
+    pub const fn bookkeeping(mut self) -> Self {
+        self.bookkeeping = true;
+        self
     }
 }
 
@@ -102,6 +118,9 @@ pub struct HumanStep {
     pub text: String,
     /// An assumption of the search (its value is a solution's), not a deduction.
     pub guess: bool,
+    /// The rule is bookkeeping ([`RuleInfo::bookkeeping`]).
+    #[serde(skip)]
+    pub bookkeeping: bool,
 }
 
 /// How an explanation ended.
@@ -426,6 +445,7 @@ impl<'a> Converter<'a> {
             removed,
             text,
             guess: s.kind == StepKind::Decision,
+            bookkeeping: info.bookkeeping,
         })
     }
 }
@@ -718,7 +738,8 @@ pub struct Hint {
     pub text: String,
 }
 
-/// The hint of an explanation: its first step that places something (else its first step),
+/// The hint of an explanation: its first step that places something and is not bookkeeping
+/// ([`RuleInfo::bookkeeping`]; else the first that places something, else its first step),
 /// told at `level`; `None` when there is no step (nothing left, or the rules are stuck at
 /// once) or the position has no solution (then [`Explanation::wrong`] may name the entries at
 /// fault). Guesses are hinted too, marked as such in the text.
@@ -727,10 +748,13 @@ pub fn hint(e: &Explanation, level: HintLevel) -> Option<Hint> {
         // Steps from a position without solutions lead nowhere.
         return None;
     }
+    let placing = |s: &&HumanStep| !s.placed.is_empty();
     let s = e
         .steps
         .iter()
-        .find(|s| !s.placed.is_empty())
+        .filter(placing)
+        .find(|s| !s.bookkeeping)
+        .or_else(|| e.steps.iter().find(placing))
         .or_else(|| e.steps.first())?;
     let cells = s.cells.clone();
     let at = list(&cells, 8);
@@ -1038,6 +1062,37 @@ mod tests {
     }
 
     #[test]
+    fn hints_pass_over_bookkeeping_unless_nothing_else_places() {
+        let step = |rule: &'static str, bookkeeping: bool| HumanStep {
+            rule,
+            name: rule,
+            level: 1,
+            cells: vec!["r1c1".into()],
+            placed: vec![Fact {
+                cell: "r1c1".into(),
+                value: "1".into(),
+            }],
+            removed: vec![],
+            text: String::new(),
+            guess: false,
+            bookkeeping,
+        };
+        let x = Explanation::new(
+            vec![step("complete", true), step("dead-end", false)],
+            ExplainStatus::Solved,
+            vec![],
+        );
+        assert_eq!(hint(&x, HintLevel::Rule).unwrap().rule.unwrap().id, "dead-end");
+        let x = Explanation::new(vec![step("complete", true)], ExplainStatus::Solved, vec![]);
+        assert_eq!(hint(&x, HintLevel::Rule).unwrap().rule.unwrap().id, "complete");
+        let x = Explanation::new(vec![step("dead-end", false)], ExplainStatus::NoSolution, vec![]);
+        assert!(
+            hint(&x, HintLevel::Nudge).is_none(),
+            "no hint from a position without solutions"
+        );
+    }
+
+    #[test]
     fn ratings_take_the_hardest_level_and_count_its_steps() {
         let step = |level| HumanStep {
             rule: "x",
@@ -1048,6 +1103,7 @@ mod tests {
             removed: vec![],
             text: String::new(),
             guess: false,
+            bookkeeping: false,
         };
         let r = Rating::of(&[step(1), step(3), step(1), step(3)]);
         assert_eq!(r.score, 3.2);

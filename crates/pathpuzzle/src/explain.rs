@@ -10,7 +10,7 @@
 //! | 1 | dead end | a cell that cannot get two lines (a door: one) is unused |
 //! | 1 | line enters | a cell a line enters is used |
 //! | 1 | only ways out | a used cell with exactly as many open links as it still needs takes them all |
-//! | 1 | cell complete | a cell with its two lines (a door: one), or an unused cell, has no other line |
+//! | 1 | cell complete | a cell with its two lines (a door: one), or an unused cell, has no other line (bookkeeping: what a drawing shows, so hints pass over it) |
 //! | 2 | no premature loop | a link that would close a loop is blank; a finished path leaves every other cell unused |
 //! | 3 | parity | the path crosses the cut between two rows (columns) an odd number of times exactly when the doors are on different sides |
 //! | 3 | checkerboard count | with every row (or column) clued, the path's length fixes how many cells of each colour it uses |
@@ -53,7 +53,8 @@ pub const RULES: [RuleInfo; 15] = [
         "cell complete",
         1,
         "the cell has all its lines (or is unused)",
-    ),
+    )
+    .bookkeeping(),
     RuleInfo::new("loops", "no premature loop", 2, "the link would close a loop"),
     RuleInfo::new("finish", "path complete", 2, "the line already joins the two doors"),
     RuleInfo::new("chains", "no premature loop", 2, "no loop may close"),
@@ -87,7 +88,7 @@ pub const RULES: [RuleInfo; 15] = [
         6,
         "no rule applies; a guess that leads to the solution",
     ),
-    RuleInfo::new("degree", "cell complete", 1, "the cell's lines"),
+    RuleInfo::new("degree", "cell complete", 1, "the cell's lines").bookkeeping(),
 ];
 
 /// Names the link model's variables (also `forced`'s, [`crate::setter::fact_model`]).

@@ -154,6 +154,7 @@ fn human_step(n: usize, s: &Step) -> HumanStep {
             .collect(),
         text: s.text.clone(),
         guess: s.rule == Rule::Guess,
+        bookkeeping: false,
     }
 }
 
