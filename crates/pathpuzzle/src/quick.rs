@@ -31,7 +31,7 @@
 //! * **deductions** — once the walk has met [`FLOOD_AFTER_FAILURES`] dead ends it deduces,
 //!   once, from the clues alone and to a fixpoint, cells no solution visits and cells every
 //!   solution visits (the link model's `lines`, `degree`, `colours` and a weaker `connect` on
-//!   cells, on the whole grid: [`Walk::presolve`]). The closed cells stay closed for the rest
+//!   cells, on the whole grid: [`deductions`]). The closed cells stay closed for the rest
 //!   of the walk (a path already through one is abandoned back to the node before it), and
 //!   `reach` cuts a node whose future cells miss a cell every solution visits.
 //!
@@ -127,7 +127,7 @@ pub fn walk(p: &PathPuzzle, limits: &Limits, budget: u64, keep: usize) -> Walked
     }
 }
 
-/// What the walk's deductions from the clues ([`Walk::presolve`]) say about a puzzle: for
+/// What the walk's deductions from the clues (the module docs) say about a puzzle: for
 /// tests and tools (the walk itself runs them only after its first dead ends).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Deductions {
@@ -145,7 +145,9 @@ pub enum Deductions {
     },
 }
 
-/// The deductions of [`Walk::presolve`] on `p`, as the walk makes them.
+/// The walk's deductions from the clues on `p` (see the module docs), as the walk makes them:
+/// the link model's `lines`, `degree` and `colours` rules on cells, and reachability from both
+/// doors, to a fixpoint.
 pub fn deductions(p: &PathPuzzle) -> Deductions {
     fn cells<W: BitWord>(x: W, n: usize) -> Vec<CellId> {
         (0..n)
