@@ -318,12 +318,26 @@ impl<'p, W: BitWord> Walk<'p, W> {
     /// These are the link model's `lines`, `degree`, `colours` and (weaker) `connect` rules on
     /// cells alone, at the root; they cost about a dozen plain nodes, so the walk runs them
     /// only once it has met [`FLOOD_AFTER_FAILURES`] dead ends ([`Walk::visit`]).
+    // Run once per walk: kept out of `visit`, the hot loop.
+    #[inline(never)]
     fn presolve(&self) -> Option<(W, W)> {
         let all = self.steps.all;
         let a = Self::bit(self.path[0] as u32);
         let b = Self::bit(self.b);
         let doors = a | b;
         let (mut closed, mut must) = (self.root_closed, doors);
+        // The clued lines (line, clue).
+        let mut clued = [(0u8, 0u8); MAX_LINES];
+        let mut n_clued = 0;
+        let rows = self.p.row_clues().iter();
+        for (k, clue) in rows.chain(self.p.col_clues()).enumerate() {
+            if let Some(n) = *clue {
+                // A line's index and a clue that can be met fit a byte (`walk` skips the rest).
+                clued[n_clued] = (k as u8, n.min(255) as u8);
+                n_clued += 1;
+            }
+        }
+        let clued = &clued[..n_clued];
         let colours = self.length.map(|l| {
             let (same, other) = if a & self.even != W::ZERO {
                 (self.even, all & !self.even)
@@ -332,6 +346,7 @@ impl<'p, W: BitWord> Walk<'p, W> {
             };
             [(same, (l + 1) / 2), (other, l / 2)]
         });
+
         loop {
             let (closed_before, must_before) = (closed, must);
             if must & closed != W::ZERO {
@@ -350,11 +365,8 @@ impl<'p, W: BitWord> Walk<'p, W> {
             let forcing = (doors & !two) | (must & !doors & !three);
             must = must | (self.spread(forcing) & open);
             // lines
-            let rows = self.p.row_clues().iter();
-            for (k, clue) in rows.chain(self.p.col_clues()).enumerate() {
-                if let Some(n) = *clue {
-                    settle(&mut closed, &mut must, self.line(k as u32), n as i32)?;
-                }
+            for &(k, n) in clued {
+                settle(&mut closed, &mut must, self.line(u32::from(k)), i32::from(n))?;
             }
             // colours
             if let Some(colours) = colours {
@@ -362,14 +374,17 @@ impl<'p, W: BitWord> Walk<'p, W> {
                     settle(&mut closed, &mut must, cells, n)?;
                 }
             }
-            // reach
+            if closed != closed_before || must != must_before {
+                continue;
+            }
+            // reach, the costly rule, once the others are at their fixpoint
             let open = all & !closed;
             let (from_a, from_b) = (self.fill(a, open & !b), self.fill(b, open & !a));
             if self.spread(from_a) & b == W::ZERO {
                 return None;
             }
             closed = closed | (open & !(from_a & from_b) & !doors);
-            if closed == closed_before && must == must_before {
+            if closed == closed_before {
                 return (must & closed == W::ZERO).then_some((closed, must));
             }
         }
