@@ -35,12 +35,9 @@
 //! # Search
 //! Propagation runs to a fixpoint after each decision; probing follows; then the node branches
 //! ([`LinkBranching`], reading the engine's domains):
-//! * `lines` — at a node where probing has run, visit, then close, the open cell whose two
-//!   probes changed the most domains (the product of the two counts,
-//!   [`Engine::lookahead`]: the look-ahead choice of SAT solvers, which splits the tree where
-//!   both branches propagate far); before probing starts, an open cell of the clued line with
-//!   the fewest ways `C(open, owed)` to place the cells it still owes (more than one), choosing
-//!   the cell whose crossing line has the fewest; when every clued line is settled, as `links`;
+//! * `lines` — visit, then close, an open cell of the clued line with the fewest ways
+//!   `C(open, owed)` to place the cells it still owes (more than one), choosing the cell whose
+//!   crossing line has the fewest; when every clued line is settled, as `links`;
 //! * `links` — choose, then close, an open link at the visited cell with the least slack (open
 //!   links minus links still needed).
 //!
@@ -618,19 +615,6 @@ impl LinkBranching {
             .min_by(|&x, &y| cross(x).total_cmp(&cross(y)))
     }
 
-    /// After a probing pass at this node: the open cell whose two probes changed the most
-    /// domains (their product), the look-ahead choice; `None` without probing.
-    fn pick_lookahead(&self, e: &Engine) -> Option<pencilbox_core::engine::VarId> {
-        let mut best: Option<(u32, pencilbox_core::engine::VarId)> = None;
-        for &x in &self.model.vars.cell {
-            let score = e.lookahead(x)?;
-            if score > 0 && !e.dom(x).is_single() && best.is_none_or(|(b, _)| score > b) {
-                best = Some((score, x));
-            }
-        }
-        best.map(|(_, x)| x)
-    }
-
     /// The open link to branch on: at the visited cell with the least slack.
     fn pick_link(&self, e: &Engine) -> Option<LinkId> {
         let m = &*self.model;
@@ -681,15 +665,6 @@ impl Brancher for LinkBranching {
         } else {
             TRUE
         };
-        // The deterministic `lines` racer uses the probes' look-ahead; `links` and the seeded
-        // racers keep their own choices, so that the race stays diverse.
-        if self.lines && self.seed.is_none() {
-            if let Some(var) = self.pick_lookahead(e) {
-                out.push(Decision::assign(var, TRUE));
-                out.push(Decision::assign(var, FALSE));
-                return;
-            }
-        }
         let var = match self.lines.then(|| self.pick_line(e)).flatten() {
             Some(c) => Some(self.model.vars.cell[c.index()]),
             None => self.pick_link(e).map(|l| self.model.vars.link[l as usize]),

@@ -113,11 +113,6 @@ pub struct Engine {
     /// Scratch of [`Engine::probe`]: per variable, the values a successful probe of the
     /// current pass fixed it to.
     pub(crate) implied: Vec<Domain>,
-    /// Per variable, what the last probing pass learnt of it for branching: the product of
-    /// the changes its two probes made (see [`Engine::lookahead`]); valid while
-    /// `lookahead_valid`.
-    pub(crate) lookahead: Vec<u32>,
-    pub(crate) lookahead_valid: bool,
 }
 
 impl Default for Engine {
@@ -153,8 +148,6 @@ impl Engine {
             weights: Vec::new(),
             probe_stats: RuleStats::default(),
             implied: Vec::new(),
-            lookahead: Vec::new(),
-            lookahead_valid: false,
         }
     }
 

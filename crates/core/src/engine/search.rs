@@ -272,9 +272,6 @@ impl Engine {
     pub fn probe(&mut self, probe: &Probe) -> Result<(), super::Conflict> {
         let before = self.changes();
         let n = probe.vars.as_ref().map_or(self.num_vars(), Vec::len);
-        self.lookahead_valid = false;
-        // Every open variable probed gets its score below; the others are not read.
-        self.lookahead.resize(self.num_vars(), 0);
         let mut implied = std::mem::take(&mut self.implied);
         implied.resize(self.num_vars(), Domain::EMPTY);
         let mut touched = Vec::new();
@@ -290,23 +287,7 @@ impl Engine {
                 self.propagate()?;
             }
         }
-        self.lookahead_valid = true;
         Ok(())
-    }
-
-    /// After a successful [`Engine::probe`] at this node (and before any other change), the
-    /// look-ahead score of `var`: the product of the numbers of domain changes its probes made
-    /// (1 for a value whose probe was skipped as implied), the classic look-ahead branching
-    /// score of SAT solvers (a variable both of whose values propagate far splits the tree
-    /// best). 0 when `var` was not probed; `None` when no probe ran since the last change.
-    pub fn lookahead(&self, var: VarId) -> Option<u32> {
-        self.lookahead_valid
-            .then(|| self.lookahead.get(var.index()).copied().unwrap_or(0))
-    }
-
-    /// Forgets the look-ahead scores (the node changes).
-    pub fn forget_lookahead(&mut self) {
-        self.lookahead_valid = false;
     }
 
     /// The passes of [`Engine::probe`]. `implied[v]` holds the values that a successful probe
@@ -334,7 +315,6 @@ impl Engine {
                 }
                 // The values of `d` in the order asked for (the domain is a copy).
                 let mut left = d;
-                let mut score = 1u32;
                 while let Some(v) = if probe.descending { left.max() } else { left.min() } {
                     left = left.without(v);
                     if implied[var.index()].contains(v) {
@@ -346,9 +326,6 @@ impl Engine {
                     self.push_level();
                     let ok = self.assign(var, v).is_ok() && self.propagate_with(probe.suspend).is_ok();
                     if ok {
-                        // The probe's level holds the changes it made.
-                        let gain = self.store.trail.top().len().max(1) as u32;
-                        score = score.saturating_mul(gain);
                         for e in self.store.trail.top() {
                             if let Entry::Dom(x, _) = *e {
                                 let d = self.store.doms[x as usize];
@@ -389,7 +366,6 @@ impl Engine {
                         break;
                     }
                 }
-                self.lookahead[var.index()] = score;
             }
             if !changed || probe.passes == Passes::One {
                 return Ok(());
@@ -458,7 +434,6 @@ impl<B: Brancher> Backtrack for EngineSearch<B> {
         if self.engine.all_fixed() {
             return Expand::Solution;
         }
-        self.engine.forget_lookahead();
         if let Some(p) = self.probe.as_ref().filter(|p| self.failures >= p.after_failures) {
             if self.engine.probe(p).is_err() {
                 self.failures += 1;

@@ -859,33 +859,3 @@ proptest! {
         check_fixpoints(e, &picks)?;
     }
 }
-
-#[test]
-fn lookahead_scores_hold_only_after_a_probe_at_this_node() {
-    for seed in 0..40u64 {
-        let (mut e, vars) = random_path_model(seed);
-        if e.propagate().is_err() {
-            continue;
-        }
-        assert_eq!(e.lookahead(vars[0]), None, "no probe yet");
-        let probe = Probe {
-            vars: Some(vars.clone()),
-            max_values: 2,
-            passes: Passes::One,
-            suspend: Some(Priority::Global),
-            descending: true,
-            after_failures: 0,
-        };
-        if e.probe(&probe).is_err() {
-            continue;
-        }
-        for &x in &vars {
-            if !e.dom(x).is_single() {
-                // Both probes of an open variable succeeded: each changed at least its own domain.
-                assert!(e.lookahead(x).is_some_and(|s| s >= 1), "seed {seed}");
-            }
-        }
-        e.forget_lookahead();
-        assert_eq!(e.lookahead(vars[0]), None, "forgotten");
-    }
-}
