@@ -27,7 +27,13 @@
 //!   column than it owes, or fewer than `L`, or fewer of either colour than the path's
 //!   remaining `⌈L/2⌉` / `⌊L/2⌋` cells of that colour. Before counting, cells with fewer
 //!   than two neighbours among those cells, the path's end and B are dropped (repeatedly):
-//!   every future cell but B lies between two others.
+//!   every future cell but B lies between two others;
+//! * **deductions** — once the walk has met [`FLOOD_AFTER_FAILURES`] dead ends it deduces,
+//!   once, from the clues alone and to a fixpoint, cells no solution visits and cells every
+//!   solution visits (the link model's `lines`, `degree`, `colours` and a weaker `connect` on
+//!   cells, on the whole grid: [`deductions`]). The closed cells stay closed for the rest
+//!   of the walk (a path already through one is abandoned back to the node before it), and
+//!   `reach` cuts a node whose future cells miss a cell every solution visits.
 //!
 //! Until it has met [`ORDER_AFTER_FAILURES`] dead ends the walk keeps the paper's order, so on
 //! the puzzles Algorithm 3 settles at once it finds the paper's first solution in at most the
@@ -121,11 +127,63 @@ pub fn walk(p: &PathPuzzle, limits: &Limits, budget: u64, keep: usize) -> Walked
     }
 }
 
+/// What the walk's deductions from the clues (the module docs) say about a puzzle: for
+/// tests and tools (the walk itself runs them only after its first dead ends).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Deductions {
+    /// The walk does not apply ([`Walked::Skipped`]).
+    Skipped,
+    /// No path satisfies the rules.
+    Refuted,
+    /// The cells no solution visits and the cells every solution visits (the doors among
+    /// them), in cell order.
+    Cells {
+        /// Cells no solution visits.
+        closed: Vec<CellId>,
+        /// Cells every solution visits.
+        must: Vec<CellId>,
+    },
+}
+
+/// The walk's deductions from the clues on `p` (see the module docs), as the walk makes them:
+/// the link model's `lines`, `degree` and `colours` rules on cells, and reachability from both
+/// doors, to a fixpoint.
+pub fn deductions(p: &PathPuzzle) -> Deductions {
+    fn cells<W: BitWord>(x: W, n: usize) -> Vec<CellId> {
+        (0..n)
+            .filter(|&i| (x >> i as u32) & W::ONE != W::ZERO)
+            .map(CellId::from_index)
+            .collect()
+    }
+    fn run<W: BitWord>(p: &PathPuzzle) -> Deductions {
+        let n = p.shape().cells();
+        match Walk::<W>::new(p, &Limits::all(), 0, 0).presolve() {
+            None => Deductions::Refuted,
+            Some((closed, must)) => Deductions::Cells {
+                closed: cells(closed, n),
+                must: cells(must, n),
+            },
+        }
+    }
+    if walk(p, &Limits::all(), 0, 0) == Walked::Skipped {
+        return Deductions::Skipped;
+    }
+    if p.shape().cells() <= 64 && p.shape().width < 64 {
+        run::<u64>(p)
+    } else {
+        run::<u128>(p)
+    }
+}
+
 /// Why a walk stopped before the end of its tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Halt {
     Budget,
     Limit(StopReason),
+    /// [`Walk::presolve`] found that no path exists.
+    Refuted,
+    /// [`Walk::presolve`] closed a cell of the path: back to the node before the first one.
+    Unwind,
 }
 
 struct Walk<'p, W> {
@@ -151,8 +209,16 @@ struct Walk<'p, W> {
     b_at: (u32, u32),
     /// Cells on the path (its end included).
     path_bits: W,
-    /// Cells of lines that owe nothing more.
+    /// Cells of lines that owe nothing more, and [`Walk::presolved`].
     closed: W,
+    /// Cells of lines whose clue is 0.
+    root_closed: W,
+    /// The cells [`Walk::presolve`] closed (none before it has run).
+    presolved: W,
+    /// Cells every path visits: the doors, then what [`Walk::presolve`] found.
+    must: W,
+    /// Whether [`Walk::presolve`] has run.
+    settled: bool,
     path: [u8; MAX_CELLS],
     len: usize,
     stats: Stats,
@@ -207,6 +273,10 @@ impl<'p, W: BitWord> Walk<'p, W> {
             b_at: (p.door_b().0 as u32, p.door_b().1 as u32),
             path_bits: W::ZERO,
             closed: W::ZERO,
+            root_closed: W::ZERO,
+            presolved: W::ZERO,
+            must: W::ZERO,
+            settled: false,
             path: [0; MAX_CELLS],
             len: 0,
             stats: Stats::default(),
@@ -224,17 +294,125 @@ impl<'p, W: BitWord> Walk<'p, W> {
                 s.closed = s.closed | s.line(k);
             }
         }
+        s.root_closed = s.closed;
         // Line 2 of the root call: door A is on the path (`walk` keeps clue 0 off its lines).
         let (ai, aj) = p.door_a();
         s.enter(p.cell_a().index() as u32, (ai as u32, aj as u32));
         s
     }
 
+    /// Deductions on the whole grid, from the clues alone, to a fixpoint (each follows from
+    /// Definition 1, so no solution is lost): the cells no path visits (closed) and the cells
+    /// every path visits (`must`), or `None` when they show that no path exists.
+    ///
+    /// * **lines** — a clued line with as many `must` cells as its clue is closed to its other
+    ///   cells; one with only as many open cells as its clue visits them all;
+    /// * **degree** — a cell other than a door with fewer than two open neighbours is closed;
+    ///   a door with one open neighbour visits it, and so does a `must` cell (not a door) with
+    ///   two;
+    /// * **colours** — when the path's length is known, each checkerboard colour holds its
+    ///   share of it (door A's colour `⌈L/2⌉`, the other `⌊L/2⌋`): as for a line;
+    /// * **reach** — only cells reached from door A without passing through door B, and from
+    ///   door B without passing through door A, can be visited.
+    ///
+    /// These are the link model's `lines`, `degree`, `colours` and (weaker) `connect` rules on
+    /// cells alone, at the root; they cost about a dozen plain nodes, so the walk runs them
+    /// only once it has met [`FLOOD_AFTER_FAILURES`] dead ends ([`Walk::visit`]).
+    // Run once per walk: kept out of `visit`, the hot loop.
+    #[inline(never)]
+    fn presolve(&self) -> Option<(W, W)> {
+        let all = self.steps.all;
+        let a = Self::bit(self.path[0] as u32);
+        let b = Self::bit(self.b);
+        let doors = a | b;
+        let (mut closed, mut must) = (self.root_closed, doors);
+        // The clued lines (line, clue).
+        let mut clued = [(0u8, 0u8); MAX_LINES];
+        let mut n_clued = 0;
+        let rows = self.p.row_clues().iter();
+        for (k, clue) in rows.chain(self.p.col_clues()).enumerate() {
+            if let Some(n) = *clue {
+                // A line's index and a clue that can be met fit a byte (`walk` skips the rest).
+                clued[n_clued] = (k as u8, n.min(255) as u8);
+                n_clued += 1;
+            }
+        }
+        let clued = &clued[..n_clued];
+        let colours = self.length.map(|l| {
+            let (same, other) = if a & self.even != W::ZERO {
+                (self.even, all & !self.even)
+            } else {
+                (all & !self.even, self.even)
+            };
+            [(same, (l + 1) / 2), (other, l / 2)]
+        });
+
+        loop {
+            let (closed_before, must_before) = (closed, must);
+            if must & closed != W::ZERO {
+                return None;
+            }
+            // degree
+            let open = all & !closed;
+            let [l, r, u, d] = self.steps.neighbour_sets(open);
+            let one = (l | r | u | d) & all;
+            let two = Steps::at_least_two([l, r, u, d]) & all;
+            let three = ((l & r & (u | d)) | (u & d & (l | r))) & all;
+            if doors & !one != W::ZERO {
+                return None;
+            }
+            closed = closed | (open & !doors & !two);
+            let forcing = (doors & !two) | (must & !doors & !three);
+            must = must | (self.spread(forcing) & open);
+            // lines
+            for &(k, n) in clued {
+                settle(&mut closed, &mut must, self.line(u32::from(k)), i32::from(n))?;
+            }
+            // colours
+            if let Some(colours) = colours {
+                for (cells, n) in colours {
+                    settle(&mut closed, &mut must, cells, n)?;
+                }
+            }
+            if closed != closed_before || must != must_before {
+                continue;
+            }
+            // reach, the costly rule, once the others are at their fixpoint
+            let open = all & !closed;
+            let (from_a, from_b) = (self.fill(a, open & !b), self.fill(b, open & !a));
+            if self.spread(from_a) & b == W::ZERO {
+                return None;
+            }
+            closed = closed | (open & !(from_a & from_b) & !doors);
+            if closed == closed_before {
+                return (must & closed == W::ZERO).then_some((closed, must));
+            }
+        }
+    }
+
+    /// The cells of `through` reached from `from` in steps inside `through`, plus `from`.
+    #[inline]
+    fn fill(&self, from: W, through: W) -> W {
+        let mut reach = from;
+        loop {
+            let more = reach | (self.spread(reach) & through);
+            if more == reach {
+                return reach;
+            }
+            reach = more;
+        }
+    }
+
     fn run(mut self) -> Walked {
         let started = Instant::now();
         let a = self.path[0] as u32;
         let (ai, aj) = self.p.door_a();
-        let halt = self.visit(a, (ai as u32, aj as u32));
+        self.must = Self::bit(a) | Self::bit(self.b);
+        let halt = match self.visit(a, (ai as u32, aj as u32)) {
+            // Every path broke a rule of [`Walk::presolve`].
+            Err(Halt::Refuted) => Ok(()),
+            other => other,
+        };
         self.stats.elapsed_us = started.elapsed().as_micros() as u64;
         let stop = match halt {
             Err(Halt::Budget) => {
@@ -244,6 +422,7 @@ impl<'p, W: BitWord> Walk<'p, W> {
                 }
             }
             Err(Halt::Limit(why)) => why,
+            Err(Halt::Refuted | Halt::Unwind) => unreachable!("handled above and in `step`"),
             Ok(()) => StopReason::Exhausted,
         };
         Walked::Done {
@@ -356,6 +535,21 @@ impl<'p, W: BitWord> Walk<'p, W> {
             }
             return Ok(());
         }
+        if !self.settled && self.stats.failures >= FLOOD_AFTER_FAILURES {
+            // The deductions from the clues, once the walk has met a few dead ends (a walk
+            // that goes straight to B never pays for them); every later node keeps them.
+            self.settled = true;
+            let (closed, must) = self.presolve().ok_or(Halt::Refuted)?;
+            self.presolved = closed;
+            self.must = must;
+            self.closed = self.closed | closed;
+            if self.path_bits & closed != W::ZERO {
+                // The path so far is no solution's: back to before its first closed cell.
+                self.cuts += 1;
+                self.stats.failures += 1;
+                return Err(Halt::Unwind);
+            }
+        }
         let usable = self.steps.all & !self.path_bits & !self.closed;
         let next = self.spread(Self::bit(head)) & usable;
         if next == W::ZERO {
@@ -389,13 +583,13 @@ impl<'p, W: BitWord> Walk<'p, W> {
             let onward = usable & !next;
             order.sort_by_key(|o| (self.spread(o.0) & onward).ones());
             for (step, n, n_at) in order {
-                if next & step != W::ZERO {
+                if next & step & !self.closed != W::ZERO {
                     self.step(n, n_at)?;
                 }
             }
         } else {
             for (step, n, n_at) in order {
-                if next & step != W::ZERO {
+                if next & step & !self.closed != W::ZERO {
                     self.step(n, n_at)?;
                 }
             }
@@ -410,8 +604,13 @@ impl<'p, W: BitWord> Walk<'p, W> {
         self.enter(n, at);
         let went = self.visit(n, at);
         self.leave(n, at);
-        self.closed = closed;
-        went
+        // What [`Walk::presolve`] closed stays closed, even when it ran below this node.
+        self.closed = closed | self.presolved;
+        match went {
+            // `n` was the path's first closed cell: this node goes on with its other steps.
+            Err(Halt::Unwind) if self.path_bits & self.presolved == W::ZERO => Ok(()),
+            other => other,
+        }
     }
 
     /// The configuration of the path (door A to door B, which gets `u`).
@@ -482,6 +681,10 @@ impl<'p, W: BitWord> Walk<'p, W> {
             return false;
         }
         let future = reach | b;
+        // Cells every solution visits must still be ahead.
+        if self.must & !self.path_bits & !future != W::ZERO {
+            return false;
+        }
         for k in 0..self.h + w {
             let n = self.need[k as usize];
             if n > 0 && n <= MAX_CELLS as i16 && ((future & self.line(k)).ones() as i16) < n {
@@ -507,8 +710,27 @@ impl<'p, W: BitWord> Walk<'p, W> {
     }
 }
 
+/// The lines rule of [`Walk::presolve`] on `cells`, exactly `n` of which the path visits:
+/// with `n` cells that must be visited the others are closed; with only `n` open they must all
+/// be visited. `None` when fewer than `n` are open or more than `n` must be visited.
+#[inline]
+fn settle<W: BitWord>(closed: &mut W, must: &mut W, cells: W, n: i32) -> Option<()> {
+    let open = cells & !*closed;
+    let (o, m) = (open.ones() as i32, (cells & *must).ones() as i32);
+    if o < n || m > n {
+        return None;
+    }
+    if m == n {
+        *closed = *closed | (open & !*must);
+    } else if o == n {
+        *must = *must | open;
+    }
+    Some(())
+}
+
 #[cfg(test)]
 mod tests {
+
     use super::*;
     use crate::paper::PaperSearch;
     use pencilbox_core::search::Flow;

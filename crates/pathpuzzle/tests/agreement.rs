@@ -14,7 +14,7 @@ use pencilbox_pathpuzzle::extend::{Pruning, RULES};
 use pencilbox_pathpuzzle::fast::{Branching, LinkModel, Rules};
 use pencilbox_pathpuzzle::generate::{random_path, SplitMix64};
 use pencilbox_pathpuzzle::paper::PaperSearch;
-use pencilbox_pathpuzzle::quick::{self, Walked};
+use pencilbox_pathpuzzle::quick::{self, Deductions, Walked};
 use pencilbox_pathpuzzle::solve::{all_solutions, count, Algorithm};
 use pencilbox_pathpuzzle::verify::is_solution;
 use pencilbox_pathpuzzle::{configuration_from_path, Configuration, PathPuzzle};
@@ -180,6 +180,49 @@ fn check_walk(p: &PathPuzzle) -> Result<(), TestCaseError> {
         Walked::OverBudget { .. } => prop_assert!(false, "an unbounded walk ran out of budget"),
     }
     Ok(())
+}
+
+/// The walk's deductions from the clues ([`quick::deductions`]) against brute force: every
+/// solution visits the cells said to be visited and none of those said to be closed; a puzzle
+/// they refute has no solution.
+fn check_deductions(p: &PathPuzzle) -> Result<(), TestCaseError> {
+    let paths = common::paths(p);
+    match quick::deductions(p) {
+        Deductions::Skipped => {}
+        Deductions::Refuted => prop_assert!(paths.is_empty(), "refuted a solvable puzzle:\n{}", p),
+        Deductions::Cells { closed, must } => {
+            prop_assert!(must.contains(&p.cell_a()) && must.contains(&p.cell_b()));
+            for path in &paths {
+                for c in &must {
+                    prop_assert!(path.contains(c), "{:?} said visited, {:?} skips it, on\n{}", c, path, p);
+                }
+                for c in &closed {
+                    prop_assert!(
+                        !path.contains(c),
+                        "{:?} said closed, {:?} visits it, on\n{}",
+                        c,
+                        path,
+                        p
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_walks_deductions_hold_for_every_solution(p in arb_instance()) {
+        check_deductions(&p)?;
+    }
+
+    #[test]
+    fn the_walks_deductions_hold_for_every_solution_of_planted_puzzles((p, _) in arb_planted()) {
+        check_deductions(&p)?;
+    }
 }
 
 proptest! {
