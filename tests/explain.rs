@@ -468,6 +468,14 @@ fn hints_go_on_from_the_players_entries_and_name_a_wrong_one() {
             ("r5c6-r6c6", "line"),
         ),
         (
+            // A line from r1c1, which the solution leaves unused: without guesses the rules
+            // stall before they see the contradiction.
+            "examples/path/bench-10x10/partial-03.txt",
+            "examples/path/bench-10x10/partial-03.sol",
+            format!("r{}\n{}", " 0".repeat(9), "0 0 0 0 0 0 0 0 0 0\n".repeat(9)),
+            ("r1c1-r1c2", "line"),
+        ),
+        (
             "examples/sudoku/9x9.txt",
             "",
             format!(".2{}\n", ".".repeat(79)),
@@ -484,17 +492,10 @@ fn hints_go_on_from_the_players_entries_and_name_a_wrong_one() {
             std::fs::read_to_string(root().join(answer)).expect("the bundled answer")
         };
         let grid: String = if puzzle.contains("path") {
-            // The grid of the `.sol` file: its last six lines.
-            answer
-                .lines()
-                .rev()
-                .take(6)
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .collect::<Vec<_>>()
-                .join("\n")
-                + "\n"
+            // The grid of the `.sol` file: its last `m` lines.
+            let m: usize = text.split_whitespace().next().and_then(|t| t.parse().ok()).expect("m");
+            let lines: Vec<&str> = answer.lines().filter(|l| !l.trim().is_empty()).collect();
+            lines[lines.len() - m..].join("\n") + "\n"
         } else {
             answer.clone()
         };
@@ -555,6 +556,16 @@ fn hints_go_on_from_the_players_entries_and_name_a_wrong_one() {
             .json()
             .clone();
         assert_eq!(x["wrong"], v["wrong"], "{puzzle}: {x}");
+        // Without guesses the rules may stall before the contradiction: still named.
+        let x = run(&["explain", "--no-guess", "-f", "json", "--entries", bad, file])
+            .code(1)
+            .json()
+            .clone();
+        assert_eq!(
+            (&x["status"], &x["wrong"]),
+            (&v["status"], &v["wrong"]),
+            "{puzzle}: {x}"
+        );
     }
 }
 

@@ -47,7 +47,7 @@
 //! ```
 
 use crate::error::{ParseError, PuzzleError};
-use crate::human::{ExplainOptions, Explanation};
+use crate::human::{ExplainOptions, ExplainStatus, Explanation};
 use crate::puzzle::{
     AlgorithmInfo, CountReport, Instance, Note, PuzzleKind, Render, Rendered, RunOptions, SolveReport, Status,
     VerifyReport,
@@ -623,7 +623,8 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
             return run(&base);
         };
         let mut x = run(&base.with_entries(entries)?)?;
-        if x.status == crate::human::ExplainStatus::NoSolution {
+        // Without guesses a wrong position may stall instead of failing: checked as well.
+        if matches!(x.status, ExplainStatus::NoSolution | ExplainStatus::Stalled) {
             blame_entries(&base, entries, opts, explain, &mut x)?;
         }
         Ok(x)
@@ -640,9 +641,11 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
     }
 }
 
-/// A position with the player's `entries` has no solution: names the entries at fault when
-/// the puzzle without them has exactly one solution ([`Puzzle::wrong_entries`]), or says why
-/// none can be named, in `x`'s notes.
+/// A position with the player's `entries` has no solution, or stalled: names the entries at
+/// fault when the puzzle without them has exactly one solution ([`Puzzle::wrong_entries`]),
+/// in `x`'s notes and [`Explanation::wrong`] (a stalled position with wrong entries has no
+/// solution either, and says so); for a position without solutions, says why none can be
+/// named.
 fn blame_entries<P: Puzzle>(
     base: &P,
     entries: &str,
@@ -653,9 +656,9 @@ fn blame_entries<P: Puzzle>(
     let (alg, _) = algorithm_of::<P>(opts)?;
     let limits = explain.limits.clone().with_max_solutions(Some(2));
     let found = base.search(alg, opts, &limits, 2)?;
+    let stalled = x.status == ExplainStatus::Stalled;
     let note = match (found.solutions.as_slice(), found.interrupted) {
         (_, Some(_)) => return Ok(()),
-        ([], None) => "the puzzle has no solution even without the entries".to_string(),
         ([s], None) if found.complete => match base.wrong_entries(entries, s) {
             Some(wrong) if !wrong.is_empty() => {
                 let list: Vec<String> = wrong.iter().map(|f| format!("{} {}", f.cell, f.value)).collect();
@@ -669,10 +672,13 @@ fn blame_entries<P: Puzzle>(
                     list.join(", ")
                 );
                 x.wrong = wrong;
+                x.status = ExplainStatus::NoSolution;
                 note
             }
             _ => return Ok(()),
         },
+        _ if stalled => return Ok(()),
+        ([], None) => "the puzzle has no solution even without the entries".to_string(),
         ([_], None) => return Ok(()),
         _ => "the puzzle has several solutions and the entries fit none of them".to_string(),
     };
