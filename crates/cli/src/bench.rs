@@ -12,6 +12,7 @@
 
 use crate::commands::{fail, parse_settings, resolve_kind};
 use crate::input::{describe, display_name, read_text, InputError};
+use crate::interrupt::Watch;
 use crate::output::emit;
 use crate::registry;
 use crate::Format;
@@ -154,8 +155,11 @@ pub fn run(args: &BenchArgs) -> u8 {
         );
         b
     });
+    // Ctrl-C stops the instance being solved; the finished ones are reported.
+    let mut watched = Limits::default();
+    let mut watch = Watch::cancel_only(&mut watched);
     let mut rows = Vec::new();
-    for (name, kind, text, answer) in &jobs {
+    'jobs: for (name, kind, text, answer) in &jobs {
         let instances = kind.instances(text);
         let many = instances.len() > 1;
         for inst in instances {
@@ -170,6 +174,7 @@ pub fn run(args: &BenchArgs) -> u8 {
                     deadline: args
                         .timeout
                         .map(|t| Instant::now() + Duration::from_secs_f64(t.min(1e9))),
+                    cancel: watched.cancel.clone(),
                     ..Limits::default()
                 };
                 // Bench compares the text form with the answer file and prints no notes.
@@ -191,6 +196,10 @@ pub fn run(args: &BenchArgs) -> u8 {
                     }
                 };
                 let dt = t0.elapsed();
+                if watch.interrupted() {
+                    // The interrupted instance has no time to report.
+                    break 'jobs;
+                }
                 if best.as_ref().is_none_or(|(b, _)| dt < *b) {
                     best = Some((dt, report));
                 }
@@ -221,10 +230,13 @@ pub fn run(args: &BenchArgs) -> u8 {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    report(args, &rows)
+    watch.done();
+    let stopped = watch.interrupted().then_some((rows.len(), total_instances));
+    watch.code(report(args, &rows, stopped))
 }
 
-fn report(args: &BenchArgs, rows: &[Row]) -> u8 {
+/// Prints the rows and the summary; `stopped` = `(finished, all)` when Ctrl-C ended the run.
+fn report(args: &BenchArgs, rows: &[Row], stopped: Option<(usize, usize)>) -> u8 {
     let solved = rows.iter().filter(|r| r.status == Status::Solved).count();
     let mismatches = rows.iter().filter(|r| r.matches == Some(false)).count();
     let timeouts = rows.iter().filter(|r| r.status == Status::Timeout).count();
@@ -240,12 +252,14 @@ fn report(args: &BenchArgs, rows: &[Row]) -> u8 {
                        "failures": r.failures})
             })
             .collect();
-        emit(
-            &json!({"instances": instances, "summary": {"instances": rows.len(), "solved": solved,
-                "mismatches": mismatches, "timeouts": timeouts, "nodes": nodes,
-                "elapsed_us": total.as_micros() as u64}})
-            .to_string(),
-        );
+        let mut v = json!({"instances": instances, "summary": {"instances": rows.len(), "solved": solved,
+            "mismatches": mismatches, "timeouts": timeouts, "nodes": nodes,
+            "elapsed_us": total.as_micros() as u64}});
+        if let Some((_, all)) = stopped {
+            v["summary"]["of"] = json!(all);
+            v["stopped_by"] = json!("ctrl-c");
+        }
+        emit(&v.to_string());
     } else {
         if !args.quiet {
             // The file column is as wide as the longest name, so long paths keep the columns.
@@ -284,6 +298,11 @@ fn report(args: &BenchArgs, rows: &[Row]) -> u8 {
             nodes,
             total.as_secs_f64() * 1000.0
         ));
+        if let Some((done, all)) = stopped {
+            emit(&format!(
+                "interrupted: Ctrl-C stopped the run after {done} of {all} instances"
+            ));
+        }
     }
     if mismatches > 0 {
         1

@@ -96,6 +96,24 @@ impl Watch {
         Self::start(label, limits, solutions, Some(flag))
     }
 
+    /// Puts the cancellation flag (set by the first Ctrl-C) into `limits` without a progress
+    /// line: for commands that draw their own (`bench`) and hand the flag to every search
+    /// they run.
+    pub fn cancel_only(limits: &mut Limits) -> Watch {
+        let flag = Arc::new(AtomicBool::new(false));
+        limits.cancel = Some(flag.clone());
+        if let Some(h) = handler() {
+            if let Ok(mut slot) = h.cancel.lock() {
+                *slot = Some(flag.clone());
+            }
+            h.presses.store(0, Ordering::SeqCst);
+        }
+        Watch {
+            cancel: Some(flag),
+            display: None,
+        }
+    }
+
     /// Watches work that cannot stop part-way with a result (a generator): Ctrl-C ends the
     /// process at once with [`INTERRUPTED`]. The progress line shows the elapsed time, and the
     /// nodes of whatever searches run under `limits` (which get the progress counters only).

@@ -277,3 +277,41 @@ fn ctrl_c_ends_a_generator_at_once_without_output_or_answer_file() {
     assert_eq!(err, "pencilbox: interrupted\n");
     assert!(!answer.exists(), "no answer file from an interrupted run");
 }
+
+#[test]
+fn ctrl_c_stops_bench_and_reports_the_finished_instances() {
+    // a.in is solved at once; b.in (the empty 20×20 under the paper's search) never ends.
+    let dir = std::env::temp_dir().join(format!("pencilbox-bench-interrupt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::copy(repo().join("examples/suguru/example-6x6.in"), dir.join("a.in")).expect("copy");
+    std::fs::write(dir.join("b.in"), empty_suguru()).expect("write");
+    let dir_arg = dir.to_string_lossy().to_string();
+    for json in [false, true] {
+        let mut args = vec!["bench", "-p", "suguru", "-a", "paper", dir_arg.as_str()];
+        if json {
+            args.extend(["-f", "json"]);
+        }
+        let child = start(&args, "");
+        std::thread::sleep(Duration::from_millis(500));
+        interrupt(&child);
+        let (code, out, err) = finish(child, STOPS_WITHIN);
+        assert_eq!(code, Some(130), "stdout: {out}\nstderr: {err}");
+        if json {
+            let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+            assert_eq!(v["stopped_by"], "ctrl-c", "{out}");
+            assert_eq!(
+                (&v["summary"]["instances"], &v["summary"]["of"]),
+                (&1.into(), &2.into()),
+                "{out}"
+            );
+        } else {
+            assert!(out.contains("a.in") && out.contains("solved"), "{out}");
+            assert!(!out.contains("b.in"), "the interrupted instance has no row: {out}");
+            assert!(
+                out.contains("interrupted: Ctrl-C stopped the run after 1 of 2 instances"),
+                "{out}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
