@@ -222,12 +222,25 @@ pub fn explain(p: &PathPuzzle, opts: &ExplainOptions) -> Explanation {
             );
         }
     }
+    for &c in p.crossed() {
+        if e.assign(model.vars.cell[c.index()], FALSE).is_err() {
+            return Explanation::new(
+                Vec::new(),
+                ExplainStatus::NoSolution,
+                vec![format!(
+                    "the cell {} marked unused breaks a rule at once",
+                    p.shape().name(c)
+                )],
+            );
+        }
+    }
     let vocab = PathVocabulary { vars: model.vars };
     human::explain_engine(&mut e, &vocab, opts)
 }
 
 /// The drawn lines of `entries` ([`PathPuzzle::with_drawn`]) that `solution` does not have,
-/// as facts `r2c3-r2c4` = `line`.
+/// as facts `r2c3-r2c4` = `line`, then the cells marked unused that it uses (`r2c3` =
+/// `unused`).
 pub fn wrong_lines(p: &PathPuzzle, entries: &str, solution: &crate::Configuration) -> Option<Vec<human::Fact>> {
     let shape = p.shape();
     let q = p.with_drawn(entries).ok()?;
@@ -243,6 +256,15 @@ pub fn wrong_lines(p: &PathPuzzle, entries: &str, solution: &crate::Configuratio
                 cell: format!("{}-{}", shape.name(a), shape.name(b)),
                 value: "line".to_string(),
             })
+            .chain(
+                q.crossed()
+                    .iter()
+                    .filter(|&&c| solution[c] != crate::Arrow::Empty)
+                    .map(|&c| human::Fact {
+                        cell: shape.name(c),
+                        value: "unused".to_string(),
+                    }),
+            )
             .collect(),
     )
 }

@@ -44,6 +44,8 @@ pub struct PathPuzzle {
     /// Lines a player drew (entries, [`PathPuzzle::with_drawn`]): read by the explainer, for
     /// hints from a position; the solvers solve the puzzle without them.
     drawn: Vec<(CellId, CellId)>,
+    /// Cells a player marked unused (`x` in the entries), likewise.
+    crossed: Vec<CellId>,
 }
 
 /// Why a [`PathPuzzle`] could not be built from its parts.
@@ -181,6 +183,7 @@ impl PathPuzzle {
             row_clues,
             col_clues,
             drawn: Vec::new(),
+            crossed: Vec::new(),
         })
     }
 
@@ -267,6 +270,7 @@ impl PathPuzzle {
             row_clues,
             col_clues,
             drawn: Vec::new(),
+            crossed: Vec::new(),
         })
     }
 
@@ -375,24 +379,42 @@ impl PathPuzzle {
     pub fn drawn(&self) -> &[(CellId, CellId)] {
         &self.drawn
     }
+    /// The cells a player marked unused ([`PathPuzzle::with_drawn`], `x`), in increasing order.
+    pub fn crossed(&self) -> &[CellId] {
+        &self.crossed
+    }
     /// The same instance with the lines a player drew, read from `entries`: a configuration in
     /// the answer format ([`parse_configuration`]; `.` may stand for `0`) where every arrow
     /// draws one line, from its cell to the neighbour it points to, and `0` says nothing. Door
     /// B's mark is not a line (the `.sol` files mark door B `u`), so a finished answer is a
     /// drawing too. The explainer takes the lines and their cells as given; the solvers
-    /// ignore them.
+    /// ignore them. An `x` marks a cell the player says the path does not use.
     ///
     /// ```
     /// use pencilbox_pathpuzzle::PathPuzzle;
     /// let p = PathPuzzle::parse("2 2\n1 1\n2 1\n\n1 1\n2 0\n").unwrap();
-    /// let q = p.with_drawn("r 0\n. .").unwrap();
-    /// assert_eq!(q.drawn().len(), 1);
+    /// let q = p.with_drawn("r 0\n. x").unwrap();
+    /// assert_eq!((q.drawn().len(), q.crossed().len()), (1, 1));
     /// assert!(p.with_drawn("l 0\n0 0").unwrap_err().to_string().contains("off the grid"));
     /// ```
     pub fn with_drawn(&self, entries: &str) -> Result<Self, pencilbox_core::PuzzleError> {
         use pencilbox_core::PuzzleError;
-        let grid = parse_configuration(self, &entries.replace('.', "0")).map_err(PuzzleError::Solution)?;
+        let plain = entries.replace('.', "0").replace(['x', 'X'], "0");
+        let grid = parse_configuration(self, &plain).map_err(PuzzleError::Solution)?;
         let shape = self.shape;
+        // The grid is the last `cells` marks of the tokens made of marks alone (a header or
+        // clues before it hold digits other than 0, or a lone clue 0 that comes earlier).
+        let marks: Vec<char> = entries
+            .split_whitespace()
+            .filter(|t| t.chars().all(|ch| "0.xXdlruDLRU".contains(ch)))
+            .flat_map(str::chars)
+            .collect();
+        let crossed: Vec<CellId> = marks[marks.len().saturating_sub(shape.cells())..]
+            .iter()
+            .zip(shape.all())
+            .filter(|(ch, _)| matches!(ch, 'x' | 'X'))
+            .map(|(_, c)| c)
+            .collect();
         let mut drawn = Vec::new();
         for c in shape.all() {
             let arrow = grid[c];
@@ -410,7 +432,11 @@ impl PathPuzzle {
         }
         drawn.sort_unstable();
         drawn.dedup();
-        Ok(PathPuzzle { drawn, ..self.clone() })
+        Ok(PathPuzzle {
+            drawn,
+            crossed,
+            ..self.clone()
+        })
     }
     /// The same instance with other clues (lengths and ranges are checked).
     pub fn with_clues(&self, rows: Vec<Option<u32>>, cols: Vec<Option<u32>>) -> Result<Self, InvalidInstance> {
@@ -516,6 +542,7 @@ fn parse_plain(bytes: &[u8]) -> Option<PathPuzzle> {
         row_clues,
         col_clues,
         drawn: Vec::new(),
+        crossed: Vec::new(),
     })
 }
 

@@ -1,8 +1,8 @@
 //! Hints from a player's drawing against brute force on random small Path puzzles: with some
-//! lines drawn (some from a solution, some anywhere), `explain --entries` solves exactly when
-//! a solution has every drawn line, its deductions hold in every such solution, and when the
+//! lines drawn (some from a solution, some anywhere) and some cells crossed out (`x`),
+//! `explain --entries` solves exactly when a solution has every drawn line and no crossed cell, its deductions hold in every such solution, and when the
 //! puzzle has one solution and the drawing fits none, the lines it names as wrong are exactly
-//! the drawn lines that solution lacks.
+//! the drawn lines that solution lacks and the crossed cells it uses.
 
 use pencilbox_core::human::{ExplainOptions, ExplainStatus};
 use pencilbox_core::links::Links;
@@ -26,9 +26,9 @@ fn name(shape: Shape, (a, b): Line) -> String {
 }
 
 /// The drawing as entries: each line an arrow on one of its cells (not door B, whose mark is
-/// not a line); lines that find no free cell are left out. Returns the text and the lines
-/// actually drawn.
-fn entries(p: &PathPuzzle, wanted: &[Line]) -> (String, BTreeSet<Line>) {
+/// not a line), then `x` on the crossed cells left without an arrow; lines that find no free
+/// cell are left out. Returns the text, the lines drawn and the cells crossed.
+fn entries(p: &PathPuzzle, wanted: &[Line], cross: &[CellId]) -> (String, BTreeSet<Line>, BTreeSet<CellId>) {
     let shape = p.shape();
     let mut arrows = vec![Arrow::Empty; shape.cells()];
     let mut drawn = BTreeSet::new();
@@ -41,19 +41,34 @@ fn entries(p: &PathPuzzle, wanted: &[Line]) -> (String, BTreeSet<Line>) {
             }
         }
     }
-    let rows: Vec<String> = arrows
+    let mut marks: Vec<char> = arrows.iter().map(|a| a.to_char()).collect();
+    let mut crossed = BTreeSet::new();
+    for &c in cross {
+        if arrows[c.index()] == Arrow::Empty {
+            marks[c.index()] = 'x';
+            crossed.insert(c);
+        }
+    }
+    let rows: Vec<String> = marks
         .chunks(shape.width)
-        .map(|r| r.iter().map(|a| a.to_char().to_string()).collect::<Vec<_>>().join(" "))
+        .map(|r| r.iter().map(char::to_string).collect::<Vec<_>>().join(" "))
         .collect();
-    (rows.join("\n") + "\n", drawn)
+    (rows.join("\n") + "\n", drawn, crossed)
 }
 
 /// A planted puzzle (some clues dropped) and a drawing: `from_path` lines of a brute-force
 /// solution and `stray` random links.
-fn arb_case() -> impl Strategy<Value = (PathPuzzle, Vec<Line>)> {
-    (2usize..=4, 2usize..=5, any::<u64>(), 0usize..=4, 0usize..=3, 0usize..=2).prop_filter_map(
-        "a path was found",
-        |(h, w, seed, keep, from_path, stray)| {
+fn arb_case() -> impl Strategy<Value = (PathPuzzle, Vec<Line>, Vec<CellId>)> {
+    (
+        2usize..=4,
+        2usize..=5,
+        any::<u64>(),
+        0usize..=4,
+        0usize..=3,
+        0usize..=2,
+        0usize..=2,
+    )
+        .prop_filter_map("a path was found", |(h, w, seed, keep, from_path, stray, crosses)| {
             let shape = Shape::new(h, w);
             let mut rng = SplitMix64::new(seed);
             let path = random_path(shape, 2 + rng.below(h * w / 2), &mut rng)?;
@@ -72,17 +87,18 @@ fn arb_case() -> impl Strategy<Value = (PathPuzzle, Vec<Line>)> {
                 let (a, b) = links.ends(rng.below(links.len()) as _);
                 wanted.push((a.min(b), a.max(b)));
             }
-            Some((p, wanted))
-        },
-    )
+            let cross = (0..crosses).map(|_| CellId::from_index(rng.below(h * w))).collect();
+            Some((p, wanted, cross))
+        })
 }
 
-fn check(p: &PathPuzzle, wanted: &[Line]) -> Result<(), TestCaseError> {
+fn check(p: &PathPuzzle, wanted: &[Line], cross: &[CellId]) -> Result<(), TestCaseError> {
     let shape = p.shape();
-    let (text, drawn) = entries(p, wanted);
+    let (text, drawn, crossed) = entries(p, wanted, cross);
     let sols = paths(p);
     let fitting: Vec<BTreeSet<Line>> = sols
         .iter()
+        .filter(|s| !s.iter().any(|c| crossed.contains(c)))
         .map(|s| lines_of(s))
         .filter(|l| drawn.is_subset(l))
         .collect();
@@ -113,14 +129,19 @@ fn check(p: &PathPuzzle, wanted: &[Line]) -> Result<(), TestCaseError> {
     }
     if fitting.is_empty() && sols.len() == 1 {
         let only = lines_of(&sols[0]);
-        let want: Vec<String> = drawn
+        let mut want: Vec<(String, &str)> = drawn
             .iter()
             .filter(|l| !only.contains(l))
-            .map(|&l| name(shape, l))
+            .map(|&l| (name(shape, l), "line"))
             .collect();
-        let got: Vec<String> = x.wrong.iter().map(|f| f.cell.clone()).collect();
+        want.extend(
+            crossed
+                .iter()
+                .filter(|c| sols[0].contains(c))
+                .map(|&c| (shape.name(c), "unused")),
+        );
+        let got: Vec<(String, &str)> = x.wrong.iter().map(|f| (f.cell.clone(), f.value.as_str())).collect();
         prop_assert_eq!(got, want, "{}", text);
-        prop_assert!(x.wrong.iter().all(|f| f.value == "line"));
     } else {
         prop_assert!(x.wrong.is_empty(), "{:?}", x.wrong);
     }
@@ -131,8 +152,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
     #[test]
-    fn a_drawing_is_explained_from_and_its_wrong_lines_are_named((p, wanted) in arb_case()) {
-        check(&p, &wanted)?;
+    fn a_drawing_is_explained_from_and_its_wrong_lines_are_named((p, wanted, cross) in arb_case()) {
+        check(&p, &wanted, &cross)?;
     }
 }
 
