@@ -1093,7 +1093,7 @@ function sgInit() {
 // ---------------------------------------------------------------- Path
 
 const pt = {
-  m: 6, n: 6, a: [5, 0], b: [5, 5], row: [], col: [], route: [],
+  m: 6, n: 6, a: [5, 0], b: [5, 5], row: [], col: [], route: [], xs: [],
   mode: 'play', tool: 'path', solved: false, selClue: null, bad: new Set(), diff: new Set(), hint: new Set(), hintLinks: [], edits: 0, visited: false,
   drag: false, geom: null, empty: new Set(), tapSel: null, touch: null, badClues: new Set(),
 };
@@ -1105,7 +1105,7 @@ function ptReset(m, n) {
   pt.m = m; pt.n = n;
   pt.a = [m - 1, 0]; pt.b = [m - 1, n - 1];
   pt.row = new Array(m).fill(-1); pt.col = new Array(n).fill(-1);
-  pt.route = []; pt.solved = false; pt.bad = new Set(); pt.diff = new Set(); pt.hint = new Set(); pt.hintLinks = []; pt.selClue = null;
+  pt.route = []; pt.xs = []; pt.solved = false; pt.bad = new Set(); pt.diff = new Set(); pt.hint = new Set(); pt.hintLinks = []; pt.selClue = null;
 }
 
 const ptIdx = (r, c) => r * pt.n + c;
@@ -1227,6 +1227,12 @@ function ptRender() {
     if (last === ptIdx(pt.b[0], pt.b[1])) pts.push(doorEdge(pt.b)[0]);
     svg('polyline', { points: pts.map((p) => p.join(',')).join(' '), class: 'path-line' + (pt.solved ? ' solved' : ''), 'stroke-width': Math.max(3, cs * 0.18) }, g);
   }
+  // Cells the player marked unused (Mark ✕): a cross.
+  for (const c of pt.xs) {
+    const [x, y] = centre(c), d = cs * 0.22;
+    svg('line', { x1: x - d, y1: y - d, x2: x + d, y2: y + d, class: 'cross-mark', 'data-x': ptName(c) }, g);
+    svg('line', { x1: x - d, y1: y + d, x2: x + d, y2: y - d, class: 'cross-mark' }, g);
+  }
   // The links a hint or an explained step concludes are lines: dashed between the cell centres.
   for (const [a, b] of pt.hintLinks) {
     const [x1, y1] = centre(a), [x2, y2] = centre(b);
@@ -1241,7 +1247,8 @@ function ptRender() {
   const len = pt.route.length;
   $('board-sub').textContent = `${m}×${n} · path of ${len} cell${len === 1 ? '' : 's'} · ${pt.mode === 'play' ? 'Play Mode' : 'Creative Mode'}`;
   const onPath = new Set(pt.route);
-  gridRoles(root, g, n, (c) => (onPath.has(c) ? 'on the path' : 'empty'), pt.tapSel ?? (pt.route.length ? pt.route[pt.route.length - 1] : null));
+  const crossed = new Set(pt.xs);
+  gridRoles(root, g, n, (c) => (onPath.has(c) ? 'on the path' : crossed.has(c) ? 'marked unused' : 'empty'), pt.tapSel ?? (pt.route.length ? pt.route[pt.route.length - 1] : null));
   // The clues, drawn outside the grid, are told with each cell: "row clue 2, column clue 3".
   const clue = (k) => (k < 0 ? 'none' : String(k));
   for (const rect of g.querySelectorAll('rect.cell-bg[data-cell]')) {
@@ -1270,6 +1277,8 @@ function ptClearMarks() {
 
 function ptChanged(bySolver = false) {
   pt.edits++; pt.solved = false;
+  // A cell the path now runs through is no longer marked unused.
+  if (pt.xs.length) pt.xs = pt.xs.filter((c) => !pt.route.includes(c));
   ptClearMarks();
   changed('path', bySolver);
 }
@@ -1320,6 +1329,10 @@ function ptPointerDown(ev) {
     return;
   }
   const i = ptIdx(r, c);
+  if (pt.tool === 'x') {
+    ptToggleCross(i);
+    return;
+  }
   if (ev.pointerType === 'touch') {
     // Touch: a tap selects a cell and a tap on a neighbour toggles their link (ptTap); a
     // drag draws as the mouse does, once it leaves the first cell.
@@ -1392,6 +1405,18 @@ function ptTap(i) {
   } else {
     pt.tapSel = sel === i ? null : i;
   }
+  ptRender();
+}
+
+// Mark ✕: toggles the mark "the path does not use this cell" (not on a cell of the path).
+function ptToggleCross(i) {
+  if (pt.route.includes(i)) { setStatus(`${ptName(i)} is on the path`, 'warn'); return; }
+  ptBegin();
+  const had = pt.xs.includes(i);
+  pt.xs = had ? pt.xs.filter((c) => c !== i) : [...pt.xs, i].sort((a, b) => a - b);
+  ptChanged();
+  ptEnd();
+  setStatus(`${ptName(i)} ${had ? 'unmarked' : 'marked unused'}`, '');
   ptRender();
 }
 
@@ -1479,6 +1504,7 @@ function ptSetMode(mode) {
 function ptSetTool(tool) {
   pt.tool = tool;
   press('pt-tool-path', tool === 'path');
+  press('pt-tool-x', tool === 'x');
   press('pt-tool-a', tool === 'a');
   press('pt-tool-b', tool === 'b');
 }
@@ -1587,7 +1613,7 @@ async function ptRandom(auto) {
 const PATH_MAX_SIDE = 30;
 
 PLAY.path = {
-  take: () => JSON.stringify({ m: pt.m, n: pt.n, a: pt.a, b: pt.b, row: pt.row, col: pt.col, route: pt.route }),
+  take: () => JSON.stringify({ m: pt.m, n: pt.n, a: pt.a, b: pt.b, row: pt.row, col: pt.col, route: pt.route, xs: pt.xs }),
   put(snap) {
     Object.assign(pt, JSON.parse(snap));
     pt.tapSel = null; pt.selClue = null; pt.solved = false;
@@ -1598,7 +1624,7 @@ PLAY.path = {
   verifyBody: () => ({ puzzle: 'path', text: ptText(), solution: ptSolutionText() }),
   text: () => ptText(),
   mode: () => pt.mode,
-  progress: () => ({ route: pt.route }),
+  progress: () => ({ route: pt.route, xs: pt.xs }),
   // A saved path is taken only if it is one from door A through neighbouring cells, each once.
   setProgress(p) {
     const route = p && Array.isArray(p.route) ? p.route.map(Number) : null;
@@ -1614,6 +1640,8 @@ PLAY.path = {
       seen.add(c);
     }
     pt.route = route;
+    const xs = p && Array.isArray(p.xs) ? p.xs.map(Number) : [];
+    pt.xs = xs.filter((c) => Number.isInteger(c) && c >= 0 && c < pt.m * pt.n && !seen.has(c));
     return true;
   },
   pad() {
@@ -1643,6 +1671,7 @@ function ptInit() {
   $('pt-play').onclick = () => ptSetMode('play');
   $('pt-creative').onclick = () => ptSetMode('creative');
   $('pt-tool-path').onclick = () => { ptSetTool('path'); setStatus('drag from door A to draw the path', ''); };
+  $('pt-tool-x').onclick = () => { ptSetTool('x'); setStatus('tap the cells the path does not use to mark them ✕ (again to unmark)', ''); };
   $('pt-tool-a').onclick = () => { ptSetTool('a'); setStatus('click an edge cell to place door A', ''); };
   $('pt-tool-b').onclick = () => { ptSetTool('b'); setStatus('click an edge cell to place door B', ''); };
   $('pt-resize').onclick = () => {
@@ -1660,8 +1689,8 @@ function ptInit() {
   $('pt-random').onclick = (e) => run(e.currentTarget, ptRandom);
   teachInit('pt');
   $('pt-clear').onclick = () => {
-    if (pt.route.length) record('path');
-    pt.route = []; pt.tapSel = null; ptChanged(); setStatus('path cleared', ''); setMessages([]); ptRender();
+    if (pt.route.length || pt.xs.length) record('path');
+    pt.route = []; pt.xs = []; pt.tapSel = null; ptChanged(); setStatus('path and marks cleared', ''); setMessages([]); ptRender();
   };
   ptSetTool('path');
   pt.mode = 'creative';
@@ -2188,10 +2217,11 @@ function placeCells(names) {
 }
 
 // The drawn path as entries for the hint (the answer format: each cell of the path points to
-// the next; its last cell says nothing), so the hint starts from the player's lines and names
-// the wrong ones.
+// the next; its last cell says nothing; x: a cell marked unused), so the hint starts from the
+// player's lines and marks and names the wrong ones.
 function ptEntries() {
   const dirs = new Array(pt.m * pt.n).fill('0');
+  for (const c of pt.xs) dirs[c] = 'x';
   for (let k = 0; k + 1 < pt.route.length; k++) {
     const d = pt.route[k + 1] - pt.route[k];
     dirs[pt.route[k]] = d === pt.n ? 'd' : d === -pt.n ? 'u' : d === 1 ? 'r' : 'l';

@@ -774,6 +774,34 @@ async fn path_and_sudoku_scenario(c: Client, addr: std::net::SocketAddr) {
     assert_eq!(marked(&c).await, ["r1c1", "r2c1"]);
     click(&c, "pt-clear").await;
     wait_text(&c, "board-sub", "path of 0 cells").await;
+    // Mark ✕: a cell the path does not use. A right mark leaves a hint; a wrong one is named.
+    click(&c, "pt-tool-x").await;
+    click_cell(&c, "r2c1").await;
+    wait_text(&c, "status", "r2c1 marked unused").await;
+    let crosses = c
+        .execute(
+            "return [...document.querySelectorAll('#pt-svg line.cross-mark[data-x]')].map(l => l.dataset.x);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(crosses, json!(["r2c1"]));
+    // A mark is one undo step.
+    let crossed = "return document.querySelectorAll('#pt-svg line.cross-mark[data-x]').length;";
+    click(&c, "undo").await;
+    assert_eq!(c.execute(crossed, vec![]).await.unwrap(), json!(0));
+    click(&c, "redo").await;
+    assert_eq!(c.execute(crossed, vec![]).await.unwrap(), json!(1));
+    click(&c, "pt-hint-rule").await;
+    wait_text(&c, "status", "applies at").await;
+    click_cell(&c, "r1c2").await;
+    wait_text(&c, "status", "r1c2 marked unused").await;
+    click(&c, "pt-hint-nudge").await;
+    wait_text(&c, "status", "not in the puzzle's only solution: r1c2 unused").await;
+    assert_eq!(marked(&c).await, ["r1c2"]);
+    click(&c, "pt-clear").await;
+    wait_text(&c, "status", "path and marks cleared").await;
+    click(&c, "pt-tool-path").await;
     keys(&c, &[right, right, right, down, down]).await;
     wait_text(&c, "board-sub", "path of 5 cells").await;
     click(&c, "pt-check").await;
