@@ -1093,7 +1093,7 @@ function sgInit() {
 // ---------------------------------------------------------------- Path
 
 const pt = {
-  m: 6, n: 6, a: [5, 0], b: [5, 5], row: [], col: [], route: [], xs: [],
+  m: 6, n: 6, a: [5, 0], b: [5, 5], row: [], col: [], route: [], xs: [], segs: [], lineFrom: null,
   mode: 'play', tool: 'path', solved: false, selClue: null, bad: new Set(), diff: new Set(), hint: new Set(), hintLinks: [], edits: 0, visited: false,
   drag: false, geom: null, empty: new Set(), tapSel: null, touch: null, badClues: new Set(),
 };
@@ -1105,10 +1105,41 @@ function ptReset(m, n) {
   pt.m = m; pt.n = n;
   pt.a = [m - 1, 0]; pt.b = [m - 1, n - 1];
   pt.row = new Array(m).fill(-1); pt.col = new Array(n).fill(-1);
-  pt.route = []; pt.xs = []; pt.solved = false; pt.bad = new Set(); pt.diff = new Set(); pt.hint = new Set(); pt.hintLinks = []; pt.selClue = null;
+  pt.route = []; pt.xs = []; pt.segs = []; pt.lineFrom = null; pt.solved = false; pt.bad = new Set(); pt.diff = new Set(); pt.hint = new Set(); pt.hintLinks = []; pt.selClue = null;
 }
 
 const ptIdx = (r, c) => r * pt.n + c;
+const ptNear = (x, y) => Math.abs(Math.floor(x / pt.n) - Math.floor(y / pt.n)) + Math.abs((x % pt.n) - (y % pt.n)) === 1;
+
+// Loose lines (the Lines tool): links drawn away from the path, kept as [a, b] with a < b. A
+// cell holds at most two lines (a door one, its other line being the door), and the path takes
+// over a loose line as soon as its end reaches it (ptAbsorb).
+function ptLinesAt(i) {
+  let k = pt.segs.filter(([a, b]) => a === i || b === i).length;
+  const at = pt.route.indexOf(i);
+  if (at >= 0) k += (at > 0 ? 1 : 0) + (at + 1 < pt.route.length ? 1 : 0);
+  const door = i === ptIdx(pt.a[0], pt.a[1]) || i === ptIdx(pt.b[0], pt.b[1]);
+  return k + (door ? 1 : 0);
+}
+function ptAbsorb() {
+  const A = ptIdx(pt.a[0], pt.a[1]);
+  if (!pt.route.length && pt.segs.some(([a, b]) => a === A || b === A)) pt.route = [A];
+  for (let grew = true; grew && pt.route.length;) {
+    grew = false;
+    const last = pt.route[pt.route.length - 1];
+    if (last === ptIdx(pt.b[0], pt.b[1]) && pt.route.length > 1) return;
+    const k = pt.segs.findIndex(([a, b]) => a === last || b === last);
+    if (k < 0) return;
+    const [a, b] = pt.segs[k];
+    const next = a === last ? b : a;
+    pt.segs.splice(k, 1);
+    if (pt.route.includes(next)) continue;
+    pt.route.push(next);
+    grew = true;
+  }
+}
+// The cells on loose lines.
+const ptLooseCells = () => [...new Set(pt.segs.flat())];
 const ptOnEdge = (r, c) => r === 0 || c === 0 || r === pt.m - 1 || c === pt.n - 1;
 
 function ptText() {
@@ -1181,7 +1212,7 @@ function ptRender() {
   const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, id: 'pt-svg', 'data-puzzle': 'path' }, board);
   root.style.maxWidth = `${W}px`; // CSSOM, allowed by the page's Content-Security-Policy
   const used = { row: new Array(m).fill(0), col: new Array(n).fill(0) };
-  for (const c of pt.route) { used.row[Math.floor(c / n)]++; used.col[c % n]++; }
+  for (const c of [...pt.route, ...ptLooseCells().filter((c) => !pt.route.includes(c))]) { used.row[Math.floor(c / n)]++; used.col[c % n]++; }
   // clues
   const clueClass = (clue, k) => clue < 0 ? 'none' : k === clue ? 'ok' : k > clue ? 'over' : '';
   for (let r = 0; r < m; r++) {
@@ -1227,6 +1258,12 @@ function ptRender() {
     if (last === ptIdx(pt.b[0], pt.b[1])) pts.push(doorEdge(pt.b)[0]);
     svg('polyline', { points: pts.map((p) => p.join(',')).join(' '), class: 'path-line' + (pt.solved ? ' solved' : ''), 'stroke-width': Math.max(3, cs * 0.18) }, g);
   }
+  // Loose lines (the Lines tool), drawn as the path is.
+  for (const [a, b] of pt.segs) {
+    const [x1, y1] = centre(a), [x2, y2] = centre(b);
+    svg('line', { x1, y1, x2, y2, class: 'path-line loose', 'stroke-width': Math.max(3, cs * 0.18), 'data-line': `${ptName(a)}-${ptName(b)}` }, g);
+  }
+  if (pt.lineFrom !== null) svg('rect', { x: (pt.lineFrom % n) * cs + 2, y: Math.floor(pt.lineFrom / n) * cs + 2, width: cs - 4, height: cs - 4, rx: 3, class: 'sel tap-sel' }, g);
   // Cells the player marked unused (Mark ✕): a cross.
   for (const c of pt.xs) {
     const [x, y] = centre(c), d = cs * 0.22;
@@ -1247,8 +1284,8 @@ function ptRender() {
   const len = pt.route.length;
   $('board-sub').textContent = `${m}×${n} · path of ${len} cell${len === 1 ? '' : 's'} · ${pt.mode === 'play' ? 'Play Mode' : 'Creative Mode'}`;
   const onPath = new Set(pt.route);
-  const crossed = new Set(pt.xs);
-  gridRoles(root, g, n, (c) => (onPath.has(c) ? 'on the path' : crossed.has(c) ? 'marked unused' : 'empty'), pt.tapSel ?? (pt.route.length ? pt.route[pt.route.length - 1] : null));
+  const crossed = new Set(pt.xs), loose = new Set(ptLooseCells());
+  gridRoles(root, g, n, (c) => (onPath.has(c) ? 'on the path' : loose.has(c) ? 'on a loose line' : crossed.has(c) ? 'marked unused' : 'empty'), pt.tapSel ?? (pt.route.length ? pt.route[pt.route.length - 1] : null));
   // The clues, drawn outside the grid, are told with each cell: "row clue 2, column clue 3".
   const clue = (k) => (k < 0 ? 'none' : String(k));
   for (const rect of g.querySelectorAll('rect.cell-bg[data-cell]')) {
@@ -1277,8 +1314,12 @@ function ptClearMarks() {
 
 function ptChanged(bySolver = false) {
   pt.edits++; pt.solved = false;
-  // A cell the path now runs through is no longer marked unused.
-  if (pt.xs.length) pt.xs = pt.xs.filter((c) => !pt.route.includes(c));
+  ptAbsorb();
+  // A cell the path (or a loose line) now runs through is no longer marked unused.
+  if (pt.xs.length) {
+    const loose = new Set(ptLooseCells());
+    pt.xs = pt.xs.filter((c) => !pt.route.includes(c) && !loose.has(c));
+  }
   ptClearMarks();
   changed('path', bySolver);
 }
@@ -1295,7 +1336,7 @@ function ptStepTo(r, c) {
     if (r > lr) nr++; else if (r < lr) nr--; else if (c > lc) nc++; else nc--;
     const next = ptIdx(nr, nc);
     if (pt.route.length > 1 && pt.route[pt.route.length - 2] === next) pt.route.pop();
-    else if (!pt.route.includes(next)) pt.route.push(next);
+    else if (!pt.route.includes(next) && ptLinesAt(next) < 2) { pt.route.push(next); ptAbsorb(); }
     else return;
   }
 }
@@ -1323,7 +1364,7 @@ function ptPointerDown(ev) {
     if (!ptOnEdge(r, c)) { setStatus('doors are cells on the edge of the grid', 'warn'); return; }
     record('path');
     pt[pt.tool] = [r, c];
-    pt.route = [];
+    pt.route = []; pt.segs = [];
     ptChanged();
     ptRender();
     return;
@@ -1331,6 +1372,17 @@ function ptPointerDown(ev) {
   const i = ptIdx(r, c);
   if (pt.tool === 'x') {
     ptToggleCross(i);
+    return;
+  }
+  if (pt.tool === 'line') {
+    // Lines: a drag toggles the line between each cell and the next it enters; a tap on a
+    // neighbour of the last cell tapped (or dragged to) toggles the line between them.
+    pt.lineTap = { prev: pt.lineFrom, at: i, moved: false };
+    pt.lineFrom = i;
+    pt.drag = true;
+    ptBegin();
+    try { ev.currentTarget.setPointerCapture(ev.pointerId); } catch (_) { /* released */ }
+    ptRender();
     return;
   }
   if (ev.pointerType === 'touch') {
@@ -1367,6 +1419,15 @@ function ptPress(i) {
 function ptPointerMove(ev) {
   const rc = cellAt(ev.currentTarget, ev, pt.geom);
   if (!rc) return;
+  if (pt.tool === 'line') {
+    const i = ptIdx(rc[0], rc[1]);
+    if (!pt.drag || pt.lineFrom === null || i === pt.lineFrom || !ptNear(pt.lineFrom, i)) return;
+    if (pt.lineTap) pt.lineTap.moved = true;
+    ptToggleLoose(pt.lineFrom, i);
+    pt.lineFrom = i;
+    ptRender();
+    return;
+  }
   if (pt.touch && !pt.touch.moved) {
     if (ptIdx(rc[0], rc[1]) === pt.touch.start) return;
     pt.touch.moved = true;
@@ -1386,6 +1447,13 @@ function ptPointerMove(ev) {
 
 function ptPointerUp() {
   pt.drag = false;
+  if (pt.tool === 'line') {
+    const t = pt.lineTap;
+    pt.lineTap = null;
+    if (t && !t.moved && t.prev !== null && ptNear(t.prev, t.at)) { ptToggleLoose(t.prev, t.at); ptRender(); }
+    ptEnd();
+    return;
+  }
   const t = pt.touch;
   pt.touch = null;
   if (t && !t.moved) ptTap(t.start);
@@ -1406,6 +1474,27 @@ function ptTap(i) {
     pt.tapSel = sel === i ? null : i;
   }
   ptRender();
+}
+
+// Lines: toggles the line x–y. A line of the path cuts the path there; a loose line goes; a
+// new line is loose unless it continues the path's end (then the path takes it).
+function ptToggleLoose(x, y) {
+  const [a, b] = x < y ? [x, y] : [y, x];
+  const k = pt.segs.findIndex(([p, q]) => p === a && q === b);
+  const ix = pt.route.indexOf(x), iy = pt.route.indexOf(y);
+  if (k >= 0) {
+    pt.segs.splice(k, 1);
+  } else if (ix >= 0 && iy >= 0 && Math.abs(ix - iy) === 1) {
+    pt.route = pt.route.slice(0, Math.min(ix, iy) + 1);
+    if (pt.route.length === 1) pt.route = [];
+  } else if (ptLinesAt(x) >= 2 || ptLinesAt(y) >= 2) {
+    setStatus(`${ptName(ptLinesAt(x) >= 2 ? x : y)} already has its lines`, 'warn');
+    return;
+  } else {
+    pt.segs.push([a, b]);
+  }
+  ptChanged();
+  setStatus('', '');
 }
 
 // Mark ✕: toggles the mark "the path does not use this cell" (not on a cell of the path).
@@ -1505,6 +1594,8 @@ function ptSetTool(tool) {
   pt.tool = tool;
   press('pt-tool-path', tool === 'path');
   press('pt-tool-x', tool === 'x');
+  press('pt-tool-line', tool === 'line');
+  pt.lineFrom = null;
   press('pt-tool-a', tool === 'a');
   press('pt-tool-b', tool === 'b');
 }
@@ -1514,9 +1605,17 @@ function ptSetTool(tool) {
 // clue (the path drawn here is always connected, from door A, and never visits a cell twice).
 async function ptCheck() {
   ptClearMarks();
-  if (!pt.route.length) { setStatus('draw a path first, starting at door A', 'warn'); setMessages([]); ptRender(); return; }
+  if (!pt.route.length && !pt.segs.length) { setStatus('draw a path first, starting at door A', 'warn'); setMessages([]); ptRender(); return; }
   const B = ptIdx(pt.b[0], pt.b[1]);
-  if (pt.route[pt.route.length - 1] === B) {
+  if (pt.route.length && pt.route[pt.route.length - 1] === B && pt.segs.length) {
+    const text = `the path reaches door B, but ${plural(pt.segs.length, 'loose line')} ${pt.segs.length === 1 ? 'is' : 'are'} not part of it`;
+    for (const c of ptLooseCells()) pt.bad.add(c);
+    setStatus(text, 'bad');
+    setMessages([{ text, cls: 'bad' }]);
+    ptRender();
+    return;
+  }
+  if (pt.route.length && pt.route[pt.route.length - 1] === B) {
     const res = await api('/api/verify', { puzzle: 'path', text: ptText(), solution: ptSolutionText() });
     ptClearMarks();
     reportCheck(res, pt.bad, ptIdx, 'your path is correct, well done.', undefined, (broken) => ptClueCells(broken.map((v) => v.at)));
@@ -1526,12 +1625,13 @@ async function ptCheck() {
   const over = [];
   for (const [kind, clues, lineOf] of [['row', pt.row, (c) => Math.floor(c / pt.n)], ['column', pt.col, (c) => c % pt.n]]) {
     clues.forEach((clue, k) => {
-      const cells = pt.route.filter((c) => lineOf(c) === k);
+      const cells = [...pt.route, ...ptLooseCells().filter((c) => !pt.route.includes(c))].filter((c) => lineOf(c) === k);
       if (clue >= 0 && cells.length > clue) over.push({ at: `${kind} ${k + 1}`, message: `${kind} ${k + 1} has ${cells.length} path cells, its clue is ${clue}` });
     });
   }
   for (const c of ptClueCells(over.map((v) => v.at))) pt.bad.add(c);
-  const todo = `the path has ${plural(pt.route.length, 'cell')} and has not reached door B yet`;
+  const loose = pt.segs.length ? ` (and ${plural(pt.segs.length, 'loose line')})` : '';
+  const todo = `the path has ${plural(pt.route.length, 'cell')}${loose} and has not reached door B yet`;
   if (!over.length) {
     setStatus(`nothing is wrong so far; ${todo}`, 'good');
     setMessages([{ text: `nothing is wrong so far; ${todo}`, cls: 'good' }]);
@@ -1563,6 +1663,7 @@ async function ptSolve() {
   if (res.status === 'solved') {
     record('path');
     pt.route = ptRouteFrom(res.solution);
+    pt.segs = []; pt.xs = [];
     ptChanged(true);
     pt.solved = true;
     setStatus('solved', 'good');
@@ -1613,7 +1714,7 @@ async function ptRandom(auto) {
 const PATH_MAX_SIDE = 30;
 
 PLAY.path = {
-  take: () => JSON.stringify({ m: pt.m, n: pt.n, a: pt.a, b: pt.b, row: pt.row, col: pt.col, route: pt.route, xs: pt.xs }),
+  take: () => JSON.stringify({ m: pt.m, n: pt.n, a: pt.a, b: pt.b, row: pt.row, col: pt.col, route: pt.route, xs: pt.xs, segs: pt.segs }),
   put(snap) {
     Object.assign(pt, JSON.parse(snap));
     pt.tapSel = null; pt.selClue = null; pt.solved = false;
@@ -1624,7 +1725,7 @@ PLAY.path = {
   verifyBody: () => ({ puzzle: 'path', text: ptText(), solution: ptSolutionText() }),
   text: () => ptText(),
   mode: () => pt.mode,
-  progress: () => ({ route: pt.route, xs: pt.xs }),
+  progress: () => ({ route: pt.route, xs: pt.xs, segs: pt.segs }),
   // A saved path is taken only if it is one from door A through neighbouring cells, each once.
   setProgress(p) {
     const route = p && Array.isArray(p.route) ? p.route.map(Number) : null;
@@ -1642,6 +1743,11 @@ PLAY.path = {
     pt.route = route;
     const xs = p && Array.isArray(p.xs) ? p.xs.map(Number) : [];
     pt.xs = xs.filter((c) => Number.isInteger(c) && c >= 0 && c < pt.m * pt.n && !seen.has(c));
+    pt.segs = [];
+    for (const l of p && Array.isArray(p.segs) ? p.segs : []) {
+      const [x, y] = Array.isArray(l) ? l.map(Number) : [];
+      if (Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y < pt.m * pt.n && x < y && ptNear(x, y) && ptLinesAt(x) < 2 && ptLinesAt(y) < 2) pt.segs.push([x, y]);
+    }
     return true;
   },
   pad() {
@@ -1671,6 +1777,7 @@ function ptInit() {
   $('pt-play').onclick = () => ptSetMode('play');
   $('pt-creative').onclick = () => ptSetMode('creative');
   $('pt-tool-path').onclick = () => { ptSetTool('path'); setStatus('drag from door A to draw the path', ''); };
+  $('pt-tool-line').onclick = () => { ptSetTool('line'); setStatus('drag (or tap a cell, then its neighbour) to draw or erase lines anywhere; the path takes a line its end reaches', ''); };
   $('pt-tool-x').onclick = () => { ptSetTool('x'); setStatus('tap the cells the path does not use to mark them ✕ (again to unmark)', ''); };
   $('pt-tool-a').onclick = () => { ptSetTool('a'); setStatus('click an edge cell to place door A', ''); };
   $('pt-tool-b').onclick = () => { ptSetTool('b'); setStatus('click an edge cell to place door B', ''); };
@@ -1689,8 +1796,8 @@ function ptInit() {
   $('pt-random').onclick = (e) => run(e.currentTarget, ptRandom);
   teachInit('pt');
   $('pt-clear').onclick = () => {
-    if (pt.route.length || pt.xs.length) record('path');
-    pt.route = []; pt.xs = []; pt.tapSel = null; ptChanged(); setStatus('path and marks cleared', ''); setMessages([]); ptRender();
+    if (pt.route.length || pt.xs.length || pt.segs.length) record('path');
+    pt.route = []; pt.xs = []; pt.segs = []; pt.lineFrom = null; pt.tapSel = null; ptChanged(); setStatus('path and marks cleared', ''); setMessages([]); ptRender();
   };
   ptSetTool('path');
   pt.mode = 'creative';
@@ -2222,6 +2329,22 @@ function placeCells(names) {
 function ptEntries() {
   const dirs = new Array(pt.m * pt.n).fill('0');
   for (const c of pt.xs) dirs[c] = 'x';
+  // Loose lines: each chain walked from an end (not door B, whose mark is not a line), each
+  // cell pointing to the next; a closed loop from any cell.
+  const arrow = (from, to) => { const d = to - from; return d === pt.n ? 'd' : d === -pt.n ? 'u' : d === 1 ? 'r' : 'l'; };
+  const left = pt.segs.map(([a, b]) => [a, b]);
+  const B = ptIdx(pt.b[0], pt.b[1]);
+  const degree = (c) => left.filter(([a, b]) => a === c || b === c).length;
+  while (left.length) {
+    const ends = [...new Set(left.flat())].filter((c) => degree(c) === 1);
+    let cur = ends.find((c) => c !== B) ?? left[0][0];
+    for (let k; (k = left.findIndex(([a, b]) => a === cur || b === cur)) >= 0;) {
+      const [a, b] = left.splice(k, 1)[0];
+      const next = a === cur ? b : a;
+      dirs[cur] = arrow(cur, next);
+      cur = next;
+    }
+  }
   for (let k = 0; k + 1 < pt.route.length; k++) {
     const d = pt.route[k + 1] - pt.route[k];
     dirs[pt.route[k]] = d === pt.n ? 'd' : d === -pt.n ? 'u' : d === 1 ? 'r' : 'l';

@@ -801,6 +801,28 @@ async fn path_and_sudoku_scenario(c: Client, addr: std::net::SocketAddr) {
     assert_eq!(marked(&c).await, ["r1c2"]);
     click(&c, "pt-clear").await;
     wait_text(&c, "status", "path and marks cleared").await;
+    // Lines: a loose line by door B first, then a line from door A that the path takes up,
+    // joining the loose line when it reaches it.
+    click(&c, "pt-tool-line").await;
+    drag(&c, &["r3c3", "r2c3"]).await;
+    let loose = "return [...document.querySelectorAll('#pt-svg line.loose')].map(l => l.dataset.line);";
+    assert_eq!(c.execute(loose, vec![]).await.unwrap(), json!(["r2c3-r3c3"]));
+    wait_text(&c, "board-sub", "path of 0 cells").await;
+    click(&c, "pt-hint-answer").await;
+    wait_text(&c, "status", "so ").await;
+    // A wrong loose line is named; drawing over it again erases it.
+    drag(&c, &["r2c1", "r2c2"]).await;
+    click(&c, "pt-hint-nudge").await;
+    wait_text(&c, "status", "not in the puzzle's only solution: r2c1-r2c2 line").await;
+    drag(&c, &["r2c1", "r2c2"]).await;
+    assert_eq!(c.execute(loose, vec![]).await.unwrap(), json!(["r2c3-r3c3"]));
+    drag(&c, &["r1c1", "r1c2", "r1c3", "r2c3"]).await;
+    wait_text(&c, "board-sub", "path of 5 cells").await;
+    assert_eq!(c.execute(loose, vec![]).await.unwrap(), json!([]));
+    click(&c, "pt-check").await;
+    wait_text(&c, "status", "your path is correct, well done.").await;
+    click(&c, "pt-clear").await;
+    wait_text(&c, "status", "path and marks cleared").await;
     click(&c, "pt-tool-path").await;
     keys(&c, &[right, right, right, down, down]).await;
     wait_text(&c, "board-sub", "path of 5 cells").await;
