@@ -1476,8 +1476,9 @@ function ptTap(i) {
   ptRender();
 }
 
-// Lines: toggles the line x–y. A line of the path cuts the path there; a loose line goes; a
-// new line is loose unless it continues the path's end (then the path takes it).
+// Lines: toggles the line x–y. A line of the path cuts the path there (the part beyond stays as
+// a loose piece); a loose line goes; a new line is loose unless it continues the path's end
+// (then the path takes it).
 function ptToggleLoose(x, y) {
   const [a, b] = x < y ? [x, y] : [y, x];
   const k = pt.segs.findIndex(([p, q]) => p === a && q === b);
@@ -1485,6 +1486,9 @@ function ptToggleLoose(x, y) {
   if (k >= 0) {
     pt.segs.splice(k, 1);
   } else if (ix >= 0 && iy >= 0 && Math.abs(ix - iy) === 1) {
+    // Cut the path there: the part beyond the cut stays on the board as a loose piece.
+    const tail = pt.route.slice(Math.max(ix, iy));
+    for (let k = 0; k + 1 < tail.length; k++) pt.segs.push([Math.min(tail[k], tail[k + 1]), Math.max(tail[k], tail[k + 1])]);
     pt.route = pt.route.slice(0, Math.min(ix, iy) + 1);
     if (pt.route.length === 1) pt.route = [];
   } else if (ptLinesAt(x) >= 2 || ptLinesAt(y) >= 2) {

@@ -821,6 +821,16 @@ async fn path_and_sudoku_scenario(c: Client, addr: std::net::SocketAddr) {
     assert_eq!(c.execute(loose, vec![]).await.unwrap(), json!([]));
     click(&c, "pt-check").await;
     wait_text(&c, "status", "your path is correct, well done.").await;
+    // Erasing a line of the path cuts it there: the part beyond stays as a loose piece, and
+    // drawing the line again joins it back.
+    drag(&c, &["r1c3", "r1c2"]).await;
+    wait_text(&c, "board-sub", "path of 2 cells").await;
+    assert_eq!(
+        c.execute(loose, vec![]).await.unwrap(),
+        json!(["r1c3-r2c3", "r2c3-r3c3"])
+    );
+    drag(&c, &["r1c2", "r1c3"]).await;
+    wait_text(&c, "board-sub", "path of 5 cells").await;
     click(&c, "pt-clear").await;
     wait_text(&c, "status", "path and marks cleared").await;
     click(&c, "pt-tool-path").await;
