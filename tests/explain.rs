@@ -577,7 +577,7 @@ fn bad_entries_are_one_line_naming_the_entries_file_and_exit_2() {
         (&suguru, "0 0\n".to_string(), ":2:1:"),
         (&suguru, "9 0 0 0 0 0\n".repeat(6), "larger than its region"),
         (&suguru, "0 4 0 0 0 0\n".repeat(6), "differs from its hint 5"),
-        (&path, "x 0 0 0 0 0\n".repeat(6), ":1:1:"),
+        (&path, "q 0 0 0 0 0\n".repeat(6), ":1:1:"),
         (&path, "0 0 0 0 0 r\n".repeat(6), "off the grid"),
     ]
     .into_iter()
