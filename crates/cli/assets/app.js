@@ -2358,25 +2358,6 @@ function ptEntries() {
   return rows.join('\n') + '\n';
 }
 
-// The drawn path extended from its end along the lines a hint concludes, or null if none
-// continues it.
-function ptExtended(placed) {
-  const lines = placed.filter((f) => f.value === 'line').map((f) => linkOf(f.cell)).filter(Boolean)
-    .map(([a, b]) => [ptIdx(a[0], a[1]), ptIdx(b[0], b[1])]);
-  const route = pt.route.length ? [...pt.route] : [ptIdx(pt.a[0], pt.a[1])];
-  let added = 0;
-  for (let grew = true; grew;) {
-    grew = false;
-    const last = route[route.length - 1];
-    if (last === ptIdx(pt.b[0], pt.b[1])) break;
-    for (const [x, y] of lines) {
-      const next = x === last ? y : y === last ? x : -1;
-      if (next >= 0 && !route.includes(next)) { route.push(next); added++; grew = true; break; }
-    }
-  }
-  return added ? route : null;
-}
-
 const TEACH = {
   sg: {
     hintBody: () => ({ puzzle: sg.family, text: sgText(), solution: sgSolutionText() }),
@@ -2418,13 +2399,38 @@ const TEACH = {
       for (const [r, c] of cells) pt.bad.add(ptIdx(r, c));
       ptRender();
     },
-    // A drawn path is one line from door A: the hint applies when its lines continue it.
-    applicable: (h) => (ptExtended(h.placed || []) ? h.placed : []),
+    // What a hint adds to the board: its lines not drawn yet (as loose lines, which the path
+    // takes where its end reaches them) and its unused cells not marked yet (as ✕).
+    applicable: (h) => (h.placed || []).filter((f) => {
+      if (f.value === 'line') {
+        const l = linkOf(f.cell);
+        if (!l) return false;
+        const [x, y] = [ptIdx(l[0][0], l[0][1]), ptIdx(l[1][0], l[1][1])];
+        const ix = pt.route.indexOf(x), iy = pt.route.indexOf(y);
+        const onPath = ix >= 0 && iy >= 0 && Math.abs(ix - iy) === 1;
+        return !onPath && !pt.segs.some(([a, b]) => a === Math.min(x, y) && b === Math.max(x, y));
+      }
+      if (f.value === 'unused') {
+        const rc = cellOf(f.cell);
+        return rc && !pt.xs.includes(ptIdx(rc[0], rc[1]));
+      }
+      return false;
+    }),
     apply(h) {
-      const route = ptExtended(h.placed || []);
-      if (!route) return;
+      const add = this.applicable(h);
+      if (!add.length) return;
       record('path');
-      pt.route = route;
+      for (const f of add) {
+        if (f.value === 'line') {
+          const [p, q] = linkOf(f.cell).map(([r, c]) => ptIdx(r, c));
+          if (ptLinesAt(p) < 2 && ptLinesAt(q) < 2) pt.segs.push([Math.min(p, q), Math.max(p, q)]);
+        } else {
+          const [r, c] = cellOf(f.cell);
+          const i = ptIdx(r, c);
+          if (!pt.route.includes(i) && !ptLooseCells().includes(i)) pt.xs = [...pt.xs, i].sort((a, b) => a - b);
+        }
+        ptAbsorb();
+      }
       ptChanged();
       ptRender();
     },

@@ -741,6 +741,9 @@ async fn path_and_sudoku_scenario(c: Client, addr: std::net::SocketAddr) {
     click(&c, "pt-hint-answer").await;
     wait_text(&c, "status", "only ways out").await;
     wait_text(&c, "status", "so r1c3-r2c3 line").await;
+    // Apply hint draws the line: it continues the path, which takes it.
+    click(&c, "pt-hint-apply").await;
+    wait_text(&c, "board-sub", "path of 4 cells").await;
     // Explain: the step that draws lines (only ways out) shows them on the board.
     click(&c, "pt-explain").await;
     wait_text(&c, "explain-rating", "rating").await;
