@@ -1285,7 +1285,7 @@ function ptRender() {
   $('board-sub').textContent = `${m}×${n} · path of ${len} cell${len === 1 ? '' : 's'} · ${pt.mode === 'play' ? 'Play Mode' : 'Creative Mode'}`;
   const onPath = new Set(pt.route);
   const crossed = new Set(pt.xs), loose = new Set(ptLooseCells());
-  gridRoles(root, g, n, (c) => (onPath.has(c) ? 'on the path' : loose.has(c) ? 'on a loose line' : crossed.has(c) ? 'marked unused' : 'empty'), pt.tapSel ?? (pt.route.length ? pt.route[pt.route.length - 1] : null));
+  gridRoles(root, g, n, (c) => (onPath.has(c) ? 'on the path' : loose.has(c) ? 'on a loose line' : crossed.has(c) ? 'marked unused' : 'empty'), pt.lineFrom ?? pt.tapSel ?? (pt.route.length ? pt.route[pt.route.length - 1] : null));
   // The clues, drawn outside the grid, are told with each cell: "row clue 2, column clue 3".
   const clue = (k) => (k < 0 ? 'none' : String(k));
   for (const rect of g.querySelectorAll('rect.cell-bg[data-cell]')) {
@@ -1570,6 +1570,22 @@ function ptKeyInner(ev) {
     if (ev.key === 'Escape') { pt.selClue = null; ptRender(); return true; }
   }
   const dir = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[ev.key];
+  if (pt.tool === 'x' || pt.tool === 'line') {
+    // Lines and Mark ✕ by keyboard: the arrows move a cursor (from door A); in Lines, Shift
+    // with an arrow draws or erases the line to the next cell; x or Space toggles ✕.
+    const at = pt.lineFrom ?? pt.tapSel ?? ptIdx(pt.a[0], pt.a[1]);
+    if (dir) {
+      const r = Math.floor(at / pt.n) + dir[0], c = at % pt.n + dir[1];
+      if (r < 0 || c < 0 || r >= pt.m || c >= pt.n) return true;
+      const next = ptIdx(r, c);
+      if (pt.tool === 'line' && ev.shiftKey) ptToggleLoose(at, next);
+      if (pt.tool === 'line') pt.lineFrom = next; else pt.tapSel = next;
+      ptRender();
+      return true;
+    }
+    if (pt.tool === 'x' && (ev.key === 'x' || ev.key === 'X' || ev.key === ' ')) { ptToggleCross(at); pt.tapSel = at; ptRender(); return true; }
+    return false;
+  }
   if (dir) {
     pt.tapSel = null;
     if (!pt.route.length) { pt.route = [ptIdx(pt.a[0], pt.a[1])]; ptChanged(); ptRender(); return true; }
@@ -2590,7 +2606,7 @@ const VIEWS = {
 
 const KEY_HINTS = {
   suguru: 'Keys: arrows move · 1–9 fill · Backspace clears · Ctrl+Z undo · Ctrl+Shift+Z redo · <kbd>?</kbd> guide',
-  path: 'Keys: arrows draw from door A · Backspace takes the last cell back · Ctrl+Z undo · Ctrl+Shift+Z redo · <kbd>?</kbd> guide',
+  path: 'Keys: arrows draw from door A · Backspace takes the last cell back · Lines: arrows move, Shift+arrow draws · Mark ✕: arrows move, x marks · Ctrl+Z undo · Ctrl+Shift+Z redo · <kbd>?</kbd> guide',
   sudoku: 'Keys: arrows move · 1–9 (A–G) fill · Backspace clears · Ctrl+Z undo · Ctrl+Shift+Z redo · <kbd>?</kbd> guide',
 };
 

@@ -804,6 +804,27 @@ async fn path_and_sudoku_scenario(c: Client, addr: std::net::SocketAddr) {
     assert_eq!(marked(&c).await, ["r1c2"]);
     click(&c, "pt-clear").await;
     wait_text(&c, "status", "path and marks cleared").await;
+    // By keyboard: in Mark ✕ the arrows move a cursor from door A and x marks; in Lines,
+    // Shift with an arrow draws.
+    let (right, down): (char, char) = (Key::Right.into(), Key::Down.into());
+    click(&c, "pt-tool-x").await;
+    keys(&c, &[right, down, 'x']).await;
+    wait_text(&c, "status", "r2c2 marked unused").await;
+    click(&c, "pt-tool-line").await;
+    let shift: char = Key::Shift.into();
+    let kb = KeyActions::new("keyboard".into())
+        .then(KeyAction::Down { value: down })
+        .then(KeyAction::Up { value: down })
+        .then(KeyAction::Down { value: shift })
+        .then(KeyAction::Down { value: right })
+        .then(KeyAction::Up { value: right })
+        .then(KeyAction::Up { value: shift });
+    c.perform_actions(kb).await.unwrap();
+    let lines = "return [...document.querySelectorAll('#pt-svg line.loose')].map(l => l.dataset.line);";
+    // The cursor goes on from the cell marked last.
+    assert_eq!(c.execute(lines, vec![]).await.unwrap(), json!(["r3c2-r3c3"]));
+    click(&c, "pt-clear").await;
+    wait_text(&c, "status", "path and marks cleared").await;
     // Lines: a loose line by door B first, then a line from door A that the path takes up,
     // joining the loose line when it reaches it.
     click(&c, "pt-tool-line").await;
