@@ -281,6 +281,18 @@ impl Config {
         Ok(v)
     }
 
+    /// The hint of `text` at `level` from the player's `entries`, as `pencilbox hint --format
+    /// json` prints it ([`crate::explain::hint_json`]), under this configuration's limits.
+    pub fn hint(&self, puzzle: Option<&str>, text: &str, entries: Option<&str>, level: &str) -> Result<Value, Failure> {
+        let level = pencilbox_core::human::HintLevel::parse(level)
+            .ok_or_else(|| Failure::plain(format!("the level is nudge, rule or answer, not `{level}`")))?;
+        let kind = self.kind(puzzle, text)?;
+        let opts = self.run_options()?;
+        crate::explain::hint_json(kind, text, entries, &opts, level)
+            .map(|(v, _, _)| v)
+            .map_err(|e| puzzle_failure(&e))
+    }
+
     /// Why a run stopped early.
     fn limit_message(&self) -> String {
         match (self.timeout, self.node_limit) {

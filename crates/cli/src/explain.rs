@@ -215,44 +215,50 @@ pub fn hint(a: &HintArgs) -> u8 {
         Err(e) => return fail(e),
     };
     let mut watch = Watch::search("hint", &mut opts.limits, false);
+    let r = hint_json(kind, &text, entries.as_ref().map(|(_, t)| t.as_str()), &opts, level);
+    watch.done();
+    let (mut v, found, status) = match r {
+        Ok(r) => r,
+        Err(e) => return fail(explain_error(&name, &entries, 1, &e)),
+    };
+    if !found && watch.interrupted() {
+        v["message"] = json!("Ctrl-C stopped the search before a step was found");
+    }
+    match a.format {
+        Format::Json => emit(&watch.mark(v).to_string()),
+        _ => emit(v["text"].as_str().or(v["message"].as_str()).unwrap_or_default()),
+    }
+    watch.code(match (found, status) {
+        (true, _) => 0,
+        (false, ExplainStatus::Timeout) => 3,
+        (false, _) => 1,
+    })
+}
+
+/// The hint of `text` (from the player's `entries`) at `level`, as `pencilbox hint --format
+/// json` prints it: the hint's fields, or `{"cells":[],"text":null,"status","message",
+/// "wrong"?}` when there is none; with whether there was one and the explanation's status.
+/// The command line, the server's `/api/hint` and the Python package share it.
+pub fn hint_json(
+    kind: &dyn pencilbox_core::PuzzleKind,
+    text: &str,
+    entries: Option<&str>,
+    opts: &pencilbox_core::RunOptions,
+    level: HintLevel,
+) -> Result<(Value, bool, ExplainStatus), PuzzleError> {
     let eo = ExplainOptions {
         limits: opts.limits.clone(),
         ..ExplainOptions::default()
     };
-    let x = kind.explain(&text, entries.as_ref().map(|(_, t)| t.as_str()), &opts, &eo);
-    watch.done();
-    let x = match x {
-        Ok(x) => x,
-        Err(e) => return fail(explain_error(&name, &entries, 1, &e)),
-    };
-    match human::hint(&x, level) {
+    let x = kind.explain(text, entries, opts, &eo)?;
+    Ok(match human::hint(&x, level) {
         Some(h) => {
-            match a.format {
-                Format::Json => {
-                    let mut v = serde_json::to_value(&h).unwrap_or(Value::Null);
-                    v["puzzle"] = json!(kind.name());
-                    emit(&v.to_string());
-                }
-                _ => emit(&h.text),
-            }
-            watch.code(0)
+            let mut v = serde_json::to_value(&h).unwrap_or(Value::Null);
+            v["puzzle"] = json!(kind.name());
+            (v, true, x.status)
         }
-        None => {
-            let message = if watch.interrupted() {
-                "Ctrl-C stopped the search before a step was found".to_string()
-            } else {
-                no_hint_text(&x)
-            };
-            match a.format {
-                Format::Json => emit(&watch.mark(no_hint_json(kind.name(), level, &x, &message)).to_string()),
-                _ => emit(&message),
-            }
-            watch.code(match x.status {
-                ExplainStatus::Timeout => 3,
-                _ => 1,
-            })
-        }
-    }
+        None => (no_hint_json(kind.name(), level, &x, &no_hint_text(&x)), false, x.status),
+    })
 }
 
 /// Why there is no hint, with the notes of a position without solutions (the wrong entries).

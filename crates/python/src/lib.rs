@@ -159,6 +159,33 @@ fn explain(
     run_one(py, cfg, puzzle, text, entries)
 }
 
+/// The next step at one of three depths (`level`: "nudge" where to look, "rule" which rule
+/// applies there, "answer" the conclusion): the dict of `pencilbox hint --format json`, from the
+/// player's position `entries` when given (as `explain`'s). Without a step, `text` is None and
+/// `message` says why (`wrong` lists the entries the puzzle's only solution lacks).
+#[pyfunction]
+#[pyo3(signature = (text, level="rule", puzzle=None, entries=None, timeout=None, settings=None))]
+fn hint(
+    py: Python<'_>,
+    text: String,
+    level: &str,
+    puzzle: Option<String>,
+    entries: Option<String>,
+    timeout: Option<f64>,
+    settings: Option<Vec<(String, String)>>,
+) -> PyResult<Py<PyAny>> {
+    let cfg = config(Op::Explain, None, None, timeout, settings);
+    let level = level.to_string();
+    let out = py.detach(move || {
+        cfg.hint(puzzle.as_deref(), &text, entries.as_deref(), &level)
+            .map(|v| v.to_string())
+    });
+    match out {
+        Ok(json) => to_python(py, &json),
+        Err(f) => Err(raise(py, f)),
+    }
+}
+
 /// Generate a puzzle with a unique solution: a dict with `text` (the family's file format),
 /// `json`, `url` (or None), `answer`, `seed` and `unique`. `size` is "RxC" or (rows, cols)
 /// (default: the generator's); `seed` None draws one from the clock.
@@ -386,6 +413,7 @@ fn pencilbox_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(count, m)?,
         wrap_pyfunction!(verify, m)?,
         wrap_pyfunction!(explain, m)?,
+        wrap_pyfunction!(hint, m)?,
         wrap_pyfunction!(generate, m)?,
         wrap_pyfunction!(batch, m)?,
         wrap_pyfunction!(families, m)?,

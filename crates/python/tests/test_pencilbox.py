@@ -107,6 +107,25 @@ def test_explain_from_the_players_entries_names_a_wrong_one():
     assert "off the grid" in e.value.message
 
 
+def test_hint_at_three_levels_and_from_a_position():
+    suguru = (EXAMPLES / "suguru" / "example-6x6.in").read_text()
+    nudge = pencilbox.hint(suguru, level="nudge")
+    assert nudge["cells"] and "rule" not in nudge and nudge["puzzle"] == "suguru"
+    answer = pencilbox.hint(suguru, level="answer")
+    assert answer["placed"] and answer["cells"] == nudge["cells"]
+    # The same as the command line's JSON.
+    out = subprocess.run(
+        [binary(), "hint", "--level", "answer", "-f", "json", str(EXAMPLES / "suguru" / "example-6x6.in")],
+        capture_output=True, text=True, check=True,
+    )
+    assert json.loads(out.stdout) == answer
+    path = (EXAMPLES / "path" / "example-6x6.txt").read_text()
+    wrong = pencilbox.hint(path, entries="0 0 0 0 0 0\n" * 5 + "0 0 0 0 0 u\n")
+    assert wrong["text"] is None and wrong["wrong"] == [{"cell": "r5c6-r6c6", "value": "line"}]
+    with pytest.raises(pencilbox.PuzzleError):
+        pencilbox.hint(suguru, level="loud")
+
+
 def test_generate_makes_a_unique_puzzle_that_solves_to_its_answer():
     for family, size in [("suguru", "6x6"), ("path", (6, 6)), ("sudoku", "4x4"), ("ripple", "5x5")]:
         g = pencilbox.generate(family, size=size, seed=11)

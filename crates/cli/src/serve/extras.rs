@@ -94,7 +94,7 @@ async fn leveled_hint(
     req: HintRequest,
     level: &str,
 ) -> Result<Json<Value>, ApiError> {
-    use pencilbox_core::human::{self, ExplainOptions, HintLevel};
+    use pencilbox_core::human::HintLevel;
     let level = HintLevel::parse(level)
         .ok_or_else(|| ApiError::bad(format!("level must be nudge, rule or answer, not `{level}`")))?;
     let kind = kind_named(&req.puzzle)?;
@@ -108,22 +108,13 @@ async fn leveled_hint(
         .jobs
         .run_for(client, None, move |limits| {
             let entries = req.solution.as_deref().filter(|s| !s.trim().is_empty());
-            let eo = ExplainOptions {
+            let opts = RunOptions {
                 limits: limits.clone(),
-                ..ExplainOptions::default()
+                ..opts
             };
-            let x = kind.explain(&req.text, entries, &opts, &eo)?;
-            Ok(match human::hint(&x, level) {
-                Some(h) => {
-                    let mut v = serde_json::to_value(&h).unwrap_or(Value::Null);
-                    v["puzzle"] = json!(req.puzzle);
-                    v
-                }
-                None => {
-                    let message = crate::explain::no_hint_text(&x);
-                    crate::explain::no_hint_json(&req.puzzle, level, &x, &message)
-                }
-            })
+            let (mut v, _, _) = crate::explain::hint_json(kind, &req.text, entries, &opts, level)?;
+            v["puzzle"] = json!(req.puzzle);
+            Ok(v)
         })
         .await?;
     Ok(Json(out))
