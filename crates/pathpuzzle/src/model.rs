@@ -176,7 +176,19 @@ impl PathPuzzle {
         if let Some(v) = col_clues.iter().flatten().find(|&&v| v as usize > height) {
             return Err(InvalidInstance(format!("a column clue is at most {height}, found {v}")));
         }
-        Ok(PathPuzzle {
+        Ok(PathPuzzle::checked(shape, door_a, door_b, row_clues, col_clues))
+    }
+
+    /// An instance from parts already checked (by [`PathPuzzle::new`] or a reader), with
+    /// nothing drawn.
+    fn checked(
+        shape: Shape,
+        door_a: (usize, usize),
+        door_b: (usize, usize),
+        row_clues: Vec<Option<u32>>,
+        col_clues: Vec<Option<u32>>,
+    ) -> Self {
+        PathPuzzle {
             shape,
             door_a,
             door_b,
@@ -184,7 +196,7 @@ impl PathPuzzle {
             col_clues,
             drawn: Vec::new(),
             crossed: Vec::new(),
-        })
+        }
     }
 
     /// Parses the paper's repository format (see the module docs).
@@ -263,15 +275,7 @@ impl PathPuzzle {
                 format!("expected {count} {what} clues, found {k} before the end of the input"),
             ));
         }
-        Ok(PathPuzzle {
-            shape,
-            door_a: doors[0],
-            door_b: doors[1],
-            row_clues,
-            col_clues,
-            drawn: Vec::new(),
-            crossed: Vec::new(),
-        })
+        Ok(PathPuzzle::checked(shape, doors[0], doors[1], row_clues, col_clues))
     }
 
     /// The instance in the paper's repository format (ends with a newline).
@@ -535,15 +539,7 @@ fn parse_plain(bytes: &[u8]) -> Option<PathPuzzle> {
     if col_line != row_line + 1 || !bytes[i..].iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
         return None;
     }
-    Some(PathPuzzle {
-        shape,
-        door_a,
-        door_b,
-        row_clues,
-        col_clues,
-        drawn: Vec::new(),
-        crossed: Vec::new(),
-    })
+    Some(PathPuzzle::checked(shape, door_a, door_b, row_clues, col_clues))
 }
 
 /// When the clues occupy exactly two lines, the first must hold the `m` row clues and the second

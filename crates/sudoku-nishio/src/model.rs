@@ -194,15 +194,9 @@ impl Propagator for NishioRule {
             let Some(r) = crate::nishio::nishio_with(&g, &s, &stop) else {
                 return Ok(());
             };
-            if r.keep.is_empty() {
-                lock_log(&self.log).no_placement = Some(d);
-                return Err(Conflict);
-            }
-            let removed = r.removed(&s);
-            if removed.is_empty() {
-                self.clean[d as usize] = Some(s);
+            let Some(removed) = verdict(&self.log, &mut self.clean[d as usize], d, s, &r.keep)? else {
                 continue;
-            }
+            };
             if cx.explaining() {
                 // It rests on S: every cell outside S has lost the digit.
                 let premises: Vec<Premise> = (0..n * n)
@@ -212,13 +206,40 @@ impl Propagator for NishioRule {
                 cx.because(premises);
                 lock_log(&self.log).placements.push((d, r.placements));
             }
-            for (row, c) in removed.iter() {
-                cx.remove(VarId::from_index(row * n + c), d as u32)?;
-            }
-            return Ok(());
+            return remove_digit(cx, n, d, &removed);
         }
         Ok(())
     }
+}
+
+/// Nishio's verdict on digit `d` (candidate cells `s`, `keep` those on some valid placement):
+/// no placement is a contradiction (logged); nothing to remove marks `s` clean in `clean`
+/// (`None`); else the cells to remove.
+fn verdict(
+    log: &Mutex<NishioLog>,
+    clean: &mut Option<CellMask>,
+    d: u8,
+    s: CellMask,
+    keep: &CellMask,
+) -> Result<Option<CellMask>, Conflict> {
+    if keep.is_empty() {
+        lock_log(log).no_placement = Some(d);
+        return Err(Conflict);
+    }
+    let removed = s.minus(keep);
+    if removed.is_empty() {
+        *clean = Some(s);
+        return Ok(None);
+    }
+    Ok(Some(removed))
+}
+
+/// Removes digit `d` from `cells` (an `n × n` grid).
+fn remove_digit(cx: &mut Context, n: usize, d: u8, cells: &CellMask) -> Result<(), Conflict> {
+    for (row, c) in cells.iter() {
+        cx.remove(VarId::from_index(row * n + c), d as u32)?;
+    }
+    Ok(())
 }
 
 /// Graphs up to this many vertices (every shape up to 16×16 blocks of 4×4; a sweep takes well
@@ -255,17 +276,8 @@ impl NishioRule {
         }
         let keep = crate::nishio::nishio_lanes(g, &sets);
         for ((d, s), keep) in digits.into_iter().zip(sets).zip(keep) {
-            if keep.is_empty() {
-                lock_log(&self.log).no_placement = Some(d);
-                return Err(Conflict);
-            }
-            let removed = s.minus(&keep);
-            if removed.is_empty() {
-                self.clean[d as usize] = Some(s);
-                continue;
-            }
-            for (row, c) in removed.iter() {
-                cx.remove(VarId::from_index(row * n + c), d as u32)?;
+            if let Some(removed) = verdict(&self.log, &mut self.clean[d as usize], d, s, &keep)? {
+                remove_digit(cx, n, d, &removed)?;
             }
         }
         Ok(())
