@@ -1,15 +1,18 @@
 //! Writes generated Path puzzles (and their unique answers) with [`generate`].
 //!
 //! ```text
-//! cargo run --release -p pencilbox-pathpuzzle --example make_fixtures -- OUT_DIR NAME HEIGHT WIDTH PERCENT SEED [COUNT [any]]
+//! cargo run --release -p pencilbox-pathpuzzle --example make_fixtures -- OUT_DIR NAME HEIGHT WIDTH PERCENT SEED [COUNT [any|long]]
 //! ```
 //! Writes `OUT_DIR/NAME.txt` and `OUT_DIR/NAME.sol` (or `NAME-01` … with COUNT > 1, seeds
 //! SEED, SEED+1, …). PERCENT = 100 keeps every clue; every puzzle is unique (checked by the
 //! `fast` count and by `paper` when it finishes within 3 s), unless `any` is given: then the
 //! puzzle is the planted one without a uniqueness requirement and the `.sol` holds the first
-//! solution `fast` finds.
+//! solution `fast` finds. With `long` the path is never shortened ([`generate_long`]: 40–80 %
+//! of the grid, up to 20,000 random paths per seed), the kind of puzzle the bundled
+//! `examples/path/bench-*` sets hold; fresh seeds give a held-out set of that kind.
 
 use pencilbox_core::Limits;
+use pencilbox_pathpuzzle::generate::generate_long;
 use pencilbox_pathpuzzle::solve::{count, Algorithm};
 use pencilbox_pathpuzzle::{configuration_to_text, generate, ClueDensity};
 use std::time::{Duration, Instant};
@@ -17,7 +20,7 @@ use std::time::{Duration, Instant};
 fn main() {
     let a: Vec<String> = std::env::args().skip(1).collect();
     if a.len() < 6 {
-        eprintln!("usage: make_fixtures OUT_DIR NAME HEIGHT WIDTH PERCENT SEED [COUNT]");
+        eprintln!("usage: make_fixtures OUT_DIR NAME HEIGHT WIDTH PERCENT SEED [COUNT [any|long]]");
         std::process::exit(2);
     }
     let dir = std::path::PathBuf::from(&a[0]);
@@ -26,6 +29,7 @@ fn main() {
     let seed: u64 = a[5].parse().expect("SEED");
     let n: u64 = a.get(6).map_or(1, |s| s.parse().expect("COUNT"));
     let unique = a.get(7).map(String::as_str) != Some("any");
+    let long = a.get(7).map(String::as_str) == Some("long");
     std::fs::create_dir_all(&dir).expect("output directory");
     let density = if percent >= 100 {
         ClueDensity::Complete
@@ -34,7 +38,12 @@ fn main() {
     };
     for k in 0..n {
         let t = Instant::now();
-        let p = match generate(h, w, density, unique, seed + k) {
+        let made = if long {
+            generate_long(h, w, density, seed + k, 20_000)
+        } else {
+            generate(h, w, density, unique, seed + k)
+        };
+        let p = match made {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("seed {}: {e}", seed + k);

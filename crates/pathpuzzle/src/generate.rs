@@ -159,6 +159,44 @@ pub fn generate(
     unique: bool,
     seed: u64,
 ) -> Result<PathPuzzle, InvalidInstance> {
+    generate_paths(height, width, clues, unique, seed, 200, true)
+}
+
+/// A unique random puzzle whose path is never shortened: 40–80 % of the grid, as on
+/// [`generate`]'s first attempt, trying up to `paths` random paths (about 1 in 1,000 such
+/// paths has unique complete clues on a 10×10 grid, so expect a second or more per puzzle
+/// there). These are the puzzles of the bundled `examples/path/bench-*` sets, generated before
+/// the target length shrank; `examples/make_fixtures.rs` writes fresh ones with `long`, a
+/// held-out set for checking that the solver is not tuned to those files.
+///
+/// ```
+/// use pencilbox_pathpuzzle::generate::{generate_long, ClueDensity};
+/// let p = generate_long(6, 6, ClueDensity::Complete, 3, 5_000).unwrap();
+/// let length: u32 = p.row_clues().iter().flatten().sum();
+/// assert!(length >= 15, "{length}"); // 40 % of 36 cells
+/// assert_eq!(pencilbox_pathpuzzle::solve::is_unique(&p, &Default::default()), Some(true));
+/// ```
+pub fn generate_long(
+    height: usize,
+    width: usize,
+    clues: ClueDensity,
+    seed: u64,
+    paths: u32,
+) -> Result<PathPuzzle, InvalidInstance> {
+    generate_paths(height, width, clues, true, seed, paths, false)
+}
+
+/// [`generate`] with at most `attempts` paths, shrinking the target length after each
+/// rejected one when `shrink` is set.
+fn generate_paths(
+    height: usize,
+    width: usize,
+    clues: ClueDensity,
+    unique: bool,
+    seed: u64,
+    attempts: u32,
+    shrink: bool,
+) -> Result<PathPuzzle, InvalidInstance> {
     let cells = height.saturating_mul(width);
     if height == 0 || width == 0 || !(2..=MAX_GENERATED_CELLS).contains(&cells) {
         return Err(InvalidInstance(format!(
@@ -171,8 +209,8 @@ pub fn generate(
         ClueDensity::Percent(p) => p.min(100) as usize,
     };
     let mut rng = SplitMix64::new(seed);
-    for attempt in 0..200 {
-        let (lo, hi) = length_range(cells, height + width, attempt, unique);
+    for attempt in 0..attempts {
+        let (lo, hi) = length_range(cells, height + width, if shrink { attempt } else { 0 }, unique);
         let min_len = lo + rng.below(hi - lo + 1);
         let Some(path) = random_path(shape, min_len, &mut rng) else {
             continue;
@@ -218,7 +256,7 @@ pub fn generate(
         return full.with_clues(rows, cols);
     }
     Err(InvalidInstance(format!(
-        "no unique {height}×{width} puzzle found in 200 attempts from seed {seed}"
+        "no unique {height}×{width} puzzle found in {attempts} attempts from seed {seed}"
     )))
 }
 
@@ -473,6 +511,25 @@ mod tests {
         let p = generate(6, 6, ClueDensity::Complete, true, 5).unwrap();
         assert!(p.complete_information());
         assert_eq!(crate::solve::is_unique(&p, &Limits::default()), Some(true));
+    }
+
+    #[test]
+    fn long_generation_keeps_a_long_path_and_stays_unique() {
+        // With 75 % of the clues: the path is the unique solution's, at least 40 % of the grid.
+        for seed in [1, 2] {
+            let p = generate_long(6, 6, ClueDensity::Percent(75), seed, 20_000).unwrap();
+            let o = crate::solve::count(&p, &crate::solve::Algorithm::default(), None, &Limits::default());
+            assert_eq!((o.count, o.complete()), (1, true));
+            let used = o.solutions[0]
+                .as_slice()
+                .iter()
+                .filter(|&&a| a != crate::model::Arrow::Empty)
+                .count();
+            assert!(used >= 15, "seed {seed}: {used} cells");
+        }
+        // One path whose clues are not unique is not enough.
+        let e = generate_long(10, 10, ClueDensity::Complete, 4, 1).map(|p| p.to_text());
+        assert!(e.as_ref().is_err_and(|e| e.0.contains("in 1 attempts")), "{e:?}");
     }
 
     #[test]
