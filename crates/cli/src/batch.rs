@@ -19,8 +19,10 @@
 //! stays flat however long the input; a slow puzzle holds back the output only when the window
 //! behind it is full. `--shard I/N` keeps the lines whose 0-based index is `I mod N`;
 //! `--resume OUT` drops a partial last line of `OUT`, skips the ids already in it and appends.
-//! Exit code: 0 when every selected line got its record (error records included), 2 for a
-//! usage error or unreadable input or output.
+//! Ctrl-C stops the searches in flight and the reading: the records finished before it are
+//! written, those it cut short are not, and `--resume OUT` continues from there.
+//! Exit code: 0 when every selected line got its record (error records included), 130 when
+//! Ctrl-C stopped the run, 2 for a usage error or unreadable input or output.
 
 use crate::commands::{parse_settings, resolve_kind};
 use crate::explain::explanation_json;
@@ -120,6 +122,9 @@ pub struct Config {
     pub settings: Vec<(String, String)>,
     /// Keep wall-clock times in the records.
     pub timings: bool,
+    /// Cancels every run (the CLI's Ctrl-C): a search stops at its next check, and a record
+    /// finished once it is set is dropped, not written, so `--resume` runs that line again.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 /// Why a puzzle could not be served: a message and, for malformed text, where (1-based line
@@ -179,6 +184,7 @@ impl Config {
             limits.deadline = Some(Instant::now() + Duration::from_secs_f64(t.min(1e9)));
         }
         limits.node_limit = self.node_limit;
+        limits.cancel = self.cancel.clone();
         Ok(RunOptions {
             algorithm: self.algorithm.clone(),
             limits,
@@ -522,7 +528,8 @@ struct Window {
 /// Runs `pencilbox batch`; returns the exit code.
 pub fn run(a: &BatchArgs) -> u8 {
     match batch(a) {
-        Ok(()) => 0,
+        Ok(Ended::Done) => 0,
+        Ok(Ended::Interrupted) => crate::interrupt::INTERRUPTED,
         Err(e) => {
             eprintln!("pencilbox: {e}");
             2
@@ -530,7 +537,7 @@ pub fn run(a: &BatchArgs) -> u8 {
     }
 }
 
-fn batch(a: &BatchArgs) -> Result<(), InputError> {
+fn batch(a: &BatchArgs) -> Result<Ended, InputError> {
     let shard = match &a.shard {
         Some(s) => parse_shard(s).map_err(InputError)?,
         None => (0, 1),
@@ -551,7 +558,12 @@ fn batch(a: &BatchArgs) -> Result<(), InputError> {
             InputError(format!("unknown puzzle `{p}`; choose one of: {}", names.join(", ")))
         })?;
     }
+    // The first Ctrl-C cancels the searches in flight and stops the reading; the records
+    // finished before it are written, and `--resume` continues from them.
+    let mut watched = Limits::default();
+    let _watch = crate::interrupt::Watch::cancel_only(&mut watched);
     let cfg = Arc::new(Config {
+        cancel: watched.cancel.clone(),
         op: Some(a.op),
         puzzle: a.puzzle.clone(),
         algorithm: a.algorithm.clone(),
@@ -631,7 +643,27 @@ fn batch(a: &BatchArgs) -> Result<(), InputError> {
         plural(jobs as u64, "thread", "threads"),
         started.elapsed().as_secs_f64()
     );
-    Ok(())
+    if summary.interrupted {
+        let out = match (&a.output, &a.resume) {
+            (Some(p), _) | (None, Some(p)) => p.display().to_string(),
+            (None, None) => "OUT".to_string(),
+        };
+        eprintln!(
+            "pencilbox: batch: interrupted: Ctrl-C stopped the run; {} it cut short {} not written; `pencilbox batch --resume {out} …` continues",
+            plural(summary.dropped, "record", "records"),
+            if summary.dropped == 1 { "was" } else { "were" },
+        );
+        return Ok(Ended::Interrupted);
+    }
+    Ok(Ended::Done)
+}
+
+/// How a batch that could run ended.
+enum Ended {
+    /// Every selected line has its record.
+    Done,
+    /// Ctrl-C stopped it.
+    Interrupted,
 }
 
 /// What a run did.
@@ -640,6 +672,10 @@ struct Summary {
     written: u64,
     errors: u64,
     resumed: u64,
+    /// Ctrl-C stopped the run.
+    interrupted: bool,
+    /// Records dropped because Ctrl-C came while they ran.
+    dropped: u64,
 }
 
 /// Reads, dispatches and writes (see the module docs).
@@ -661,7 +697,8 @@ fn run_lines(
         freed: Condvar::new(),
     });
     let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel::<(u64, String)>();
+    let (tx, rx) = mpsc::channel::<(u64, Option<String>)>();
+    let cancelled = || cfg.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
     let writer = {
         let (win, stop, progress) = (win.clone(), stop.clone(), progress.cloned());
         std::thread::spawn(move || write_records(rx, out, ordered, &win, &stop, progress.as_ref()))
@@ -670,7 +707,7 @@ fn run_lines(
     let read: Result<(), InputError> = pool.in_place_scope(|scope| {
         let (mut buf, mut index, mut seq) = (Vec::new(), 0u64, 0u64);
         loop {
-            if stop.load(Ordering::Relaxed) {
+            if stop.load(Ordering::Relaxed) || cancelled() {
                 return Ok(());
             }
             let whole = match read_line(&mut input, &mut buf) {
@@ -697,7 +734,7 @@ fn run_lines(
             }
             {
                 let mut n = win.in_flight.lock().unwrap_or_else(|p| p.into_inner());
-                while *n >= limit && !stop.load(Ordering::Relaxed) {
+                while *n >= limit && !stop.load(Ordering::Relaxed) && !cancelled() {
                     n = win.freed.wait(n).unwrap_or_else(|p| p.into_inner());
                 }
                 *n += 1;
@@ -716,48 +753,57 @@ fn run_lines(
                         &error_body(line, "internal error (a panic; please report it)"),
                     )
                 });
-                let _ = tx.send((s, record));
+                // A record finished after Ctrl-C may have been cut short: dropped, so that
+                // `--resume` runs its line again.
+                let cut = cfg.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
+                let _ = tx.send((s, (!cut).then_some(record)));
             });
         }
     });
     drop(tx);
     let written = writer.join().unwrap_or_else(|_| Err("the writer thread failed".into()));
     read?;
-    let (written, errors) = written.map_err(InputError)?;
+    let (written, errors, dropped) = written.map_err(InputError)?;
     Ok(Summary {
         written,
         errors,
         resumed,
+        interrupted: cancelled(),
+        dropped,
     })
 }
 
 /// The writer thread: records in sequence order (or as they come), flushed whenever no other
 /// record is waiting. A closed pipe stops the run quietly. Returns (records, error records).
 fn write_records(
-    rx: mpsc::Receiver<(u64, String)>,
+    rx: mpsc::Receiver<(u64, Option<String>)>,
     out: Box<dyn Write + Send>,
     ordered: bool,
     win: &Window,
     stop: &AtomicBool,
     progress: Option<&indicatif::ProgressBar>,
-) -> Result<(u64, u64), String> {
+) -> Result<(u64, u64, u64), String> {
     let mut out = std::io::BufWriter::new(out);
     let (mut next, mut pending) = (0u64, BTreeMap::new());
-    let (mut written, mut errors) = (0u64, 0u64);
+    let (mut written, mut errors, mut dropped) = (0u64, 0u64, 0u64);
     let mut failed = None;
-    let mut put = |record: &str, out: &mut std::io::BufWriter<Box<dyn Write + Send>>| {
-        if failed.is_none() {
-            if let Err(e) = writeln!(out, "{record}") {
-                failed = Some(e);
-                stop.store(true, Ordering::Relaxed);
+    let mut put = |record: &Option<String>, out: &mut std::io::BufWriter<Box<dyn Write + Send>>| {
+        if let Some(record) = record {
+            if failed.is_none() {
+                if let Err(e) = writeln!(out, "{record}") {
+                    failed = Some(e);
+                    stop.store(true, Ordering::Relaxed);
+                }
             }
-        }
-        written += 1;
-        if record.contains("\"status\":\"error\"") {
-            errors += 1;
-        }
-        if let Some(bar) = progress {
-            bar.inc(1);
+            written += 1;
+            if record.contains("\"status\":\"error\"") {
+                errors += 1;
+            }
+            if let Some(bar) = progress {
+                bar.inc(1);
+            }
+        } else {
+            dropped += 1;
         }
         let mut n = win.in_flight.lock().unwrap_or_else(|p| p.into_inner());
         *n -= 1;
@@ -787,8 +833,8 @@ fn write_records(
     }
     let flushed = out.flush();
     match failed.map_or(flushed, Err) {
-        Ok(()) => Ok((written, errors)),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok((written, errors)),
+        Ok(()) => Ok((written, errors, dropped)),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok((written, errors, dropped)),
         Err(e) => Err(format!("cannot write the output: {e}")),
     }
 }

@@ -315,3 +315,65 @@ fn ctrl_c_stops_bench_and_reports_the_finished_instances() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn ctrl_c_stops_batch_keeps_the_finished_records_and_resume_completes_the_run() {
+    // Line 1 is counted at once, line 2 (an empty Sudoku) never finishes, line 3 at once.
+    let dir = std::env::temp_dir().join(format!("pencilbox-batch-interrupt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let grid = std::fs::read_to_string(repo().join("examples/sudoku/9x9.txt")).expect("bundled example");
+    let one_line: String = grid.split_whitespace().collect::<Vec<_>>().join("\n");
+    let quick = serde_json::json!({"puzzle": "sudoku", "text": one_line});
+    let endless = serde_json::json!({"id": "endless", "puzzle": "sudoku", "text": EMPTY_SUDOKU});
+    let input = dir.join("in.jsonl");
+    let mut first = quick.clone();
+    first["id"] = "first".into();
+    let mut last = quick;
+    last["id"] = "last".into();
+    std::fs::write(&input, format!("{first}\n{endless}\n{last}\n")).expect("write the input");
+    let out = dir.join("out.jsonl");
+    let (input_arg, out_arg) = (input.to_string_lossy().to_string(), out.to_string_lossy().to_string());
+    let child = start(&["batch", "--op", "count", "-j", "1", "-o", &out_arg, &input_arg], "");
+    std::thread::sleep(Duration::from_millis(800));
+    interrupt(&child);
+    let (code, _, err) = finish(child, STOPS_WITHIN);
+    assert_eq!(code, Some(130), "stderr: {err}");
+    assert!(err.contains("interrupted: Ctrl-C stopped the run"), "{err}");
+    assert!(err.contains(&format!("--resume {out_arg}")), "{err}");
+    let ids = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).expect("every line is a whole record");
+                v["id"].as_str().expect("a string id").to_string()
+            })
+            .collect()
+    };
+    let kept = ids(&std::fs::read_to_string(&out).expect("the output file"));
+    assert!(kept.contains(&"first".to_string()), "{kept:?}");
+    assert!(
+        !kept.contains(&"endless".to_string()),
+        "the cut record is not written: {kept:?}"
+    );
+    // Resuming (with a node limit, so the endless line ends as an error record) writes the rest.
+    let status = bin()
+        .args([
+            "batch",
+            "--op",
+            "count",
+            "-j",
+            "1",
+            "--node-limit",
+            "1000",
+            "--resume",
+            &out_arg,
+            &input_arg,
+        ])
+        .stderr(Stdio::null())
+        .status()
+        .expect("the resumed batch runs");
+    assert_eq!(status.code(), Some(0));
+    let mut all = ids(&std::fs::read_to_string(&out).expect("the output file"));
+    all.sort();
+    assert_eq!(all, ["endless", "first", "last"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -386,6 +386,7 @@ fn batch(
             limit,
             settings: settings.unwrap_or_default(),
             timings,
+            cancel: None,
         }),
         pool: Arc::new(pool),
         ready: VecDeque::new(),
