@@ -7,6 +7,12 @@
 //! is released while puzzles are solved (`Python::detach`). Bad input raises
 //! `pencilbox.PuzzleError` (a `ValueError`) with `.line` and `.col` (1-based, within the text;
 //! `None` when the problem has no position, like an unknown family) and `.message`.
+//!
+//! Ctrl-C works during a long call: the work runs on a worker thread while the calling thread
+//! waits with the GIL released, waking every [`SIGNAL_CHECK`] to let Python handle its signals.
+//! A `KeyboardInterrupt` cancels the search (it stops at its next check, as at a timeout) and is
+//! raised. `batch`'s iterator keeps the chunk it was running and runs it again on the next
+//! `next()`, so no item is lost.
 
 use pencilbox_cli::batch::{Config, Failure, Op};
 use pencilbox_core::plugin::GenerateRequest;
@@ -17,8 +23,54 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyIterator, PyString, PyTuple};
 use rayon::prelude::*;
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{sync_channel, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// How often a waiting call wakes to let Python handle signals (Ctrl-C).
+const SIGNAL_CHECK: Duration = Duration::from_millis(100);
+
+/// Runs `work` on a worker thread of `pool` (rayon's global pool when `None`) while this
+/// thread waits with the GIL released, checking for Python signals every [`SIGNAL_CHECK`]. When
+/// a signal handler raises (Ctrl-C: `KeyboardInterrupt`), `cancel` is set, the work is given a
+/// moment to stop (searches poll the flag) and the exception is raised.
+fn interruptible<T: Send + 'static>(
+    py: Python<'_>,
+    pool: Option<&rayon::ThreadPool>,
+    cancel: &Arc<AtomicBool>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
+    let (tx, rx) = sync_channel(1);
+    let job = move || {
+        let _ = tx.send(work());
+    };
+    match pool {
+        Some(pool) => pool.spawn(job),
+        None => rayon::spawn(job),
+    }
+    // The receiver moves into each wait and back out (a shared borrow of it is not `Send`).
+    let mut rx = rx;
+    loop {
+        let (got, back) = py.detach(move || (rx.recv_timeout(SIGNAL_CHECK), rx));
+        rx = back;
+        match got {
+            Ok(v) => return Ok(v),
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    cancel.store(true, Ordering::SeqCst);
+                    let _ = py.detach(move || rx.recv_timeout(Duration::from_secs(5)).is_ok());
+                    return Err(e);
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(PyRuntimeError::new_err(
+                    "internal error: the worker thread panicked (please report it)",
+                ))
+            }
+        }
+    }
+}
 
 create_exception!(
     pencilbox,
@@ -78,10 +130,13 @@ fn run_one(
     text: String,
     solution: Option<String>,
 ) -> PyResult<Py<PyAny>> {
-    let out = py.detach(move || {
+    let mut cfg = cfg;
+    let cancel = Arc::new(AtomicBool::new(false));
+    cfg.cancel = Some(cancel.clone());
+    let out = interruptible(py, None, &cancel, move || {
         cfg.run(puzzle.as_deref(), &text, solution.as_deref())
             .map(|v| v.to_string())
-    });
+    })?;
     match out {
         Ok(json) => to_python(py, &json),
         Err(f) => Err(raise(py, f)),
@@ -174,12 +229,14 @@ fn hint(
     timeout: Option<f64>,
     settings: Option<Vec<(String, String)>>,
 ) -> PyResult<Py<PyAny>> {
-    let cfg = config(Op::Explain, None, None, timeout, settings);
+    let mut cfg = config(Op::Explain, None, None, timeout, settings);
+    let cancel = Arc::new(AtomicBool::new(false));
+    cfg.cancel = Some(cancel.clone());
     let level = level.to_string();
-    let out = py.detach(move || {
+    let out = interruptible(py, None, &cancel, move || {
         cfg.hint(puzzle.as_deref(), &text, entries.as_deref(), &level)
             .map(|v| v.to_string())
-    });
+    })?;
     match out {
         Ok(json) => to_python(py, &json),
         Err(f) => Err(raise(py, f)),
@@ -243,7 +300,9 @@ fn generate(
         }
         req.limits.deadline = Some(Instant::now() + Duration::from_secs_f64(t.min(1e9)));
     }
-    let g = py.detach(move || kind.generate(&req));
+    let cancel = Arc::new(AtomicBool::new(false));
+    req.limits.cancel = Some(cancel.clone());
+    let g = interruptible(py, None, &cancel, move || kind.generate(&req))?;
     match g {
         Ok(g) => to_python(py, &serde_json::to_string(&g).unwrap_or_default()),
         Err(CoreError::NotFound(m)) => Err(PyRuntimeError::new_err(m)),
@@ -259,6 +318,9 @@ struct BatchIter {
     cfg: Arc<Config>,
     pool: Arc<rayon::ThreadPool>,
     ready: VecDeque<String>,
+    /// The chunk being run: kept until its records are in, so that a Ctrl-C part-way loses
+    /// nothing (the next `next()` runs it again).
+    running: Vec<(u64, String)>,
     next_line: u64,
     chunk: usize,
     done: bool,
@@ -306,12 +368,20 @@ impl BatchIter {
     }
 
     fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
-        while self.ready.is_empty() && !self.done {
-            let items = self.pull(py)?;
-            let (cfg, pool) = (self.cfg.clone(), self.pool.clone());
-            let records: Vec<String> = py.detach(move || {
-                pool.install(|| items.par_iter().map(|(line, text)| cfg.record(*line, text)).collect())
+        while self.ready.is_empty() && !(self.done && self.running.is_empty()) {
+            if self.running.is_empty() {
+                self.running = self.pull(py)?;
+            }
+            let cancel = Arc::new(AtomicBool::new(false));
+            let cfg = Arc::new(Config {
+                cancel: Some(cancel.clone()),
+                ..(*self.cfg).clone()
             });
+            let (items, pool) = (self.running.clone(), self.pool.clone());
+            let records: Vec<String> = interruptible(py, Some(&self.pool), &cancel, move || {
+                pool.install(|| items.par_iter().map(|(line, text)| cfg.record(*line, text)).collect())
+            })?;
+            self.running.clear();
             self.ready.extend(records);
         }
         match self.ready.pop_front() {
@@ -390,6 +460,7 @@ fn batch(
         }),
         pool: Arc::new(pool),
         ready: VecDeque::new(),
+        running: Vec::new(),
         next_line: 1,
         chunk,
         done: false,

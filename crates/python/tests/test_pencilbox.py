@@ -219,3 +219,33 @@ def test_the_gil_is_released_while_solving():
     assert result["r"]["count"] == 20000
     # Holding the GIL for the whole count would leave this thread a tick or two.
     assert ticks >= min(20, result["seconds"] * 1000 / 4), (ticks, result["seconds"])
+
+
+def test_ctrl_c_interrupts_a_long_call_and_the_module_still_works():
+    # A fresh interpreter: SIGINT goes to its main thread, which is waiting in pencilbox.
+    script = f"""
+import os, signal, threading, time, pencilbox
+def ctrl_c():
+    time.sleep(0.5)
+    os.kill(os.getpid(), signal.SIGINT)
+calls = {{
+    "count": lambda: pencilbox.count("." * 81, puzzle="sudoku"),
+    "batch": lambda: list(pencilbox.batch([{SUDOKU!r}, "." * 81], op="count", puzzle="sudoku")),
+}}
+for name, call in calls.items():
+    threading.Thread(target=ctrl_c).start()
+    t0 = time.perf_counter()
+    try:
+        call()
+        print(name, "finished")
+    except KeyboardInterrupt:
+        print(name, "interrupted", "quickly" if time.perf_counter() - t0 < 5 else "slowly")
+print(pencilbox.solve({SUDOKU!r})["status"])
+"""
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert out.stdout.split("\n")[:3] == ["count interrupted quickly", "batch interrupted quickly", "solved"], (
+        out.stdout,
+        out.stderr,
+    )
