@@ -8,11 +8,10 @@
 //! `pencilbox.PuzzleError` (a `ValueError`) with `.line` and `.col` (1-based, within the text;
 //! `None` when the problem has no position, like an unknown family) and `.message`.
 //!
-//! Ctrl-C works during a long call: the work runs on a worker thread while the calling thread
-//! waits with the GIL released, waking every [`SIGNAL_CHECK`] to let Python handle its signals.
-//! A `KeyboardInterrupt` cancels the search (it stops at its next check, as at a timeout) and is
-//! raised. `batch`'s iterator keeps the chunk it was running and runs it again on the next
-//! `next()`, so no item is lost.
+//! Ctrl-C works during a long call on the main thread: a SIGINT handler chained after Python's
+//! own cancels the search (it stops at its next check, as at a timeout), and once the work has
+//! returned Python raises `KeyboardInterrupt`. `batch`'s iterator keeps the chunk it was running
+//! and runs it again on the next `next()`, so no item is lost.
 
 use pencilbox_cli::batch::{Config, Failure, Op};
 use pencilbox_core::plugin::GenerateRequest;
@@ -24,52 +23,42 @@ use pyo3::types::{PyDict, PyIterator, PyString, PyTuple};
 use rayon::prelude::*;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{sync_channel, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// How often a waiting call wakes to let Python handle signals (Ctrl-C).
-const SIGNAL_CHECK: Duration = Duration::from_millis(100);
-
-/// Runs `work` on a worker thread of `pool` (rayon's global pool when `None`) while this
-/// thread waits with the GIL released, checking for Python signals every [`SIGNAL_CHECK`]. When
-/// a signal handler raises (Ctrl-C: `KeyboardInterrupt`), `cancel` is set, the work is given a
-/// moment to stop (searches poll the flag) and the exception is raised.
-fn interruptible<T: Send + 'static>(
+/// Runs `work` with the GIL released, with Ctrl-C stopping it: on Python's main thread, a
+/// SIGINT handler (chained after Python's own, [`signal_hook::flag`]) sets `cancel` while the
+/// work runs, so the search stops at its next check as at a timeout; afterwards Python's
+/// signal handlers run (`KeyboardInterrupt`). Work started on other threads is not cancelled:
+/// Python delivers the interrupt to the main thread only. Returns the work's result and
+/// whether Ctrl-C cut it short.
+fn interruptible<T: Send>(
     py: Python<'_>,
-    pool: Option<&rayon::ThreadPool>,
     cancel: &Arc<AtomicBool>,
-    work: impl FnOnce() -> T + Send + 'static,
-) -> PyResult<T> {
-    let (tx, rx) = sync_channel(1);
-    let job = move || {
-        let _ = tx.send(work());
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<(T, bool)> {
+    let main = on_main_thread(py)?;
+    let id = if main {
+        signal_hook::flag::register(signal_hook::consts::SIGINT, cancel.clone()).ok()
+    } else {
+        None
     };
-    match pool {
-        Some(pool) => pool.spawn(job),
-        None => rayon::spawn(job),
+    let out = py.detach(work);
+    if let Some(id) = id {
+        signal_hook::low_level::unregister(id);
     }
-    // The receiver moves into each wait and back out (a shared borrow of it is not `Send`).
-    let mut rx = rx;
-    loop {
-        let (got, back) = py.detach(move || (rx.recv_timeout(SIGNAL_CHECK), rx));
-        rx = back;
-        match got {
-            Ok(v) => return Ok(v),
-            Err(RecvTimeoutError::Timeout) => {
-                if let Err(e) = py.check_signals() {
-                    cancel.store(true, Ordering::SeqCst);
-                    let _ = py.detach(move || rx.recv_timeout(Duration::from_secs(5)).is_ok());
-                    return Err(e);
-                }
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                return Err(PyRuntimeError::new_err(
-                    "internal error: the worker thread panicked (please report it)",
-                ))
-            }
-        }
+    let cut = cancel.load(Ordering::SeqCst);
+    if main {
+        py.check_signals()?;
     }
+    Ok((out, cut))
+}
+
+/// Is this Python's main thread (where signal handlers run)?
+fn on_main_thread(py: Python<'_>) -> PyResult<bool> {
+    let threading = PyModule::import(py, "threading")?;
+    let main = threading.call_method0("main_thread")?;
+    Ok(threading.call_method0("current_thread")?.is(&main))
 }
 
 create_exception!(
@@ -133,7 +122,7 @@ fn run_one(
     let mut cfg = cfg;
     let cancel = Arc::new(AtomicBool::new(false));
     cfg.cancel = Some(cancel.clone());
-    let out = interruptible(py, None, &cancel, move || {
+    let (out, _) = interruptible(py, &cancel, move || {
         cfg.run(puzzle.as_deref(), &text, solution.as_deref())
             .map(|v| v.to_string())
     })?;
@@ -233,7 +222,7 @@ fn hint(
     let cancel = Arc::new(AtomicBool::new(false));
     cfg.cancel = Some(cancel.clone());
     let level = level.to_string();
-    let out = interruptible(py, None, &cancel, move || {
+    let (out, _) = interruptible(py, &cancel, move || {
         cfg.hint(puzzle.as_deref(), &text, entries.as_deref(), &level)
             .map(|v| v.to_string())
     })?;
@@ -302,7 +291,7 @@ fn generate(
     }
     let cancel = Arc::new(AtomicBool::new(false));
     req.limits.cancel = Some(cancel.clone());
-    let g = interruptible(py, None, &cancel, move || kind.generate(&req))?;
+    let (g, _) = interruptible(py, &cancel, move || kind.generate(&req))?;
     match g {
         Ok(g) => to_python(py, &serde_json::to_string(&g).unwrap_or_default()),
         Err(CoreError::NotFound(m)) => Err(PyRuntimeError::new_err(m)),
@@ -377,10 +366,16 @@ impl BatchIter {
                 cancel: Some(cancel.clone()),
                 ..(*self.cfg).clone()
             });
-            let (items, pool) = (self.running.clone(), self.pool.clone());
-            let records: Vec<String> = interruptible(py, Some(&self.pool), &cancel, move || {
+            let (items, pool) = (&self.running, &self.pool);
+            let (records, cut): (Vec<String>, bool) = interruptible(py, &cancel, move || {
                 pool.install(|| items.par_iter().map(|(line, text)| cfg.record(*line, text)).collect())
             })?;
+            if cut {
+                // A handler that did not raise: the chunk stays, to run again.
+                return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(
+                    "Ctrl-C stopped the batch; next() runs the interrupted chunk again",
+                ));
+            }
             self.running.clear();
             self.ready.extend(records);
         }

@@ -241,11 +241,24 @@ for name, call in calls.items():
     except KeyboardInterrupt:
         print(name, "interrupted", "quickly" if time.perf_counter() - t0 < 5 else "slowly")
 print(pencilbox.solve({SUDOKU!r})["status"])
+# An interrupted batch loses nothing: the next next() runs the interrupted chunk again (here the
+# endless count then ends at its 2 s timeout, an error record).
+it = pencilbox.batch([{SUDOKU!r}, "." * 81], op="count", puzzle="sudoku", timeout=2.0)
+threading.Thread(target=ctrl_c).start()
+try:
+    next(it)
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted")
+print([(r["id"], r["status"]) for r in it])
 """
     import sys
 
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
-    assert out.stdout.split("\n")[:3] == ["count interrupted quickly", "batch interrupted quickly", "solved"], (
-        out.stdout,
-        out.stderr,
-    )
+    assert out.stdout.split("\n")[:5] == [
+        "count interrupted quickly",
+        "batch interrupted quickly",
+        "solved",
+        "interrupted",
+        "[(1, 'counted'), (2, 'error')]",
+    ], (out.stdout, out.stderr)
