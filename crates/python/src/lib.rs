@@ -26,39 +26,64 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Runs `work` with the GIL released, with Ctrl-C stopping it: on Python's main thread, a
-/// SIGINT handler (chained after Python's own, [`signal_hook::flag`]) sets `cancel` while the
-/// work runs, so the search stops at its next check as at a timeout; afterwards Python's
-/// signal handlers run (`KeyboardInterrupt`). Work started on other threads is not cancelled:
+/// Runs `work` with the GIL released, with Ctrl-C stopping it: on Python's main thread, the
+/// search gets [`interrupt_flag`] as its cancellation flag, which a SIGINT handler chained
+/// after Python's own sets, so the search stops at its next check as at a timeout; afterwards
+/// Python's signal handlers run (`KeyboardInterrupt`). Work on other threads is not cancelled:
 /// Python delivers the interrupt to the main thread only. Returns the work's result and
 /// whether Ctrl-C cut it short.
 fn interruptible<T: Send>(
     py: Python<'_>,
-    cancel: &Arc<AtomicBool>,
-    work: impl FnOnce() -> T + Send,
+    work: impl FnOnce(Option<Arc<AtomicBool>>) -> T + Send,
 ) -> PyResult<(T, bool)> {
     let main = on_main_thread(py)?;
-    let id = if main {
-        signal_hook::flag::register(signal_hook::consts::SIGINT, cancel.clone()).ok()
-    } else {
-        None
-    };
-    let out = py.detach(work);
-    if let Some(id) = id {
-        signal_hook::low_level::unregister(id);
+    let cancel = if main { interrupt_flag(py)? } else { None };
+    if let Some(flag) = &cancel {
+        flag.store(false, Ordering::SeqCst);
     }
-    let cut = cancel.load(Ordering::SeqCst);
+    let out = py.detach(|| work(cancel.clone()));
+    let cut = cancel.as_ref().is_some_and(|f| f.load(Ordering::SeqCst));
     if main {
         py.check_signals()?;
     }
     Ok((out, cut))
 }
 
-/// Is this Python's main thread (where signal handlers run)?
+/// The flag SIGINT sets: registered once ([`signal_hook::flag`], chained after Python's own
+/// handler), the first time a call finds Python handling SIGINT with a handler of its own (by
+/// default the one raising `KeyboardInterrupt`). `None` while a program has set `SIG_DFL`
+/// (Ctrl-C ends the process) or `SIG_IGN`: Ctrl-C keeps the effect the program chose. (A
+/// program that sets a handler after the flag was registered replaces it, and calls are then
+/// no longer cancelled.)
+fn interrupt_flag(py: Python<'_>) -> PyResult<Option<Arc<AtomicBool>>> {
+    static FLAG: std::sync::OnceLock<Option<Arc<AtomicBool>>> = std::sync::OnceLock::new();
+    if let Some(f) = FLAG.get() {
+        return Ok(f.clone());
+    }
+    let signal = PyModule::import(py, "signal")?;
+    let handler = signal.call_method1("getsignal", (signal.getattr("SIGINT")?,))?;
+    if !handler.is_callable() {
+        return Ok(None);
+    }
+    let flag = Arc::new(AtomicBool::new(false));
+    let registered = signal_hook::flag::register(signal_hook::consts::SIGINT, flag.clone()).is_ok();
+    Ok(FLAG.get_or_init(|| registered.then_some(flag)).clone())
+}
+
+/// Is this Python's main thread (where signal handlers run)? Asked of Python once per thread.
 fn on_main_thread(py: Python<'_>) -> PyResult<bool> {
+    thread_local! {
+        static MAIN: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
+    }
+    if let Some(main) = MAIN.with(std::cell::Cell::get) {
+        return Ok(main);
+    }
     let threading = PyModule::import(py, "threading")?;
-    let main = threading.call_method0("main_thread")?;
-    Ok(threading.call_method0("current_thread")?.is(&main))
+    let main = threading
+        .call_method0("current_thread")?
+        .is(&threading.call_method0("main_thread")?);
+    MAIN.with(|m| m.set(Some(main)));
+    Ok(main)
 }
 
 create_exception!(
@@ -120,9 +145,8 @@ fn run_one(
     solution: Option<String>,
 ) -> PyResult<Py<PyAny>> {
     let mut cfg = cfg;
-    let cancel = Arc::new(AtomicBool::new(false));
-    cfg.cancel = Some(cancel.clone());
-    let (out, _) = interruptible(py, &cancel, move || {
+    let (out, _) = interruptible(py, move |cancel| {
+        cfg.cancel = cancel;
         cfg.run(puzzle.as_deref(), &text, solution.as_deref())
             .map(|v| v.to_string())
     })?;
@@ -219,10 +243,9 @@ fn hint(
     settings: Option<Vec<(String, String)>>,
 ) -> PyResult<Py<PyAny>> {
     let mut cfg = config(Op::Explain, None, None, timeout, settings);
-    let cancel = Arc::new(AtomicBool::new(false));
-    cfg.cancel = Some(cancel.clone());
     let level = level.to_string();
-    let (out, _) = interruptible(py, &cancel, move || {
+    let (out, _) = interruptible(py, move |cancel| {
+        cfg.cancel = cancel;
         cfg.hint(puzzle.as_deref(), &text, entries.as_deref(), &level)
             .map(|v| v.to_string())
     })?;
@@ -289,9 +312,10 @@ fn generate(
         }
         req.limits.deadline = Some(Instant::now() + Duration::from_secs_f64(t.min(1e9)));
     }
-    let cancel = Arc::new(AtomicBool::new(false));
-    req.limits.cancel = Some(cancel.clone());
-    let (g, _) = interruptible(py, &cancel, move || kind.generate(&req))?;
+    let (g, _) = interruptible(py, move |cancel| {
+        req.limits.cancel = cancel;
+        kind.generate(&req)
+    })?;
     match g {
         Ok(g) => to_python(py, &serde_json::to_string(&g).unwrap_or_default()),
         Err(CoreError::NotFound(m)) => Err(PyRuntimeError::new_err(m)),
@@ -361,13 +385,12 @@ impl BatchIter {
             if self.running.is_empty() {
                 self.running = self.pull(py)?;
             }
-            let cancel = Arc::new(AtomicBool::new(false));
-            let cfg = Arc::new(Config {
-                cancel: Some(cancel.clone()),
-                ..(*self.cfg).clone()
-            });
-            let (items, pool) = (&self.running, &self.pool);
-            let (records, cut): (Vec<String>, bool) = interruptible(py, &cancel, move || {
+            let (items, pool, base) = (&self.running, &self.pool, &self.cfg);
+            let (records, cut): (Vec<String>, bool) = interruptible(py, move |cancel| {
+                let cfg = Config {
+                    cancel,
+                    ..(**base).clone()
+                };
                 pool.install(|| items.par_iter().map(|(line, text)| cfg.record(*line, text)).collect())
             })?;
             if cut {

@@ -262,3 +262,19 @@ print([(r["id"], r["status"]) for r in it])
         "interrupted",
         "[(1, 'counted'), (2, 'error')]",
     ], (out.stdout, out.stderr)
+
+
+def test_a_program_that_set_sig_dfl_is_still_ended_by_ctrl_c():
+    import signal
+    import sys
+
+    script = """
+import os, signal, threading, time, pencilbox
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+pencilbox.solve(".....21...1......4.9..3.....3....7...6...384.....7...2....1...572.86..1...89...3.")
+threading.Thread(target=lambda: (time.sleep(0.5), os.kill(os.getpid(), signal.SIGINT))).start()
+pencilbox.count("." * 81, puzzle="sudoku")
+print("survived")
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert out.returncode == -signal.SIGINT and "survived" not in out.stdout, (out.returncode, out.stdout, out.stderr)
