@@ -20,7 +20,8 @@
 //! behind it is full. `--shard I/N` keeps the lines whose 0-based index is `I mod N`;
 //! `--resume OUT` drops a partial last line of `OUT`, skips the ids already in it and appends.
 //! Ctrl-C stops the searches in flight and the reading: the records finished before it are
-//! written, those it cut short are not, and `--resume OUT` continues from there.
+//! written, the unfinished ones (running or queued) are not, and `--resume OUT` continues from
+//! there.
 //! Exit code: 0 when every selected line got its record (error records included), 130 when
 //! Ctrl-C stopped the run, 2 for a usage error or unreadable input or output.
 
@@ -649,9 +650,8 @@ fn batch(a: &BatchArgs) -> Result<Ended, InputError> {
             (None, None) => "OUT".to_string(),
         };
         eprintln!(
-            "pencilbox: batch: interrupted: Ctrl-C stopped the run; {} it cut short {} not written; `pencilbox batch --resume {out} …` continues",
-            plural(summary.dropped, "record", "records"),
-            if summary.dropped == 1 { "was" } else { "were" },
+            "pencilbox: batch: interrupted: Ctrl-C stopped the run; {} not written; `pencilbox batch --resume {out} …` continues",
+            plural(summary.dropped, "unfinished record", "unfinished records"),
         );
         return Ok(Ended::Interrupted);
     }
@@ -674,7 +674,7 @@ struct Summary {
     resumed: u64,
     /// Ctrl-C stopped the run.
     interrupted: bool,
-    /// Records dropped because Ctrl-C came while they ran.
+    /// Records dropped because Ctrl-C came before they finished (running or queued).
     dropped: u64,
 }
 
