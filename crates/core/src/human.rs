@@ -7,7 +7,7 @@
 //! propagator's name or the technique it named with
 //! [`Context::because_rule`](crate::engine::Context::because_rule)), the premises and the
 //! removed values. That is a proof, not yet a solving path: the engine's queue runs
-//! propagators by [`Priority`](crate::engine::Priority), which is a cost class, not a human
+//! propagators by [`crate::engine::Priority`], which is a cost class, not a human
 //! difficulty. This module adds the missing pieces, once for every family:
 //!
 //! * a **rule table** per family ([`RuleInfo`]: id, human name, level `1` = simplest, and the

@@ -174,7 +174,7 @@ pub const GENERATOR: GeneratorInfo = GeneratorInfo {
 /// How many minimal puzzles a difficulty may draw before giving up.
 const DIFFICULTY_DRAWS: usize = 300;
 
-/// The rating of `p` on Sudoku's scale ([`crate::explain`]).
+/// The rating of `p` on Sudoku's scale ([`mod@crate::explain`]).
 pub fn rating(p: &Sudoku) -> f64 {
     crate::explain::explain(p, &pencilbox_core::human::ExplainOptions::default())
         .rating

@@ -108,7 +108,7 @@ impl AbGraph {
 
     /// The cached graph of a block shape, built on first use; `Ok(None)` when `stop` returned
     /// true during the build or while another thread was building it (polled every
-    /// [`POLL_EVERY`] vertices and every 2 ms of waiting). An interrupted build leaves the
+    /// `POLL_EVERY` (32,768) vertices and every 2 ms of waiting). An interrupted build leaves the
     /// cache empty, so a later call builds the graph again.
     pub fn get_with(block: BlockShape, stop: &dyn Fn() -> bool) -> Result<Option<Arc<AbGraph>>, GraphTooLarge> {
         Self::check(block)?;
@@ -177,7 +177,7 @@ impl AbGraph {
         }
     }
 
-    /// Builds the graph, polling `stop` every [`POLL_EVERY`] vertices; `None` when it said stop.
+    /// Builds the graph, polling `stop` every `POLL_EVERY` (32,768) vertices; `None` when it said stop.
     pub fn build_with(block: BlockShape, stop: &dyn Fn() -> bool) -> Option<AbGraph> {
         let n = block.n();
         let a = block.height;

@@ -62,7 +62,8 @@ impl Difficulty {
 const SIZES: [usize; 20] = [1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5];
 
 /// A random region layout as labels (see the module docs, step 1): core's
-/// [`pencilbox_core::regions::generate::random_layout`] with Suguru's [`SIZES`].
+/// [`pencilbox_core::regions::generate::random_layout`] with Suguru's region sizes (1–5,
+/// weighted towards 4 and 5).
 pub fn random_layout(shape: Shape, rng: &mut SplitMix64) -> Grid<u32> {
     pencilbox_core::regions::generate::random_layout(shape, rng, &SIZES)
 }

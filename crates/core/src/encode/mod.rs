@@ -13,7 +13,7 @@
 //!
 //! # Practical
 //! * [`Encoder::new`] makes the literals of the engine's variables from their domains: a
-//!   Boolean variable is one literal (true = [`TRUE`](crate::engine::TRUE)); any other variable
+//!   Boolean variable is one literal (true = [`crate::engine::TRUE`]); any other variable
 //!   gets one literal per value of its domain and an *exactly one* row.
 //! * [`Engine::encode`](crate::engine::Engine::encode) asks every posted propagator for its
 //!   rows through [`Propagator::encode`](crate::engine::Propagator::encode). A propagator
