@@ -173,6 +173,11 @@ fn puzzle_failure(e: &PuzzleError) -> Failure {
 }
 
 impl Config {
+    /// Has [`Config::cancel`] been set?
+    pub fn cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
     /// The run options of one puzzle: the deadline counts from now.
     pub fn run_options(&self) -> Result<RunOptions, Failure> {
         let mut limits = Limits::default();
@@ -698,7 +703,6 @@ fn run_lines(
     });
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<(u64, Option<String>)>();
-    let cancelled = || cfg.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
     let writer = {
         let (win, stop, progress) = (win.clone(), stop.clone(), progress.cloned());
         std::thread::spawn(move || write_records(rx, out, ordered, &win, &stop, progress.as_ref()))
@@ -707,7 +711,7 @@ fn run_lines(
     let read: Result<(), InputError> = pool.in_place_scope(|scope| {
         let (mut buf, mut index, mut seq) = (Vec::new(), 0u64, 0u64);
         loop {
-            if stop.load(Ordering::Relaxed) || cancelled() {
+            if stop.load(Ordering::Relaxed) || cfg.cancelled() {
                 return Ok(());
             }
             let whole = match read_line(&mut input, &mut buf) {
@@ -734,7 +738,7 @@ fn run_lines(
             }
             {
                 let mut n = win.in_flight.lock().unwrap_or_else(|p| p.into_inner());
-                while *n >= limit && !stop.load(Ordering::Relaxed) && !cancelled() {
+                while *n >= limit && !stop.load(Ordering::Relaxed) && !cfg.cancelled() {
                     n = win.freed.wait(n).unwrap_or_else(|p| p.into_inner());
                 }
                 *n += 1;
@@ -755,8 +759,7 @@ fn run_lines(
                 });
                 // A record finished after Ctrl-C may have been cut short: dropped, so that
                 // `--resume` runs its line again.
-                let cut = cfg.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
-                let _ = tx.send((s, (!cut).then_some(record)));
+                let _ = tx.send((s, (!cfg.cancelled()).then_some(record)));
             });
         }
     });
@@ -768,7 +771,7 @@ fn run_lines(
         written,
         errors,
         resumed,
-        interrupted: cancelled(),
+        interrupted: cfg.cancelled(),
         dropped,
     })
 }

@@ -144,11 +144,21 @@ fn run_one(
     text: String,
     solution: Option<String>,
 ) -> PyResult<Py<PyAny>> {
-    let mut cfg = cfg;
+    json_call(py, cfg, move |cfg| {
+        cfg.run(puzzle.as_deref(), &text, solution.as_deref())
+    })
+}
+
+/// Runs `work` under `cfg` with Ctrl-C able to stop it ([`interruptible`]); its JSON as a
+/// dict, or its failure raised.
+fn json_call(
+    py: Python<'_>,
+    mut cfg: Config,
+    work: impl FnOnce(&Config) -> Result<serde_json::Value, Failure> + Send,
+) -> PyResult<Py<PyAny>> {
     let (out, _) = interruptible(py, move |cancel| {
         cfg.cancel = cancel;
-        cfg.run(puzzle.as_deref(), &text, solution.as_deref())
-            .map(|v| v.to_string())
+        work(&cfg).map(|v| v.to_string())
     })?;
     match out {
         Ok(json) => to_python(py, &json),
@@ -242,17 +252,11 @@ fn hint(
     timeout: Option<f64>,
     settings: Option<Vec<(String, String)>>,
 ) -> PyResult<Py<PyAny>> {
-    let mut cfg = config(Op::Explain, None, None, timeout, settings);
+    let cfg = config(Op::Explain, None, None, timeout, settings);
     let level = level.to_string();
-    let (out, _) = interruptible(py, move |cancel| {
-        cfg.cancel = cancel;
+    json_call(py, cfg, move |cfg| {
         cfg.hint(puzzle.as_deref(), &text, entries.as_deref(), &level)
-            .map(|v| v.to_string())
-    })?;
-    match out {
-        Ok(json) => to_python(py, &json),
-        Err(f) => Err(raise(py, f)),
-    }
+    })
 }
 
 /// Generate a puzzle with a unique solution: a dict with `text` (the family's file format),
