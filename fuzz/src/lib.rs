@@ -47,19 +47,16 @@ pub const MAX_INSTANCES: usize = 3;
 /// Separates the puzzle from the solution in the `verify` target's input (never occurs in UTF-8).
 pub const MARKER: u8 = 0xFF;
 
-/// The family called `name` (the same statics the CLI registry lists).
+/// The family called `name`, from the same registry the CLI, Python and the browser use
+/// ([`pencilbox_registry::PUZZLES`]).
 pub fn kind(name: &str) -> &'static dyn PuzzleKind {
-    match name {
-        "suguru" => &pencilbox_suguru::KIND,
-        "path" => &pencilbox_pathpuzzle::KIND,
-        "sudoku" => &pencilbox_sudoku_nishio::KIND,
-        _ => panic!("no puzzle family called {name}"),
-    }
+    pencilbox_registry::by_name(name).unwrap_or_else(|| panic!("no puzzle family called {name}"))
 }
 
-/// Every family, as in `pencilbox_cli::registry::PUZZLES` (sorted by name).
-pub fn kinds() -> [&'static dyn PuzzleKind; 3] {
-    [kind("path"), kind("sudoku"), kind("suguru")]
+/// Every registered family (sorted by name), so a new genre is fuzzed as soon as it is
+/// registered.
+pub fn kinds() -> &'static [&'static dyn PuzzleKind] {
+    pencilbox_registry::PUZZLES
 }
 
 /// What the CLI would pass besides the text: `--algorithm` and `--set key=value` settings.
@@ -300,7 +297,7 @@ pub fn verify_split(data: &[u8]) {
     let (Ok(puzzle), Ok(solution)) = (text_from_bytes(p), text_from_bytes(s)) else {
         return;
     };
-    for kind in kinds() {
+    for &kind in kinds() {
         if let Err(e) = kind.verify(puzzle, solution, &options(None)) {
             check_error(kind, "verify", puzzle, Some(solution), &e);
         }
@@ -319,7 +316,7 @@ pub fn settings(data: &[u8]) {
     let (family, setup) = Setup::from_header(header);
     match family {
         Some(f) => {
-            if let Some(k) = kinds().into_iter().find(|k| k.name() == f) {
+            if let Some(k) = kinds().iter().copied().find(|k| k.name() == f) {
                 exercise_with(k, &setup, body);
             }
         }
@@ -327,7 +324,7 @@ pub fn settings(data: &[u8]) {
             let Ok(text) = text_from_bytes(body) else {
                 return;
             };
-            for k in kinds().into_iter().filter(|k| k.detect(text)) {
+            for k in kinds().iter().copied().filter(|k| k.detect(text)) {
                 exercise_with(k, &setup, body);
             }
         }

@@ -17,7 +17,7 @@ pub mod generate;
 pub mod input;
 pub mod interrupt;
 pub mod output;
-pub mod registry;
+pub use pencilbox_registry as registry;
 #[cfg(feature = "serve")]
 pub mod serve;
 pub mod setter;

@@ -274,8 +274,8 @@ fn generate(
     timeout: Option<f64>,
 ) -> PyResult<Py<PyAny>> {
     let plain = |m: String| raise(py, Failure { message: m, pos: None });
-    let kind = pencilbox_cli::registry::by_name(&puzzle).ok_or_else(|| {
-        let names: Vec<_> = pencilbox_cli::registry::PUZZLES
+    let kind = pencilbox_registry::by_name(&puzzle).ok_or_else(|| {
+        let names: Vec<_> = pencilbox_registry::PUZZLES
             .iter()
             .filter(|k| k.generator().is_some())
             .map(|k| k.name())
@@ -452,7 +452,7 @@ fn batch(
         }
     };
     if let Some(p) = &puzzle {
-        if pencilbox_cli::registry::by_name(p).is_none() {
+        if pencilbox_registry::by_name(p).is_none() {
             return Err(raise(
                 py,
                 Failure {
@@ -492,7 +492,7 @@ fn batch(
 /// The names of the puzzle families.
 #[pyfunction]
 fn families() -> Vec<&'static str> {
-    pencilbox_cli::registry::PUZZLES.iter().map(|k| k.name()).collect()
+    pencilbox_registry::PUZZLES.iter().map(|k| k.name()).collect()
 }
 
 /// The module.

@@ -1,4 +1,11 @@
-//! The puzzle registry: one line per puzzle family, sorted by name.
+//! pencilbox-registry: every puzzle family in one list, sorted by name: what the command line
+//! (`pencilbox`), its web server, the Python package, the browser build and the fuzz targets
+//! share, so a new genre registered here with one line reaches all of them.
+//!
+//! A family is a crate that exports `static KIND: Plugin<ItsType>` (see
+//! [`pencilbox_core::plugin`]); registering it is one line in [`PUZZLES`] and one dependency in
+//! this crate's `Cargo.toml`.
+#![deny(missing_docs)]
 
 use pencilbox_core::{ParseError, Pos, PuzzleError, PuzzleKind, RunOptions};
 
