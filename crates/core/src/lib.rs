@@ -23,6 +23,7 @@
 //! * [`setter`] — the setter's tools on any family's engine model: forced facts, a clue that
 //!   separates two solutions, redundant givens.
 //! * [`rng`] — a deterministic random stream for generators.
+//! * [`time`] — the clock of deadlines, also in the browser build.
 //! * [`switches`] — the rule-list mini-language (`-cuts,+edges`, `reach,owed`, `none,+x`).
 //! * [`scan`] — the line/column tokenizer all parsers use; [`error`] — parse errors.
 //! * `testing` (feature `test-support`) — brute-force oracles, the fixpoint check and the
@@ -51,6 +52,7 @@ pub mod setter;
 pub mod switches;
 #[cfg(feature = "test-support")]
 pub mod testing;
+pub mod time;
 pub mod trail;
 
 pub use cellset::CellSet;

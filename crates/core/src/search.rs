@@ -32,10 +32,11 @@
 //! is found, for a progress display on another thread ([`Limits::checkpoint`],
 //! [`Limits::search_ended`], [`Limits::solution_found`]).
 
+use crate::time::Instant;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What a search node is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -42,9 +42,9 @@ use crate::human::{rule_info, RuleInfo, Vocabulary};
 use crate::plugin::Puzzle;
 use crate::puzzle::RunOptions;
 use crate::search::{count_keeping, Backtrack, Limits, Stats, StopReason};
+use crate::time::Instant;
 use num_bigint::BigUint;
 use serde::Serialize;
-use std::time::Instant;
 
 /// How a place's values are named.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

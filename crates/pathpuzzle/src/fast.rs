@@ -718,7 +718,7 @@ pub fn link_search_limited(p: &PathPuzzle, rules: &Rules, seed: Option<u64>, lim
 mod tests {
     use super::*;
     use pencilbox_core::search::{run, Flow, StopReason};
-    use std::time::Instant;
+    use pencilbox_core::time::Instant;
 
     #[test]
     fn a_model_posted_after_its_deadline_is_never_searched() {

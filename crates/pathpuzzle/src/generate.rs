@@ -354,11 +354,11 @@ pub fn generate_rated(
     difficulty: Difficulty,
     seed: u64,
     tries: u32,
-    deadline: Option<std::time::Instant>,
+    deadline: Option<pencilbox_core::time::Instant>,
 ) -> Result<(PathPuzzle, u64), InvalidInstance> {
     let mut next = seed;
     for _ in 0..DIFFICULTY_PUZZLES {
-        if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+        if deadline.is_some_and(|d| pencilbox_core::time::Instant::now() >= d) {
             break;
         }
         let (p, s) = generate_trying(height, width, clues, unique, next, tries)?;

@@ -33,8 +33,8 @@
 
 use crate::model::{Arrow, Configuration, PathPuzzle};
 use pencilbox_core::search::{Backtrack, Expand, Flow, Limits, SearchResult, Stats, StopReason, CHECK_EVERY};
+use pencilbox_core::time::Instant;
 use pencilbox_core::{CellId, Grid, Shape};
-use std::time::Instant;
 
 /// The state of Algorithm 3: the configuration array `A`, the remaining clues `cr`, `cc` and the
 /// current cell `(i_c, j_c)`.

@@ -49,8 +49,8 @@
 use crate::bitboard::{BitWord, Steps};
 use crate::model::{Arrow, Configuration, PathPuzzle};
 use pencilbox_core::search::{Limits, SearchResult, Stats, StopReason};
+use pencilbox_core::time::Instant;
 use pencilbox_core::{CellId, Grid};
-use std::time::Instant;
 
 /// The largest grid the walk handles (one `u128` bitboard).
 pub const MAX_CELLS: usize = 128;

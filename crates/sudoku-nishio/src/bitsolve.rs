@@ -36,7 +36,7 @@
 
 use crate::board::{BlockShape, Sudoku};
 use pencilbox_core::search::{Limits, SearchResult, Stats, StopReason, CHECK_EVERY};
-use std::time::Instant;
+use pencilbox_core::time::Instant;
 
 /// The block shape `bits` solves.
 pub const SHAPE: BlockShape = BlockShape::new(3, 3);

@@ -169,7 +169,7 @@ impl Sudoku {
 /// and half of its node limit (at least one unit), the same cancellation flag and progress
 /// counters.
 pub fn deduction_share(limits: &Limits) -> Limits {
-    let now = std::time::Instant::now();
+    let now = pencilbox_core::time::Instant::now();
     Limits {
         max_solutions: None,
         node_limit: limits.node_limit.map(|n| (n / 2).max(1)),

@@ -138,7 +138,7 @@ impl NishioRule {
             let estimate = std::time::Duration::from_nanos(
                 (crate::graph::vertex_count(block) as u64).saturating_mul(BUILD_NS_PER_VERTEX),
             );
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let left = deadline.saturating_duration_since(pencilbox_core::time::Instant::now());
             if !AbGraph::is_cached(block) && left < 2 * estimate {
                 lock_log(&self.log).note = Some(format!(
                     "Nishio rule skipped: building its graph for {block} blocks (about {} ms) would not fit the time left ({} ms)",

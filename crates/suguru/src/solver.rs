@@ -19,8 +19,8 @@ use pencilbox_core::constraints::DistinctRules;
 use pencilbox_core::encode;
 use pencilbox_core::regions::presolve::Presolved;
 use pencilbox_core::search::{run, Backtrack, Flow, Limits, SearchResult, Stats, StopReason};
+use pencilbox_core::time::Instant;
 use pencilbox_core::{Domain, Grid, PuzzleError, Status};
-use std::time::Instant;
 
 /// The algorithms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

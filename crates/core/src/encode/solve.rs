@@ -18,12 +18,12 @@ use crate::error::PuzzleError;
 use crate::plugin::Found;
 use crate::puzzle::Note;
 use crate::search::{Limits, Stats, StopReason};
+use crate::time::Instant;
 use batsat::SolverInterface as _;
 use rustsat::solvers::{Solve as _, SolverResult};
 use rustsat::types::{Clause, TernaryVal};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
 /// The solver's callbacks: stop at the deadline, when cancelled, or after the node limit's
 /// number of conflicts.

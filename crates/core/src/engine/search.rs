@@ -508,7 +508,7 @@ pub fn solve_restarting<S: Backtrack + Reseed>(
     base: u64,
     mut on_solution: impl FnMut(&mut S),
 ) -> SearchResult {
-    let started = std::time::Instant::now();
+    let started = crate::time::Instant::now();
     let mut stats = Stats::default();
     let done = |solutions, stop, mut stats: Stats| {
         stats.elapsed_us = started.elapsed().as_micros() as u64;

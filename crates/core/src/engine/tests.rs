@@ -533,7 +533,7 @@ fn a_passed_deadline_interrupts_the_search() {
     let (e, _) = latin(6, DistinctRules::SINGLES);
     let mut s = EngineSearch::new(e, SmallestDomain::new());
     let limits = Limits {
-        deadline: Some(std::time::Instant::now()),
+        deadline: Some(crate::time::Instant::now()),
         ..Limits::all()
     };
     s.engine.set_limits(&limits);
