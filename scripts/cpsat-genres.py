@@ -77,6 +77,9 @@ except ImportError:  # pragma: no cover
 
 GENRES = ("snake", "starbattle", "nurikabe", "masyu")
 DIRS = ((-1, 0), (1, 0), (0, 1), (0, -1))  # n, s, e, w
+NURI_WALL = os.environ.get("NURI_WALL", "tree")
+NURI_ROOT = os.environ.get("NURI_ROOT", "fixed")
+NURI_LAZY = bool(os.environ.get("NURI_LAZY"))
 
 
 class InputError(Exception):
@@ -416,6 +419,8 @@ def model_nurikabe(p):
                     m.AddBoolOr([l.Not(), w[a][b], other])
     # island connectivity: a white non-numbered cell has a white neighbour nearer its number
     for r, c in cells:
+        if NURI_LAZY:
+            break
         if clue[r][c] is not None or not lab[(r, c)]:
             continue
         parents = []
@@ -435,40 +440,134 @@ def model_nurikabe(p):
     walls = [w[r][c] for r, c in cells]
     if total_known:
         m.Add(sum(walls) == N - sum(n for _, _, n in clues))
-    # wall connectivity: the root is the first wall cell in row-major order (distance 0); every
-    # other wall cell has a wall neighbour with a smaller distance
     for r, c, _ in clues:
         m.Add(w[r][c] == 0)
     free = [rc for rc in cells if clue[rc[0]][rc[1]] is None]
+    # Wall connectivity: a rooted tree. The root is a cell that must be wall whatever the answer
+    # (out of reach of every island, or next to two numbered cells), the one nearest the centre;
+    # failing that, the first wall cell in row-major order. Every other wall cell has a wall
+    # neighbour with a smaller distance value.
+    forced = [(r, c) for r, c in free if not lab[(r, c)]
+              or sum(1 for a, b in nbrs(r, c) if clue[a][b] is not None) >= 2]
     dw = {rc: m.NewIntVar(0, max(0, len(free) - 1), f"dw{rc[0]}_{rc[1]}") for rc in free}
-    before = None  # literal: some earlier cell is wall
-    for r, c in free:
-        root = m.NewBoolVar("")
-        if before is None:
-            m.Add(root == w[r][c])
-        else:
-            m.AddBoolAnd([w[r][c], before.Not()]).OnlyEnforceIf(root)
-            m.AddBoolOr([w[r][c].Not(), before, root])
-        m.Add(dw[(r, c)] == 0).OnlyEnforceIf(root)
-        parents = []
-        for a, b in nbrs(r, c):
-            if (a, b) not in dw:
+    roots = {}
+    root_cell = None
+    if forced and NURI_ROOT == "fixed":
+        root_cell = min(forced, key=lambda rc: (abs(2 * rc[0] - R + 1) + abs(2 * rc[1] - C + 1), rc))
+        m.Add(w[root_cell[0]][root_cell[1]] == 1)
+        for rc in free:
+            roots[rc] = None
+        roots[root_cell] = True
+    else:
+        before = None  # literal: some earlier cell is wall
+        for r, c in free:
+            root = m.NewBoolVar("")
+            if before is None:
+                m.Add(root == w[r][c])
+            else:
+                m.AddBoolAnd([w[r][c], before.Not()]).OnlyEnforceIf(root)
+                m.AddBoolOr([w[r][c].Not(), before, root])
+            roots[(r, c)] = root
+            if before is None:
+                before = w[r][c]
+            else:
+                nb = m.NewBoolVar("")
+                m.AddMaxEquality(nb, [before, w[r][c]])
+                before = nb
+    if NURI_WALL == "none" or NURI_LAZY:
+        pass
+    elif NURI_WALL == "flow":
+        M = len(free)
+        flow = {}
+        for r, c in free:
+            for a, b in nbrs(r, c):
+                if (a, b) in dw:
+                    f = m.NewIntVar(0, M, "")
+                    m.Add(f == 0).OnlyEnforceIf(w[r][c].Not())
+                    m.Add(f == 0).OnlyEnforceIf(w[a][b].Not())
+                    flow[((r, c), (a, b))] = f
+        sup = []
+        for r, c in free:
+            rt = roots[(r, c)]
+            inflow = [flow[(u, (r, c))] for u in nbrs(r, c) if (u, (r, c)) in flow]
+            outflow = [flow[((r, c), u)] for u in nbrs(r, c) if ((r, c), u) in flow]
+            if rt is None:
+                m.Add(sum(inflow) - sum(outflow) == w[r][c])
+            else:
+                s_ = m.NewIntVar(0, M, "")
+                if rt is not True:
+                    m.Add(s_ == 0).OnlyEnforceIf(rt.Not())
+                m.Add(sum(inflow) - sum(outflow) + s_ == w[r][c])
+                sup.append(s_)
+        m.Add(sum(sup) == sum(w[r][c] for r, c in free))
+    else:
+        for r, c in free:
+            rt = roots[(r, c)]
+            if rt is True:
+                m.Add(dw[(r, c)] == 0)
                 continue
-            pl = m.NewBoolVar("")
-            m.AddImplication(pl, w[a][b])
-            m.Add(dw[(a, b)] < dw[(r, c)]).OnlyEnforceIf(pl)
-            parents.append(pl)
-        m.AddBoolOr(parents + [w[r][c].Not(), root])
-        if before is None:
-            before = w[r][c]
-        else:
-            nb = m.NewBoolVar("")
-            m.AddMaxEquality(nb, [before, w[r][c]])
-            before = nb
+            if rt is not None:
+                m.Add(dw[(r, c)] == 0).OnlyEnforceIf(rt)
+            parents = []
+            for a, b in nbrs(r, c):
+                if (a, b) not in dw:
+                    continue
+                pl = m.NewBoolVar("")
+                m.AddImplication(pl, w[a][b])
+                m.Add(dw[(a, b)] < dw[(r, c)]).OnlyEnforceIf(pl)
+                parents.append(pl)
+            m.AddBoolOr(parents + [w[r][c].Not()] + ([rt] if rt is not None else []))
 
     def answer(s):
         return [["x" if s.Value(w[r][c]) else "-" for c in range(C)] for r in range(R)]
 
+    def components(cellset):
+        seen, comps = set(), []
+        for start in cellset:
+            if start in seen:
+                continue
+            comp, stack = [start], [start]
+            seen.add(start)
+            while stack:
+                x = stack.pop()
+                for y in nbrs(*x):
+                    if y in cellset and y not in seen:
+                        seen.add(y)
+                        comp.append(y)
+                        stack.append(y)
+            comps.append(comp)
+        return comps
+
+    def cuts(s):
+        """Clauses cutting off a solution whose islands or wall are not connected."""
+        wall = {rc for rc in cells if s.BooleanValue(w[rc[0]][rc[1]])}
+        white = set(cells) - wall
+        out = []
+        for comp in components(white):
+            if any(clue[r][c] is not None for r, c in comp):
+                continue
+            k = next(k for k, l in lab[comp[0]].items() if s.BooleanValue(l))
+            border = {y for x in comp for y in nbrs(*x)} - set(comp)
+            for r, c in comp:
+                out.append([lab[(r, c)][k].Not()] + [w[a][b].Not() for a, b in border])
+        wcomps = components(wall)
+        if len(wcomps) > 1:
+            for i, comp in enumerate(wcomps):
+                border = {y for x in comp for y in nbrs(*x)} - set(comp)
+                if forced and NURI_ROOT == "fixed":
+                    if root_cell in comp:
+                        continue
+                    for r, c in comp:
+                        out.append([w[r][c].Not()] + [w[a][b] for a, b in border])
+                else:
+                    for j, other in enumerate(wcomps):
+                        if j != i:
+                            (r, c), (a2, b2) = comp[0], other[0]
+                            out.append([w[r][c].Not(), w[a2][b2].Not()] + [w[a][b] for a, b in border])
+        return out
+
+    if NURI_LAZY:
+        return m, walls, answer, cuts
     return m, walls, answer
 
 
@@ -483,8 +582,25 @@ def solve(model, timeout, workers, deadline):
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
     solver.parameters.max_time_in_seconds = max(0.001, deadline - time.perf_counter())
+    for kv in os.environ.get("CPSAT_PARAMS", "").split(","):
+        if kv:
+            k, v = kv.split("=")
+            setattr(solver.parameters, k, type(getattr(solver.parameters, k))(v))
     st = solver.Solve(model)
     return solver, st
+
+
+def solve_valid(model, cuts, workers, deadline):
+    """Solve; where the model has lazy cuts, add them and solve again until the answer passes."""
+    while True:
+        solver, st = solve(model, None, workers, deadline)
+        if cuts is None or st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return solver, st
+        new = cuts(solver)
+        if not new:
+            return solver, st
+        for clause in new:
+            model.AddBoolOr(clause)
 
 
 def run_one(path, genre, timeout, workers):
@@ -493,8 +609,10 @@ def run_one(path, genre, timeout, workers):
     with open(path) as f:
         text = f.read()
     genre, puzzle = parse(text, genre)
-    model, lits, answer = BUILDERS[genre](puzzle)
-    solver, st = solve(model, timeout, workers, deadline)
+    built = BUILDERS[genre](puzzle)
+    model, lits, answer = built[:3]
+    cuts = built[3] if len(built) > 3 else None
+    solver, st = solve_valid(model, cuts, workers, deadline)
     if st == cp_model.INFEASIBLE or st == cp_model.MODEL_INVALID:
         return genre, "none", time.perf_counter() - t0, None
     if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -502,7 +620,7 @@ def run_one(path, genre, timeout, workers):
     first = answer(solver)
     vals = [solver.BooleanValue(v) for v in lits]
     model.AddBoolOr([v.Not() if b else v for v, b in zip(lits, vals)])
-    solver2, st2 = solve(model, timeout, workers, deadline)
+    solver2, st2 = solve_valid(model, cuts, workers, deadline)
     if st2 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         status = "several"
     elif st2 == cp_model.INFEASIBLE:

@@ -40,12 +40,14 @@ pub mod engine;
 pub mod error;
 pub mod grid;
 pub mod human;
+pub mod kind;
 pub mod links;
 pub mod plugin;
 pub mod puzzle;
 pub mod reach;
 pub mod regions;
 pub mod rng;
+pub mod sat;
 pub mod scan;
 pub mod search;
 pub mod setter;
@@ -54,15 +56,17 @@ pub mod switches;
 pub mod testing;
 pub mod time;
 pub mod trail;
+pub mod var;
 
 pub use cellset::CellSet;
 pub use domain::Domain;
 pub use error::{ParseError, Pos, PuzzleError};
 pub use grid::{CellId, Grid, Neighbours, Shape};
+pub use kind::PuzzleKind;
 pub use num_bigint::BigUint;
 pub use puzzle::{
-    AlgorithmInfo, CountReport, Instance, Note, PuzzleKind, Render, Rendered, RunOptions, SolveReport, Status,
-    VerifyReport, Violation,
+    AlgorithmInfo, CountReport, Instance, Note, Render, Rendered, RunOptions, SolveReport, Status, VerifyReport,
+    Violation,
 };
 pub use search::{
     count_keeping, race, run, Backtrack, Expand, Flow, Limits, Progress, RaceResult, Search, SearchResult, Stats,

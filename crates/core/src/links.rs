@@ -1,36 +1,24 @@
-//! Edge variables between orthogonally adjacent cells, and the chains they form.
+//! The links between orthogonally adjacent cells of a grid, numbered.
 //!
-//! # Background
-//! Puzzles whose answer is a path or loop drawn through cells (Path puzzles, and likewise
-//! Numberlink, Masyu or Slitherlink's dual) are best modelled with one yes/no variable per pair
-//! of adjacent cells, "the path uses this link", rather than by growing the path from one end:
-//! a cell's degree constraint, line counts and connectivity then propagate anywhere in the grid.
-//! Two pieces are shared by every such model:
-//!
-//! * [`Links`] numbers the links of a [`Shape`] (horizontal links first, row-major, then vertical
-//!   links) and lists each cell's incident links;
-//! * [`Chains`] keeps, for every cell at the end of a chain of chosen links, the cell at the
-//!   chain's other end, in O(1) per added link and with an undo log, so that a link closing a
-//!   cycle is refused at once and the link that *would* close one can be excluded in advance
-//!   (the standard "no premature loop" rule).
+//! Puzzles whose answer is a path or loop drawn through cells (Path puzzles, Masyu, Snake's
+//! body, Numberlink) are best modelled with one yes/no variable per pair of adjacent cells,
+//! "the line uses this link", rather than by growing the line from one end: a cell's degree,
+//! line counts and connectivity then propagate anywhere in the grid ([`crate::lines`]).
+//! [`Links`] numbers the links of a [`Shape`] (horizontal links first, row-major, then
+//! vertical links) and lists each cell's incident links.
 //!
 //! ```
-//! use pencilbox_core::links::{Chains, Links};
+//! use pencilbox_core::links::Links;
 //! use pencilbox_core::Shape;
 //! let shape = Shape::new(2, 2);
 //! let links = Links::new(shape);
 //! assert_eq!(links.len(), 4);
-//! let (a, b, c, d) = (shape.id(0, 0), shape.id(0, 1), shape.id(1, 0), shape.id(1, 1));
-//! let mut chains = Chains::new(4);
-//! assert_eq!(chains.join(a, b), Ok((a, b)));
-//! assert_eq!(chains.join(b, d), Ok((a, d)));
-//! assert_eq!(chains.join(d, c), Ok((a, c)));
-//! assert!(chains.join(c, a).is_err(), "c-a would close the loop a-b-d-c");
+//! let (a, c) = (shape.id(0, 0), shape.id(1, 0));
 //! assert_eq!(links.between(a, c), links.between(c, a));
+//! assert!(links.between(a, shape.id(1, 1)).is_none(), "diagonal cells share no link");
 //! ```
 
 use crate::grid::{CellId, Shape};
-use crate::trail::{Level, Trail};
 
 /// The number of a link (an unordered pair of orthogonally adjacent cells).
 pub type LinkId = u32;
@@ -173,70 +161,6 @@ impl Links {
     }
 }
 
-/// Joining these two cells would close a cycle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClosesCycle;
-
-/// The chains formed by chosen links, as "other end" pointers with an undo log.
-///
-/// Each cell starts as a chain of its own (its other end is itself). Only the ends of chains
-/// are meaningful: [`Chains::other_end`] of a cell inside a chain is stale, and the caller must
-/// only join cells that are chain ends (a cell of degree 0 or 1 among chosen links).
-#[derive(Clone, Debug)]
-pub struct Chains {
-    end: Vec<u32>,
-    trail: Trail<(u32, u32)>,
-}
-
-impl Chains {
-    /// `cells` chains of one cell each.
-    pub fn new(cells: usize) -> Self {
-        Chains {
-            end: (0..cells as u32).collect(),
-            trail: Trail::new(),
-        }
-    }
-    /// The other end of the chain that ends at `c`.
-    #[inline]
-    pub fn other_end(&self, c: CellId) -> CellId {
-        CellId(self.end[c.index()])
-    }
-    /// Joins the chains ending at `a` and `b` by the link `a–b`, returning the two ends of the
-    /// joined chain, or [`ClosesCycle`] when `a` and `b` end the same chain (nothing changes then).
-    #[inline]
-    pub fn join(&mut self, a: CellId, b: CellId) -> Result<(CellId, CellId), ClosesCycle> {
-        let ea = self.end[a.index()];
-        let eb = self.end[b.index()];
-        if ea == b.0 {
-            return Err(ClosesCycle);
-        }
-        self.set(ea, eb);
-        self.set(eb, ea);
-        Ok((CellId(ea), CellId(eb)))
-    }
-    fn set(&mut self, c: u32, v: u32) {
-        let old = std::mem::replace(&mut self.end[c as usize], v);
-        if old != v {
-            self.trail.push((c, old));
-        }
-    }
-    /// Opens an undo level.
-    #[inline]
-    pub fn new_level(&mut self) {
-        self.trail.new_level();
-    }
-    /// The current undo level.
-    pub fn level(&self) -> Level {
-        self.trail.level()
-    }
-    /// Undoes every join made above `level`.
-    #[inline]
-    pub fn backtrack_to(&mut self, level: Level) {
-        let end = &mut self.end;
-        self.trail.backtrack_to(level, |(c, old)| end[c as usize] = old);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -259,23 +183,5 @@ mod tests {
             let total: usize = shape.all().map(|c| links.at(c).len()).sum();
             assert_eq!(total, 2 * links.len());
         }
-    }
-
-    #[test]
-    fn chains_refuse_cycles_and_undo_by_level() {
-        let mut ch = Chains::new(6);
-        let c = CellId;
-        ch.join(c(0), c(1)).unwrap();
-        ch.new_level();
-        assert_eq!(ch.join(c(1), c(2)), Ok((c(0), c(2))));
-        assert_eq!(ch.join(c(3), c(4)), Ok((c(3), c(4))));
-        assert_eq!(ch.join(c(2), c(3)), Ok((c(0), c(4))));
-        assert_eq!(ch.join(c(4), c(0)), Err(ClosesCycle));
-        assert_eq!(ch.other_end(c(0)), c(4));
-        ch.backtrack_to(0);
-        assert_eq!(ch.other_end(c(0)), c(1));
-        assert_eq!(ch.other_end(c(1)), c(0));
-        assert_eq!((ch.other_end(c(3)), ch.other_end(c(4))), (c(3), c(4)));
-        assert_eq!(ch.level(), 0);
     }
 }

@@ -48,151 +48,15 @@
 
 use crate::error::{ParseError, PuzzleError};
 use crate::human::{ExplainOptions, ExplainStatus, Explanation};
+use crate::kind::PuzzleKind;
 use crate::puzzle::{
-    AlgorithmInfo, CountReport, Instance, Note, PuzzleKind, Render, Rendered, RunOptions, SolveReport, Status,
-    VerifyReport,
+    AlgorithmInfo, CountReport, Instance, Note, Render, Rendered, RunOptions, SolveReport, Status, VerifyReport,
 };
-use crate::search::{Limits, SearchResult, Stats, StopReason};
+pub use crate::puzzle::{Found, GenerateRequest, Generated, GeneratorInfo, SettingInfo};
+use crate::search::Limits;
+use crate::setter::{Clue, ClueReport, RedundantReport, SuggestReport};
 use num_bigint::BigUint;
 use std::marker::PhantomData;
-
-/// A setting a family accepts as `--set KEY=VALUE`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct SettingInfo {
-    /// The key.
-    pub key: &'static str,
-    /// One line for help: the values it takes and what it does.
-    pub summary: &'static str,
-}
-
-/// What a family's generator offers (for help, validation and the playground).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct GeneratorInfo {
-    /// The difficulty names it accepts (empty: no difficulty levels), the default first.
-    pub difficulties: &'static [&'static str],
-    /// The generator's own settings (`--set KEY=VALUE`).
-    pub settings: &'static [SettingInfo],
-    /// The largest grid (in cells) it makes in reasonable time.
-    pub max_cells: usize,
-    /// The size made when none is asked for (rows, columns).
-    pub default_size: (usize, usize),
-}
-
-/// A request to generate a puzzle.
-#[derive(Clone, Debug, Default)]
-pub struct GenerateRequest {
-    /// Rows.
-    pub height: usize,
-    /// Columns.
-    pub width: usize,
-    /// A difficulty name (`None`: the generator's default).
-    pub difficulty: Option<String>,
-    /// The random seed: the same request and seed give the same puzzle.
-    pub seed: u64,
-    /// Generator settings (`KEY=VALUE`).
-    pub settings: Vec<(String, String)>,
-    /// Deadline and cancellation.
-    pub limits: Limits,
-}
-
-impl GenerateRequest {
-    /// The value of a setting.
-    pub fn setting(&self, key: &str) -> Option<&str> {
-        self.settings.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
-    }
-}
-
-/// A generated puzzle.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Generated {
-    /// The puzzle in the family's file format.
-    pub text: String,
-    /// The puzzle as JSON.
-    pub json: serde_json::Value,
-    /// The puzzle as a puzz.link URL, when the family has one.
-    pub url: Option<String>,
-    /// Its solution in the answer-file format.
-    pub answer: String,
-    /// The seed that made it (a generator may move on to later seeds).
-    pub seed: u64,
-    /// True when it has exactly one solution.
-    pub unique: bool,
-}
-
-/// What a search found.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Found<S> {
-    /// The first solutions (at most the number asked to keep).
-    pub solutions: Vec<S>,
-    /// How many solutions were found (exact when `complete`).
-    pub count: BigUint,
-    /// True when `count` is exact (the search space was exhausted, or the algorithm counts
-    /// exactly without enumerating).
-    pub complete: bool,
-    /// Why the search stopped early, when a deadline, node limit or cancellation stopped it.
-    pub interrupted: Option<StopReason>,
-    /// Why the puzzle has no solution, when a theorem or check proves it before search.
-    pub reason: Option<String>,
-    /// The algorithm that actually ran, when it differs from the one asked for (a default
-    /// that depends on the instance, a fallback).
-    pub algorithm: Option<&'static str>,
-    /// Search counters.
-    pub stats: Stats,
-    /// Extra figures for `--stats` (rules in force, what each rule refuted, bounds).
-    pub notes: Vec<Note>,
-}
-
-impl<S> Found<S> {
-    /// The result of a search run by core's driver, with the solutions kept.
-    pub fn from_search(solutions: Vec<S>, r: &SearchResult) -> Self {
-        Found {
-            solutions,
-            count: BigUint::from(r.solutions),
-            complete: r.complete(),
-            interrupted: r.stop.is_interrupted().then_some(r.stop),
-            reason: None,
-            algorithm: None,
-            stats: r.stats,
-            notes: Vec::new(),
-        }
-    }
-    /// A count (`complete` when exact) with the solutions kept.
-    pub fn counted(solutions: Vec<S>, count: u64, complete: bool, stats: Stats) -> Self {
-        Found {
-            solutions,
-            count: BigUint::from(count),
-            complete,
-            interrupted: None,
-            reason: None,
-            algorithm: None,
-            stats,
-            notes: Vec::new(),
-        }
-    }
-    /// No solution, proved by `reason` before any search.
-    pub fn unsolvable(reason: impl Into<String>) -> Self {
-        Found {
-            solutions: Vec::new(),
-            count: BigUint::default(),
-            complete: true,
-            interrupted: None,
-            reason: Some(reason.into()),
-            algorithm: None,
-            stats: Stats::default(),
-            notes: Vec::new(),
-        }
-    }
-    /// The same result, naming the algorithm that ran.
-    pub fn ran(mut self, algorithm: &'static str) -> Self {
-        self.algorithm = Some(algorithm);
-        self
-    }
-    /// The same result with notes added.
-    pub fn with_notes(mut self, notes: impl IntoIterator<Item = Note>) -> Self {
-        self.notes.extend(notes);
-        self
-    }
-}
 
 /// A puzzle family with types (see the module docs). Implement it on the instance type and
 /// register `static KIND: Plugin<YourPuzzle> = Plugin::new();`.
@@ -595,12 +459,12 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
     fn suggest(&self, text: &str, limit: u64, opts: &RunOptions) -> Result<crate::setter::SuggestReport, PuzzleError> {
         check_settings::<P>(opts)?;
         let (alg, _) = algorithm_of::<P>(opts)?;
-        crate::setter::suggest(&P::parse(text, opts)?, alg, opts, limit)
+        suggest(&P::parse(text, opts)?, alg, opts, limit)
     }
     fn redundant(&self, text: &str, opts: &RunOptions) -> Result<crate::setter::RedundantReport, PuzzleError> {
         check_settings::<P>(opts)?;
         let (alg, _) = algorithm_of::<P>(opts)?;
-        crate::setter::redundant(&P::parse(text, opts)?, alg, opts)
+        redundant(&P::parse(text, opts)?, alg, opts)
     }
     fn explain(
         &self,
@@ -730,4 +594,119 @@ pub fn check_generate(name: &str, info: &GeneratorInfo, req: &GenerateRequest) -
 /// `r{row}c{col}`, 1-based).
 pub fn grid_differences<T: PartialEq>(width: usize, a: &[T], b: &[T]) -> Vec<String> {
     crate::puzzle::differences(a, b, |i| format!("r{}c{}", i / width.max(1) + 1, i % width.max(1) + 1))
+}
+
+// The setter's tools that need the typed trait: `count --suggest` and `count --redundant`
+// ([`crate::setter`] has the reports and the facts).
+
+fn clue_report<P: Puzzle>(c: &Clue<P>) -> ClueReport {
+    ClueReport {
+        at: c.at.clone(),
+        value: c.value,
+        puzzle: c.puzzle.write(false).unwrap_or_default(),
+    }
+}
+
+fn unsupported<P: Puzzle>(what: &str) -> PuzzleError {
+    PuzzleError::unsupported(format!("{what} is not available for {} puzzles", P::NAME))
+}
+
+/// Proposes a clue for a puzzle with several solutions (see the module docs); `limit` caps the
+/// counts (at least 2). A puzzle with fewer than two solutions gives a report without a clue
+/// and with its count.
+pub fn suggest<P: Puzzle>(
+    p: &P,
+    alg: Option<P::Algorithm>,
+    opts: &RunOptions,
+    limit: u64,
+) -> Result<SuggestReport, PuzzleError> {
+    let limit = limit.max(2);
+    let limits = opts.limits.clone().with_max_solutions(Some(limit));
+    let base = p.search(alg, opts, &limits, 2)?;
+    let mut report = SuggestReport {
+        count: base.count.clone(),
+        complete: base.complete,
+        differences: Vec::new(),
+        clue: None,
+        count_after: None,
+        complete_after: false,
+        tried: 0,
+        interrupted: base.interrupted.is_some(),
+    };
+    let [a, b] = &base.solutions[..] else {
+        return Ok(report);
+    };
+    report.differences = p.differences(a, b);
+    let clues = p
+        .separating_clues(a, b)
+        .ok_or_else(|| unsupported::<P>("count --suggest"))?;
+    // The best clue so far and its count (exact when the flag says so).
+    let mut best: Option<(usize, BigUint, bool)> = None;
+    for (k, c) in clues.iter().enumerate() {
+        let cap = best.as_ref().map_or(base.count.clone(), |b| b.1.clone());
+        let cap = u64::try_from(&cap).unwrap_or(limit);
+        let r = c
+            .puzzle
+            .search(alg, opts, &opts.limits.clone().with_max_solutions(Some(cap)), 0)?;
+        if r.interrupted.is_some() {
+            report.interrupted = true;
+            break;
+        }
+        report.tried += 1;
+        debug_assert!(r.count >= BigUint::from(1u32), "a clue of the first witness keeps it");
+        let better = match &best {
+            None => true,
+            Some((_, n, _)) => r.complete && r.count < *n,
+        };
+        if better {
+            best = Some((k, r.count.clone(), r.complete));
+        }
+        if r.complete && r.count == BigUint::from(1u32) {
+            break;
+        }
+    }
+    if let Some((k, n, complete)) = best {
+        report.clue = Some(clue_report(&clues[k]));
+        report.count_after = Some(n);
+        report.complete_after = complete;
+    }
+    Ok(report)
+}
+
+/// Lists the clues of a unique puzzle that can each be removed alone without losing uniqueness
+/// (see the module docs). A puzzle that is not unique gives a report with its count and no
+/// clues checked.
+pub fn redundant<P: Puzzle>(
+    p: &P,
+    alg: Option<P::Algorithm>,
+    opts: &RunOptions,
+) -> Result<RedundantReport, PuzzleError> {
+    let two = opts.limits.clone().with_max_solutions(Some(2));
+    let base = p.search(alg, opts, &two, 0)?;
+    let clues = p
+        .removable_clues()
+        .ok_or_else(|| unsupported::<P>("count --redundant"))?;
+    let mut report = RedundantReport {
+        count: base.count.clone(),
+        complete: base.complete,
+        clues: clues.len(),
+        checked: 0,
+        redundant: Vec::new(),
+        interrupted: base.interrupted.is_some(),
+    };
+    if !(base.complete && base.count == BigUint::from(1u32)) {
+        return Ok(report);
+    }
+    for c in &clues {
+        let r = c.puzzle.search(alg, opts, &two, 0)?;
+        if r.interrupted.is_some() {
+            report.interrupted = true;
+            break;
+        }
+        report.checked += 1;
+        if r.complete && r.count == BigUint::from(1u32) {
+            report.redundant.push(clue_report(c));
+        }
+    }
+    Ok(report)
 }

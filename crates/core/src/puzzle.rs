@@ -15,8 +15,7 @@
 //!   in debug builds and tests).
 //! * `solve`/`count` honour [`RunOptions::limits`]: deadline, node limit and cancellation.
 
-use crate::error::PuzzleError;
-use crate::search::{Limits, Stats};
+use crate::search::{Limits, SearchResult, Stats, StopReason};
 use num_bigint::BigUint;
 use serde::Serialize;
 
@@ -222,154 +221,6 @@ pub struct Instance<'a> {
     pub first_line: u32,
 }
 
-/// A puzzle family, as the CLI and server see it. Object-safe.
-pub trait PuzzleKind: Sync {
-    /// The family's name (`--puzzle NAME`), lower case.
-    fn name(&self) -> &'static str;
-    /// One line describing the family.
-    fn summary(&self) -> &'static str;
-    /// A cheap guess: does this text look like this family's format?
-    fn detect(&self, text: &str) -> bool;
-    /// The algorithms, the default first.
-    fn algorithms(&self) -> Vec<AlgorithmInfo>;
-    /// The settings it accepts as `--set KEY=VALUE` (others are refused).
-    fn settings(&self) -> &'static [crate::plugin::SettingInfo] {
-        &[]
-    }
-    /// `(height, width)` of the puzzle in `text` once parsed (the server's size guard).
-    fn dimensions(&self, text: &str, opts: &RunOptions) -> Result<(usize, usize), PuzzleError>;
-    /// An estimate, in bytes, of the memory a solve or count of the puzzle in `text` with the
-    /// algorithm of `opts` takes at most (the server's per-request memory budget refuses
-    /// requests above it before any work). Default: [`DEFAULT_BYTES_PER_CELL`] per cell of
-    /// [`PuzzleKind::dimensions`].
-    fn memory_estimate(&self, text: &str, opts: &RunOptions) -> Result<u64, PuzzleError> {
-        let (m, n) = self.dimensions(text, opts)?;
-        Ok(bytes_for_cells(m, n, DEFAULT_BYTES_PER_CELL))
-    }
-    /// The largest side the family serves interactively (the playground server refuses larger
-    /// grids with a message pointing at `pencilbox solve`); `None`: only the server's own limits.
-    fn max_side(&self) -> Option<usize> {
-        None
-    }
-    /// The extension of answer files next to instances (`ans` for `x.in` ↔ `x.ans`), if any.
-    fn answer_extension(&self) -> Option<&'static str> {
-        None
-    }
-    /// Splits a file into puzzles; by default the whole file is one puzzle.
-    fn instances<'a>(&self, text: &'a str) -> Vec<Instance<'a>> {
-        vec![Instance { text, first_line: 1 }]
-    }
-    /// Parses and solves.
-    fn solve(&self, text: &str, opts: &RunOptions) -> Result<SolveReport, PuzzleError>;
-    /// Counts solutions up to `limit` (`None` = all), with two witnesses when there are several.
-    fn count(&self, text: &str, limit: Option<u64>, opts: &RunOptions) -> Result<CountReport, PuzzleError>;
-    /// Checks a proposed solution (in the answer-file format) against the puzzle. Malformed
-    /// solution text is a [`PuzzleError::Solution`] (positions within `solution`).
-    fn verify(&self, text: &str, solution: &str, opts: &RunOptions) -> Result<VerifyReport, PuzzleError>;
-    /// Does a found solution equal the one in an answer file? Default: same tokens.
-    fn matches_answer(&self, solution: &Rendered, answer: &str) -> Result<bool, PuzzleError> {
-        Ok(solution.text.split_whitespace().eq(answer.split_whitespace()))
-    }
-    /// Reads a puzzle in any form the family reads (file format, JSON, puzz.link URL) and
-    /// writes it in the family's file format, or as a puzz.link URL when `url` (the
-    /// playground's import and export). Default: no conversion.
-    fn convert(&self, text: &str, url: bool, opts: &RunOptions) -> Result<String, PuzzleError> {
-        let _ = (text, opts);
-        Err(PuzzleError::unsupported(format!(
-            "{} puzzles cannot be converted{}",
-            self.name(),
-            if url { " to a puzz.link URL" } else { "" }
-        )))
-    }
-    /// The steps a person would take on `text` (after the player's `entries`, a partly
-    /// filled grid, when given), rated; refused by families without an explainer.
-    fn explain(
-        &self,
-        text: &str,
-        entries: Option<&str>,
-        opts: &RunOptions,
-        explain: &crate::human::ExplainOptions,
-    ) -> Result<crate::human::Explanation, PuzzleError> {
-        let _ = (text, entries, opts, explain);
-        Err(PuzzleError::unsupported(format!(
-            "there is no explainer for {}",
-            self.name()
-        )))
-    }
-    /// The generator, if the family has one.
-    fn generator(&self) -> Option<crate::plugin::GeneratorInfo> {
-        None
-    }
-    /// Makes a puzzle (see [`crate::plugin::Puzzle::generate`]).
-    fn generate(&self, req: &crate::plugin::GenerateRequest) -> Result<crate::plugin::Generated, PuzzleError> {
-        let _ = req;
-        Err(PuzzleError::unsupported(format!(
-            "there is no generator for {}",
-            self.name()
-        )))
-    }
-    /// The puzzle's engine model as a formula in `format` (DIMACS CNF, CPLEX LP or OPB; see
-    /// [`crate::encode`]), variables named after the cells and links. Default: not available.
-    fn export(
-        &self,
-        text: &str,
-        format: crate::encode::ExportFormat,
-        opts: &RunOptions,
-    ) -> Result<String, PuzzleError> {
-        let _ = (text, format, opts);
-        Err(PuzzleError::unsupported(format!(
-            "`export` is not available for {} puzzles",
-            self.name()
-        )))
-    }
-    /// The facts that hold in every solution, each marked given, by the rules alone or only by
-    /// search (see [`crate::setter`]). Default: not available.
-    fn forced(&self, text: &str, opts: &RunOptions) -> Result<crate::setter::ForcedReport, PuzzleError> {
-        let _ = (text, opts);
-        Err(PuzzleError::unsupported(format!(
-            "`forced` is not available for {} puzzles",
-            self.name()
-        )))
-    }
-    /// For a puzzle with several solutions: a clue that removes the second witness and keeps
-    /// the first, counts capped at `limit` (see [`crate::setter::suggest`]). Default: not
-    /// available.
-    fn suggest(&self, text: &str, limit: u64, opts: &RunOptions) -> Result<crate::setter::SuggestReport, PuzzleError> {
-        let _ = (text, limit, opts);
-        Err(PuzzleError::unsupported(format!(
-            "`count --suggest` is not available for {} puzzles",
-            self.name()
-        )))
-    }
-    /// For a unique puzzle: the clues that can each be removed alone without losing uniqueness
-    /// (see [`crate::setter::redundant`]). Default: not available.
-    fn redundant(&self, text: &str, opts: &RunOptions) -> Result<crate::setter::RedundantReport, PuzzleError> {
-        let _ = (text, opts);
-        Err(PuzzleError::unsupported(format!(
-            "`count --redundant` is not available for {} puzzles",
-            self.name()
-        )))
-    }
-    /// Looks up an algorithm by name (`None` = the default).
-    fn algorithm(&self, name: Option<&str>) -> Result<AlgorithmInfo, PuzzleError> {
-        let algs = self.algorithms();
-        match name {
-            None => algs
-                .first()
-                .copied()
-                .ok_or_else(|| PuzzleError::unsupported(format!("{} has no algorithm", self.name()))),
-            Some(n) => algs.iter().find(|a| a.name == n).copied().ok_or_else(|| {
-                let names: Vec<_> = algs.iter().map(|a| a.name).collect();
-                PuzzleError::unsupported(format!(
-                    "unknown algorithm `{n}` for {}; choose one of: {}",
-                    self.name(),
-                    names.join(", ")
-                ))
-            }),
-        }
-    }
-}
-
 /// Lists the positions where two equally long sequences differ, named by `name`.
 pub fn differences<T: PartialEq>(a: &[T], b: &[T], name: impl Fn(usize) -> String) -> Vec<String> {
     a.iter()
@@ -387,4 +238,142 @@ pub const DEFAULT_BYTES_PER_CELL: u64 = 1024;
 /// `bytes` per cell of an `m`×`n` grid (saturating).
 pub fn bytes_for_cells(m: usize, n: usize, bytes: u64) -> u64 {
     (m as u64).saturating_mul(n as u64).saturating_mul(bytes)
+}
+
+/// A setting a family accepts as `--set KEY=VALUE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct SettingInfo {
+    /// The key.
+    pub key: &'static str,
+    /// One line for help: the values it takes and what it does.
+    pub summary: &'static str,
+}
+
+/// What a family's generator offers (for help, validation and the playground).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct GeneratorInfo {
+    /// The difficulty names it accepts (empty: no difficulty levels), the default first.
+    pub difficulties: &'static [&'static str],
+    /// The generator's own settings (`--set KEY=VALUE`).
+    pub settings: &'static [SettingInfo],
+    /// The largest grid (in cells) it makes in reasonable time.
+    pub max_cells: usize,
+    /// The size made when none is asked for (rows, columns).
+    pub default_size: (usize, usize),
+}
+
+/// A request to generate a puzzle.
+#[derive(Clone, Debug, Default)]
+pub struct GenerateRequest {
+    /// Rows.
+    pub height: usize,
+    /// Columns.
+    pub width: usize,
+    /// A difficulty name (`None`: the generator's default).
+    pub difficulty: Option<String>,
+    /// The random seed: the same request and seed give the same puzzle.
+    pub seed: u64,
+    /// Generator settings (`KEY=VALUE`).
+    pub settings: Vec<(String, String)>,
+    /// Deadline and cancellation.
+    pub limits: Limits,
+}
+
+impl GenerateRequest {
+    /// The value of a setting.
+    pub fn setting(&self, key: &str) -> Option<&str> {
+        self.settings.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+}
+
+/// A generated puzzle.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Generated {
+    /// The puzzle in the family's file format.
+    pub text: String,
+    /// The puzzle as JSON.
+    pub json: serde_json::Value,
+    /// The puzzle as a puzz.link URL, when the family has one.
+    pub url: Option<String>,
+    /// Its solution in the answer-file format.
+    pub answer: String,
+    /// The seed that made it (a generator may move on to later seeds).
+    pub seed: u64,
+    /// True when it has exactly one solution.
+    pub unique: bool,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Found<S> {
+    /// The first solutions (at most the number asked to keep).
+    pub solutions: Vec<S>,
+    /// How many solutions were found (exact when `complete`).
+    pub count: BigUint,
+    /// True when `count` is exact (the search space was exhausted, or the algorithm counts
+    /// exactly without enumerating).
+    pub complete: bool,
+    /// Why the search stopped early, when a deadline, node limit or cancellation stopped it.
+    pub interrupted: Option<StopReason>,
+    /// Why the puzzle has no solution, when a theorem or check proves it before search.
+    pub reason: Option<String>,
+    /// The algorithm that actually ran, when it differs from the one asked for (a default
+    /// that depends on the instance, a fallback).
+    pub algorithm: Option<&'static str>,
+    /// Search counters.
+    pub stats: Stats,
+    /// Extra figures for `--stats` (rules in force, what each rule refuted, bounds).
+    pub notes: Vec<Note>,
+}
+
+impl<S> Found<S> {
+    /// The result of a search run by core's driver, with the solutions kept.
+    pub fn from_search(solutions: Vec<S>, r: &SearchResult) -> Self {
+        Found {
+            solutions,
+            count: BigUint::from(r.solutions),
+            complete: r.complete(),
+            interrupted: r.stop.is_interrupted().then_some(r.stop),
+            reason: None,
+            algorithm: None,
+            stats: r.stats,
+            notes: Vec::new(),
+        }
+    }
+    /// A count (`complete` when exact) with the solutions kept.
+    pub fn counted(solutions: Vec<S>, count: u64, complete: bool, stats: Stats) -> Self {
+        Found {
+            solutions,
+            count: BigUint::from(count),
+            complete,
+            interrupted: None,
+            reason: None,
+            algorithm: None,
+            stats,
+            notes: Vec::new(),
+        }
+    }
+    /// No solution, proved by `reason` before any search.
+    pub fn unsolvable(reason: impl Into<String>) -> Self {
+        Found {
+            solutions: Vec::new(),
+            count: BigUint::default(),
+            complete: true,
+            interrupted: None,
+            reason: Some(reason.into()),
+            algorithm: None,
+            stats: Stats::default(),
+            notes: Vec::new(),
+        }
+    }
+    /// The same result, naming the algorithm that ran.
+    pub fn ran(mut self, algorithm: &'static str) -> Self {
+        self.algorithm = Some(algorithm);
+        self
+    }
+    /// The same result with notes added.
+    pub fn with_notes(mut self, notes: impl IntoIterator<Item = Note>) -> Self {
+        self.notes.extend(notes);
+        self
+    }
 }

@@ -37,10 +37,7 @@
 
 use crate::domain::Domain;
 use crate::engine::{Brancher, Decision, Engine, EngineSearch, Step, VarId, TRUE};
-use crate::error::PuzzleError;
 use crate::human::{rule_info, RuleInfo, Vocabulary};
-use crate::plugin::Puzzle;
-use crate::puzzle::RunOptions;
 use crate::search::{count_keeping, Backtrack, Limits, Stats, StopReason};
 use crate::time::Instant;
 use num_bigint::BigUint;
@@ -541,118 +538,6 @@ pub struct RedundantReport {
     pub interrupted: bool,
 }
 
-fn clue_report<P: Puzzle>(c: &Clue<P>) -> ClueReport {
-    ClueReport {
-        at: c.at.clone(),
-        value: c.value,
-        puzzle: c.puzzle.write(false).unwrap_or_default(),
-    }
-}
-
-fn unsupported<P: Puzzle>(what: &str) -> PuzzleError {
-    PuzzleError::unsupported(format!("{what} is not available for {} puzzles", P::NAME))
-}
-
-/// Proposes a clue for a puzzle with several solutions (see the module docs); `limit` caps the
-/// counts (at least 2). A puzzle with fewer than two solutions gives a report without a clue
-/// and with its count.
-pub fn suggest<P: Puzzle>(
-    p: &P,
-    alg: Option<P::Algorithm>,
-    opts: &RunOptions,
-    limit: u64,
-) -> Result<SuggestReport, PuzzleError> {
-    let limit = limit.max(2);
-    let limits = opts.limits.clone().with_max_solutions(Some(limit));
-    let base = p.search(alg, opts, &limits, 2)?;
-    let mut report = SuggestReport {
-        count: base.count.clone(),
-        complete: base.complete,
-        differences: Vec::new(),
-        clue: None,
-        count_after: None,
-        complete_after: false,
-        tried: 0,
-        interrupted: base.interrupted.is_some(),
-    };
-    let [a, b] = &base.solutions[..] else {
-        return Ok(report);
-    };
-    report.differences = p.differences(a, b);
-    let clues = p
-        .separating_clues(a, b)
-        .ok_or_else(|| unsupported::<P>("count --suggest"))?;
-    // The best clue so far and its count (exact when the flag says so).
-    let mut best: Option<(usize, BigUint, bool)> = None;
-    for (k, c) in clues.iter().enumerate() {
-        let cap = best.as_ref().map_or(base.count.clone(), |b| b.1.clone());
-        let cap = u64::try_from(&cap).unwrap_or(limit);
-        let r = c
-            .puzzle
-            .search(alg, opts, &opts.limits.clone().with_max_solutions(Some(cap)), 0)?;
-        if r.interrupted.is_some() {
-            report.interrupted = true;
-            break;
-        }
-        report.tried += 1;
-        debug_assert!(r.count >= BigUint::from(1u32), "a clue of the first witness keeps it");
-        let better = match &best {
-            None => true,
-            Some((_, n, _)) => r.complete && r.count < *n,
-        };
-        if better {
-            best = Some((k, r.count.clone(), r.complete));
-        }
-        if r.complete && r.count == BigUint::from(1u32) {
-            break;
-        }
-    }
-    if let Some((k, n, complete)) = best {
-        report.clue = Some(clue_report(&clues[k]));
-        report.count_after = Some(n);
-        report.complete_after = complete;
-    }
-    Ok(report)
-}
-
-/// Lists the clues of a unique puzzle that can each be removed alone without losing uniqueness
-/// (see the module docs). A puzzle that is not unique gives a report with its count and no
-/// clues checked.
-pub fn redundant<P: Puzzle>(
-    p: &P,
-    alg: Option<P::Algorithm>,
-    opts: &RunOptions,
-) -> Result<RedundantReport, PuzzleError> {
-    let two = opts.limits.clone().with_max_solutions(Some(2));
-    let base = p.search(alg, opts, &two, 0)?;
-    let clues = p
-        .removable_clues()
-        .ok_or_else(|| unsupported::<P>("count --redundant"))?;
-    let mut report = RedundantReport {
-        count: base.count.clone(),
-        complete: base.complete,
-        clues: clues.len(),
-        checked: 0,
-        redundant: Vec::new(),
-        interrupted: base.interrupted.is_some(),
-    };
-    if !(base.complete && base.count == BigUint::from(1u32)) {
-        return Ok(report);
-    }
-    for c in &clues {
-        let r = c.puzzle.search(alg, opts, &two, 0)?;
-        if r.interrupted.is_some() {
-            report.interrupted = true;
-            break;
-        }
-        report.checked += 1;
-        if r.complete && r.count == BigUint::from(1u32) {
-            report.redundant.push(clue_report(c));
-        }
-    }
-    Ok(report)
-}
-
 /// The cells of a row-major grid as places with numbers (`r1c1`, …): cell `i` is variable
 /// `vars[i]`, a given when `given(i)`.
 pub fn cell_places(shape: crate::Shape, vars: &[VarId], given: impl Fn(usize) -> bool) -> Vec<Place> {
@@ -665,64 +550,6 @@ pub fn cell_places(shape: crate::Shape, vars: &[VarId], given: impl Fn(usize) ->
             given: given(i),
         })
         .collect()
-}
-
-/// For region boards (Suguru, Ripple Effect): each cell where `keep` and `drop` differ, as a
-/// hint of `keep`'s value added to `board` (the amended board wrapped by `wrap` into the
-/// family's type).
-pub fn region_hints_added<Q>(
-    board: &crate::regions::Board,
-    keep: &crate::Grid<u32>,
-    drop: &crate::Grid<u32>,
-    wrap: impl Fn(crate::regions::Board) -> Q,
-) -> Vec<Clue<Q>> {
-    let shape = board.shape();
-    shape
-        .all()
-        .filter(|&c| keep[c] != drop[c] && board.hint(c) == 0)
-        .filter_map(|c| {
-            let mut hints = board.hints().clone();
-            hints[c] = keep[c];
-            let puzzle = wrap(board.with_hints(hints).ok()?);
-            Some(Clue {
-                at: shape.name(c),
-                value: keep[c],
-                puzzle,
-            })
-        })
-        .collect()
-}
-
-/// For region boards: each hint of `board`, with the board without it (wrapped by `wrap`).
-pub fn region_hints_removed<Q>(
-    board: &crate::regions::Board,
-    wrap: impl Fn(crate::regions::Board) -> Q,
-) -> Vec<Clue<Q>> {
-    let shape = board.shape();
-    shape
-        .all()
-        .filter(|&c| board.hint(c) != 0)
-        .filter_map(|c| {
-            let mut hints = board.hints().clone();
-            hints[c] = 0;
-            let puzzle = wrap(board.with_hints(hints).ok()?);
-            Some(Clue {
-                at: shape.name(c),
-                value: board.hint(c),
-                puzzle,
-            })
-        })
-        .collect()
-}
-
-/// For region boards: the model's `search` with one place per cell (`cells[i]` is cell `i`,
-/// row-major; the hints are the givens).
-pub fn region_model(board: &crate::regions::Board, search: impl ModelSearch + 'static, cells: &[VarId]) -> Setup {
-    Setup::Model(FactModel {
-        search: Box::new(search),
-        places: cell_places(board.shape(), cells, |i| board.hints().as_slice()[i] != 0),
-        vocabulary: None,
-    })
 }
 
 #[cfg(test)]

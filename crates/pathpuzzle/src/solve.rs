@@ -23,7 +23,6 @@ use crate::model::{Configuration, PathPuzzle};
 use crate::paper::PaperSearch;
 use crate::quick::{self, Walked};
 use crate::verify::is_solution;
-use pencilbox_core::encode;
 use pencilbox_core::search::{race, run, Flow, Limits, SearchResult, Stats, StopReason};
 
 /// The racers of `fast`'s `auto` branching, in order: (branching, seed of its random
@@ -211,11 +210,13 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
         }
         Algorithm::Sat => {
             let (mut e, model) = LinkModel::post_limited(p, &Rules::NONE, limits);
-            let found = encode::sat_search(&mut e, encode::unnamed, limits, keep, |e| model.configuration(e));
+            let found = pencilbox_core::sat::sat_search(&mut e, pencilbox_core::sat::unnamed, limits, keep, |e| {
+                model.configuration(e)
+            });
             match found {
                 Ok(f) => {
                     kept = f.solutions.clone();
-                    (encode::search_result(&f), vec![])
+                    (pencilbox_core::sat::search_result(&f), vec![])
                 }
                 // Every rule of the link model has an encoding: not reached.
                 Err(_) => (

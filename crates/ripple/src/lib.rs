@@ -15,12 +15,11 @@
 #![deny(missing_docs)]
 
 use pencilbox_core::constraints::DistinctRules;
-use pencilbox_core::encode;
 use pencilbox_core::engine::{EngineSearch, Probe, SmallestDomain, VarId};
 use pencilbox_core::plugin::{engine_search, Found, GenerateRequest, Generated, GeneratorInfo, Plugin, Puzzle};
 use pencilbox_core::regions::generate::unique_puzzle;
 use pencilbox_core::regions::{self, model::decode, Board, Family, RegionModel};
-use pencilbox_core::setter::{self, Clue, Setup};
+use pencilbox_core::setter::{Clue, Setup};
 use pencilbox_core::{AlgorithmInfo, CellId, Domain, Grid, Limits, PuzzleError};
 use pencilbox_core::{RunOptions, Shape, VerifyReport};
 
@@ -136,7 +135,7 @@ impl Puzzle for Ripple {
             let (mut s, cells) = self
                 .model(DistinctRules::NAKED_SINGLES)
                 .ok_or_else(|| PuzzleError::unsupported(TOO_BIG))?;
-            return encode::sat_search(&mut s.engine, encode::unnamed, lim, keep, |e| {
+            return pencilbox_core::sat::sat_search(&mut s.engine, pencilbox_core::sat::unnamed, lim, keep, |e| {
                 decode(&self.0, e, &cells)
             });
         }
@@ -202,17 +201,15 @@ impl Puzzle for Ripple {
             shape: self.0.shape(),
             rules: &RULES,
         };
-        Some(
-            model.map(|(search, cells)| {
-                setter::region_model(&self.0, search, &cells).with_vocabulary(Box::new(vocabulary))
-            }),
-        )
+        Some(model.map(|(search, cells)| {
+            regions::setter::fact_model(&self.0, search, &cells).with_vocabulary(Box::new(vocabulary))
+        }))
     }
     fn separating_clues(&self, keep: &Grid<u32>, drop: &Grid<u32>) -> Option<Vec<Clue<Self>>> {
-        Some(setter::region_hints_added(&self.0, keep, drop, Ripple))
+        Some(regions::setter::hints_added(&self.0, keep, drop, Ripple))
     }
     fn removable_clues(&self) -> Option<Vec<Clue<Self>>> {
-        Some(setter::region_hints_removed(&self.0, Ripple))
+        Some(regions::setter::hints_removed(&self.0, Ripple))
     }
 }
 

@@ -20,7 +20,6 @@ use crate::backtrack::{engine_search, run_search};
 use crate::board::{batch_lines, pretty_grid, symbol, BlockShape, Candidates, Sudoku};
 use crate::model::{values, Model};
 use crate::solver::{check_solution, Deducer, Rule, RuleSet};
-use pencilbox_core::encode;
 use pencilbox_core::plugin::{
     grid_differences, Found, GenerateRequest, Generated, GeneratorInfo, Plugin, Puzzle, SettingInfo,
 };
@@ -318,7 +317,13 @@ impl Puzzle for Sudoku {
                     }
                     Algorithm::Sat => {
                         let mut m = Model::new(&cand, RuleSet::SINGLES, limits);
-                        let mut f = encode::sat_search(&mut m.engine, encode::unnamed, limits, keep, values)?;
+                        let mut f = pencilbox_core::sat::sat_search(
+                            &mut m.engine,
+                            pencilbox_core::sat::unnamed,
+                            limits,
+                            keep,
+                            values,
+                        )?;
                         if f.count == 0u32.into() && f.complete {
                             f.reason = Some("no assignment satisfies the givens (SAT solver)".into());
                         }

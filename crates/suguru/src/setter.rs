@@ -6,7 +6,10 @@ use crate::fast::{FastError, FastSearch};
 use crate::model::{Solution, Suguru};
 use crate::theorems;
 use pencilbox_core::engine::{Engine, VarId};
-use pencilbox_core::setter::{region_hints_added, region_hints_removed, region_model, Clue, ModelSearch, Setup};
+use pencilbox_core::regions::setter::{
+    fact_model as region_model, hints_added as region_hints_added, hints_removed as region_hints_removed,
+};
+use pencilbox_core::setter::{Clue, ModelSearch, Setup};
 use pencilbox_core::PuzzleError;
 
 impl ModelSearch for FastSearch {

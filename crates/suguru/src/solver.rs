@@ -16,7 +16,6 @@ use crate::paper::PaperSearch;
 use crate::{linear, theorems};
 use num_bigint::BigUint;
 use pencilbox_core::constraints::DistinctRules;
-use pencilbox_core::encode;
 use pencilbox_core::regions::presolve::Presolved;
 use pencilbox_core::search::{run, Backtrack, Flow, Limits, SearchResult, Stats, StopReason};
 use pencilbox_core::time::Instant;
@@ -254,13 +253,13 @@ fn sat(p: &Suguru, limits: &Limits, max: Option<u64>, keep: usize) -> (SearchRes
         .map_err(|e| PuzzleError::unsupported(format!("{e:?}")))
         .and_then(|mut engine| {
             let shape = p.shape();
-            encode::sat_search(&mut engine, encode::unnamed, &lim, keep, |e| {
+            pencilbox_core::sat::sat_search(&mut engine, pencilbox_core::sat::unnamed, &lim, keep, |e| {
                 Grid::from_vec(shape, e.domains().iter().map(|d| d.value().unwrap_or(0)).collect())
                     .expect("one variable per cell")
             })
         });
     match found {
-        Ok(f) => (encode::search_result(&f), f.solutions),
+        Ok(f) => (pencilbox_core::sat::search_result(&f), f.solutions),
         // `resolve` refuses the only model that cannot be built (a region over 64 cells).
         Err(_) => (
             SearchResult {

@@ -8,7 +8,7 @@
 //! | rule | priority | what it enforces (and deduces) |
 //! |---|---|---|
 //! | `degree` | immediate | channelling: a visited cell has exactly two path links (a terminal one), an unvisited cell none; a cell with a used link is visited, a cell that cannot get its links is not; when a cell's open links are exactly what it still needs they are all used, when it has them the rest are closed |
-//! | `chains` | linear | the used links never close a cycle (chain ends kept in trailed integers, as [`crate::links::Chains`] does with its own log); with `loops` on, the link that would join the two ends of one chain is closed in advance (logged as `loops`); when the chain from one terminal reaches the other, every cell off it is unvisited (logged as `finish`) |
+//! | `chains` | linear | the used links never close a cycle (chain ends kept in trailed integers); with `loops` on, the link that would join the two ends of one chain is closed in advance (logged as `loops`); when the chain from one terminal reaches the other, every cell off it is unvisited (logged as `finish`) |
 //! | `connect` | global | only cells on *some* simple path between the terminals through cells and links not closed can be visited (the blocks of the block–cut tree between them, [`crate::reach::Flood::between_links`]), and the cut cells every such path passes must be |
 //!
 //! Counting rules (a row visits exactly `k` cells, a cut is crossed an odd number of times)

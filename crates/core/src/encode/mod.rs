@@ -48,13 +48,11 @@
 
 mod cnf;
 mod linear;
-mod solve;
 
 pub use cnf::Cnf;
-pub use solve::{sat_search, search_result, unnamed, SatModel};
 
 use crate::domain::Domain;
-use crate::engine::{Engine, VarId, BOOL, TRUE};
+use crate::var::{VarId, BOOL, TRUE};
 pub use rustsat::types::Lit;
 use std::fmt;
 
@@ -233,18 +231,6 @@ impl Encoder {
         e
     }
 
-    /// The formula of an engine model: the literals of its variables (named by `info`) and the
-    /// rows of every posted constraint.
-    pub fn of_engine(engine: &Engine, info: impl FnMut(VarId) -> VarInfo) -> Result<Self, Unsupported> {
-        Encoder::new(engine.domains(), info).with_rows_of(engine)
-    }
-
-    /// Adds the rows of every constraint posted on `engine`.
-    pub fn with_rows_of(mut self, engine: &Engine) -> Result<Self, Unsupported> {
-        engine.encode(&mut self)?;
-        Ok(self)
-    }
-
     /// The same formula builder, allowing constraints to be checked lazily on each model
     /// ([`LazyCheck`]) rather than written in full: for solving, never for export.
     pub fn allowing_lazy(mut self) -> Self {
@@ -269,7 +255,7 @@ impl Encoder {
         match &self.vars[var.index()] {
             VarLits::Bool(x) => match value {
                 TRUE => Some(*x),
-                crate::engine::FALSE => Some(!*x),
+                crate::var::FALSE => Some(!*x),
                 _ => None,
             },
             VarLits::Values(lits) => lits.iter().find(|&&(v, _)| v == value).map(|&(_, l)| l),
@@ -320,7 +306,7 @@ impl Encoder {
     /// (`None` when the assignment gives it no value or several).
     pub fn value(&self, var: VarId, truth: impl Fn(Lit) -> bool) -> Option<u32> {
         match &self.vars[var.index()] {
-            VarLits::Bool(x) => Some(if truth(*x) { TRUE } else { crate::engine::FALSE }),
+            VarLits::Bool(x) => Some(if truth(*x) { TRUE } else { crate::var::FALSE }),
             VarLits::Values(lits) => {
                 let mut on = lits.iter().filter(|&&(_, l)| truth(l));
                 let first = on.next()?;

@@ -4,8 +4,9 @@
 
 use super::*;
 use crate::constraints::{BoolSum, Distinct, DistinctRules, PathRules, PathVars, SinglePath, SumRule};
-use crate::engine::{Conflict, Context, EngineSearch, Propagator, SmallestDomain};
+use crate::engine::{Conflict, Context, Engine, EngineSearch, Propagator, SmallestDomain};
 use crate::grid::{CellId, Shape};
+use crate::sat::{sat_search, unnamed};
 use crate::search::{count_keeping, Limits};
 use rustsat::solvers::{Solve, SolverResult};
 use rustsat::types::TernaryVal;

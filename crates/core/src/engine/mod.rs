@@ -27,7 +27,7 @@
 //!   driver: root propagation, failed-value [`Probe`]s at every node (a value that an earlier
 //!   successful probe of the same pass already fixed is not probed again: it would succeed and
 //!   teach nothing), then a [`Brancher`]
-//!   ([`SmallestDomain`], [`DomWdeg`], or a model's own). [`solve_restarting`] adds Luby
+//!   ([`SmallestDomain`] or a model's own). [`solve_restarting`] adds Luby
 //!   restarts; [`crate::search::race`] runs several branchings against each other.
 //! * **Limits** ([`Engine::set_limits`]): the deadline and cancellation flag are polled by
 //!   elapsed work inside propagation (every few propagator runs, and inside long propagators
@@ -76,9 +76,7 @@ mod store;
 pub use explain::{Change, Log, Premise, Step, StepKind};
 pub use propagation::{Engine, PropId, RuleStats};
 pub use propagator::{Init, Priority, Propagator};
-pub use search::{
-    luby, solve_restarting, Brancher, Decision, DomWdeg, EngineSearch, Passes, Probe, Reseed, SmallestDomain,
-};
+pub use search::{luby, solve_restarting, Brancher, Decision, EngineSearch, Passes, Probe, Reseed, SmallestDomain};
 pub use store::{Conflict, Context, IntId, Ints, VarId, BOOL, FALSE, TRUE};
 
 #[cfg(test)]

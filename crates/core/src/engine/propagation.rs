@@ -762,3 +762,20 @@ impl Engine {
         r
     }
 }
+
+impl crate::encode::Encoder {
+    /// The formula of an engine model: the literals of its variables (named by `info`) and the
+    /// rows of every posted constraint.
+    pub fn of_engine(
+        engine: &Engine,
+        info: impl FnMut(VarId) -> crate::encode::VarInfo,
+    ) -> Result<Self, crate::encode::Unsupported> {
+        crate::encode::Encoder::new(engine.domains(), info).with_rows_of(engine)
+    }
+
+    /// Adds the rows of every constraint posted on `engine`.
+    pub fn with_rows_of(mut self, engine: &Engine) -> Result<Self, crate::encode::Unsupported> {
+        engine.encode(&mut self)?;
+        Ok(self)
+    }
+}

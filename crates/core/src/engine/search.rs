@@ -139,64 +139,8 @@ impl Brancher for SmallestDomain {
     }
 }
 
-/// dom/wdeg (Boussemart, Hemery, Lecoutre & Sais, "Boosting systematic search by weighting
-/// constraints", ECAI 2004), on variable weights: every conflict adds one to the weight of the
-/// variable whose domain emptied; the variable with the fewest values per unit of weight is
-/// chosen (lowest index on ties, or a seeded hash), values increasing (or rotated by the
-/// seed). Weights persist across restarts.
-#[derive(Clone, Debug, Default)]
-pub struct DomWdeg {
-    /// Only these variables are decided (`None`: all).
-    pub vars: Option<Vec<VarId>>,
-    seed: u64,
-}
-
-impl DomWdeg {
-    /// Over every variable.
-    pub fn new() -> Self {
-        DomWdeg::default()
-    }
-}
-
 fn mix(x: u64) -> u64 {
     SplitMix64::new(x).next_u64()
-}
-
-impl Brancher for DomWdeg {
-    fn branch(&mut self, engine: &Engine, out: &mut Vec<Decision>) {
-        let doms = engine.domains();
-        let w = &engine.weights;
-        let (mut bk, mut bw, mut bh, mut best) = (u64::MAX, 1u64, u64::MAX, None);
-        let mut consider = |i: usize| {
-            let k = doms[i].len() as u64;
-            if k < 2 {
-                return;
-            }
-            let wi = w[i] as u64;
-            let (lhs, rhs) = (k * bw, bk.saturating_mul(wi));
-            let h = if self.seed == 0 { 0 } else { mix(self.seed ^ i as u64) };
-            if lhs < rhs || (lhs == rhs && self.seed != 0 && h < bh) {
-                (bk, bw, bh, best) = (k, wi, h, Some(i));
-            }
-        };
-        match &self.vars {
-            Some(vars) => vars.iter().for_each(|v| consider(v.index())),
-            None => (0..doms.len()).for_each(consider),
-        }
-        let Some(i) = best else {
-            return;
-        };
-        let var = VarId::from_index(i);
-        let start = out.len();
-        out.extend(doms[i].iter().map(|v| Decision::assign(var, v)));
-        if self.seed != 0 && out.len() - start > 1 {
-            let k = out.len() - start;
-            out[start..].rotate_left((mix(self.seed ^ (i as u64) << 20) % k as u64) as usize);
-        }
-    }
-    fn reseed(&mut self, seed: u64) {
-        self.seed = seed;
-    }
 }
 
 /// How often probing repeats its pass over the variables at one node.

@@ -8,23 +8,7 @@ use super::explain::{Change, Log, Premise, Step, StepKind};
 use crate::domain::Domain;
 use crate::search::{Limits, StopReason};
 use crate::trail::Trail;
-
-/// A variable of an [`Engine`](super::Engine).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-pub struct VarId(pub u32);
-
-impl VarId {
-    /// The variable's index (variables are numbered from 0 in creation order).
-    #[inline]
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-    /// The variable with this index.
-    #[inline]
-    pub fn from_index(i: usize) -> Self {
-        VarId(i as u32)
-    }
-}
+pub use crate::var::{VarId, BOOL, FALSE, TRUE};
 
 /// A trailed integer: reversible propagator state (counters, chain ends) that the engine's
 /// trail restores on backtracking, like the domains.
@@ -34,14 +18,6 @@ pub struct IntId(pub u32);
 /// A constraint cannot be satisfied in the current state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Conflict;
-
-/// The value a Boolean variable takes when false. Boolean variables are ordinary variables
-/// whose domain is a subset of `{FALSE, TRUE}` (see [`BOOL`]).
-pub const FALSE: u32 = 1;
-/// The value a Boolean variable takes when true.
-pub const TRUE: u32 = 2;
-/// The initial domain of a Boolean variable: `{FALSE, TRUE}`.
-pub const BOOL: Domain = Domain(0b11);
 
 /// One undo record of the trail.
 #[derive(Clone, Copy, Debug)]

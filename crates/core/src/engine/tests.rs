@@ -553,7 +553,7 @@ fn count_keeping_everything_does_not_reserve_memory_up_front() {
 #[test]
 fn restarts_find_a_solution_or_prove_there_is_none() {
     let (e, _) = latin(5, DistinctRules::SINGLES);
-    let mut s = EngineSearch::new(e, DomWdeg::new());
+    let mut s = EngineSearch::new(e, SmallestDomain::new());
     let r = solve_restarting(&mut s, &Limits::first(), 1, |_| {});
     assert_eq!((r.solutions, r.stop), (1, StopReason::SolutionLimit));
     let mut e = Engine::new();
@@ -561,7 +561,7 @@ fn restarts_find_a_solution_or_prove_there_is_none() {
     let mut d = Distinct::new();
     d.all_different(&vs);
     d.post(&mut e, DistinctRules::NAKED_SINGLES);
-    let mut s = EngineSearch::new(e, DomWdeg::new());
+    let mut s = EngineSearch::new(e, SmallestDomain::new());
     let r = solve_restarting(&mut s, &Limits::first(), 1, |_| {});
     assert_eq!((r.solutions, r.stop), (0, StopReason::Exhausted));
 }

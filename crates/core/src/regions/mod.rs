@@ -35,11 +35,13 @@
 //! ```
 
 pub mod draw;
+pub mod entries;
 pub mod format;
 pub mod generate;
 pub mod model;
 pub mod presolve;
 pub mod puzzlink;
+pub mod setter;
 pub mod verify;
 
 pub use draw::{draw, render, render_as};
@@ -302,8 +304,8 @@ fn random_board(h: usize, w: usize, labels: &[u8], hints: &[u32], steps: &[usize
 /// for a type with a method `$board(&self) -> &Board` and a constructor `$wrap: Board -> Self`:
 /// reading answers ([`parse_answer`]), `--format pretty` with region walls ([`render_as`]),
 /// the cells two solutions differ at, the grid's size, and the player's entries for hints
-/// ([`board_with_entries`](crate::human::board_with_entries),
-/// [`region_wrong_entries`](crate::human::region_wrong_entries)). Written inside the family's
+/// ([`entries::with_entries`],
+/// [`entries::wrong_entries`]). Written inside the family's
 /// `impl Puzzle` block: `pencilbox_core::region_board_methods!(board, Suguru::from);`.
 #[macro_export]
 macro_rules! region_board_methods {
@@ -321,10 +323,10 @@ macro_rules! region_board_methods {
             (self.$board().shape().height, self.$board().shape().width)
         }
         fn with_entries(&self, entries: &str) -> Result<Self, $crate::PuzzleError> {
-            $crate::human::board_with_entries(self.$board(), entries).map($wrap)
+            $crate::regions::entries::with_entries(self.$board(), entries).map($wrap)
         }
         fn wrong_entries(&self, entries: &str, solution: &$crate::Grid<u32>) -> Option<Vec<$crate::human::Fact>> {
-            $crate::human::region_wrong_entries(self.$board(), entries, solution)
+            $crate::regions::entries::wrong_entries(self.$board(), entries, solution)
         }
     };
 }

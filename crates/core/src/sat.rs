@@ -2,7 +2,7 @@
 //! through rustsat), counting by blocking clauses — the MIP model's uniqueness cut: after each
 //! solution, a clause that excludes exactly its values of the engine's variables.
 //!
-//! Constraints that registered a [`LazyCheck`](super::LazyCheck) (a path's "no cycles") are
+//! Constraints that registered a [`LazyCheck`](crate::encode::LazyCheck) (a path's "no cycles") are
 //! checked on each model; a violated one adds its cuts (a clause that forbids the detached
 //! cycle) and the solver runs again — the classic subtour elimination, usually much cheaper
 //! than the static encoding that export writes.
@@ -12,10 +12,10 @@
 //! node limit bounds the solver's conflicts (learnt clauses), over all calls of one search;
 //! the statistics report its decisions as nodes and its conflicts as failures.
 
-use super::{Cnf, Encoder, VarInfo};
+use crate::encode::{Cnf, Encoder, VarInfo};
 use crate::engine::{Engine, VarId};
 use crate::error::PuzzleError;
-use crate::plugin::Found;
+use crate::puzzle::Found;
 use crate::puzzle::Note;
 use crate::search::{Limits, Stats, StopReason};
 use crate::time::Instant;
