@@ -4,8 +4,9 @@
 //!   connected-component labelling.
 //! * [`domain`] — [`Domain`], a `Copy` bitset of values `1..=64`; [`cellset`] — sets of cells.
 //! * [`trail`] — the undo log with level marks.
-//! * [`links`] — yes/no variables on the links between adjacent cells, and the chains they
-//!   form (path and loop puzzles).
+//! * [`links`] — the links between adjacent cells, numbered; [`lines`] — the line toolkit:
+//!   paths and loops on link variables, their answers, drawing, checks and words (Path,
+//!   Masyu, Snake).
 //! * [`search`] — the generic depth-first backtracking driver with run modes (first, count up
 //!   to N, all), node limits, deadlines, cancellation and statistics.
 //! * [`engine`] — the shared engine: variables, named propagators run to a fixpoint by a
@@ -41,6 +42,7 @@ pub mod error;
 pub mod grid;
 pub mod human;
 pub mod kind;
+pub mod lines;
 pub mod links;
 pub mod plugin;
 pub mod puzzle;
@@ -52,7 +54,7 @@ pub mod scan;
 pub mod search;
 pub mod setter;
 pub mod switches;
-#[cfg(feature = "test-support")]
+#[cfg(any(test, feature = "test-support"))]
 pub mod testing;
 pub mod time;
 pub mod trail;

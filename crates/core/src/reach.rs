@@ -189,32 +189,18 @@ impl Flood {
         self.between_links(s, t, enter, |_, _| true)
     }
 
-    /// [`Flood::between`] on a graph with some links removed: the fill steps from `u` to a
-    /// neighbour `w` only when `link(u, w)` holds (it must be symmetric) and, when `w` is new,
-    /// `enter(w)`. Afterwards [`Flood::separators`] lists the cut cells on every `s`–`t` path.
-    ///
-    /// ```
-    /// use pencilbox_core::grid::Shape;
-    /// use pencilbox_core::reach::Flood;
-    /// // A 2×3 grid with the link between the two middle cells removed: a ring of six cells.
-    /// let shape = Shape::new(2, 3);
-    /// let mut f = Flood::new(shape);
-    /// let (top, bottom) = (shape.id(0, 1), shape.id(1, 1));
-    /// let cut = |u, w| !((u == top && w == bottom) || (u == bottom && w == top));
-    /// assert!(f.between_links(shape.id(0, 0), shape.id(0, 2), |_| true, cut));
-    /// assert_eq!(f.cells().len(), 5);
-    /// assert!(f.separators().is_empty());
-    /// // Closing the bottom-middle cell leaves one way round, through the top-middle cell.
-    /// assert!(f.between_links(shape.id(0, 0), shape.id(0, 2), |c| c != bottom, cut));
-    /// assert_eq!(f.separators(), &[top]);
-    /// ```
-    pub fn between_links(
+    /// The blocks (biconnected components) of the part of the graph reachable from `s`,
+    /// through cells that satisfy `enter` and links for which `link` holds (symmetric): one
+    /// iterative depth-first search from `s` (Hopcroft & Tarjan). Afterwards
+    /// [`Flood::reached`] tells the cells reached, [`Flood::parent`] their tree parents,
+    /// [`Flood::block`] the block of each tree edge, and [`Flood::link_block`] the block of
+    /// any link between two reached cells. Returns the number of blocks.
+    pub fn blocks(
         &mut self,
         s: CellId,
-        t: CellId,
         mut enter: impl FnMut(CellId) -> bool,
         mut link: impl FnMut(CellId, CellId) -> bool,
-    ) -> bool {
+    ) -> u32 {
         let cells = self.stamp.len();
         if self.disc.len() != cells {
             self.disc = vec![0; cells];
@@ -282,6 +268,66 @@ impl Flood {
                 }
             }
         }
+        blocks
+    }
+
+    /// The tree parent of a cell reached by the last [`Flood::blocks`] (`None` at its start).
+    #[inline]
+    pub fn parent(&self, c: CellId) -> Option<CellId> {
+        let p = self.parent[c.index()];
+        (p != NO_PARENT).then_some(CellId(p))
+    }
+
+    /// The block of the tree edge from `c`'s parent to `c` (after [`Flood::blocks`]; `c`
+    /// reached and not the start).
+    #[inline]
+    pub fn block(&self, c: CellId) -> u32 {
+        self.block[c.index()]
+    }
+
+    /// The block of the link between two reached cells `u` and `w` that the last
+    /// [`Flood::blocks`] could use: a tree edge's, or for a back edge the block of the tree
+    /// edge into its deeper end.
+    #[inline]
+    pub fn link_block(&self, u: CellId, w: CellId) -> u32 {
+        let deeper = if self.parent[w.index()] == u.0 {
+            w
+        } else if self.parent[u.index()] == w.0 || self.disc[u.index()] > self.disc[w.index()] {
+            u
+        } else {
+            w
+        };
+        self.block[deeper.index()]
+    }
+
+    /// [`Flood::between`] on a graph with some links removed: the fill steps from `u` to a
+    /// neighbour `w` only when `link(u, w)` holds (it must be symmetric) and, when `w` is new,
+    /// `enter(w)`. Afterwards [`Flood::separators`] lists the cut cells on every `s`–`t` path.
+    ///
+    /// ```
+    /// use pencilbox_core::grid::Shape;
+    /// use pencilbox_core::reach::Flood;
+    /// // A 2×3 grid with the link between the two middle cells removed: a ring of six cells.
+    /// let shape = Shape::new(2, 3);
+    /// let mut f = Flood::new(shape);
+    /// let (top, bottom) = (shape.id(0, 1), shape.id(1, 1));
+    /// let cut = |u, w| !((u == top && w == bottom) || (u == bottom && w == top));
+    /// assert!(f.between_links(shape.id(0, 0), shape.id(0, 2), |_| true, cut));
+    /// assert_eq!(f.cells().len(), 5);
+    /// assert!(f.separators().is_empty());
+    /// // Closing the bottom-middle cell leaves one way round, through the top-middle cell.
+    /// assert!(f.between_links(shape.id(0, 0), shape.id(0, 2), |c| c != bottom, cut));
+    /// assert_eq!(f.separators(), &[top]);
+    /// ```
+    pub fn between_links(
+        &mut self,
+        s: CellId,
+        t: CellId,
+        enter: impl FnMut(CellId) -> bool,
+        link: impl FnMut(CellId, CellId) -> bool,
+    ) -> bool {
+        self.blocks(s, enter, link);
+        let epoch = self.epoch;
         self.separators.clear();
         if self.stamp[t.index()] != epoch || s == t {
             self.order.clear();

@@ -288,6 +288,89 @@ impl<'a> Scanner<'a> {
         true
     }
 
+    /// Reads `rows` lines of `width` tokens each (one grid row per line, blank lines allowed
+    /// between rows), turning each token into a cell with `cell` (an `Err` message is reported
+    /// at the token). A row with fewer or more tokens is refused at the place it goes wrong.
+    /// The caller has checked `rows × width` against [`MAX_CELLS`].
+    ///
+    /// ```
+    /// use pencilbox_core::scan::Scanner;
+    /// let cell = |t: &str| match t { "w" => Ok(1), "b" => Ok(2), "-" => Ok(0), _ => Err(format!("expected w, b or -, found `{t}`")) };
+    /// let mut s = Scanner::new("w - b\n- - -\n");
+    /// assert_eq!(s.grid_rows(2, 3, |t| cell(t.text)).unwrap(), [1, 0, 2, 0, 0, 0]);
+    /// let e = Scanner::new("w -\n- - -\n").grid_rows(2, 3, |t| cell(t.text)).unwrap_err();
+    /// assert_eq!(e.to_string(), "1:4: row 1 has 2 cells, expected 3");
+    /// let e = Scanner::new("w - x\n").grid_rows(1, 3, |t| cell(t.text)).unwrap_err();
+    /// assert_eq!(e.to_string(), "1:5: expected w, b or -, found `x`");
+    /// ```
+    pub fn grid_rows<T>(
+        &mut self,
+        rows: usize,
+        width: usize,
+        mut cell: impl FnMut(Token<'a>) -> Result<T, String>,
+    ) -> Result<Vec<T>, ParseError> {
+        let mut out = Vec::with_capacity(rows.saturating_mul(width).min(MAX_CELLS));
+        let mut last_line = 0;
+        for r in 0..rows {
+            let mut line = 0;
+            for j in 0..width {
+                let before = self.clone();
+                let Some(tok) = self.next_token() else {
+                    return Err(ParseError::new(
+                        before.end_pos(),
+                        if j == 0 {
+                            format!("expected row {} of {rows}, found the end of the input", r + 1)
+                        } else {
+                            format!("row {} has {j} cells, expected {width}", r + 1)
+                        },
+                    ));
+                };
+                if j == 0 {
+                    if r > 0 && tok.pos.line == last_line {
+                        return Err(ParseError::new(tok.pos, format!("row {r} has more than {width} cells")));
+                    }
+                    line = tok.pos.line;
+                } else if tok.pos.line != line {
+                    // The row ended early: report at the end of its line.
+                    let mut end = before;
+                    end.skip_ws(false);
+                    return Err(ParseError::new(
+                        end.pos(),
+                        format!("row {} has {j} cells, expected {width}", r + 1),
+                    ));
+                }
+                out.push(cell(tok).map_err(|m| ParseError::new(tok.pos, m))?);
+            }
+            last_line = line;
+        }
+        let mut after = self.clone();
+        if let Some(tok) = after.next_token() {
+            if tok.pos.line == last_line {
+                return Err(ParseError::new(
+                    tok.pos,
+                    format!("row {rows} has more than {width} cells"),
+                ));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Reads a header `keyword height width` (the keyword names the genre; `detect` checks it
+    /// cheaply), with the size checked as [`Scanner::dims`] does.
+    pub fn header(&mut self, keyword: &str) -> Result<(usize, usize), ParseError> {
+        let tok = self.expect(keyword)?;
+        if tok.text != keyword {
+            return Err(ParseError::new(
+                tok.pos,
+                format!(
+                    "expected `{keyword}` (the header `{keyword} ROWS COLUMNS`), found `{}`",
+                    shorten(tok.text)
+                ),
+            ));
+        }
+        self.dims()
+    }
+
     /// Fails with "unexpected trailing input" if any token is left.
     pub fn finish(mut self, what: &str) -> Result<(), ParseError> {
         match self.next_token() {

@@ -119,6 +119,25 @@ pub fn assert_complete_fixpoint(engine: &mut Engine) {
     );
 }
 
+/// For each `(variable, value)` of `picks` in turn, from the root of `engine`: assumes it one
+/// level down (skipping picks that fail at once) and checks that incremental propagation
+/// reached the from-scratch fixpoint ([`assert_complete_fixpoint`]); the level is kept, so
+/// later picks build on earlier ones.
+pub fn assert_fixpoints_after(mut engine: Engine, picks: &[(crate::engine::VarId, u32)]) {
+    if engine.propagate().is_err() {
+        return;
+    }
+    assert_complete_fixpoint(&mut engine);
+    for &(x, value) in picks {
+        engine.push_level();
+        if engine.assign(x, value).is_err() || engine.propagate().is_err() {
+            engine.pop_level();
+            continue;
+        }
+        assert_complete_fixpoint(&mut engine);
+    }
+}
+
 /// The files with extension `ext` directly in `dir`, by file stem, sorted.
 pub fn fixture_stems(dir: &Path, ext: &str) -> Vec<String> {
     let mut out: Vec<String> = std::fs::read_dir(dir)

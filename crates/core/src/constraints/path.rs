@@ -109,7 +109,7 @@ impl SinglePath {
         }
         engine.assign(self.vars.cell[self.a.index()], TRUE)?;
         engine.assign(self.vars.cell[self.b.index()], TRUE)?;
-        let Some(degree) = Degree::new(self.clone(), engine) else {
+        let Some(degree) = Degree::new(self.vars.clone(), |c| self.cap(c) as u8, engine) else {
             return Ok(());
         };
         engine.post(degree);
@@ -156,8 +156,8 @@ fn tally(cx: &Context, p: &SinglePath, c: CellId) -> (u32, u32) {
 /// `degree`: links ↔ cells channelling. Idempotent: a run works through a list of cells to
 /// look at (the ends of the links it fixes join the list), so its own changes need not come
 /// back as events.
-struct Degree {
-    p: SinglePath,
+pub(crate) struct Degree {
+    vars: PathVars,
     /// Each cell's link variables and the cells at their other ends (up to four; `len` of
     /// them), and its capacity.
     around: Vec<Around>,
@@ -175,12 +175,12 @@ struct Around {
 }
 
 impl Degree {
-    /// `None` when the engine's limits stopped the building.
-    fn new(p: SinglePath, engine: &mut Engine) -> Option<Self> {
-        let width = p.vars.shape().width.max(1);
+    /// `degree` on `vars`, a cell `c` of a line taking `cap(c)` links (2, or 1 at an end of a
+    /// path); `None` when the engine's limits stopped the building.
+    pub(crate) fn new(vars: PathVars, cap: impl Fn(CellId) -> u8, engine: &mut Engine) -> Option<Self> {
+        let width = vars.shape().width.max(1);
         let mut stopped = false;
-        let around = p
-            .vars
+        let around = vars
             .shape()
             .all()
             .map_while(|c| {
@@ -188,26 +188,26 @@ impl Degree {
                     stopped = true;
                     return None;
                 }
-                let at = p.vars.links.at(c);
+                let at = vars.links.at(c);
                 let (mut links, mut across) = ([VarId(0); 4], [0; 4]);
                 for (k, &l) in at.iter().enumerate() {
-                    links[k] = p.vars.link[l as usize];
-                    across[k] = p.vars.links.other(l, c).0;
+                    links[k] = vars.link[l as usize];
+                    across[k] = vars.links.other(l, c).0;
                 }
                 Some(Around {
                     links,
                     across,
                     len: at.len() as u8,
-                    cap: p.cap(c) as u8,
+                    cap: cap(c),
                 })
             })
             .collect();
         if stopped {
             return None;
         }
-        let n = p.vars.cell.len();
+        let n = vars.cell.len();
         Some(Degree {
-            p,
+            vars,
             around,
             work: Worklist::new(n),
         })
@@ -233,7 +233,7 @@ impl Degree {
             yes += u32::from(d == 2);
             open += u32::from(d == 3);
         }
-        let x = self.p.vars.cell[c];
+        let x = self.vars.cell[c];
         let cap = u32::from(around.cap);
         let mut state = cx.dom(x);
         if !state.is_single() {
@@ -286,7 +286,7 @@ impl Degree {
     #[cold]
     fn explain_cell_now(&self, cx: &mut Context, c: usize) {
         let mut premises = Vec::new();
-        let x = self.p.vars.cell[c];
+        let x = self.vars.cell[c];
         if let Some(v) = cx.value(x) {
             premises.push(Premise::is(x, v));
         }
@@ -307,9 +307,12 @@ impl Propagator for Degree {
     fn encode(&self, enc: &mut Encoder) -> Encoded {
         // A used link's cells are visited; a cell's used links number its capacity times its
         // visited literal: `Σ_{l∋c} l = cap·x_c`.
-        let vars = &self.p.vars;
+        let vars = &self.vars;
         for c in vars.shape().all() {
-            let (Some(x), cap) = (enc.is(vars.cell[c.index()], TRUE), i64::from(self.p.cap(c))) else {
+            let (Some(x), cap) = (
+                enc.is(vars.cell[c.index()], TRUE),
+                i64::from(self.around[c.index()].cap),
+            ) else {
                 continue;
             };
             let mut terms = vec![(x, -cap)];
@@ -331,17 +334,17 @@ impl Propagator for Degree {
     }
     fn init(&mut self, init: &mut Init) {
         // Only *which* cells to look at matters: buffered events, no `notify`.
-        let nl = self.p.vars.link.len() as u32;
-        for (l, &v) in self.p.vars.link.iter().enumerate() {
+        let nl = self.vars.link.len() as u32;
+        for (l, &v) in self.vars.link.iter().enumerate() {
             init.watch_buffered(v, l as u32);
         }
-        for (c, &v) in self.p.vars.cell.iter().enumerate() {
+        for (c, &v) in self.vars.cell.iter().enumerate() {
             init.watch_buffered(v, nl + c as u32);
         }
     }
     fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
         self.work.clear();
-        for c in (0..self.p.vars.cell.len() as u32).rev() {
+        for c in (0..self.vars.cell.len() as u32).rev() {
             self.work.push(c);
         }
         // `drain` without polling (it is the incremental hot loop), but a run from scratch
@@ -359,10 +362,10 @@ impl Propagator for Degree {
     }
     fn incremental(&mut self, cx: &mut Context) -> Result<(), Conflict> {
         // The cells at the ends of each changed link, and each changed cell.
-        let nl = self.p.vars.link.len() as u32;
+        let nl = self.vars.link.len() as u32;
         for &tag in cx.events() {
             if tag < nl {
-                let (a, b) = self.p.vars.links.ends(tag);
+                let (a, b) = self.vars.links.ends(tag);
                 self.work.push(a.0);
                 self.work.push(b.0);
             } else {

@@ -20,6 +20,10 @@ const POLL_ITEMS: usize = 1024;
 pub enum SumRule {
     /// Exactly this many are true.
     Exactly(u32),
+    /// At most this many are true.
+    AtMost(u32),
+    /// At least this many are true.
+    AtLeast(u32),
     /// An odd (`true`) or even (`false`) number are true.
     Parity(bool),
 }
@@ -103,6 +107,8 @@ fn forcing(rule: SumRule, counts: i64) -> bool {
     let (yes, open) = unpack(counts);
     match rule {
         SumRule::Exactly(k) => yes >= k || yes + open <= k,
+        SumRule::AtMost(k) => yes >= k,
+        SumRule::AtLeast(k) => yes + open <= k,
         SumRule::Parity(_) => open <= 1,
     }
 }
@@ -125,6 +131,18 @@ impl Sum {
                 } else {
                     None
                 }
+            }
+            SumRule::AtMost(k) => {
+                if yes > k {
+                    return Err(Conflict);
+                }
+                (yes == k && open > 0).then_some(FALSE)
+            }
+            SumRule::AtLeast(k) => {
+                if yes + open < k {
+                    return Err(Conflict);
+                }
+                (yes + open == k && open > 0).then_some(TRUE)
             }
             SumRule::Parity(odd) => {
                 let right = (yes % 2 == 1) == odd;
@@ -261,9 +279,14 @@ impl Propagator for BoolSum {
             // A variable that cannot be true (`None`) counts as false.
             let lits: Vec<_> = members.iter().filter_map(|&x| enc.is(x, TRUE)).collect();
             match sum.rule {
-                SumRule::Exactly(k) => {
+                SumRule::Exactly(k) | SumRule::AtMost(k) | SumRule::AtLeast(k) => {
                     let terms = lits.into_iter().map(|l| (l, 1)).collect();
-                    enc.linear(terms, Cmp::Eq, i64::from(k));
+                    let cmp = match sum.rule {
+                        SumRule::AtMost(_) => Cmp::Le,
+                        SumRule::AtLeast(_) => Cmp::Ge,
+                        _ => Cmp::Eq,
+                    };
+                    enc.linear(terms, cmp, i64::from(k));
                 }
                 SumRule::Parity(odd) => enc.parity(lits, odd),
             }

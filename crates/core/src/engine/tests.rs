@@ -288,13 +288,13 @@ proptest! {
     }
 
     #[test]
-    fn bool_sums_count_like_brute_force(n in 1usize..7, k in 0u32..7, parity in any::<bool>(), odd in any::<bool>(), fixed in proptest::collection::vec(0u8..3, 7)) {
-        let rule = if parity { SumRule::Parity(odd) } else { SumRule::Exactly(k) };
+    fn bool_sums_count_like_brute_force(n in 1usize..7, k in 0u32..7, kind in 0u8..4, odd in any::<bool>(), fixed in proptest::collection::vec(0u8..3, 7)) {
+        let rule = rule_of(kind, k, odd);
         let doms: Vec<Domain> = (0..n).map(|i| match fixed[i] { 0 => Domain::single(FALSE), 1 => Domain::single(TRUE), _ => BOOL }).collect();
         let mut brute = 0u64;
         assignments(&doms, |x| {
             let t = x.iter().filter(|&&v| v == TRUE).count() as u32;
-            let ok = match rule { SumRule::Exactly(k) => t == k, SumRule::Parity(odd) => (t % 2 == 1) == odd };
+            let ok = holds(rule, t);
             if ok { brute += 1 }
         });
         let mut e = Engine::new();
@@ -795,19 +795,19 @@ proptest! {
     #[test]
     fn bool_sum_families_count_like_brute_force(
         n in 1usize..6,
-        sums in proptest::collection::vec((proptest::collection::vec(0usize..6, 0..5), 0u32..5, any::<bool>(), any::<bool>()), 1..4),
+        sums in proptest::collection::vec((proptest::collection::vec(0usize..6, 0..5), 0u32..5, 0u8..4, any::<bool>()), 1..4),
         fixed in proptest::collection::vec(0u8..4, 6),
     ) {
         let doms: Vec<Domain> = (0..n).map(|i| match fixed[i] { 0 => Domain::single(FALSE), 1 => Domain::single(TRUE), _ => BOOL }).collect();
         let sums: Vec<(Vec<usize>, SumRule)> = sums
             .into_iter()
-            .map(|(m, k, parity, odd)| (m.into_iter().map(|i| i % n).collect(), if parity { SumRule::Parity(odd) } else { SumRule::Exactly(k) }))
+            .map(|(m, k, kind, odd)| (m.into_iter().map(|i| i % n).collect(), rule_of(kind, k, odd)))
             .collect();
         let mut brute = 0u64;
         assignments(&doms, |x| {
             let ok = sums.iter().all(|(m, rule)| {
                 let t = m.iter().filter(|&&i| x[i] == TRUE).count() as u32;
-                match *rule { SumRule::Exactly(k) => t == k, SumRule::Parity(odd) => (t % 2 == 1) == odd }
+                holds(*rule, t)
             });
             if ok { brute += 1 }
         });
@@ -857,5 +857,25 @@ proptest! {
         let (e, vars) = random_path_model(seed);
         let picks: Vec<(VarId, u32)> = picks.into_iter().map(|(i, value)| (vars[i % vars.len()], if value { TRUE } else { FALSE })).collect();
         check_fixpoints(e, &picks)?;
+    }
+}
+
+/// A sum rule of each kind, for the property tests.
+fn rule_of(kind: u8, k: u32, odd: bool) -> SumRule {
+    match kind {
+        0 => SumRule::Exactly(k),
+        1 => SumRule::AtMost(k),
+        2 => SumRule::AtLeast(k),
+        _ => SumRule::Parity(odd),
+    }
+}
+
+/// Does a count of `t` true members satisfy `rule`?
+fn holds(rule: SumRule, t: u32) -> bool {
+    match rule {
+        SumRule::Exactly(k) => t == k,
+        SumRule::AtMost(k) => t <= k,
+        SumRule::AtLeast(k) => t >= k,
+        SumRule::Parity(odd) => (t % 2 == 1) == odd,
     }
 }

@@ -47,6 +47,8 @@ use crate::engine::{Engine, Premise, Priority, Step, StepKind, VarId};
 use crate::search::Limits;
 use serde::Serialize;
 
+pub mod grid;
+
 /// A rule (technique) of a family, for people.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct RuleInfo {
@@ -289,7 +291,7 @@ pub struct ExplainOptions {
 pub trait Vocabulary {
     /// Every rule its explanations use, simplest first (trial and guess included when the
     /// family uses them).
-    fn rules(&self) -> &'static [RuleInfo];
+    fn rules(&self) -> &[RuleInfo];
     /// The level at which an engine propagator is switched on. Default: the level of the
     /// rule with the propagator's name, else 1 (always on).
     fn propagator_level(&self, propagator: &str) -> u8 {
