@@ -18,12 +18,17 @@
 //! * [`puzzle`] — the plug-in trait [`PuzzleKind`] and the reports the CLI prints;
 //!   [`plugin`] — the typed [`plugin::Puzzle`] trait and the adapter that makes any puzzle a
 //!   `PuzzleKind`.
+//! * [`genre`] — what every genre on a toolkit shares: search with the engine or SAT,
+//!   explanations with entries, the setter's model, its text format's frame.
+//! * [`puzzlink`] — puzz.link URLs: the frame and the shared codecs (borders, numbers,
+//!   circles).
 //! * [`regions`] — grids cut into regions holding `1..=size` (Suguru, Ripple Effect): the
 //!   normalised partition, hints-plus-labels text / JSON / puzz.link formats, the O(mn) region
 //!   verifier with a hook for a family's own rule, and the drawing with region walls.
 //! * [`setter`] — the setter's tools on any family's engine model: forced facts, a clue that
 //!   separates two solutions, redundant givens.
-//! * [`rng`] — a deterministic random stream for generators.
+//! * [`rng`] — a deterministic random stream for generators; [`generate`] — any family's
+//!   generator with three difficulties from a random complete puzzle.
 //! * [`time`] — the clock of deadlines, also in the browser build.
 //! * [`switches`] — the rule-list mini-language (`-cuts,+edges`, `reach,owed`, `none,+x`).
 //! * [`scan`] — the line/column tokenizer all parsers use; [`error`] — parse errors.
@@ -39,6 +44,8 @@ pub mod domain;
 pub mod encode;
 pub mod engine;
 pub mod error;
+pub mod generate;
+pub mod genre;
 pub mod grid;
 pub mod human;
 pub mod kind;
@@ -46,6 +53,7 @@ pub mod lines;
 pub mod links;
 pub mod plugin;
 pub mod puzzle;
+pub mod puzzlink;
 pub mod reach;
 pub mod regions;
 pub mod rng;

@@ -315,15 +315,26 @@ impl<'a> Scanner<'a> {
             let mut line = 0;
             for j in 0..width {
                 let before = self.clone();
+                let cells = |j: usize| {
+                    format!(
+                        "row {} has {j} cell{}, expected {width}",
+                        r + 1,
+                        if j == 1 { "" } else { "s" }
+                    )
+                };
+                let line_end = |mut at: Scanner<'a>| {
+                    at.skip_ws(false);
+                    at.pos()
+                };
                 let Some(tok) = self.next_token() else {
-                    return Err(ParseError::new(
-                        before.end_pos(),
-                        if j == 0 {
-                            format!("expected row {} of {rows}, found the end of the input", r + 1)
-                        } else {
-                            format!("row {} has {j} cells, expected {width}", r + 1)
-                        },
-                    ));
+                    return Err(if j == 0 {
+                        ParseError::new(
+                            before.end_pos(),
+                            format!("expected row {} of {rows}, found the end of the input", r + 1),
+                        )
+                    } else {
+                        ParseError::new(line_end(before), cells(j))
+                    });
                 };
                 if j == 0 {
                     if r > 0 && tok.pos.line == last_line {
@@ -332,12 +343,7 @@ impl<'a> Scanner<'a> {
                     line = tok.pos.line;
                 } else if tok.pos.line != line {
                     // The row ended early: report at the end of its line.
-                    let mut end = before;
-                    end.skip_ws(false);
-                    return Err(ParseError::new(
-                        end.pos(),
-                        format!("row {} has {j} cells, expected {width}", r + 1),
-                    ));
+                    return Err(ParseError::new(line_end(before), cells(j)));
                 }
                 out.push(cell(tok).map_err(|m| ParseError::new(tok.pos, m))?);
             }

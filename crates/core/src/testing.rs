@@ -9,7 +9,7 @@
 
 use crate::domain::Domain;
 use crate::engine::Engine;
-use crate::grid::{CellId, Shape};
+use crate::grid::{CellId, Grid, Shape};
 use std::path::{Path, PathBuf};
 
 /// Every assignment of values to cells `0..doms.len()` (cell `i` takes a value of `doms[i]`)
@@ -208,4 +208,95 @@ macro_rules! fixtures {
             }
         )*
     };
+}
+
+/// Every drawing of lines on a `shape` grid: each subset of its links as a
+/// [`crate::lines::answer::LineGrid`] (`2^links` of them: keep grids small).
+pub fn all_line_grids(shape: Shape) -> impl Iterator<Item = crate::lines::answer::LineGrid> {
+    let links = crate::links::Links::new(shape);
+    let n = links.len();
+    assert!(n <= 24, "too many links to enumerate: {n}");
+    (0u64..1 << n).map(move |m| {
+        let mut g = Grid::filled(shape, 0u8);
+        for l in 0..n as u32 {
+            if m >> l & 1 == 1 {
+                let (a, b) = links.ends(l);
+                let d = crate::lines::answer::toward(shape, a, b).expect("neighbours");
+                g[a] |= d;
+                g[b] |= crate::lines::answer::opposite(d);
+            }
+        }
+        g
+    })
+}
+
+/// Every shading of a `shape` grid (`2^cells` of them: keep grids small).
+pub fn all_shadings(shape: Shape) -> impl Iterator<Item = Grid<bool>> {
+    let n = shape.cells();
+    assert!(n <= 24, "too many cells to enumerate: {n}");
+    (0u64..1 << n).map(move |m| Grid::from_vec(shape, (0..n).map(|i| m >> i & 1 == 1).collect()).expect("sized"))
+}
+
+/// Brute force against a family's algorithms: the `candidates` its verifier accepts are the
+/// puzzle's solutions; every algorithm of the family (with `opts`) must count exactly as many,
+/// and every solution it returns must be one of them. Returns the number of solutions.
+pub fn crosscheck<P: crate::plugin::Puzzle>(
+    p: &P,
+    candidates: impl Iterator<Item = P::Solution>,
+    opts: &crate::puzzle::RunOptions,
+) -> usize {
+    let truth: Vec<String> = candidates
+        .filter(|s| p.verify(s).is_valid())
+        .map(|s| p.render(&s).text)
+        .collect();
+    for &(alg, info) in P::ALGORITHMS {
+        let f = p
+            .search(Some(alg), opts, &crate::search::Limits::all(), usize::MAX)
+            .unwrap_or_else(|e| panic!("{}: {e}", info.name));
+        assert!(f.complete, "{}: incomplete", info.name);
+        assert_eq!(
+            f.count,
+            truth.len().into(),
+            "{}: counted {} solutions, brute force {}",
+            info.name,
+            f.count,
+            truth.len()
+        );
+        for s in &f.solutions {
+            let text = p.render(s).text;
+            assert!(truth.contains(&text), "{} returned a non-solution:\n{text}", info.name);
+        }
+    }
+    truth.len()
+}
+
+/// Checks the fixtures of a family directory: every `*.txt` with an answer beside it
+/// (`x.txt` ↔ `x.ans`) has exactly one solution, equal to its answer, which verifies.
+pub fn check_fixtures(kind: &dyn crate::kind::PuzzleKind, dir: &Path) -> usize {
+    let opts = crate::puzzle::RunOptions::default();
+    let mut n = 0;
+    for stem in fixture_stems(dir, "txt") {
+        let ans = dir.join(format!("{stem}.ans"));
+        let Ok(answer) = std::fs::read_to_string(&ans) else {
+            continue;
+        };
+        let text = std::fs::read_to_string(dir.join(format!("{stem}.txt"))).expect("readable");
+        let c = kind
+            .count(&text, Some(2), &opts)
+            .unwrap_or_else(|e| panic!("{stem}: {e}"));
+        assert_eq!(c.count, 1u32.into(), "{stem}: not unique");
+        let s = kind.solve(&text, &opts).unwrap_or_else(|e| panic!("{stem}: {e}"));
+        let sol = s.solution.unwrap_or_else(|| panic!("{stem}: no solution"));
+        assert!(
+            kind.matches_answer(&sol, &answer).unwrap(),
+            "{stem}: differs from {}",
+            ans.display()
+        );
+        let v = kind
+            .verify(&text, &answer, &opts)
+            .unwrap_or_else(|e| panic!("{stem}: {e}"));
+        assert!(v.is_valid(), "{stem}: the answer does not verify: {v:?}");
+        n += 1;
+    }
+    n
 }

@@ -21,9 +21,10 @@
 use crate::fast::{LinkModel, Rules};
 use crate::PathPuzzle;
 use pencilbox_core::constraints::PathVars;
-use pencilbox_core::engine::{Step, VarId, FALSE, TRUE};
-use pencilbox_core::human::{self, ExplainOptions, ExplainStatus, Explanation, RuleInfo, Vocabulary};
-use pencilbox_core::links::LinkId;
+use pencilbox_core::engine::{Step, FALSE, TRUE};
+use pencilbox_core::human::grid::{GridNames, GridVocabulary};
+use pencilbox_core::human::{self, ExplainOptions, ExplainStatus, Explanation, RuleInfo};
+use pencilbox_core::lines::{self, LineModel};
 use pencilbox_core::{CellId, Domain};
 
 /// Path's rules, simplest first.
@@ -91,100 +92,32 @@ pub const RULES: [RuleInfo; 15] = [
     RuleInfo::new("degree", "cell complete", 1, "the cell's lines").bookkeeping(),
 ];
 
-/// Names the link model's variables (also `forced`'s, [`crate::setter::fact_model`]).
-pub(crate) struct PathVocabulary {
-    pub(crate) vars: PathVars,
+/// The technique of a `lines` step: a clued row or column that takes every free cell, or
+/// that is full.
+fn refine_lines(names: &GridNames, step: &Step, after: &[Domain]) -> Option<&'static str> {
+    (step.rule == "lines").then(|| {
+        if names.sets(step, after, true, TRUE) {
+            "clue-every-free-cell"
+        } else {
+            "clue-full"
+        }
+    })
 }
 
-impl PathVocabulary {
-    fn link_of(&self, var: VarId) -> Option<LinkId> {
-        let i = var.index();
-        let first = self.vars.link.first()?.index();
-        (i >= first && i < first + self.vars.link.len()).then(|| (i - first) as LinkId)
-    }
-    fn is_cell(&self, var: VarId) -> bool {
-        self.link_of(var).is_none()
-    }
-}
-
-impl Vocabulary for PathVocabulary {
-    fn rules(&self) -> &'static [RuleInfo] {
-        &RULES
-    }
-    fn propagator_level(&self, propagator: &str) -> u8 {
-        match propagator {
-            "degree" | "lines" => 1,
-            "chains" => 2,
-            "cuts" | "colours" => 3,
-            "connect" => 4,
-            _ => 1,
-        }
-    }
-    fn var_name(&self, var: VarId) -> String {
-        let shape = self.vars.shape();
-        match self.link_of(var) {
-            Some(l) => {
-                let (a, b) = self.vars.links.ends(l);
-                format!("{}-{}", shape.name(a), shape.name(b))
-            }
-            None => {
-                let first = self.vars.cell.first().map_or(0, |v| v.index());
-                shape.name(CellId::from_index(var.index() - first))
-            }
-        }
-    }
-    fn value_name(&self, var: VarId, value: u32) -> String {
-        match (self.is_cell(var), value == TRUE) {
-            (true, true) => "used",
-            (true, false) => "unused",
-            (false, true) => "line",
-            (false, false) => "blank",
-        }
-        .to_string()
-    }
-    fn fact_text(&self, var: VarId, value: u32, holds: bool) -> String {
-        // Booleans: "not line" is "blank".
-        let v = match (holds, value == TRUE) {
-            (true, _) => value,
-            (false, true) => FALSE,
-            (false, false) => TRUE,
-        };
-        format!("{} {}", self.var_name(var), self.value_name(var, v))
-    }
-    fn classify(&self, step: &Step, _before: &[Domain], after: &[Domain]) -> &'static str {
-        let set = |want_cell: bool, value: u32| {
-            step.changes
-                .iter()
-                .any(|c| self.is_cell(c.var) == want_cell && after[c.var.index()] == Domain::single(value))
-        };
-        match step.rule {
-            "degree" => {
-                if set(true, FALSE) {
-                    "dead-end"
-                } else if set(true, TRUE) {
-                    "line-enters"
-                } else if set(false, TRUE) {
-                    "only-ways-out"
-                } else {
-                    "cell-complete"
-                }
-            }
-            "lines" => {
-                if set(true, TRUE) {
-                    "clue-every-free-cell"
-                } else {
-                    "clue-full"
-                }
-            }
-            r => r,
-        }
-    }
-    fn trial_vars(&self) -> Vec<VarId> {
-        self.vars.cell.clone()
-    }
-    fn guess_vars(&self) -> Option<Vec<VarId>> {
-        Some(self.vars.cell.clone())
-    }
+/// The explainer's names over the link model's variables (also `forced`'s,
+/// [`crate::setter::fact_model`]): core's line vocabulary ([`pencilbox_core::lines`]: links
+/// `r2c3-r2c4` line / blank, cells used / unused, the techniques of `degree`) with Path's
+/// rule table and its clue techniques.
+pub(crate) fn vocabulary(vars: &PathVars, ends: (CellId, CellId)) -> GridVocabulary {
+    let model = LineModel {
+        vars: vars.clone(),
+        ends: Some(ends),
+    };
+    GridVocabulary::new(
+        model.names(),
+        &[(&lines::RULES, lines::refine), (&[], refine_lines)],
+        &RULES,
+    )
 }
 
 /// Explains `p` (see the module docs).
@@ -234,7 +167,7 @@ pub fn explain(p: &PathPuzzle, opts: &ExplainOptions) -> Explanation {
             );
         }
     }
-    let vocab = PathVocabulary { vars: model.vars };
+    let vocab = vocabulary(&model.vars, (p.cell_a(), p.cell_b()));
     human::explain_engine(&mut e, &vocab, opts)
 }
 

@@ -48,6 +48,7 @@
 use crate::model::{configuration_from_path, Configuration, PathPuzzle};
 use pencilbox_core::constraints::{BoolSum, PathRules, PathVars, SinglePath, SumRule};
 use pencilbox_core::engine::{Brancher, Decision, Engine, EngineSearch, Passes, Priority, Probe, FALSE, TRUE};
+use pencilbox_core::lines::LineModel;
 use pencilbox_core::links::LinkId;
 use pencilbox_core::rng::SplitMix64;
 use pencilbox_core::switches::{self, Switches};
@@ -341,26 +342,14 @@ impl LinkModel {
             return (e, model(vars));
         }
         if rules.cuts {
-            let ((ra, ca), (rb, cb)) = (p.door_a(), p.door_b());
-            let links = &vars.links;
-            let mut cuts = BoolSum::family("cuts");
-            cuts.reserve(h + w, links.len());
-            for t in 0..h.saturating_sub(1) {
-                if e.should_stop_posting() {
-                    return (e, model(vars));
-                }
-                let crossing = (0..w).map(|c| vars.link[links.vertical(t, c) as usize]);
-                cuts.add_iter(crossing, SumRule::Parity((ra <= t) != (rb <= t)));
-            }
-            for t in 0..w.saturating_sub(1) {
-                if e.should_stop_posting() {
-                    return (e, model(vars));
-                }
-                let crossing = (0..h).map(|r| vars.link[links.horizontal(r, t) as usize]);
-                cuts.add_iter(crossing, SumRule::Parity((ca <= t) != (cb <= t)));
-            }
-            if !cuts.is_empty() {
-                e.post(cuts);
+            // The crossing parities of core's line toolkit ([`LineModel::cut_parities`]).
+            let line = LineModel {
+                vars: vars.clone(),
+                ends: Some((a, b)),
+            };
+            line.cut_parities(&mut e);
+            if e.check_limits_posting() {
+                return (e, model(vars));
             }
         }
         if rules.colours {

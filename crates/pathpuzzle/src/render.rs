@@ -12,26 +12,8 @@
 //! ```
 
 use crate::model::{Arrow, Configuration, PathPuzzle};
-use pencilbox_core::CellId;
-
-const N: u8 = 1;
-const S: u8 = 2;
-const W: u8 = 4;
-const E: u8 = 8;
-
-fn glyph(conn: u8, on_path: bool) -> char {
-    match conn {
-        0 if on_path => '•',
-        0 => '·',
-        x if x == N | S || x == N || x == S => '│',
-        x if x == W | E || x == W || x == E => '─',
-        x if x == S | E => '┌',
-        x if x == S | W => '┐',
-        x if x == N | E => '└',
-        x if x == N | W => '┘',
-        _ => '┼',
-    }
-}
+use pencilbox_core::lines::answer::{LineGrid, E, N, S, W};
+use pencilbox_core::lines::draw::{draw, line_glyph, Picture};
 
 /// The side of the frame a door opens through: left/right edges first, then top/bottom.
 fn opening(p: &PathPuzzle, (r, c): (usize, usize)) -> u8 {
@@ -46,11 +28,12 @@ fn opening(p: &PathPuzzle, (r, c): (usize, usize)) -> u8 {
     }
 }
 
-/// Draws `a` (any configuration, solution or not) for puzzle `p`.
+/// Draws `a` (any configuration, solution or not) for puzzle `p` with core's line drawing
+/// ([`pencilbox_core::lines::draw`]): the arrows become connections, a door on the path opens
+/// the frame.
 pub fn pretty(p: &PathPuzzle, a: &Configuration) -> String {
     let shape = p.shape();
-    let (h, w) = (p.height(), p.width());
-    let mut conn = vec![0u8; shape.cells()];
+    let mut conn = LineGrid::filled(shape, 0);
     let cb = p.cell_b();
     for c in shape.all() {
         let arrow = a[c];
@@ -64,71 +47,28 @@ pub fn pretty(p: &PathPuzzle, a: &Configuration) -> String {
                 Arrow::Left => (W, E),
                 _ => (E, W),
             };
-            conn[c.index()] |= out;
-            conn[t.index()] |= back;
+            conn[c] |= out;
+            conn[t] |= back;
         }
     }
-    let mut doors: Vec<(CellId, u8)> = Vec::new();
+    let mut openings = Vec::new();
     for d in [p.door_a(), p.door_b()] {
         let side = opening(p, d);
         let id = shape.id(d.0, d.1);
         if a[id] != Arrow::Empty {
-            doors.push((id, side));
-            conn[id.index()] |= side;
+            openings.push((id, side));
+            conn[id] |= side;
         }
     }
     let clue = |c: &Option<u32>| c.map_or(String::new(), |v| v.to_string());
-    let row_labels: Vec<String> = p.row_clues().iter().map(clue).collect();
-    let lw = row_labels.iter().map(String::len).max().unwrap_or(0);
-    // Each line: the label column (`lw + 1` wide), then the frame and 3 characters per cell.
-    let mut out = String::with_capacity((h + 3) * (lw + 3 + 3 * w) * 3);
-    let pad = |out: &mut String, n: usize| out.extend(std::iter::repeat_n(' ', n));
-    // Column clues, the last digit above each cell's centre.
-    pad(&mut out, lw + 2);
-    for c in p.col_clues() {
-        let label = clue(c);
-        pad(&mut out, 2usize.saturating_sub(label.len()));
-        out.push_str(&label);
-        out.push(' ');
-    }
-    out.truncate(out.trim_end().len());
-    out.push('\n');
-    let frame = |out: &mut String, top: bool| {
-        pad(out, lw + 1);
-        out.push(if top { '┌' } else { '└' });
-        for c in 0..3 * w {
-            let door = c % 3 == 1
-                && doors.iter().any(|&(id, side)| {
-                    let (r, k) = shape.coords(id);
-                    k == c / 3 && ((top && side == N && r == 0) || (!top && side == S && r + 1 == h))
-                });
-            out.push(if door { '│' } else { '─' });
-        }
-        out.push(if top { '┐' } else { '┘' });
-        out.push('\n');
-    };
-    frame(&mut out, true);
-    for (r, label) in row_labels.iter().enumerate() {
-        pad(&mut out, lw - label.len());
-        out.push_str(label);
-        out.push(' ');
-        let left_door = doors.iter().any(|&(id, side)| side == W && shape.coords(id) == (r, 0));
-        out.push(if left_door { '─' } else { '│' });
-        for c in 0..w {
-            let id = shape.id(r, c);
-            let k = conn[id.index()];
-            out.push(if k & W != 0 { '─' } else { ' ' });
-            out.push(glyph(k, a[id] != Arrow::Empty));
-            out.push(if k & E != 0 { '─' } else { ' ' });
-        }
-        let right_door = doors
-            .iter()
-            .any(|&(id, side)| side == E && shape.coords(id) == (r, w - 1));
-        out.push(if right_door { '─' } else { '│' });
-        out.push('\n');
-    }
-    frame(&mut out, false);
-    out
+    let glyph = |c, k| line_glyph(k, a[c] != Arrow::Empty);
+    draw(&Picture {
+        lines: &conn,
+        glyph: &glyph,
+        top: p.col_clues().iter().map(clue).collect(),
+        left: p.row_clues().iter().map(clue).collect(),
+        openings,
+    })
 }
 
 #[cfg(test)]

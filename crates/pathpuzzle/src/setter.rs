@@ -10,19 +10,9 @@ use crate::kind::algorithm_with_settings;
 use crate::model::{Arrow, Configuration};
 use crate::solve::Algorithm;
 use crate::PathPuzzle;
-use pencilbox_core::setter::{Clue, FactModel, Place, Setup, Values};
+use pencilbox_core::lines::LineModel;
+use pencilbox_core::setter::{Clue, FactModel, Setup};
 use pencilbox_core::{PuzzleError, RunOptions};
-
-/// The values of a cell.
-pub const CELL: Values = Values::Bool {
-    no: "unused",
-    yes: "used",
-};
-/// The values of a link.
-pub const LINK: Values = Values::Bool {
-    no: "blank",
-    yes: "line",
-};
 
 /// The `fast` model of `p` (its rules as `--set rules=…` says, line branching) with every cell
 /// and link as a place, or why the clues rule out a solution (Theorems 1–2 and the other
@@ -36,33 +26,14 @@ pub fn fact_model(p: &PathPuzzle, opts: &RunOptions) -> Result<Setup, PuzzleErro
         return Ok(Setup::NoSolution(reason));
     }
     let search = link_search(p, &rules, None);
-    let shape = p.shape();
-    let vars = &search.brancher.model().vars;
-    let doors = [p.cell_a(), p.cell_b()];
-    let mut places: Vec<Place> = shape
-        .all()
-        .map(|c| Place {
-            name: shape.name(c),
-            var: vars.cell[c.index()],
-            values: CELL,
-            given: doors.contains(&c),
-        })
-        .collect();
-    places.extend(vars.link.iter().enumerate().map(|(l, &var)| {
-        let (a, b) = vars.links.ends(l as _);
-        Place {
-            name: format!("{}-{}", shape.name(a), shape.name(b)),
-            var,
-            values: LINK,
-            given: false,
-        }
-    }));
+    let vars = search.brancher.model().vars.clone();
+    let ends = (p.cell_a(), p.cell_b());
+    let line = LineModel { vars, ends: Some(ends) };
     // The explainer's names over the same variables: `forced` names its rules as techniques.
-    let vocabulary = crate::explain::PathVocabulary { vars: vars.clone() };
     Ok(Setup::Model(FactModel {
+        places: line.places(|c| c == ends.0 || c == ends.1),
+        vocabulary: Some(Box::new(crate::explain::vocabulary(&line.vars, ends))),
         search: Box::new(search),
-        places,
-        vocabulary: Some(Box::new(vocabulary)),
     }))
 }
 

@@ -76,7 +76,8 @@ impl SingleLoop {
                 engine.post(LoopConnect {
                     vars: self.vars.clone(),
                     flood,
-                    kids: Vec::new(),
+                    mark: Vec::new(),
+                    stamp: 0,
                 });
             }
         }
@@ -481,31 +482,32 @@ impl Propagator for LoopChains {
 struct LoopConnect {
     vars: PathVars,
     flood: Flood,
-    /// Scratch: the blocks a visited cell belongs to.
-    kids: Vec<u32>,
+    /// Scratch: per cell, the stamp of the last block it was marked in.
+    mark: Vec<u32>,
+    stamp: u32,
 }
 
 impl LoopConnect {
-    /// The blocks `c` belongs to after [`Flood::blocks`] from `root`: its parent edge's and
-    /// those of the tree edges to its children.
-    fn blocks_of(&mut self, cx: &Context, c: CellId, root: CellId) -> Vec<u32> {
-        self.kids.clear();
-        if c != root {
-            self.kids.push(self.flood.block(c));
+    /// Marks the cells of block `b` after [`Flood::blocks`] from `root`: both ends of every
+    /// tree edge in it (a cell is in the blocks of its parent edge and of its child edges).
+    /// Returns the stamp the marked cells carry.
+    fn mark_block(&mut self, b: u32, root: CellId) -> u32 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.fill(0);
+            self.stamp = 1;
         }
-        for &l in self.vars.links.at(c) {
-            let w = self.vars.links.other(l, c);
-            if cx.is_false(self.vars.link[l as usize]) || !self.flood.reached(w) {
+        for i in 0..self.vars.cell.len() {
+            let w = CellId::from_index(i);
+            if w == root || !self.flood.reached(w) || self.flood.block(w) != b {
                 continue;
             }
-            if self.flood.parent(w) == Some(c) {
-                let b = self.flood.block(w);
-                if !self.kids.contains(&b) {
-                    self.kids.push(b);
-                }
+            self.mark[i] = self.stamp;
+            if let Some(p) = self.flood.parent(w) {
+                self.mark[p.index()] = self.stamp;
             }
         }
-        self.kids.clone()
+        self.stamp
     }
 }
 
@@ -560,28 +562,39 @@ impl Propagator for LoopConnect {
             cx.check_limits();
             return Ok(());
         }
-        // The blocks every visited cell belongs to.
-        let mut common: Option<Vec<u32>> = None;
-        for i in 0..self.vars.cell.len() {
-            let c = CellId::from_index(i);
-            if !cx.is_true(self.vars.cell[i]) {
-                continue;
-            }
-            if !self.flood.reached(c) {
-                return Err(Conflict);
-            }
-            let mine = self.blocks_of(cx, c, root);
-            common = Some(match common {
-                None => mine,
-                Some(prev) => prev.into_iter().filter(|b| mine.contains(b)).collect(),
-            });
+        if self.mark.len() != self.vars.cell.len() {
+            self.mark = vec![0; self.vars.cell.len()];
         }
-        let common = common.unwrap_or_default();
-        let block = match common.as_slice() {
-            [] => return Err(Conflict),
-            [b] => *b,
-            _ => return Ok(()), // a single visited cell: nothing to close yet
+        let visited = self.vars.cell.iter().filter(|&&x| cx.is_true(x)).count();
+        // The candidate blocks are the root's (those of the tree edges to its children): the
+        // loop lies in one that holds every visited cell.
+        let mut candidates = [u32::MAX; 4];
+        let mut k = 0;
+        for &l in self.vars.links.at(root) {
+            let w = self.vars.links.other(l, root);
+            if self.flood.reached(w) && self.flood.parent(w) == Some(root) && !candidates.contains(&self.flood.block(w))
+            {
+                candidates[k] = self.flood.block(w);
+                k += 1;
+            }
+        }
+        let mut found = None;
+        for &b in &candidates[..k] {
+            let stamp = self.mark_block(b, root);
+            let inside = (0..self.vars.cell.len())
+                .filter(|&i| self.mark[i] == stamp && cx.is_true(self.vars.cell[i]))
+                .count();
+            if inside == visited {
+                if found.is_some() {
+                    return Ok(()); // a lone visited cell in two blocks: nothing to close yet
+                }
+                found = Some(b);
+            }
+        }
+        let Some(block) = found else {
+            return Err(Conflict);
         };
+        let stamp = self.mark_block(block, root);
         if cx.explaining() {
             let premises: Vec<Premise> = self
                 .vars
@@ -592,13 +605,12 @@ impl Propagator for LoopConnect {
                 .collect();
             cx.because(premises);
         }
-        let links = self.vars.links.clone();
-        for l in 0..links.len() as LinkId {
+        for l in 0..self.vars.links.len() as LinkId {
             let v = self.vars.link[l as usize];
             if cx.is_fixed(v) {
                 continue;
             }
-            let (u, w) = links.ends(l);
+            let (u, w) = self.vars.links.ends(l);
             let inside = self.flood.reached(u) && self.flood.reached(w) && self.flood.link_block(u, w) == block;
             if !inside {
                 cx.set(v, false)?;
@@ -606,12 +618,7 @@ impl Propagator for LoopConnect {
         }
         for i in 0..self.vars.cell.len() {
             let x = self.vars.cell[i];
-            if cx.is_fixed(x) {
-                continue;
-            }
-            let c = CellId::from_index(i);
-            let inside = self.flood.reached(c) && self.blocks_of(cx, c, root).contains(&block);
-            if !inside {
+            if !cx.is_fixed(x) && self.mark[i] != stamp {
                 cx.set(x, false)?;
             }
         }

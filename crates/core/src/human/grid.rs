@@ -90,30 +90,39 @@ pub struct GridVocabulary {
 
 impl GridVocabulary {
     /// A vocabulary over `names` with the toolkits' `parts` (rules and refinement) and the
-    /// genre's own `rules`; trial and guess sit one and two levels above the hardest, and try
-    /// the cells.
+    /// genre's own `rules` (which replace a toolkit rule of the same id: a genre may word a
+    /// rule its own way); trial and guess sit one and two levels above the hardest, and try
+    /// the cells, unless the genre places them itself.
     pub fn new(names: GridNames, parts: &[(&'static [RuleInfo], Refine)], rules: &[RuleInfo]) -> Self {
-        let mut all: Vec<RuleInfo> = Vec::new();
+        let mut all: Vec<RuleInfo> = rules.to_vec();
         let mut refine = Vec::new();
         for (r, f) in parts {
-            all.extend_from_slice(r);
+            all.extend(r.iter().filter(|t| !rules.iter().any(|g| g.id == t.id)));
             refine.push(*f);
         }
-        all.extend_from_slice(rules);
         all.sort_by_key(|r| r.level);
-        let top = all.iter().map(|r| r.level).max().unwrap_or(0);
-        all.push(RuleInfo::new(
-            TRIAL,
-            "contradiction (trial)",
-            top + 1,
-            "assuming it, the simpler rules reach a contradiction",
-        ));
-        all.push(RuleInfo::new(
-            GUESS,
-            "guess",
-            top + 2,
-            "no rule applies; a guess that leads to the solution",
-        ));
+        let top = all
+            .iter()
+            .filter(|r| r.id != TRIAL && r.id != GUESS)
+            .map(|r| r.level)
+            .max()
+            .unwrap_or(0);
+        if !all.iter().any(|r| r.id == TRIAL) {
+            all.push(RuleInfo::new(
+                TRIAL,
+                "contradiction (trial)",
+                top + 1,
+                "assuming it, the simpler rules reach a contradiction",
+            ));
+        }
+        if !all.iter().any(|r| r.id == GUESS) {
+            all.push(RuleInfo::new(
+                GUESS,
+                "guess",
+                top + 2,
+                "no rule applies; a guess that leads to the solution",
+            ));
+        }
         let trial = names.cell_vars();
         GridVocabulary {
             names,

@@ -101,6 +101,173 @@ impl LineRules {
     }
 }
 
+/// The `rules` setting of the line genres (`--set rules=-cuts,-probe`).
+pub const RULES_SETTING: crate::puzzle::SettingInfo = crate::puzzle::SettingInfo {
+    key: "rules",
+    summary:
+        "the optional line rules: all (default), none, or changes such as -cuts,-probe (loops, connect, cuts, probe)",
+};
+
+/// The line rules the options ask for ([`RULES_SETTING`]; every rule by default).
+pub fn rules_of(opts: &crate::puzzle::RunOptions) -> Result<LineRules, crate::error::PuzzleError> {
+    match opts.setting("rules") {
+        Some(spec) => LineRules::parse(spec).map_err(crate::error::PuzzleError::unsupported),
+        None => Ok(LineRules::ALL),
+    }
+}
+
+/// A line answer in the forms `what` asks for: the answer text, the drawing (`pretty`, made
+/// only when asked) and JSON rows of tokens.
+pub fn rendered(g: &LineGrid, what: crate::puzzle::Render, pretty: impl FnOnce() -> String) -> crate::puzzle::Rendered {
+    crate::puzzle::Rendered {
+        text: if what.text() { answer::write(g) } else { String::new() },
+        pretty: if what.pretty() { pretty() } else { String::new() },
+        json: if what.json() {
+            answer::json(g)
+        } else {
+            serde_json::Value::Null
+        },
+    }
+}
+
+/// A closed loop drawn as the boundary of a set of the `(h−1)×(w−1)` blocks of 2×2 cell
+/// centres: the set is kept 4-connected and simply connected and no two of its blocks meet at
+/// a corner alone, so its boundary is always one simple loop ([`Blob::grid`]). Generators grow
+/// it at random ([`Blob::random`]) and reshape it one block at a time ([`Blob::toggle_near`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Blob {
+    shape: Shape,
+    h: usize,
+    w: usize,
+    inside: Vec<bool>,
+    size: usize,
+}
+
+impl Blob {
+    fn at(&self, r: isize, c: isize) -> bool {
+        r >= 0
+            && c >= 0
+            && (r as usize) < self.h
+            && (c as usize) < self.w
+            && self.inside[r as usize * self.w + c as usize]
+    }
+
+    /// Can block `b` join (when out) or leave (when in) with the boundary staying one simple
+    /// loop? Its ring of eight blocks must show one arc (Yokoi's connectivity number for
+    /// 4-connectivity is 1), and no two blocks may come to meet at a corner alone.
+    pub fn can_toggle(&self, b: usize) -> bool {
+        let (r, c) = ((b / self.w) as isize, (b % self.w) as isize);
+        let ring: Vec<bool> = [(-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)]
+            .iter()
+            .map(|(dr, dc)| self.at(r + dr, c + dc))
+            .collect();
+        let yokoi: i32 = (0..4)
+            .map(|k| {
+                let (e, d, f) = (ring[2 * k], ring[2 * k + 1], ring[(2 * k + 2) % 8]);
+                i32::from(e) - i32::from(e && d && f)
+            })
+            .sum();
+        let pinch = if self.inside[b] {
+            // Leaving: two edge neighbours of one corner would meet there alone.
+            (0..4).any(|k| ring[2 * k] && ring[(2 * k + 2) % 8] && !ring[2 * k + 1])
+        } else {
+            (0..4).any(|k| ring[2 * k + 1] && !ring[2 * k] && !ring[(2 * k + 2) % 8])
+        };
+        yokoi == 1 && !pinch && !(self.inside[b] && self.size == 1)
+    }
+
+    /// Adds or removes block `b` when [`Blob::can_toggle`] allows it; returns whether it did.
+    pub fn toggle(&mut self, b: usize) -> bool {
+        if !self.can_toggle(b) {
+            return false;
+        }
+        self.inside[b] = !self.inside[b];
+        if self.inside[b] {
+            self.size += 1;
+        } else {
+            self.size -= 1;
+        }
+        true
+    }
+
+    /// Toggles a random one of the blocks that touch cell `c` (as a corner), if any can be.
+    pub fn toggle_near(&mut self, c: CellId, rng: &mut crate::rng::SplitMix64) -> bool {
+        let (r, k) = self.shape.coords(c);
+        let mut blocks: Vec<usize> = [(0, 0), (0, 1), (1, 0), (1, 1)]
+            .iter()
+            .filter_map(|&(dr, dc)| {
+                let (br, bc) = ((r + 1).checked_sub(1 + dr)?, (k + 1).checked_sub(1 + dc)?);
+                (br < self.h && bc < self.w).then_some(br * self.w + bc)
+            })
+            .collect();
+        rng.shuffle(&mut blocks);
+        blocks.into_iter().any(|b| self.toggle(b))
+    }
+
+    /// A random blob: one random block, grown by random neighbouring blocks to between a third
+    /// and two thirds of them. `None` on grids with fewer than 2 rows or columns.
+    pub fn random(shape: Shape, rng: &mut crate::rng::SplitMix64) -> Option<Blob> {
+        let (h, w) = (shape.height.checked_sub(1)?, shape.width.checked_sub(1)?);
+        if h == 0 || w == 0 {
+            return None;
+        }
+        let n = h * w;
+        let mut blob = Blob {
+            shape,
+            h,
+            w,
+            inside: vec![false; n],
+            size: 1,
+        };
+        blob.inside[rng.below(n)] = true;
+        let target = n / 3 + rng.below(n / 3 + 1);
+        let mut frontier: Vec<usize> = Vec::new();
+        let mut stalled = 0;
+        while blob.size < target && stalled < 4 * n {
+            frontier.clear();
+            for b in 0..n {
+                let (r, c) = ((b / w) as isize, (b % w) as isize);
+                if !blob.inside[b]
+                    && [(-1, 0), (1, 0), (0, -1), (0, 1)]
+                        .iter()
+                        .any(|(dr, dc)| blob.at(r + dr, c + dc))
+                {
+                    frontier.push(b);
+                }
+            }
+            let Some(&b) = frontier.get(rng.below(frontier.len().max(1))) else {
+                break;
+            };
+            if !blob.toggle(b) {
+                stalled += 1;
+            }
+        }
+        Some(blob)
+    }
+
+    /// The loop: a link between two cell centres is on it when exactly one of the two blocks
+    /// beside it is in the blob.
+    pub fn grid(&self) -> LineGrid {
+        let shape = self.shape;
+        let mut g = LineGrid::filled(shape, 0);
+        for r in 0..shape.height {
+            for c in 0..shape.width {
+                let (ri, ci) = (r as isize, c as isize);
+                let id = shape.id(r, c);
+                if c + 1 < shape.width && self.at(ri - 1, ci) != self.at(ri, ci) {
+                    g[id] |= answer::E;
+                    g[shape.id(r, c + 1)] |= answer::W;
+                }
+                if r + 1 < shape.height && self.at(ri, ci - 1) != self.at(ri, ci) {
+                    g[id] |= answer::S;
+                    g[shape.id(r + 1, c)] |= answer::N;
+                }
+            }
+        }
+        g
+    }
+}
+
 /// A line on a grid: a path between two ends, or a closed loop (see the module docs).
 #[derive(Clone, Debug)]
 pub struct LineModel {
@@ -166,7 +333,12 @@ impl LineModel {
         let ends = self.ends.map(|(a, b)| (shape.coords(a), shape.coords(b)));
         let mut cuts = BoolSum::family("cuts");
         cuts.reserve(h + w, links.len());
+        // Grid-sized: the limits are polled once per cut (a stop leaves the engine
+        // interrupted for good, and the family is not posted).
         for t in 0..h.saturating_sub(1) {
+            if engine.should_stop_posting() {
+                return;
+            }
             let odd = ends.is_some_and(|((ra, _), (rb, _))| (ra <= t) != (rb <= t));
             cuts.add_iter(
                 (0..w).map(|c| self.vars.link[links.vertical(t, c) as usize]),
@@ -174,6 +346,9 @@ impl LineModel {
             );
         }
         for t in 0..w.saturating_sub(1) {
+            if engine.should_stop_posting() {
+                return;
+            }
             let odd = ends.is_some_and(|((_, ca), (_, cb))| (ca <= t) != (cb <= t));
             cuts.add_iter(
                 (0..h).map(|r| self.vars.link[links.horizontal(r, t) as usize]),
@@ -242,12 +417,23 @@ impl LineModel {
         s
     }
 
-    /// The places facts are about: every link (line / blank), then every cell (used /
-    /// unused); `given(c)` marks the cells the puzzle fixes (pearls, doors).
+    /// The places facts are about: every cell (used / unused), then every link (line /
+    /// blank); `given(c)` marks the cells the puzzle fixes (pearls, doors).
     pub fn places(&self, given: impl Fn(CellId) -> bool) -> Vec<Place> {
         let shape = self.shape();
         let links = &self.vars.links;
         let mut out = Vec::with_capacity(self.vars.link.len() + self.vars.cell.len());
+        for c in shape.all() {
+            out.push(Place {
+                name: shape.name(c),
+                var: self.cell(c),
+                values: Values::Bool {
+                    no: "unused",
+                    yes: "used",
+                },
+                given: given(c),
+            });
+        }
         for (l, &var) in self.vars.link.iter().enumerate() {
             let (a, b) = links.ends(l as u32);
             out.push(Place {
@@ -258,17 +444,6 @@ impl LineModel {
                     yes: "line",
                 },
                 given: false,
-            });
-        }
-        for c in shape.all() {
-            out.push(Place {
-                name: shape.name(c),
-                var: self.cell(c),
-                values: Values::Bool {
-                    no: "unused",
-                    yes: "used",
-                },
-                given: given(c),
             });
         }
         out
@@ -321,6 +496,83 @@ impl LineModel {
         }
         Ok(())
     }
+}
+
+impl crate::genre::Toolkit for LineModel {
+    type Answer = LineGrid;
+    type Rules = LineRules;
+    type Brancher = LinkBranching;
+    type Entries = Entries;
+    const PARTS: &'static [(&'static [RuleInfo], crate::human::grid::Refine)] = &[(&RULES, refine)];
+    fn rules(opts: &crate::puzzle::RunOptions) -> Result<LineRules, crate::error::PuzzleError> {
+        rules_of(opts)
+    }
+    fn all_rules() -> LineRules {
+        LineRules::ALL
+    }
+    fn search(&self, engine: Engine, rules: LineRules) -> EngineSearch<LinkBranching> {
+        LineModel::search(self, engine, rules)
+    }
+    fn decode(&self, engine: &Engine) -> LineGrid {
+        self.grid(engine)
+    }
+    fn names(&self) -> GridNames {
+        LineModel::names(self)
+    }
+    fn places(&self, given: &dyn Fn(CellId) -> bool) -> Vec<Place> {
+        LineModel::places(self, given)
+    }
+    fn fix_entries(&self, engine: &mut Engine, entries: &Entries) -> Result<(), String> {
+        LineModel::fix_entries(self, engine, entries)
+    }
+    fn undecided(&self, engine: &Engine) -> Vec<CellId> {
+        self.shape()
+            .all()
+            .filter(|&c| {
+                engine.value(self.cell(c)).is_none()
+                    || answer::DIRS
+                        .iter()
+                        .any(|d| self.link(c, d.0).is_some_and(|v| engine.value(v).is_none()))
+            })
+            .collect()
+    }
+}
+
+/// Writes the [`crate::plugin::Puzzle`] methods of a line genre whose answer is a
+/// [`LineGrid`] (`parse_solution`, `differences`, `dimensions`, `with_entries`,
+/// `wrong_entries`), given its keyword, its grid's shape and how the entries are stored
+/// (`self.$entries: Option<Entries>`). Use inside `impl Puzzle`.
+#[macro_export]
+macro_rules! line_genre_methods {
+    ($keyword:expr, $shape:ident, $entries:ident) => {
+        fn parse_solution(&self, text: &str) -> Result<$crate::lines::answer::LineGrid, $crate::ParseError> {
+            $crate::lines::answer::parse(text, self.$shape(), $keyword)
+        }
+        fn differences(&self, a: &$crate::lines::answer::LineGrid, b: &$crate::lines::answer::LineGrid) -> Vec<String> {
+            $crate::lines::answer::differences(a, b)
+        }
+        fn dimensions(&self) -> (usize, usize) {
+            (self.$shape().height, self.$shape().width)
+        }
+        fn with_entries(&self, entries: &str) -> Result<Self, $crate::PuzzleError> {
+            let x = $crate::lines::Entries::parse(entries, self.$shape(), $keyword)
+                .map_err($crate::PuzzleError::Solution)?;
+            let mut p = self.clone();
+            p.$entries = Some(x);
+            Ok(p)
+        }
+        fn wrong_entries(
+            &self,
+            entries: &str,
+            solution: &$crate::lines::answer::LineGrid,
+        ) -> Option<Vec<$crate::human::Fact>> {
+            Some(
+                $crate::lines::Entries::parse(entries, self.$shape(), $keyword)
+                    .ok()?
+                    .wrong(solution),
+            )
+        }
+    };
 }
 
 /// A player's position on a line genre: the lines drawn (any directions per cell) and the
@@ -477,7 +729,7 @@ impl Brancher for LinkBranching {
 
 /// The line toolkit's rules for explanations, by level: the techniques its engine steps are
 /// refined into ([`refine`]).
-pub const RULES: [RuleInfo; 11] = [
+pub const RULES: [RuleInfo; 10] = [
     RuleInfo::new("dead-end", "dead end", 1, "the cell cannot get its two lines"),
     RuleInfo::new("line-enters", "line enters", 1, "a line enters the cell"),
     RuleInfo::new(
@@ -508,12 +760,6 @@ pub const RULES: [RuleInfo; 11] = [
         "reachability",
         4,
         "the line cannot reach these cells and links together with the cells it must visit",
-    ),
-    RuleInfo::new(
-        "probe",
-        "contradiction (trial)",
-        5,
-        "assuming it, the rules reach a contradiction",
     ),
 ];
 

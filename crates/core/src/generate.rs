@@ -1,0 +1,202 @@
+//! Generating puzzles of any family with three difficulties, from one function of the genre:
+//! a random complete puzzle (every clue of a random solution). The rest is shared:
+//!
+//! 1. the genre's `draw` makes a candidate from the random stream; it must have exactly one
+//!    solution (checked with the family's default search under a node budget), otherwise
+//!    another is drawn;
+//! 2. its clues are taken away one at a time in a random order ([`Puzzle::removable_clues`]),
+//!    each removal kept only while the explanation without guesses still solves the puzzle
+//!    (which proves it unique: every step is a sound deduction): with the rules up to level 2
+//!    and no trial for `easy`, with every rule and no trial for `medium`, trial allowed for
+//!    `hard`;
+//! 3. the result is rated ([`Puzzle::explain`]); a puzzle whose hardest step falls outside
+//!    the difficulty's band is drawn again, a few times at most.
+//!
+//! The bands, on the family's explanation levels: `easy` is solved without trial by the
+//! simplest rules (levels 1–2), `medium` without trial but needs a rule of level 3 or more,
+//! `hard` needs a rule of level 4 or more, or trial; every difficulty is solved without a
+//! guess. Every puzzle returned has exactly one solution.
+
+use crate::error::PuzzleError;
+use crate::human::{ExplainOptions, ExplainStatus, TRIAL};
+use crate::plugin::Puzzle;
+use crate::puzzle::{GenerateRequest, Generated, GeneratorInfo, RunOptions};
+use crate::rng::SplitMix64;
+use crate::search::Limits;
+
+/// The difficulty names of [`make`], the default first.
+pub const DIFFICULTIES: &[&str] = &["medium", "easy", "hard"];
+
+/// A generator over `max_cells` cells with [`DIFFICULTIES`], made by [`make`].
+pub const fn info(max_cells: usize, default_size: (usize, usize)) -> GeneratorInfo {
+    GeneratorInfo {
+        difficulties: DIFFICULTIES,
+        settings: &[],
+        max_cells,
+        default_size,
+    }
+}
+
+/// How many candidates are rated before one outside its band is kept anyway.
+const BAND_ATTEMPTS: u32 = 4;
+
+/// Node budget per cell of each uniqueness check: a removal whose uniqueness takes longer to
+/// prove is not kept.
+pub const NODES_PER_CELL: u64 = 20;
+
+/// The family's answer when a search with the default algorithm counts at most two
+/// solutions: `Some(true)` unique, `Some(false)` not, `None` when the limits stopped it.
+pub fn unique<P: Puzzle>(p: &P, limits: &Limits) -> Option<bool> {
+    let two = limits.clone().with_max_solutions(Some(2));
+    let f = p.search(None, &RunOptions::default(), &two, 0).ok()?;
+    if f.interrupted.is_some() {
+        return None;
+    }
+    Some(f.complete && f.count == 1u32.into())
+}
+
+/// What an explanation of `p` without guesses needed: its hardest level, and whether it
+/// solved the puzzle without trial and with it (`None`: no explanation, or stopped).
+fn rate<P: Puzzle>(p: &P, limits: &Limits, max_level: Option<u8>) -> Option<Rated> {
+    let opts = ExplainOptions {
+        no_guess: true,
+        max_level,
+        limits: limits.clone(),
+    };
+    let x = p.explain(&opts)?.ok()?;
+    let trial = x.steps.iter().any(|s| s.rule == TRIAL);
+    let solved = x.status == ExplainStatus::Solved;
+    Some(Rated {
+        level: x.rating.hardest.map_or(0, |h| h.level),
+        plain: solved && !trial,
+        solved,
+    })
+}
+
+/// An explanation's outcome.
+#[derive(Clone, Copy, Debug)]
+struct Rated {
+    level: u8,
+    /// Solved without trial.
+    plain: bool,
+    /// Solved (trial allowed).
+    solved: bool,
+}
+
+/// Is an explanation's outcome right for `difficulty`?
+fn in_band(difficulty: &str, r: Rated) -> bool {
+    match difficulty {
+        "easy" => r.plain && r.level <= 2,
+        "hard" => r.solved && (!r.plain || r.level >= 4),
+        _ => r.plain && r.level >= 3,
+    }
+}
+
+/// Makes a puzzle for `req` (see the module docs): `draw` returns a complete candidate and
+/// its solution.
+pub fn make<P: Puzzle>(
+    req: &GenerateRequest,
+    mut draw: impl FnMut(&mut SplitMix64) -> Option<(P, P::Solution)>,
+) -> Result<Generated, PuzzleError> {
+    let difficulty = req.difficulty.as_deref().unwrap_or(DIFFICULTIES[0]);
+    let limits = &req.limits;
+    let stopped = || PuzzleError::unsupported("the time limit passed before a puzzle was made");
+    let mut rng = SplitMix64::new(req.seed ^ 0x6E6E_7261_7465_0001);
+    let cells = (req.height * req.width) as u64;
+    let check = Limits {
+        node_limit: Some(NODES_PER_CELL * cells.max(1)),
+        ..limits.clone()
+    };
+    // While thinning, a removal is kept when the rules of the difficulty still solve the
+    // puzzle: without trial up to level 2 (easy) or at any level (medium), or with trial
+    // (hard). Solved by sound rules without guesses means unique.
+    let (cap, trial) = match difficulty {
+        "easy" => (Some(2), false),
+        "hard" => (None, true),
+        _ => (None, false),
+    };
+    let mut attempts = 0;
+    loop {
+        if limits.interrupted().is_some() {
+            return Err(stopped());
+        }
+        let Some((full, solution)) = draw(&mut rng) else {
+            continue;
+        };
+        if unique(&full, &check) != Some(true) {
+            continue;
+        }
+        let mut p = full;
+        let mut order: Vec<String> = p
+            .removable_clues()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|c| c.at)
+            .collect();
+        rng.shuffle(&mut order);
+        for at in order {
+            if limits.interrupted().is_some() {
+                return Err(stopped());
+            }
+            let Some(clue) = p.removable_clues().unwrap_or_default().into_iter().find(|c| c.at == at) else {
+                continue;
+            };
+            let q = clue.puzzle;
+            let ok = rate(&q, &check, cap).is_some_and(|r| if trial { r.solved } else { r.plain });
+            if ok {
+                p = q;
+            }
+        }
+        attempts += 1;
+        let outcome = rate(&p, limits, None).unwrap_or(Rated {
+            level: u8::MAX,
+            plain: false,
+            solved: false,
+        });
+        if attempts < BAND_ATTEMPTS && !in_band(difficulty, outcome) {
+            continue;
+        }
+        let answer = p.render(&solution).text;
+        let text = p.write(false).unwrap_or_default();
+        return Ok(Generated {
+            json: serde_json::json!({ "text": text }),
+            text,
+            url: p.write(true),
+            answer: format!("{answer}\n"),
+            seed: req.seed,
+            unique: true,
+        });
+    }
+}
+
+/// Local search towards a solution whose complete clues the rules settle: from `state`, up to
+/// `rounds` times, changes it near a random cell its clues leave undecided (`perturb`: `false`
+/// when it could not) and keeps the change unless more cells are left undecided
+/// (`undecided`: `None` when the state's clues have no solution). Returns the best state (none
+/// undecided when it got there).
+pub fn settle<S: Clone>(
+    mut state: S,
+    rng: &mut SplitMix64,
+    rounds: usize,
+    undecided: impl Fn(&S) -> Option<Vec<crate::grid::CellId>>,
+    mut perturb: impl FnMut(&mut S, crate::grid::CellId, &mut SplitMix64) -> bool,
+) -> S {
+    let Some(mut open) = undecided(&state) else {
+        return state;
+    };
+    for _ in 0..rounds {
+        if open.is_empty() {
+            break;
+        }
+        let mut next = state.clone();
+        if !perturb(&mut next, open[rng.below(open.len())], rng) {
+            continue;
+        }
+        if let Some(o) = undecided(&next) {
+            if o.len() <= open.len() {
+                (state, open) = (next, o);
+            }
+        }
+    }
+    state
+}
