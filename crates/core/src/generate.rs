@@ -200,3 +200,34 @@ pub fn settle<S: Clone>(
     }
     state
 }
+
+/// Repairs a puzzle towards uniqueness while keeping `solution`: up to `rounds` times, finds
+/// a second solution (within `limits`) and amends the puzzle with a random clue that
+/// `solution` keeps and that solution breaks ([`Puzzle::separating_clues`]). Returns the
+/// puzzle once it is unique; `None` when the rounds, the limits or the clues ran out first.
+pub fn repair<P: Puzzle>(
+    mut p: P,
+    solution: &P::Solution,
+    rng: &mut SplitMix64,
+    rounds: usize,
+    limits: &Limits,
+) -> Option<P> {
+    let two = limits.clone().with_max_solutions(Some(2));
+    for _ in 0..rounds {
+        let f = p.search(None, &RunOptions::default(), &two, 2).ok()?;
+        if f.interrupted.is_some() {
+            return None;
+        }
+        if f.complete && f.count == 1u32.into() {
+            return (f.solutions.first() == Some(solution)).then_some(p);
+        }
+        let other = f.solutions.iter().find(|s| *s != solution)?.clone();
+        let mut clues = p.separating_clues(solution, &other)?;
+        if clues.is_empty() {
+            return None;
+        }
+        let k = rng.below(clues.len());
+        p = clues.swap_remove(k).puzzle;
+    }
+    unique(&p, limits).filter(|&u| u).map(|_| p)
+}

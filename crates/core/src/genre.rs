@@ -177,6 +177,12 @@ pub fn read_grid<T, X>(
     Ok((x, Grid::from_vec(shape, cells).expect("the rows have the grid's size")))
 }
 
+/// Does `text` look like a puzz.link URL rather than the genre's text format?
+pub fn is_url(text: &str) -> bool {
+    let t = text.trim();
+    t.starts_with("http") || t.contains("puzz.link") || t.contains("pzv.jp") || t.starts_with("p?")
+}
+
 /// "expected {what}, found `{token}`" for a cell token.
 pub fn expected(what: &str, token: &str) -> String {
     format!("expected {what}, found `{}`", shorten(token))

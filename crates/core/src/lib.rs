@@ -13,6 +13,8 @@
 //!   priority queue, one trail, probing, branching, restarts and explanations.
 //! * [`constraints`] — the constraint library on the engine (distinctness, Boolean sums, a
 //!   single path on links).
+//! * [`counts`] — how many cells of any sets (rows, columns, regions) are shaded: exactly,
+//!   at most, at least `k`, posted as one family and checked on answers.
 //! * [`encode`] — any engine model as CNF (DIMACS), OPB and CPLEX LP, and `--algorithm sat`
 //!   on a CDCL solver.
 //! * [`puzzle`] — the plug-in trait [`PuzzleKind`] and the reports the CLI prints;
@@ -25,6 +27,8 @@
 //! * [`regions`] — grids cut into regions holding `1..=size` (Suguru, Ripple Effect): the
 //!   normalised partition, hints-plus-labels text / JSON / puzz.link formats, the O(mn) region
 //!   verifier with a hook for a family's own rule, and the drawing with region walls.
+//! * [`shading`] — the shading toolkit: one Boolean per cell, connectivity of a colour,
+//!   no 2×2 blocks, islands, no touching, answers, drawing, checks (Nurikabe, Star Battle).
 //! * [`setter`] — the setter's tools on any family's engine model: forced facts, a clue that
 //!   separates two solutions, redundant givens.
 //! * [`rng`] — a deterministic random stream for generators; [`generate`] — any family's
@@ -40,6 +44,7 @@
 
 pub mod cellset;
 pub mod constraints;
+pub mod counts;
 pub mod domain;
 pub mod encode;
 pub mod engine;
@@ -61,6 +66,7 @@ pub mod sat;
 pub mod scan;
 pub mod search;
 pub mod setter;
+pub mod shading;
 pub mod switches;
 #[cfg(any(test, feature = "test-support"))]
 pub mod testing;

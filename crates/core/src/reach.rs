@@ -278,6 +278,21 @@ impl Flood {
         (p != NO_PARENT).then_some(CellId(p))
     }
 
+    /// The depth-first number of a cell reached by the last [`Flood::blocks`].
+    #[inline]
+    pub fn discovered(&self, c: CellId) -> u32 {
+        self.disc[c.index()]
+    }
+
+    /// The low point of a cell reached by the last [`Flood::blocks`]: the smallest depth-first
+    /// number reachable from its subtree by one back link. A child `w` of `p` with
+    /// `low(w) ≥ discovered(p)` hangs off `p`: every path from `w`'s subtree to the start
+    /// passes `p`.
+    #[inline]
+    pub fn low(&self, c: CellId) -> u32 {
+        self.low[c.index()]
+    }
+
     /// The block of the tree edge from `c`'s parent to `c` (after [`Flood::blocks`]; `c`
     /// reached and not the start).
     #[inline]

@@ -159,7 +159,7 @@ impl Puzzle for Masyu {
         t.starts_with("masyu") || ["?mashu/", "?masyu/", "?pearl/"].iter().any(|p| t.contains(p))
     }
     fn parse(text: &str, _: &RunOptions) -> Result<Self, PuzzleError> {
-        if !text.trim_start().starts_with("masyu") {
+        if genre::is_url(text) {
             let f = Frame::parse(text, &["mashu", "masyu", "pearl"])?;
             let mut k = 0;
             let pearls = puzzlink::decode_circles(f.body, &mut k, f.shape.cells(), &|k, m| f.at(k, m))?;

@@ -14,6 +14,7 @@ pub static PUZZLES: &[&dyn PuzzleKind] = &[
     &pencilbox_masyu::KIND,
     &pencilbox_pathpuzzle::KIND,
     &pencilbox_ripple::KIND,
+    &pencilbox_starbattle::KIND,
     &pencilbox_sudoku_nishio::KIND,
     &pencilbox_suguru::KIND,
 ];

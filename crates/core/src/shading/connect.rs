@@ -1,0 +1,246 @@
+//! `connected`: the cells of one colour form one orthogonally connected group (Nurikabe's
+//! wall, the islands of other genres), with articulation reasoning, not only a final check.
+//!
+//! From a cell known to have the colour, a depth-first search through the cells that may
+//! have it finds (Hopcroft & Tarjan):
+//! * cells it cannot reach: they cannot have the colour (a known one there is a conflict);
+//! * cut cells: an undecided cell whose removal would cut known cells of the colour off the
+//!   start must have the colour (every connection passes through it).
+
+use crate::domain::Domain;
+use crate::encode::{Cmp, Encoded, Encoder, Lit};
+use crate::engine::{Conflict, Context, Init, Premise, Priority, Propagator, VarId, FALSE, TRUE};
+use crate::grid::{CellId, Shape};
+use crate::reach::Flood;
+use std::sync::Arc;
+
+/// The colour's cells connected (see the module docs); `colour` is the value ([`TRUE`] or
+/// [`FALSE`]) the connected cells take.
+pub struct Connected {
+    shape: Shape,
+    cells: Vec<VarId>,
+    colour: u32,
+    flood: Flood,
+    /// Scratch: per cell, the known cells of the colour in its depth-first subtree.
+    below: Vec<u32>,
+}
+
+impl Connected {
+    /// The cells `cells` (row-major over `shape`) that take `colour` form one group.
+    pub fn new(shape: Shape, cells: Vec<VarId>, colour: u32) -> Self {
+        Connected {
+            shape,
+            flood: Flood::new(shape),
+            below: vec![0; cells.len()],
+            cells,
+            colour,
+        }
+    }
+}
+
+/// The colour's cells, one group, checked on each model of the SAT search: every other group
+/// of the colour gets the cut "all of it coloured, and a cell of another group coloured, means
+/// a cell around it is coloured too".
+struct Groups {
+    shape: Shape,
+    lits: Vec<Lit>,
+}
+
+impl crate::encode::LazyCheck for Groups {
+    fn cuts(&self, truth: &dyn Fn(Lit) -> bool) -> Vec<Vec<Lit>> {
+        let on: Vec<bool> = self.lits.iter().map(|&l| truth(l)).collect();
+        let groups = groups(self.shape, |c| on[c.index()]);
+        if groups.len() < 2 {
+            return Vec::new();
+        }
+        let mut cuts = Vec::new();
+        for (k, g) in groups.iter().enumerate() {
+            let other = groups[(k + 1) % groups.len()][0];
+            let mut cut: Vec<Lit> = g.iter().map(|c| !self.lits[c.index()]).collect();
+            cut.push(!self.lits[other.index()]);
+            for &c in g {
+                for n in crate::grid::ORTHOGONAL.iter().filter_map(|&d| self.shape.step(c, d)) {
+                    if !on[n.index()] {
+                        cut.push(self.lits[n.index()]);
+                    }
+                }
+            }
+            cuts.push(cut);
+        }
+        cuts
+    }
+}
+
+/// The orthogonally connected groups of the cells where `on` holds, each in discovery order.
+pub fn groups(shape: Shape, on: impl Fn(CellId) -> bool) -> Vec<Vec<CellId>> {
+    let mut seen = vec![false; shape.cells()];
+    let mut out = Vec::new();
+    for s in shape.all() {
+        if seen[s.index()] || !on(s) {
+            continue;
+        }
+        seen[s.index()] = true;
+        let mut group = vec![s];
+        let mut k = 0;
+        while k < group.len() {
+            let c = group[k];
+            k += 1;
+            for n in crate::grid::ORTHOGONAL.iter().filter_map(|&d| shape.step(c, d)) {
+                if !seen[n.index()] && on(n) {
+                    seen[n.index()] = true;
+                    group.push(n);
+                }
+            }
+        }
+        out.push(group);
+    }
+    out
+}
+
+/// One group of the colour, statically (for export): exactly one coloured cell is the root
+/// when any cell is coloured, and every other coloured cell has a coloured neighbour of
+/// smaller rank (a binary number); following smaller ranks always ends at the root, so every
+/// coloured cell is joined to it.
+pub fn encode_one_group(shape: Shape, lits: &[Option<Lit>], enc: &mut Encoder, what: &str) {
+    let n = shape.cells();
+    let bits = (usize::BITS - n.saturating_sub(1).leading_zeros()).max(1) as usize;
+    let rank: Vec<Vec<Lit>> = shape
+        .all()
+        .map(|c| {
+            (0..bits)
+                .map(|i| enc.new_lit(format!("{what} rank {} bit{i}", shape.name(c))))
+                .collect()
+        })
+        .collect();
+    let root: Vec<Option<Lit>> = shape
+        .all()
+        .map(|c| {
+            lits[c.index()].map(|x| {
+                let r = enc.new_lit(format!("{what} root {}", shape.name(c)));
+                enc.clause(vec![!r, x]);
+                r
+            })
+        })
+        .collect();
+    enc.linear(root.iter().flatten().map(|&r| (r, 1)).collect(), Cmp::Le, 1);
+    let any = enc.new_lit(format!("{what} any"));
+    let mut some_root: Vec<Lit> = vec![!any];
+    some_root.extend(root.iter().flatten());
+    enc.clause(some_root);
+    for c in shape.all() {
+        let Some(x) = lits[c.index()] else {
+            continue;
+        };
+        enc.clause(vec![!x, any]);
+        let mut clause = vec![!x];
+        clause.extend(root[c.index()]);
+        for d in crate::grid::ORTHOGONAL.iter().filter_map(|&d| shape.step(c, d)) {
+            let Some(y) = lits[d.index()] else {
+                continue;
+            };
+            let t = enc.new_lit(format!("{what} via {}>{}", shape.name(d), shape.name(c)));
+            enc.clause(vec![!t, y]);
+            enc.less(t, rank[d.index()].clone(), rank[c.index()].clone());
+            clause.push(t);
+        }
+        enc.clause(clause);
+    }
+}
+
+impl Propagator for Connected {
+    fn name(&self) -> &'static str {
+        "connected"
+    }
+    fn priority(&self) -> Priority {
+        Priority::Global
+    }
+    fn encode(&self, enc: &mut Encoder) -> Encoded {
+        let lits: Vec<Option<Lit>> = self.cells.iter().map(|&v| enc.is(v, self.colour)).collect();
+        if enc.lazy_allowed() {
+            if let Some(lits) = lits.iter().copied().collect::<Option<Vec<Lit>>>() {
+                enc.lazy(Arc::new(Groups {
+                    shape: self.shape,
+                    lits,
+                }));
+                return Encoded::Posted;
+            }
+        }
+        encode_one_group(
+            self.shape,
+            &lits,
+            enc,
+            if self.colour == TRUE { "shaded" } else { "unshaded" },
+        );
+        Encoded::Posted
+    }
+    fn init(&mut self, init: &mut Init) {
+        // Reachability changes when a cell loses the colour; the start, when one gains it.
+        for &v in &self.cells {
+            init.wake_on_removal(v, Domain(BOTH));
+        }
+    }
+    fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        let colour = self.colour;
+        let other = TRUE + FALSE - colour;
+        let Some(start) = self.cells.iter().position(|&v| cx.dom(v) == Domain::single(colour)) else {
+            return Ok(());
+        };
+        let start = CellId::from_index(start);
+        let cells = &self.cells;
+        {
+            let cxr: &Context = cx;
+            self.flood
+                .blocks(start, |c| cxr.dom(cells[c.index()]).contains(colour), |_, _| true);
+        }
+        // Known cells of the colour below each cell, children before parents (reverse
+        // discovery order).
+        self.below.fill(0);
+        let order: Vec<CellId> = self.flood.cells().to_vec();
+        for &c in order.iter().rev() {
+            if cx.dom(cells[c.index()]) == Domain::single(colour) {
+                self.below[c.index()] += 1;
+            }
+            if let Some(p) = self.flood.parent(c) {
+                self.below[p.index()] += self.below[c.index()];
+            }
+        }
+        let explaining = cx.explaining();
+        for i in 0..cells.len() {
+            let c = CellId::from_index(i);
+            if c == start || self.flood.reached(c) {
+                continue;
+            }
+            let d = cx.dom(cells[i]);
+            if d == Domain::single(colour) {
+                return Err(Conflict);
+            }
+            if !d.is_single() {
+                if explaining {
+                    cx.because([Premise::is(cells[start.index()], colour)]);
+                }
+                cx.assign(cells[i], other)?;
+            }
+        }
+        // Cut cells: an undecided parent `p` of a child `w` whose subtree holds known cells of
+        // the colour and hangs off `p` (low(w) ≥ discovered(p)).
+        for &w in &order {
+            let Some(p) = self.flood.parent(w) else {
+                continue;
+            };
+            let v = cells[p.index()];
+            if cx.dom(v).is_single() || self.below[w.index()] == 0 {
+                continue;
+            }
+            if self.flood.low(w) >= self.flood.discovered(p) {
+                if explaining {
+                    cx.because([Premise::is(cells[start.index()], colour)]);
+                }
+                cx.assign(v, colour)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Both Boolean values.
+const BOTH: u64 = 0b11;

@@ -1,0 +1,333 @@
+//! Star Battle (puzz.link `starbattle`): place `K` stars in every row, every column and every
+//! region; no two stars touch, not even diagonally.
+//!
+//! The genre is a model on core's shading and counts toolkits ([`pencilbox_core::shading`],
+//! [`pencilbox_core::counts`]): one Boolean per cell (a star), `no-touch` clauses, exactly `K`
+//! per row, column and region, and the `bands` pigeonhole rule between rows (columns) and
+//! regions ([`Bands`]).
+#![deny(missing_docs)]
+
+use pencilbox_core::constraints::SumRule;
+use pencilbox_core::counts::{Bands, Counts};
+use pencilbox_core::engine::{Engine, EngineSearch, SmallestDomain};
+use pencilbox_core::genre::{self, Genre};
+use pencilbox_core::grid::ORTHOGONAL;
+use pencilbox_core::human::RuleInfo;
+use pencilbox_core::plugin::{GenerateRequest, Generated, GeneratorInfo, Plugin, Puzzle, SettingInfo};
+use pencilbox_core::puzzlink::{self, Frame};
+use pencilbox_core::regions::Regions;
+use pencilbox_core::rng::SplitMix64;
+use pencilbox_core::search::{run, Flow, Limits};
+use pencilbox_core::setter::Clue;
+use pencilbox_core::shading::{self, answer, ShadeModel, ShadeRules, Shading};
+use pencilbox_core::VerifyReport;
+use pencilbox_core::{generate, AlgorithmInfo, CellId, Grid, PuzzleError, Render, Rendered, RunOptions, Shape};
+
+/// The registry entry.
+pub static KIND: Plugin<StarBattle> = Plugin::new();
+
+/// A Star Battle: the regions (labels `1..`, connected), the stars `k` per row, column and
+/// region, and a player's entries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StarBattle {
+    /// The region of each cell, numbered from 1 in order of first cells.
+    pub regions: Grid<u32>,
+    /// Stars per row, column and region.
+    pub k: u32,
+    entries: Option<answer::Entries>,
+}
+
+/// Star Battle's own rules for explanations.
+pub const RULES: [RuleInfo; 4] = [
+    RuleInfo::new("rows", "row", 1, "every row holds exactly K stars"),
+    RuleInfo::new("columns", "column", 1, "every column holds exactly K stars"),
+    RuleInfo::new("regions", "region", 1, "every region holds exactly K stars"),
+    RuleInfo::new(
+        "bands",
+        "pigeonhole",
+        3,
+        "as many regions as rows (columns) fill a band of them",
+    ),
+];
+
+impl StarBattle {
+    /// A puzzle from region labels (any labels; connected parts become regions 1, 2, …).
+    pub fn new(labels: &Grid<u32>, k: u32) -> Self {
+        let r = Regions::new(labels);
+        let regions = Grid::from_vec(
+            labels.shape(),
+            labels.shape().all().map(|c| r.region_of(c) as u32 + 1).collect(),
+        );
+        StarBattle {
+            regions: regions.expect("sized"),
+            k,
+            entries: None,
+        }
+    }
+
+    /// The grid.
+    pub fn shape(&self) -> Shape {
+        self.regions.shape()
+    }
+
+    fn counts(&self) -> [Counts; 3] {
+        let shape = self.shape();
+        let k = vec![Some(self.k); shape.height.max(shape.width)];
+        let (mut rows, mut cols, mut regions) = (Counts::new("rows"), Counts::new("columns"), Counts::new("regions"));
+        rows.rows(shape, &k[..shape.height], SumRule::Exactly);
+        cols.columns(shape, &k[..shape.width], SumRule::Exactly);
+        regions.regions(&self.regions, SumRule::Exactly(self.k));
+        [rows, cols, regions]
+    }
+
+    /// The model: stars that do not touch, `k` per row, column and region, and (with
+    /// `rules.connect`) the bands.
+    pub fn model(&self, rules: ShadeRules) -> Result<(Engine, ShadeModel), String> {
+        let mut e = Engine::new();
+        let m = ShadeModel::new(&mut e, self.shape(), ["empty", "star"]);
+        m.no_touch(&mut e);
+        self.counts().iter().for_each(|c| c.post(&mut e, &m.cells));
+        if let Some(bands) = rules
+            .connect
+            .then(|| Bands::new(&self.regions, m.cells.clone()))
+            .flatten()
+        {
+            e.post(bands);
+        }
+        Ok((e, m))
+    }
+
+    /// Random stars: `k` per row and column, not touching, placed row by row with random
+    /// values (`None` when none was found fast).
+    fn random_stars(shape: Shape, k: u32, rng: &mut SplitMix64) -> Option<Shading> {
+        let mut e = Engine::new();
+        let m = ShadeModel::new(&mut e, shape, ["empty", "star"]);
+        m.no_touch(&mut e);
+        let ks = vec![Some(k); shape.height.max(shape.width)];
+        let mut c = Counts::new("rows");
+        c.rows(shape, &ks[..shape.height], SumRule::Exactly)
+            .columns(shape, &ks[..shape.width], SumRule::Exactly);
+        c.post(&mut e, &m.cells);
+        let mut s = EngineSearch::new(e, SmallestDomain::over(m.cells.clone()).shuffled_values(rng.next_u64()));
+        let mut out = None;
+        run(
+            &mut s,
+            &Limits {
+                node_limit: Some(20 * shape.cells() as u64),
+                ..Limits::first()
+            },
+            |s| {
+                out = Some(m.grid(&s.engine));
+                Flow::Stop
+            },
+        );
+        out
+    }
+
+    /// Regions around `stars`: one per star grown at random over the grid, then merged with
+    /// neighbours until each holds `k` stars, the region with the fewest choices first
+    /// (`None` when the merging gets stuck).
+    fn random_regions(stars: &Shading, k: u32, rng: &mut SplitMix64) -> Option<Grid<u32>> {
+        let shape = stars.shape();
+        let mut label = Grid::from_vec(shape, shape.all().map(|c| if stars[c] { c.0 + 1 } else { 0 }).collect())?;
+        let mut open: Vec<CellId> = shape.all().filter(|&c| label[c] == 0).collect();
+        while !open.is_empty() {
+            let i = rng.below(open.len());
+            let c = open[i];
+            let next: Vec<CellId> = ORTHOGONAL
+                .iter()
+                .filter_map(|&d| shape.step(c, d))
+                .filter(|&n| label[n] != 0)
+                .collect();
+            if let Some(&n) = next.get(rng.below(next.len().max(1))) {
+                label[c] = label[n];
+                open.swap_remove(i);
+            }
+        }
+        let mut count = vec![0u32; shape.cells() + 1];
+        shape
+            .all()
+            .filter(|&c| stars[c])
+            .for_each(|c| count[label[c] as usize] += 1);
+        loop {
+            // Each region short of k stars, with the neighbours it could merge with.
+            let mut best: Option<(u32, Vec<u32>)> = None;
+            for l in (1..count.len() as u32).filter(|&l| count[l as usize] > 0 && count[l as usize] < k) {
+                let mut near: Vec<u32> = shape
+                    .all()
+                    .filter(|&c| label[c] == l)
+                    .flat_map(|c| ORTHOGONAL.iter().filter_map(move |&d| shape.step(c, d)))
+                    .map(|n| label[n])
+                    .filter(|&m| m != l && count[m as usize] + count[l as usize] <= k)
+                    .collect();
+                near.sort_unstable();
+                near.dedup();
+                if best.as_ref().is_none_or(|(_, b)| near.len() < b.len()) {
+                    best = Some((l, near));
+                }
+            }
+            let Some((l, near)) = best else {
+                return Some(label);
+            };
+            let &m = near.get(rng.below(near.len().max(1)))?;
+            label
+                .as_mut_slice()
+                .iter_mut()
+                .filter(|x| **x == m)
+                .for_each(|x| *x = l);
+            count[l as usize] += count[m as usize];
+            count[m as usize] = 0;
+        }
+    }
+}
+
+impl Genre for StarBattle {
+    type Kit = ShadeModel;
+    const RULES: &'static [RuleInfo] = &RULES;
+    fn model(&self, rules: ShadeRules) -> Result<(Engine, ShadeModel), String> {
+        StarBattle::model(self, rules)
+    }
+    fn given(&self, _: CellId) -> bool {
+        false
+    }
+    fn entries(&self) -> Option<&answer::Entries> {
+        self.entries.as_ref()
+    }
+}
+
+impl Puzzle for StarBattle {
+    const NAME: &'static str = "starbattle";
+    const SUMMARY: &'static str = "Star Battle: K stars in every row, column and region; stars never touch";
+    type Solution = Shading;
+    type Algorithm = genre::Algorithm;
+    const ALGORITHMS: &'static [(genre::Algorithm, AlgorithmInfo)] = genre::ALGORITHMS;
+    const SETTINGS: &'static [SettingInfo] = &[shading::RULES_SETTING];
+    const ANSWER_EXTENSION: Option<&'static str> = Some("ans");
+    const GENERATOR: Option<GeneratorInfo> = Some(GeneratorInfo {
+        settings: &[SettingInfo {
+            key: "stars",
+            summary: "stars per row, column and region (default: 1, 2 from 10×10)",
+        }],
+        ..generate::info(900, (8, 8))
+    });
+    pencilbox_core::genre_methods!();
+    pencilbox_core::shading_genre_methods!("starbattle", shape, entries, ["empty", "star"]);
+
+    fn detect(text: &str) -> bool {
+        text.trim_start().starts_with("starbattle") || text.contains("?starbattle/")
+    }
+    fn parse(text: &str, _: &RunOptions) -> Result<Self, PuzzleError> {
+        if genre::is_url(text) {
+            let f = Frame::parse(text, &["starbattle"])?;
+            let (k, borders) = f.body.split_once('/').unwrap_or((f.body, ""));
+            let k = k
+                .parse()
+                .map_err(|_| f.at(0, format!("expected the stars per row, found `{k}`")))?;
+            let (h, w, off) = (f.shape.height, f.shape.width, f.body.len() - borders.len());
+            let (at, bytes, mut i) = (|i: usize, m| f.at(off + i, m), borders.as_bytes(), 0);
+            let mut bits = puzzlink::decode_borders(bytes, &mut i, (w - 1) * h, &at)?;
+            bits.extend(puzzlink::decode_borders(bytes, &mut i, w * (h - 1), &at)?);
+            f.finish(off + i)?;
+            return Ok(StarBattle::new(
+                &Grid::from_vec(f.shape, puzzlink::rooms(h, w, &bits)).expect("sized"),
+                k,
+            ));
+        }
+        let mut k = 0;
+        let (_, labels) = genre::read_grid(
+            text,
+            "starbattle",
+            |s, shape| {
+                k = s.int_in(
+                    "the stars per row, column and region",
+                    1,
+                    shape.height.min(shape.width) as i64,
+                )? as u32;
+                Ok(())
+            },
+            |t| {
+                t.parse::<u32>()
+                    .ok()
+                    .filter(|&v| v > 0)
+                    .ok_or_else(|| genre::expected("a region label (a positive whole number)", t))
+            },
+        )?;
+        Ok(StarBattle::new(&labels, k))
+    }
+    fn write(&self, url: bool) -> Option<String> {
+        let (s, g) = (self.shape(), &self.regions);
+        if url {
+            let mut body = format!("{}/", self.k);
+            let v: Vec<bool> = (0..s.height)
+                .flat_map(|r| (0..s.width - 1).map(move |c| (r, c)))
+                .map(|(r, c)| g.at(r, c) != g.at(r, c + 1))
+                .collect();
+            let h: Vec<bool> = (0..s.height - 1)
+                .flat_map(|r| (0..s.width).map(move |c| (r, c)))
+                .map(|(r, c)| g.at(r, c) != g.at(r + 1, c))
+                .collect();
+            puzzlink::encode_borders(&v, &mut body);
+            puzzlink::encode_borders(&h, &mut body);
+            return Some(puzzlink::url("starbattle", None, s, &body));
+        }
+        let text = genre::write_grid("starbattle", g, "", |o, &l| o.push_str(&l.to_string()));
+        Some(text.replacen('\n', &format!(" {}\n", self.k), 1))
+    }
+    fn verify(&self, g: &Shading) -> VerifyReport {
+        let mut violations: Vec<_> = self.counts().iter().flat_map(|c| c.check(g, "star")).collect();
+        violations.extend(shading::check_no_touch(g, "star"));
+        VerifyReport { violations }
+    }
+    fn render(&self, g: &Shading) -> Rendered {
+        self.render_as(g, Render::All)
+    }
+    fn render_as(&self, g: &Shading, what: Render) -> Rendered {
+        let cell = |c: CellId| (if g[c] { "*" } else { "." }).to_string();
+        answer::rendered(g, what, || {
+            shading::draw(self.shape(), Some(&self.regions), &[], &[], &cell)
+        })
+    }
+    fn separating_clues(&self, keep: &Shading, drop: &Shading) -> Option<Vec<Clue<Self>>> {
+        // A cell moved into a neighbouring region, so that `drop` breaks a region's count.
+        let shape = self.shape();
+        let mut out = Vec::new();
+        for c in shape.all().filter(|&c| keep[c] != drop[c]) {
+            for n in ORTHOGONAL.iter().filter_map(|&d| shape.step(c, d)) {
+                let mut next = self.regions.clone();
+                next[c] = self.regions[n];
+                let q = StarBattle::new(&next, self.k);
+                let ok = q.verify(keep).is_valid()
+                    && !q.verify(drop).is_valid()
+                    && Regions::new(&next).num_regions() == Regions::new(&self.regions).num_regions();
+                if ok {
+                    out.push(Clue {
+                        at: format!("{} into region {}", shape.name(c), self.regions[n]),
+                        value: self.regions[n],
+                        puzzle: q,
+                    });
+                }
+            }
+        }
+        Some(out)
+    }
+    fn removable_clues(&self) -> Option<Vec<Clue<Self>>> {
+        Some(Vec::new()) // the regions are the whole puzzle: no clue can go
+    }
+    fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
+        let shape = Shape::new(req.height, req.width);
+        let k = req.setting("stars").map_or(
+            Ok(if shape.height.min(shape.width) >= 10 { 2 } else { 1 }),
+            str::parse::<u32>,
+        );
+        let k = k.map_err(|_| PuzzleError::unsupported("stars wants a whole number"))?;
+        generate::make(req, |rng| {
+            let stars = StarBattle::random_stars(shape, k, rng)?;
+            let p = StarBattle::new(&StarBattle::random_regions(&stars, k, rng)?, k);
+            let check = Limits {
+                node_limit: Some(200 * shape.cells() as u64),
+                ..req.limits.clone()
+            };
+            Some((generate::repair(p, &stars, rng, shape.cells(), &check)?, stars))
+        })
+    }
+}
