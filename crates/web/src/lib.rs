@@ -7,7 +7,7 @@
 //! very JSON the server answers, because both call [`pencilbox_registry::api`]. A long request
 //! is stopped by the page terminating the worker (and starting a fresh one); every request also
 //! carries a time limit (its `timeout`, else [`DEFAULT_TIMEOUT`]), measured on the browser's
-//! clock ([`pencilbox_core`]'s `time::Instant`).
+//! clock (`pencilbox_core::time::Instant`).
 //!
 //! The crate also builds natively (an `rlib` beside the `cdylib`), so its tests run with the
 //! workspace's.
