@@ -663,3 +663,77 @@ fn after_the_first_load_the_page_works_offline_and_is_installable() {
         wait_text(&c, "messages", "solved by the").await;
     });
 }
+
+/// `pencilbox serve` started in-process on `addr` (a background thread, until the test
+/// process ends).
+fn serve_at(addr: SocketAddr) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::bind(addr)
+                .await
+                .expect("bind the static site's address");
+            tx.send(()).expect("send");
+            pencilbox_cli::serve::serve(
+                listener,
+                pencilbox_cli::serve::Config::default(),
+                std::future::pending(),
+            )
+            .await
+            .expect("serve");
+        });
+    });
+    rx.recv_timeout(Duration::from_secs(10))
+        .expect("the server did not start");
+}
+
+/// A browser that opened the static build at an address, which `pencilbox serve` then takes
+/// over: the server's `/sw.js` retires the static build's service worker and its cache, and the
+/// page is the server's again.
+#[test]
+fn pencilbox_serve_at_the_same_address_retires_the_static_service_worker() {
+    with_site(|c, mut server| async move {
+        let addr = server.addr;
+        open(&c, addr, "suguru").await;
+        wait_until(&c, "!!navigator.serviceWorker.controller").await;
+        assert_eq!(page(&c, "CONFIG.api").await, json!("worker"));
+        server.stop();
+        serve_at(addr);
+        c.refresh().await.unwrap();
+        // The first load may still come from the old worker's cache; its update check finds the
+        // server's /sw.js, which removes it and reloads the page.
+        let t0 = Instant::now();
+        loop {
+            let api = c
+                .execute("return typeof CONFIG === 'undefined' ? null : CONFIG.api;", vec![])
+                .await
+                .unwrap_or(Value::Null);
+            if api == json!("server") {
+                break;
+            }
+            assert!(
+                t0.elapsed() < Duration::from_secs(30),
+                "the page stays the static build's"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        wait_ready(&c).await;
+        wait_until(&c, "!navigator.serviceWorker.controller").await;
+        let caches = c
+            .execute_async(
+                "const done = arguments[arguments.length - 1]; caches.keys().then(done, (e) => done(String(e)));",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(caches, json!([]), "the static build's cache is gone");
+        wait_text(&c, "status", "").await;
+        tap_id(&c, "sg-solve").await;
+        wait_text(&c, "messages", "solved by the").await;
+    });
+}

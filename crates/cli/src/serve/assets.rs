@@ -31,6 +31,9 @@ pub const ICON_SVG: &str = include_str!("../../assets/icon.svg");
 pub const ICON_192: &[u8] = include_bytes!("../../assets/icon-192.png");
 /// The app's icon, 512×512.
 pub const ICON_512: &[u8] = include_bytes!("../../assets/icon-512.png");
+/// `/sw.js`: retires the static build's service worker in a browser that opened the static
+/// build at this address before (this server's page registers none).
+pub const SW_RETIRE_JS: &str = include_str!("../../assets/sw-retire.js");
 
 const CSP: &str = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; \
                    connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
@@ -63,6 +66,7 @@ pub const FILES: &[(&str, &str, &[u8])] = &[
     ("/icon.svg", "image/svg+xml", ICON_SVG.as_bytes()),
     ("/icon-192.png", "image/png", ICON_192),
     ("/icon-512.png", "image/png", ICON_512),
+    ("/sw.js", "text/javascript; charset=utf-8", SW_RETIRE_JS.as_bytes()),
 ];
 
 /// The routes of the static files.
