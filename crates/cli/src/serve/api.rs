@@ -64,7 +64,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         router = match method {
             api::Method::Get => router.route(
                 path,
-                get(move |State(state): Shared| async move { answer(&state.api, endpoint, b"") }),
+                get(move |State(state): Shared, Client(client): Client| async move {
+                    run(&state, client, endpoint(&state.api, b"")?).await
+                }),
             ),
             api::Method::Post => router.route(
                 path,
@@ -82,17 +84,6 @@ pub fn router(state: Arc<AppState>) -> Router {
         .layer(DefaultBodyLimit::max(max_body))
         .layer(middleware::from_fn_with_state(state.clone(), guard))
         .with_state(state)
-}
-
-/// A route answered without a job (`GET`).
-fn answer(config: &api::Config, endpoint: api::Endpoint, body: &[u8]) -> Result<Json<Value>, ApiError> {
-    match endpoint(config, body)? {
-        Plan::Answer(v) => Ok(Json(v)),
-        Plan::Job(_) => Err(ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal error: this route has no body to work on",
-        )),
-    }
 }
 
 /// Answers a plan: at once, or on one of the client's job slots with the deadline and
