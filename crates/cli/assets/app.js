@@ -78,6 +78,8 @@ class WorkerApi {
   async call(path, body, signal) {
     if (signal && signal.aborted) throw new DOMException('stopped', 'AbortError');
     await this.ready;
+    // Stopped while the worker was still starting.
+    if (signal && signal.aborted) throw new DOMException('stopped', 'AbortError');
     const id = ++this.seq;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
