@@ -1,6 +1,8 @@
 // pencilbox playground: vanilla JavaScript, no build step, no external files.
 // Views: Suguru (the Interactive Suguru Playground manual's features and more), Path, Sudoku.
-// Every solve, count, check and deduction is done by the pencilbox server's JSON API.
+// Every solve, count, check and deduction is done by pencilbox's JSON API: the server's
+// (`pencilbox serve`), or the same API compiled to WebAssembly and run in a Web Worker (the
+// static build, scripts/build-web.sh), as config.js says.
 'use strict';
 
 const $ = (id) => document.getElementById(id);
@@ -10,21 +12,112 @@ let view = 'suguru';
 
 // ---------------------------------------------------------------- helpers
 
-// The signal of the action run() is running: its Cancel button aborts the request.
-let actionSignal = null;
+// Where the API runs (config.js): `server` (`pencilbox serve`, over fetch) or `worker` (the
+// static build: the WebAssembly module in a Web Worker, no server).
+const CONFIG = Object.assign({ api: 'server' }, window.PENCILBOX || {});
 
-async function api(path, body) {
+// The WebAssembly API in a Web Worker (static build). Requests queue in the worker and are
+// answered in order; restart() terminates the worker (a long solve really stops), fails every
+// request in flight, and starts a fresh worker with the module already compiled.
+class WorkerApi {
+  constructor(script) {
+    this.script = script;
+    this.module = null;
+    this.pending = new Map();
+    this.seq = 0;
+    this.start();
+  }
+
+  start() {
+    const w = new Worker(this.script);
+    let started = false;
+    this.worker = w;
+    this.ready = new Promise((resolve, reject) => {
+      w.onmessage = (ev) => {
+        const m = ev.data;
+        if (m.type === 'ready') {
+          started = true;
+          this.module = m.module;
+          this.version = m.version;
+          if (!performance.getEntriesByName('pencilbox:worker-ready').length) performance.mark('pencilbox:worker-ready');
+          resolve();
+        } else if (m.type === 'failed') {
+          reject(new Error(`cannot start the WebAssembly solver: ${m.error}`));
+        } else if (m.type === 'answer') {
+          const p = this.pending.get(m.id);
+          this.pending.delete(m.id);
+          if (p) p.resolve(m);
+          // A panic trapped the instance: replace it (its message is in the console).
+          if (m.dead && this.worker === w) this.restart();
+        }
+      };
+      // A worker that fails after it started is replaced; one that cannot start (its script
+      // or the module missing) is not, and every request says why.
+      w.onerror = (ev) => {
+        ev.preventDefault();
+        const e = new Error(`the WebAssembly solver failed: ${ev.message || 'worker error'}`);
+        reject(e);
+        if (started && this.worker === w) this.restart(e);
+      };
+    });
+    // A failed start is reported to the requests that wait for it.
+    this.ready.catch(() => {});
+    w.postMessage({ type: 'init', module: this.module });
+  }
+
+  // Ends the current worker and every request in flight (rejected with `why`, by default as
+  // stopped), then starts a fresh one.
+  restart(why) {
+    this.worker.terminate();
+    const err = why || new DOMException('stopped', 'AbortError');
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+    this.start();
+  }
+
+  async call(path, body, signal) {
+    if (signal && signal.aborted) throw new DOMException('stopped', 'AbortError');
+    await this.ready;
+    // Stopped while the worker was still starting.
+    if (signal && signal.aborted) throw new DOMException('stopped', 'AbortError');
+    const id = ++this.seq;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      if (signal) signal.addEventListener('abort', () => { if (this.pending.has(id)) this.restart(); }, { once: true });
+      this.worker.postMessage({ type: 'call', id, route: path, body: body === undefined ? '' : JSON.stringify(body) });
+    });
+  }
+}
+
+const workerApi = CONFIG.api === 'worker' ? new WorkerApi(CONFIG.worker || 'worker.js') : null;
+
+// One request to the API, on whichever transport: resolves to {ok, status, data}.
+async function request(path, body, signal) {
+  if (workerApi) {
+    const m = await workerApi.call(path, body, signal);
+    let data;
+    try { data = JSON.parse(m.body); } catch (_) { data = { error: `the solver answered ${m.status}` }; }
+    return { ok: m.status >= 200 && m.status < 300, status: m.status, data };
+  }
   const init = body === undefined ? { method: 'GET' } : {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
   };
-  if (actionSignal) init.signal = actionSignal;
+  if (signal) init.signal = signal;
   const res = await fetch(path, init);
   let data;
   try { data = await res.json(); } catch (_) { data = { error: `the server answered HTTP ${res.status}` }; }
-  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
-  return data;
+  return { ok: res.ok, status: res.status, data };
+}
+
+// The signal of the action run() is running: its Stop button aborts the request.
+let actionSignal = null;
+
+async function api(path, body) {
+  const res = await request(path, body, actionSignal);
+  if (!res.ok) throw new Error(res.data.error || `HTTP ${res.status}`);
+  return res.data;
 }
 
 function svg(tag, attrs, parent, text) {
@@ -53,15 +146,23 @@ function setMessages(items) {
 }
 
 // Runs an API action with its button disabled; errors go to the status line and messages.
-// An action still running after 300 ms shows a progress line with a Cancel button, which
-// aborts its request.
+// An action still running after 300 ms shows a progress line (with the time it has run) and a
+// Stop button, which aborts its request: the server's job is cancelled, or the browser's
+// worker is terminated and replaced.
 async function run(btn, fn) {
   if (btn) btn.disabled = true;
   document.body.style.cursor = 'progress';
   const ctl = new AbortController();
   const what = btn ? btn.textContent.trim() : 'working';
+  const t0 = performance.now();
+  const where = workerApi ? 'working in this browser' : 'waiting for the server';
+  const tick = () => {
+    $('busy-text').textContent = `${what}: ${where}… ${((performance.now() - t0) / 1000).toFixed(1)} s`;
+  };
+  let ticker = null;
   const timer = setTimeout(() => {
-    $('busy-text').textContent = `${what}: waiting for the server…`;
+    tick();
+    ticker = setInterval(tick, 100);
     $('busy').hidden = false;
   }, 300);
   $('busy-cancel').onclick = () => ctl.abort();
@@ -69,11 +170,12 @@ async function run(btn, fn) {
   try {
     await fn();
   } catch (e) {
-    const text = ctl.signal.aborted ? `${what}: cancelled` : e.message;
+    const text = ctl.signal.aborted ? `${what}: stopped` : e.message;
     setStatus(text, ctl.signal.aborted ? 'warn' : 'bad');
     setMessages([{ text, cls: ctl.signal.aborted ? 'warn' : 'bad' }]);
   } finally {
     clearTimeout(timer);
+    clearInterval(ticker);
     if (actionSignal === ctl.signal) actionSignal = null;
     $('busy').hidden = true;
     if (btn) btn.disabled = false;
@@ -220,9 +322,9 @@ async function autoCheck(v) {
   const stamp = EDITS[v];
   let res;
   try {
-    const r = await fetch('/api/verify', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(p.verifyBody()) });
+    const r = await request('/api/verify', p.verifyBody());
     if (!r.ok) return;
-    res = await r.json();
+    res = r.data;
   } catch (_) { return; }
   if (view !== v || EDITS[v] !== stamp || CHECKED[v] === stamp) return;
   if (res.valid) {
@@ -887,7 +989,7 @@ async function sgSolve() {
     setMessages(items);
   } else {
     setStatus('the time limit was reached before a solution was found', 'warn');
-    setMessages([{ text: `stopped by the server's time limit (${timing(res.stats)})`, cls: 'bad' }]);
+    setMessages([{ text: `stopped by the time limit (${timing(res.stats)})`, cls: 'bad' }]);
   }
   sgRender();
 }
@@ -2743,7 +2845,7 @@ async function loadFeatures() {
     for (const p of res.puzzles) server.puzzles[p.name] = p;
     Object.assign(limits, await api('/api/limits'));
   } catch (e) {
-    setStatus(`cannot reach the pencilbox server: ${e.message}`, 'bad');
+    setStatus(workerApi ? e.message : `cannot reach the pencilbox server: ${e.message}`, 'bad');
     return;
   }
   server.ready = true;
@@ -2826,6 +2928,13 @@ window.addEventListener('DOMContentLoaded', async () => {
   view = VIEWS[start] ? start : 'suguru';
   for (const v of Object.keys(VIEWS)) $(`controls-${v}`).hidden = v !== view;
   VIEWS[view].render();
+  performance.mark('pencilbox:first-board');
+  // The static build's service worker: every file cached, so the page works offline and
+  // installs as an app (not under `pencilbox serve`, whose config names none).
+  if (CONFIG.serviceWorker && 'serviceWorker' in navigator) {
+    navigator.serviceWorker.register(CONFIG.serviceWorker).catch((e) => console.warn(`no offline copy: ${e.message}`));
+  }
   await loadFeatures();
   document.body.dataset.ready = 'true';
+  performance.mark('pencilbox:ready');
 });

@@ -7,9 +7,9 @@ use crate::input::{describe, display_name, read_text, InputError};
 use crate::interrupt::Watch;
 use crate::output::emit;
 use crate::{Format, PuzzleArgs};
-use pencilbox_core::human::{self, ExplainOptions, ExplainStatus, Explanation, HintLevel};
+use pencilbox_core::human::{ExplainOptions, ExplainStatus, HintLevel};
 use pencilbox_core::PuzzleError;
-use serde_json::{json, Value};
+use serde_json::json;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -86,12 +86,7 @@ pub fn status_code(s: ExplainStatus) -> u8 {
     }
 }
 
-/// The JSON of an explanation.
-pub fn explanation_json(puzzle: &str, x: &Explanation) -> Value {
-    let mut v = serde_json::to_value(x).unwrap_or(Value::Null);
-    v["puzzle"] = json!(puzzle);
-    v
-}
+pub use pencilbox_registry::json::explanation_json;
 
 /// `pencilbox explain`.
 pub fn explain(a: &ExplainArgs) -> u8 {
@@ -235,60 +230,4 @@ pub fn hint(a: &HintArgs) -> u8 {
     })
 }
 
-/// The hint of `text` (from the player's `entries`) at `level`, as `pencilbox hint --format
-/// json` prints it: the hint's fields, or `{"cells":[],"text":null,"status","message",
-/// "wrong"?}` when there is none; with whether there was one and the explanation's status.
-/// The command line, the server's `/api/hint` and the Python package share it.
-pub fn hint_json(
-    kind: &dyn pencilbox_core::PuzzleKind,
-    text: &str,
-    entries: Option<&str>,
-    opts: &pencilbox_core::RunOptions,
-    level: HintLevel,
-) -> Result<(Value, bool, ExplainStatus), PuzzleError> {
-    let eo = ExplainOptions {
-        limits: opts.limits.clone(),
-        ..ExplainOptions::default()
-    };
-    let x = kind.explain(text, entries, opts, &eo)?;
-    Ok(match human::hint(&x, level) {
-        Some(h) => {
-            let mut v = serde_json::to_value(&h).unwrap_or(Value::Null);
-            v["puzzle"] = json!(kind.name());
-            (v, true, x.status)
-        }
-        None => (no_hint_json(kind.name(), level, &x, &no_hint_text(&x)), false, x.status),
-    })
-}
-
-/// Why there is no hint, with the notes of a position without solutions (the wrong entries).
-pub fn no_hint_text(x: &Explanation) -> String {
-    let mut text = no_hint_message(x.status).to_string();
-    if x.status == ExplainStatus::NoSolution {
-        for n in &x.notes {
-            text.push_str("; ");
-            text.push_str(n);
-        }
-    }
-    text
-}
-
-/// The JSON answer when there is no hint: the status, the message and the wrong entries.
-pub fn no_hint_json(puzzle: &str, level: HintLevel, x: &Explanation, message: &str) -> Value {
-    let mut v =
-        json!({"puzzle": puzzle, "level": level, "cells": [], "text": null, "status": x.status, "message": message});
-    if !x.wrong.is_empty() {
-        v["wrong"] = json!(x.wrong);
-    }
-    v
-}
-
-/// Why there is no hint.
-pub fn no_hint_message(s: ExplainStatus) -> &'static str {
-    match s {
-        ExplainStatus::Solved => "nothing left to do: every cell is decided",
-        ExplainStatus::Stalled => "no rule applies here",
-        ExplainStatus::NoSolution => "the grid has no solution from here (an entry may break a rule)",
-        ExplainStatus::Timeout => "the time limit was reached before a step was found",
-    }
-}
+pub use pencilbox_registry::json::{hint_json, no_hint_json, no_hint_message, no_hint_text};

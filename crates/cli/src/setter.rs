@@ -5,11 +5,11 @@
 use crate::commands::{fail, resolve_kind, run_options};
 use crate::input::{describe, display_name, read_text, InputError};
 use crate::interrupt::Watch;
-use crate::output::{count_json, emit, stats_json};
+use crate::output::emit;
 use crate::{Format, PuzzleArgs};
-use pencilbox_core::setter::{By, ClueReport, ForcedReport, RedundantReport, Solutions, SuggestReport};
+use pencilbox_core::setter::{By, ForcedReport, Solutions};
 use pencilbox_core::{BigUint, PuzzleKind, RunOptions};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::path::Path;
 
 /// The one puzzle of a file, its family, options and display name.
@@ -46,24 +46,7 @@ pub(crate) fn load_one(args: &PuzzleArgs, file: &Path, what: &str) -> Result<One
     })
 }
 
-/// The JSON object of a `forced` run.
-pub fn forced_json(puzzle: &str, r: &ForcedReport) -> Value {
-    let mut stats = stats_json(&r.stats, &[]);
-    stats["searches"] = json!(r.searches);
-    let mut v = json!({
-        "puzzle": puzzle,
-        "status": r.solutions,
-        "complete": r.complete,
-        "places": r.places,
-        "forced": r.forced,
-        "undecided": r.undecided,
-        "stats": stats,
-    });
-    if let Some(reason) = &r.reason {
-        v["reason"] = json!(reason);
-    }
-    v
-}
+pub use pencilbox_registry::json::{forced_json, redundant_json, suggest_json};
 
 /// The exit code of a `forced` run: 1 no solution, 3 stopped by a limit, else 0.
 pub fn forced_code(r: &ForcedReport) -> u8 {
@@ -135,44 +118,6 @@ pub fn forced(args: &PuzzleArgs, format: Format, file: &Path) -> u8 {
         ));
     }
     watch.code(forced_code(&r))
-}
-
-fn clue_json(c: &ClueReport) -> Value {
-    json!({"at": c.at, "value": c.value})
-}
-
-/// The JSON object of `count --suggest`.
-pub fn suggest_json(puzzle: &str, r: &SuggestReport) -> Value {
-    let mut v = json!({
-        "puzzle": puzzle,
-        "count": count_json(&r.count),
-        "complete": r.complete,
-        "differences": r.differences,
-        "tried": r.tried,
-        "interrupted": r.interrupted,
-    });
-    if let Some(c) = &r.clue {
-        v["clue"] = clue_json(c);
-        v["clue"]["puzzle"] = json!(c.puzzle);
-    }
-    if let Some(n) = &r.count_after {
-        v["count_after"] = count_json(n);
-        v["complete_after"] = json!(r.complete_after);
-    }
-    v
-}
-
-/// The JSON object of `count --redundant`.
-pub fn redundant_json(puzzle: &str, r: &RedundantReport) -> Value {
-    json!({
-        "puzzle": puzzle,
-        "count": count_json(&r.count),
-        "complete": r.complete,
-        "clues": r.clues,
-        "checked": r.checked,
-        "redundant": r.redundant.iter().map(clue_json).collect::<Vec<_>>(),
-        "interrupted": r.interrupted,
-    })
 }
 
 /// Refuses a run whose puzzle has the wrong number of solutions: 1 for none, 3 when a limit

@@ -5,7 +5,16 @@
 //! A family is a crate that exports `static KIND: Plugin<ItsType>` (see
 //! [`pencilbox_core::plugin`]); registering it is one line in [`PUZZLES`] and one dependency in
 //! this crate's `Cargo.toml`.
+//!
+//! Beside the list: [`json`], the JSON objects of every result (the CLI's `--format json`),
+//! [`api`], the playground's JSON API without HTTP (what `pencilbox serve` and the browser
+//! build both answer), and [`levels`], the playground's bundled levels. Nothing here uses
+//! threads, sockets or an async runtime, so the crate builds for `wasm32-unknown-unknown`.
 #![deny(missing_docs)]
+
+pub mod api;
+pub mod json;
+pub mod levels;
 
 use pencilbox_core::{ParseError, Pos, PuzzleError, PuzzleKind, RunOptions};
 

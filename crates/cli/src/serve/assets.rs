@@ -1,8 +1,10 @@
 //! The playground page: HTML, CSS and JavaScript compiled into the binary (no CDN, no build
 //! step, works offline).
 //!
-//! The files live in `crates/cli/assets/`. A strict Content-Security-Policy (`'self'` only)
-//! makes sure the page loads nothing from elsewhere.
+//! The files live in `crates/cli/assets/`; the static build (`scripts/build-web.sh`) copies
+//! the very same files, with its own `config.js` (the WebAssembly worker instead of this
+//! server) and a service worker. A strict Content-Security-Policy (`'self'` only) makes sure
+//! the page loads nothing from elsewhere.
 
 use super::api::AppState;
 use axum::http::header;
@@ -17,13 +19,26 @@ pub const INDEX_HTML: &str = include_str!("../../assets/index.html");
 pub const STYLE_CSS: &str = include_str!("../../assets/style.css");
 /// The script (vanilla JavaScript).
 pub const APP_JS: &str = include_str!("../../assets/app.js");
+/// Where the page's API runs: this server (the static build writes its own).
+pub const CONFIG_JS: &str = include_str!("../../assets/config.js");
 /// The icon.
 pub const FAVICON_SVG: &str = include_str!("../../assets/favicon.svg");
+/// The web app manifest (installing the page as an app).
+pub const MANIFEST: &str = include_str!("../../assets/manifest.webmanifest");
+/// The app's icon, full-bleed (also maskable).
+pub const ICON_SVG: &str = include_str!("../../assets/icon.svg");
+/// The app's icon, 192×192.
+pub const ICON_192: &[u8] = include_bytes!("../../assets/icon-192.png");
+/// The app's icon, 512×512.
+pub const ICON_512: &[u8] = include_bytes!("../../assets/icon-512.png");
+/// `/sw.js`: retires the static build's service worker in a browser that opened the static
+/// build at this address before (this server's page registers none).
+pub const SW_RETIRE_JS: &str = include_str!("../../assets/sw-retire.js");
 
 const CSP: &str = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; \
                    connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
-fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
+fn asset(content_type: &'static str, body: &'static [u8]) -> impl IntoResponse {
     (
         [
             (header::CONTENT_TYPE, content_type),
@@ -35,23 +50,32 @@ fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
     )
 }
 
+/// The page's files: path, content type, contents.
+pub const FILES: &[(&str, &str, &[u8])] = &[
+    ("/", "text/html; charset=utf-8", INDEX_HTML.as_bytes()),
+    ("/index.html", "text/html; charset=utf-8", INDEX_HTML.as_bytes()),
+    ("/style.css", "text/css; charset=utf-8", STYLE_CSS.as_bytes()),
+    ("/app.js", "text/javascript; charset=utf-8", APP_JS.as_bytes()),
+    ("/config.js", "text/javascript; charset=utf-8", CONFIG_JS.as_bytes()),
+    ("/favicon.svg", "image/svg+xml", FAVICON_SVG.as_bytes()),
+    (
+        "/manifest.webmanifest",
+        "application/manifest+json",
+        MANIFEST.as_bytes(),
+    ),
+    ("/icon.svg", "image/svg+xml", ICON_SVG.as_bytes()),
+    ("/icon-192.png", "image/png", ICON_192),
+    ("/icon-512.png", "image/png", ICON_512),
+    ("/sw.js", "text/javascript; charset=utf-8", SW_RETIRE_JS.as_bytes()),
+];
+
 /// The routes of the static files.
 pub fn routes() -> Router<Arc<AppState>> {
-    Router::new()
-        .route("/", get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }))
-        .route(
-            "/index.html",
-            get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }),
-        )
-        .route(
-            "/style.css",
-            get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
-        )
-        .route(
-            "/app.js",
-            get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
-        )
-        .route("/favicon.svg", get(|| async { asset("image/svg+xml", FAVICON_SVG) }))
+    let mut router = Router::new();
+    for &(path, content_type, body) in FILES {
+        router = router.route(path, get(move || async move { asset(content_type, body) }));
+    }
+    router
 }
 
 #[cfg(test)]
@@ -65,6 +89,16 @@ mod tests {
             assert_eq!(html_refs, 0, "index.html refers to {needle}");
         }
         assert!(INDEX_HTML.contains("app.js") && INDEX_HTML.contains("style.css"));
+        // Every file the page names is served.
+        for name in ["config.js", "manifest.webmanifest", "favicon.svg", "icon-192.png"] {
+            assert!(INDEX_HTML.contains(&format!("\"{name}\"")), "{name}");
+            assert!(FILES.iter().any(|f| f.0 == format!("/{name}")), "{name}");
+        }
+        let manifest: serde_json::Value = serde_json::from_str(MANIFEST).expect("the manifest is JSON");
+        for icon in manifest["icons"].as_array().expect("icons") {
+            let src = icon["src"].as_str().unwrap();
+            assert!(FILES.iter().any(|f| f.0 == format!("/{src}")), "{src}");
+        }
     }
 
     /// `#rrggbb`, `#rgb` or `rgba(r,g,b,a)` (or `var(--name)` of `:root`) as RGB and alpha.

@@ -2,7 +2,9 @@
 //!
 //! One process serves the page (HTML, CSS and JavaScript embedded in the binary, see
 //! [`assets`]) and a JSON API ([`api`]) over the same [`crate::registry::PUZZLES`] the command
-//! line uses, so every answer has the fields of the CLI's `--format json`.
+//! line uses, so every answer has the fields of the CLI's `--format json`. What each route
+//! answers is [`pencilbox_registry::api`]'s, shared with the browser build (`crates/web`);
+//! this module adds HTTP, the guard and the job pool.
 //!
 //! The page follows the *Interactive Suguru Playground 1.0 User Manual* (Butrahandisya, ed.
 //! Arzaki, 2023; `shared/papers/suguru-playground-manual.txt`): Play and Creative modes (§2.1,
@@ -35,11 +37,7 @@
 
 pub mod api;
 pub mod assets;
-pub mod explain;
-pub mod extras;
 pub mod jobs;
-pub mod levels;
-pub mod setter;
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
@@ -110,17 +108,17 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let api = pencilbox_registry::api::Config::default();
         Config {
             timeout: Duration::from_secs(10),
             // More slots than cores: a trivial job gets a share of the CPU beside long ones
             // instead of waiting for them; jobs_per_client keeps one client to a few of them.
             jobs: (4 * cores).max(8),
             queue_wait: Duration::from_secs(10),
-            max_body: 256 * 1024,
-            max_side: 60,
-            max_cells: 2500,
-            // An empty 25×25 Sudoku (Nishio graph) is estimated at about 340 MB.
-            memory_per_request: 512 << 20,
+            max_body: api.max_body,
+            max_side: api.max_side,
+            max_cells: api.max_cells,
+            memory_per_request: api.memory_per_request,
             jobs_per_client: 2,
             header_timeout: Duration::from_secs(5),
             max_connections: 512,
@@ -131,6 +129,30 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The API's limits: the request limits of this configuration (a request's `timeout` is
+    /// capped by the server's), and the job and connection caps shown by `/api/puzzles`.
+    pub fn api(&self) -> pencilbox_registry::api::Config {
+        let more = serde_json::json!({
+            "jobs": self.jobs,
+            "jobs_per_client": self.jobs_per_client,
+            "header_timeout_s": self.header_timeout.as_secs_f64(),
+            "max_connections": self.max_connections,
+            "max_connections_per_client": self.max_connections_per_client,
+        });
+        pencilbox_registry::api::Config {
+            timeout: self.timeout,
+            max_timeout: self.timeout,
+            max_body: self.max_body,
+            max_side: self.max_side,
+            max_cells: self.max_cells,
+            memory_per_request: self.memory_per_request,
+            more_limits: match more {
+                serde_json::Value::Object(m) => m,
+                _ => serde_json::Map::new(),
+            },
+        }
+    }
+
     /// The configuration given by the command-line flags.
     pub fn from_args(args: &ServeArgs) -> Result<Self, String> {
         if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 3600.0) {

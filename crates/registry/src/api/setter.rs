@@ -1,4 +1,4 @@
-//! The setter's tools over HTTP, for every family that has them (no family is named here):
+//! The setter's tools, for every family that has them (no family is named here):
 //!
 //! | route | body | answer |
 //! |---|---|---|
@@ -9,45 +9,24 @@
 //! A deadline gives the partial answer (`"complete": false` / `"interrupted": true`), not an
 //! error.
 
-use super::api::{decode, ApiError, AppState, Client, PuzzleRequest, Shared};
-use crate::setter::{forced_json, redundant_json, suggest_json};
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::State;
-use axum::routing::post;
-use axum::{Json, Router};
+use super::{decode, ApiError, Config, Plan, PuzzleRequest};
+use crate::json::{forced_json, redundant_json, suggest_json};
 use pencilbox_core::BigUint;
-use serde_json::{json, Value};
-use std::sync::Arc;
+use serde_json::json;
 
-/// The routes.
-pub fn routes() -> Router<Arc<AppState>> {
-    Router::new()
-        .route("/api/forced", post(forced))
-        .route("/api/suggest", post(suggest))
-        .route("/api/redundant", post(redundant))
-}
-
-async fn forced(
-    State(state): Shared,
-    Client(client): Client,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let req: PuzzleRequest = decode(&state, body)?;
-    req.run(&state, client, |kind, text, opts| {
+/// `POST /api/forced`.
+pub fn forced(config: &Config, body: &[u8]) -> Result<Plan, ApiError> {
+    let req: PuzzleRequest = decode(body)?;
+    req.plan(config, |kind, text, opts| {
         kind.forced(text, opts).map(|r| forced_json(kind.name(), &r))
     })
-    .await
 }
 
-async fn suggest(
-    State(state): Shared,
-    Client(client): Client,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let req: PuzzleRequest = decode(&state, body)?;
+/// `POST /api/suggest`.
+pub fn suggest(config: &Config, body: &[u8]) -> Result<Plan, ApiError> {
+    let req: PuzzleRequest = decode(body)?;
     let limit = req.limit_or(100)?;
-    req.run(&state, client, move |kind, text, opts| {
+    req.plan(config, move |kind, text, opts| {
         kind.suggest(text, limit, opts).map(|r| {
             let mut v = suggest_json(kind.name(), &r);
             if r.complete && r.count < BigUint::from(2u32) {
@@ -60,16 +39,12 @@ async fn suggest(
             v
         })
     })
-    .await
 }
 
-async fn redundant(
-    State(state): Shared,
-    Client(client): Client,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let req: PuzzleRequest = decode(&state, body)?;
-    req.run(&state, client, |kind, text, opts| {
+/// `POST /api/redundant`.
+pub fn redundant(config: &Config, body: &[u8]) -> Result<Plan, ApiError> {
+    let req: PuzzleRequest = decode(body)?;
+    req.plan(config, |kind, text, opts| {
         kind.redundant(text, opts).map(|r| {
             let mut v = redundant_json(kind.name(), &r);
             if r.count != BigUint::from(1u32) && !r.interrupted {
@@ -82,5 +57,4 @@ async fn redundant(
             v
         })
     })
-    .await
 }

@@ -8,7 +8,7 @@
 //! | `POST /api/generate` | `{"puzzle":..,"rows":R,"cols":C,"difficulty":D?,"seed":N,"settings":{..}?}` (square grids: `"size":n`; settings as the generator declares them, e.g. Path `{"clues":50}`, Sudoku `{"block":"2x3"}`) | `{"puzzle":..,"text":..,"seed":N,"unique":true,"json":..,"url":..,"difficulty":D?}` |
 //! | `POST /api/nishio` | `{"puzzle":"sudoku","text":..,"digit":d,"candidates":[bitmask per cell]?,"method":"dag"?}` | `{"digit":d,"removed":["r1c5",..],"candidates":k,"placements":N}` |
 //! | `POST /api/step` | `{"puzzle":"sudoku","text":<givens and entries>,"candidates":[bitmask per cell]?}` | the next deduction the player has not made: `{"rule","text","placed":[{"cell","digit"}],"eliminated":[..]}` or `{"rule":null,"message"}` |
-//! | `GET /api/levels` | – | the bundled levels ([`super::levels`]) |
+//! | `GET /api/levels` | – | the bundled levels ([`crate::levels`]) |
 //! | `POST /api/convert` | `{"puzzle":..,"text":<file format, JSON or puzz.link URL>,"to":"text"\|"url"}` | `{"text": <converted>}` |
 //!
 //! `/api/generate` is the plug-ins' generator capability (`PuzzleKind::generate`, the same as
@@ -17,21 +17,14 @@
 //! `pencilbox_sudoku_nishio::nishio_for_digit_limited` (Eppstein's DAG reachability, under the
 //! request's deadline).
 
-use super::api::{check_settings, check_size, decode, kind_named, ApiError, AppState, Client, Shared};
-use super::levels;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::State;
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use super::{check_settings, check_size, decode, kind_named, ApiError, Config, Plan};
 use pencilbox_core::RunOptions;
 use pencilbox_core::{Domain, Grid, PuzzleError, PuzzleKind};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::sync::Arc;
 
-/// The extra features the server offers for a family (names the page looks for): `generate`
-/// for every family with a generator capability, and the family-specific tools.
+/// The extra features offered for a family (names the page looks for): `generate` for every
+/// family with a generator capability, and the family-specific tools.
 pub fn features(kind: &dyn PuzzleKind) -> Vec<&'static str> {
     let mut f = match kind.name() {
         "suguru" => vec!["hint", "levels"],
@@ -50,17 +43,6 @@ pub fn features(kind: &dyn PuzzleKind) -> Vec<&'static str> {
 /// The difficulty names `/api/generate` accepts for a family (its generator's).
 pub fn difficulties(kind: &dyn PuzzleKind) -> Vec<&'static str> {
     kind.generator().map(|g| g.difficulties.to_vec()).unwrap_or_default()
-}
-
-/// The puzzle-specific routes.
-pub fn routes() -> Router<Arc<AppState>> {
-    Router::new()
-        .route("/api/hint", post(hint))
-        .route("/api/generate", post(generate))
-        .route("/api/nishio", post(nishio))
-        .route("/api/levels", get(list_levels))
-        .route("/api/convert", post(convert))
-        .route("/api/step", post(step))
 }
 
 fn only(puzzle: &str, wanted: &str, what: &str) -> Result<(), ApiError> {
@@ -88,12 +70,7 @@ struct HintRequest {
 
 /// The generic hint: the first step of the family's explanation that places something, at
 /// the requested depth ([`pencilbox_core::human::hint`]).
-async fn leveled_hint(
-    state: Arc<AppState>,
-    client: std::net::IpAddr,
-    req: HintRequest,
-    level: &str,
-) -> Result<Json<Value>, ApiError> {
+fn leveled_hint(config: &Config, req: HintRequest, level: &str) -> Result<Plan, ApiError> {
     use pencilbox_core::human::HintLevel;
     let level = HintLevel::parse(level)
         .ok_or_else(|| ApiError::bad(format!("level must be nudge, rule or answer, not `{level}`")))?;
@@ -103,65 +80,54 @@ async fn leveled_hint(
         ..RunOptions::default()
     };
     check_settings(kind, req.settings.keys())?;
-    check_size(&state.config, kind, &req.text, &opts)?;
-    let out = state
-        .jobs
-        .run_for(client, None, move |limits| {
-            let entries = req.solution.as_deref().filter(|s| !s.trim().is_empty());
-            let opts = RunOptions {
-                limits: limits.clone(),
-                ..opts
-            };
-            let (mut v, _, _) = crate::explain::hint_json(kind, &req.text, entries, &opts, level)?;
-            v["puzzle"] = json!(req.puzzle);
-            Ok(v)
-        })
-        .await?;
-    Ok(Json(out))
+    check_size(config, kind, &req.text, &opts)?;
+    Ok(Plan::job(None, move |limits| {
+        let entries = req.solution.as_deref().filter(|s| !s.trim().is_empty());
+        let opts = RunOptions {
+            limits: limits.clone(),
+            ..opts
+        };
+        let (mut v, _, _) = crate::json::hint_json(kind, &req.text, entries, &opts, level)?;
+        v["puzzle"] = json!(req.puzzle);
+        Ok(v)
+    }))
 }
 
-async fn hint(
-    State(state): Shared,
-    Client(client): Client,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let req: HintRequest = decode(&state, body)?;
+/// `POST /api/hint`: with a `level`, the generic hint of every family; without, Suguru's own.
+pub fn hint(config: &Config, body: &[u8]) -> Result<Plan, ApiError> {
+    let req: HintRequest = decode(body)?;
     if let Some(level) = req.level.clone() {
-        return leveled_hint(state, client, req, &level).await;
+        return leveled_hint(config, req, &level);
     }
     only(&req.puzzle, "suguru", "a hint without a level")?;
-    check_size(&state.config, kind_named("suguru")?, &req.text, &RunOptions::default())?;
-    let out = state
-        .jobs
-        .run_for(client, None, move |_limits| {
-            let p = pencilbox_suguru::parse(&req.text)?;
-            let shape = p.shape();
-            let entries = match req.solution.as_deref().filter(|s| !s.trim().is_empty()) {
-                Some(s) => pencilbox_suguru::parse_answer(s, shape).map_err(PuzzleError::Solution)?,
-                None => Grid::filled(shape, 0),
-            };
-            let partial = Grid::from_vec(shape, entries.as_slice().iter().map(|&v| v.min(255) as u8).collect())
-                .ok_or_else(|| PuzzleError::unsupported("the grid of entries has the wrong size"))?;
-            Ok(match pencilbox_suguru::hint(&p, &partial) {
-                Some(h) => json!({
-                    "puzzle": "suguru",
-                    "cell": shape.name(h.cell),
-                    "value": h.value,
-                    "reason": h.reason,
-                }),
-                None => {
-                    let complete = shape.all().all(|c| p.hint(c) != 0 || partial[c] != 0);
-                    let message = if complete {
-                        "every cell is filled: press Check to see whether it is right"
-                    } else {
-                        "no cell is forced from here: an entry may break a rule (press Check), or the next step needs a guess"
-                    };
-                    json!({"puzzle": "suguru", "cell": null, "message": message})
-                }
-            })
+    check_size(config, kind_named("suguru")?, &req.text, &RunOptions::default())?;
+    Ok(Plan::job(None, move |_limits| {
+        let p = pencilbox_suguru::parse(&req.text)?;
+        let shape = p.shape();
+        let entries = match req.solution.as_deref().filter(|s| !s.trim().is_empty()) {
+            Some(s) => pencilbox_suguru::parse_answer(s, shape).map_err(PuzzleError::Solution)?,
+            None => Grid::filled(shape, 0),
+        };
+        let partial = Grid::from_vec(shape, entries.as_slice().iter().map(|&v| v.min(255) as u8).collect())
+            .ok_or_else(|| PuzzleError::unsupported("the grid of entries has the wrong size"))?;
+        Ok(match pencilbox_suguru::hint(&p, &partial) {
+            Some(h) => json!({
+                "puzzle": "suguru",
+                "cell": shape.name(h.cell),
+                "value": h.value,
+                "reason": h.reason,
+            }),
+            None => {
+                let complete = shape.all().all(|c| p.hint(c) != 0 || partial[c] != 0);
+                let message = if complete {
+                    "every cell is filled: press Check to see whether it is right"
+                } else {
+                    "no cell is forced from here: an entry may break a rule (press Check), or the next step needs a guess"
+                };
+                json!({"puzzle": "suguru", "cell": null, "message": message})
+            }
         })
-        .await?;
-    Ok(Json(out))
+    }))
 }
 
 #[derive(Debug, Deserialize)]
@@ -191,18 +157,14 @@ pub const MAX_GENERATED_SIDE: usize = 12;
 
 /// `POST /api/generate`: any family with a generator capability; the size, difficulty and
 /// settings are checked against what the generator declares.
-async fn generate(
-    State(state): Shared,
-    Client(client): Client,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let req: GenerateRequest = decode(&state, body)?;
+pub fn generate(_: &Config, body: &[u8]) -> Result<Plan, ApiError> {
+    let req: GenerateRequest = decode(body)?;
     if let Some(field) = req.unknown.keys().next() {
         return Err(ApiError::bad(format!(
             "unknown field `{field}`; generator settings go in \"settings\": {{..}}"
         )));
     }
-    let kind = super::api::kind_named(&req.puzzle)?;
+    let kind = kind_named(&req.puzzle)?;
     let info = kind
         .generator()
         .ok_or_else(|| ApiError::bad(format!("there is no generator for `{}`", req.puzzle)))?;
@@ -231,26 +193,22 @@ async fn generate(
     let seed = req.seed.unwrap_or(1);
     let difficulty = req.difficulty.clone();
     let name = kind.name();
-    let out = state
-        .jobs
-        .run_for(client, None, move |limits| {
-            let g = kind.generate(&pencilbox_core::plugin::GenerateRequest {
-                height: rows,
-                width: cols,
-                difficulty: difficulty.clone(),
-                seed,
-                settings,
-                limits,
-            })?;
-            let mut v = json!({"puzzle": name, "text": g.text, "seed": g.seed, "unique": g.unique,
-                               "json": g.json, "url": g.url});
-            if let Some(d) = difficulty.or_else(|| info.difficulties.first().map(|d| d.to_string())) {
-                v["difficulty"] = json!(d);
-            }
-            Ok(v)
-        })
-        .await?;
-    Ok(Json(out))
+    Ok(Plan::job(None, move |limits| {
+        let g = kind.generate(&pencilbox_core::plugin::GenerateRequest {
+            height: rows,
+            width: cols,
+            difficulty: difficulty.clone(),
+            seed,
+            settings,
+            limits,
+        })?;
+        let mut v = json!({"puzzle": name, "text": g.text, "seed": g.seed, "unique": g.unique,
+                           "json": g.json, "url": g.url});
+        if let Some(d) = difficulty.or_else(|| info.difficulties.first().map(|d| d.to_string())) {
+            v["difficulty"] = json!(d);
+        }
+        Ok(v)
+    }))
 }
 
 #[derive(Debug, Deserialize)]
@@ -293,13 +251,10 @@ fn check_candidate_count(masks: &[u64], n: usize) -> Result<(), PuzzleError> {
     )))
 }
 
-async fn nishio(
-    State(state): Shared,
-    Client(client): Client,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
+/// `POST /api/nishio`: Eppstein's Nishio deduction on one digit of a Sudoku.
+pub fn nishio(config: &Config, body: &[u8]) -> Result<Plan, ApiError> {
     use pencilbox_sudoku_nishio::{nishio_for_digit_limited, Candidates, Method, Sudoku};
-    let req: NishioRequest = decode(&state, body)?;
+    let req: NishioRequest = decode(body)?;
     only(&req.puzzle, "sudoku", "Nishio")?;
     let sudoku = kind_named("sudoku")?;
     check_settings(sudoku, req.settings.keys())?;
@@ -307,7 +262,7 @@ async fn nishio(
         settings: req.settings.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
         ..RunOptions::default()
     };
-    check_size(&state.config, sudoku, &req.text, &opts)?;
+    check_size(config, sudoku, &req.text, &opts)?;
     let method_name = req.method.clone().unwrap_or_else(|| "dag".to_string());
     let method = Method::from_name(&method_name).ok_or_else(|| {
         ApiError::bad(format!(
@@ -315,48 +270,44 @@ async fn nishio(
         ))
     })?;
     let block = sudoku_block(&req.settings)?;
-    let out = state
-        .jobs
-        .run_for(client, None, move |limits| {
-            let p = Sudoku::parse(&req.text, block)?;
-            let n = p.n();
-            if req.digit == 0 || req.digit as usize > n {
-                return Err(PuzzleError::unsupported(format!(
-                    "`digit` must be between 1 and {n}, found {}",
-                    req.digit
-                )));
-            }
-            let mut cand = Candidates::from_puzzle(&p).map_err(|c| PuzzleError::unsupported(c.message))?;
-            if let Some(masks) = &req.candidates {
-                check_candidate_count(masks, n)?;
-                for (cell, &mask) in cand.cells_mut().iter_mut().zip(masks) {
-                    let mut allowed = Domain::EMPTY;
-                    for v in 1..=n as u32 {
-                        if mask >> v & 1 == 1 {
-                            allowed.insert(v);
-                        }
+    Ok(Plan::job(None, move |limits| {
+        let p = Sudoku::parse(&req.text, block)?;
+        let n = p.n();
+        if req.digit == 0 || req.digit as usize > n {
+            return Err(PuzzleError::unsupported(format!(
+                "`digit` must be between 1 and {n}, found {}",
+                req.digit
+            )));
+        }
+        let mut cand = Candidates::from_puzzle(&p).map_err(|c| PuzzleError::unsupported(c.message))?;
+        if let Some(masks) = &req.candidates {
+            check_candidate_count(masks, n)?;
+            for (cell, &mask) in cand.cells_mut().iter_mut().zip(masks) {
+                let mut allowed = Domain::EMPTY;
+                for v in 1..=n as u32 {
+                    if mask >> v & 1 == 1 {
+                        allowed.insert(v);
                     }
-                    *cell = cell.and(allowed);
                 }
+                *cell = cell.and(allowed);
             }
-            let Some(r) =
-                nishio_for_digit_limited(&cand, req.digit as u8, method, &limits).map_err(PuzzleError::unsupported)?
-            else {
-                return Err(PuzzleError::unsupported(
-                    "the time limit was reached before Nishio finished",
-                ));
-            };
-            Ok(json!({
-                "puzzle": "sudoku",
-                "digit": req.digit,
-                "method": method.name(),
-                "candidates": r.candidates.len(),
-                "removed": r.removed.names(),
-                "placements": r.placements.map(|x| x.to_string()),
-            }))
-        })
-        .await?;
-    Ok(Json(out))
+        }
+        let Some(r) =
+            nishio_for_digit_limited(&cand, req.digit as u8, method, &limits).map_err(PuzzleError::unsupported)?
+        else {
+            return Err(PuzzleError::unsupported(
+                "the time limit was reached before Nishio finished",
+            ));
+        };
+        Ok(json!({
+            "puzzle": "sudoku",
+            "digit": req.digit,
+            "method": method.name(),
+            "candidates": r.candidates.len(),
+            "removed": r.removed.names(),
+            "placements": r.placements.map(|x| x.to_string()),
+        }))
+    }))
 }
 
 #[derive(Debug, Deserialize)]
@@ -368,25 +319,21 @@ struct ConvertRequest {
     to: Option<String>,
 }
 
-/// Reads a puzzle in any format its crate reads (file format, JSON, puzz.link URL) and writes
-/// it in the file format or as a puzz.link URL: the page's import and export.
-async fn convert(State(state): Shared, body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
-    let req: ConvertRequest = decode(&state, body)?;
-    check_size(
-        &state.config,
-        kind_named(&req.puzzle)?,
-        &req.text,
-        &RunOptions::default(),
-    )?;
+/// `POST /api/convert`: reads a puzzle in any format its crate reads (file format, JSON,
+/// puzz.link URL) and writes it in the file format or as a puzz.link URL: the page's import
+/// and export. Answered at once (no job).
+pub fn convert(config: &Config, body: &[u8]) -> Result<Plan, ApiError> {
+    let req: ConvertRequest = decode(body)?;
+    check_size(config, kind_named(&req.puzzle)?, &req.text, &RunOptions::default())?;
     let to = req.to.clone().unwrap_or_else(|| "text".to_string());
     if to != "text" && to != "url" {
         return Err(ApiError::bad(format!("`to` must be `text` or `url`, found `{to}`")));
     }
     let kind = kind_named(&req.puzzle)?;
     let out = kind
-        .convert(&req.text, to == "url", &pencilbox_core::RunOptions::default())
+        .convert(&req.text, to == "url", &RunOptions::default())
         .map_err(ApiError::from_puzzle)?;
-    Ok(Json(json!({"puzzle": req.puzzle, "to": to, "text": out})))
+    Ok(Plan::Answer(json!({"puzzle": req.puzzle, "to": to, "text": out})))
 }
 
 #[derive(Debug, Deserialize)]
@@ -399,17 +346,13 @@ struct StepRequest {
     settings: std::collections::BTreeMap<String, String>,
 }
 
-/// The next step of the explained deductive Sudoku solver (`pencilbox sudoku explain`) that
-/// tells the player something new: the solver replays its steps from the givens and entries
-/// and returns the first one that places a digit in an empty cell or removes a candidate the
-/// page still shows.
-async fn step(
-    State(state): Shared,
-    Client(client): Client,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
+/// `POST /api/step`: the next step of the explained deductive Sudoku solver (`pencilbox sudoku
+/// explain`) that tells the player something new: the solver replays its steps from the givens
+/// and entries and returns the first one that places a digit in an empty cell or removes a
+/// candidate the page still shows.
+pub fn step(config: &Config, body: &[u8]) -> Result<Plan, ApiError> {
     use pencilbox_sudoku_nishio::{Deducer, RuleSet, Sudoku};
-    let req: StepRequest = decode(&state, body)?;
+    let req: StepRequest = decode(body)?;
     only(&req.puzzle, "sudoku", "a deduction step")?;
     let sudoku = kind_named("sudoku")?;
     check_settings(sudoku, req.settings.keys())?;
@@ -417,59 +360,56 @@ async fn step(
         settings: req.settings.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
         ..RunOptions::default()
     };
-    check_size(&state.config, sudoku, &req.text, &opts)?;
+    check_size(config, sudoku, &req.text, &opts)?;
     let block = sudoku_block(&req.settings)?;
-    let out = state
-        .jobs
-        .run_for(client, None, move |limits| {
-            let p = Sudoku::parse(&req.text, block)?;
-            let n = p.n();
-            let known: Vec<u64> = match &req.candidates {
-                Some(m) => {
-                    check_candidate_count(m, n)?;
-                    m.clone()
-                }
-                None => vec![u64::MAX; n * n],
-            };
-            let name = |i: usize| format!("r{}c{}", i / n + 1, i % n + 1);
-            let mut d = match Deducer::new(&p, RuleSet::ALL) {
-                Ok(d) => d.with_limits(limits.clone()),
-                Err(c) => return Ok(json!({"puzzle": "sudoku", "rule": null, "message": c.message})),
-            };
-            while limits.interrupted().is_none() {
-                let Some(s) = d.step() else { break };
-                let new = s.placed.iter().any(|&(i, _)| p.givens()[i] == 0)
-                    || s.eliminated.iter().any(|&(i, v)| known[i] >> v & 1 == 1);
-                if new {
-                    let cells = |v: &[(usize, u8)]| -> Vec<Value> {
-                        v.iter().map(|&(i, d)| json!({"cell": name(i), "digit": d})).collect()
-                    };
-                    return Ok(json!({
-                        "puzzle": "sudoku",
-                        "rule": s.rule.name(),
-                        "text": s.text,
-                        "placed": cells(&s.placed),
-                        "eliminated": cells(&s.eliminated),
-                    }));
-                }
+    Ok(Plan::job(None, move |limits| {
+        let p = Sudoku::parse(&req.text, block)?;
+        let n = p.n();
+        let known: Vec<u64> = match &req.candidates {
+            Some(m) => {
+                check_candidate_count(m, n)?;
+                m.clone()
             }
-            let message = if let Some(c) = d.contradiction() {
-                format!("the grid has no solution: {c}")
-            } else if d.is_solved() {
-                "nothing left to deduce: every cell is decided".to_string()
-            } else if limits.interrupted().is_some() {
-                "the time limit was reached".to_string()
-            } else {
-                "the rules are stuck here: the next step needs a guess".to_string()
-            };
-            Ok(json!({"puzzle": "sudoku", "rule": null, "message": message}))
-        })
-        .await?;
-    Ok(Json(out))
+            None => vec![u64::MAX; n * n],
+        };
+        let name = |i: usize| format!("r{}c{}", i / n + 1, i % n + 1);
+        let mut d = match Deducer::new(&p, RuleSet::ALL) {
+            Ok(d) => d.with_limits(limits.clone()),
+            Err(c) => return Ok(json!({"puzzle": "sudoku", "rule": null, "message": c.message})),
+        };
+        while limits.interrupted().is_none() {
+            let Some(s) = d.step() else { break };
+            let new = s.placed.iter().any(|&(i, _)| p.givens()[i] == 0)
+                || s.eliminated.iter().any(|&(i, v)| known[i] >> v & 1 == 1);
+            if new {
+                let cells = |v: &[(usize, u8)]| -> Vec<Value> {
+                    v.iter().map(|&(i, d)| json!({"cell": name(i), "digit": d})).collect()
+                };
+                return Ok(json!({
+                    "puzzle": "sudoku",
+                    "rule": s.rule.name(),
+                    "text": s.text,
+                    "placed": cells(&s.placed),
+                    "eliminated": cells(&s.eliminated),
+                }));
+            }
+        }
+        let message = if let Some(c) = d.contradiction() {
+            format!("the grid has no solution: {c}")
+        } else if d.is_solved() {
+            "nothing left to deduce: every cell is decided".to_string()
+        } else if limits.interrupted().is_some() {
+            "the time limit was reached".to_string()
+        } else {
+            "the rules are stuck here: the next step needs a guess".to_string()
+        };
+        Ok(json!({"puzzle": "sudoku", "rule": null, "message": message}))
+    }))
 }
 
-async fn list_levels() -> Json<Value> {
-    Json(json!({ "levels": levels::all() }))
+/// `GET /api/levels`: the bundled levels ([`crate::levels`]).
+pub fn levels(_: &Config, _: &[u8]) -> Result<Plan, ApiError> {
+    Ok(Plan::Answer(json!({ "levels": crate::levels::all() })))
 }
 
 #[cfg(test)]
@@ -478,7 +418,7 @@ mod tests {
 
     #[test]
     fn every_family_with_a_generator_advertises_it_with_its_difficulties() {
-        for kind in crate::registry::PUZZLES {
+        for kind in crate::PUZZLES {
             let f = features(*kind);
             assert_eq!(f.contains(&"generate"), kind.generator().is_some(), "{}", kind.name());
             assert_eq!(
@@ -486,10 +426,10 @@ mod tests {
                 kind.generator().map(|g| g.difficulties.to_vec()).unwrap_or_default()
             );
         }
-        let ripple = crate::registry::by_name("ripple").unwrap();
+        let ripple = crate::by_name("ripple").unwrap();
         assert_eq!(features(ripple), vec!["hint-levels", "explain", "generate"]);
         assert_eq!(
-            difficulties(crate::registry::by_name("suguru").unwrap()),
+            difficulties(crate::by_name("suguru").unwrap()),
             vec!["medium", "easy", "hard"]
         );
     }

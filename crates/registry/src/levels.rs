@@ -2,7 +2,7 @@
 //! difficulty.
 //!
 //! The manual's levels come from Janko's collection; ours are made by pencilbox's own
-//! generator: each level in `assets/levels/suguru.txt` is the output of the
+//! generator: each level in `crates/registry/levels/suguru.txt` is the output of the
 //! `pencilbox generate suguru --size RxC --difficulty D --seed S` command written in its
 //! header line, so anyone can re-create it. The manual promises that every medium or harder
 //! level has exactly one solution; the tests below count the solutions of *every* level
@@ -15,7 +15,7 @@ use serde::Serialize;
 use std::sync::OnceLock;
 
 /// The levels file, embedded.
-pub const SUGURU_LEVELS: &str = include_str!("../../assets/levels/suguru.txt");
+pub const SUGURU_LEVELS: &str = include_str!("../levels/suguru.txt");
 
 /// One bundled level.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -150,7 +150,7 @@ mod tests {
 
     #[test]
     fn every_level_has_exactly_one_solution() {
-        let kind = crate::registry::by_name("suguru").unwrap();
+        let kind = crate::by_name("suguru").unwrap();
         for l in all() {
             let r = kind.count(&l.text, Some(2), &RunOptions::default()).unwrap();
             assert!(r.complete, "{}: the count did not finish", l.name);
