@@ -83,6 +83,15 @@ pub trait PuzzleKind: Sync {
             self.name()
         )))
     }
+    /// The board of the puzzle in `text` as the playground draws and edits it
+    /// ([`crate::board`]). Default: not available.
+    fn board(&self, text: &str, opts: &RunOptions) -> Result<crate::board::Board, PuzzleError> {
+        let _ = (text, opts);
+        Err(PuzzleError::unsupported(format!(
+            "{} puzzles have no board description",
+            self.name()
+        )))
+    }
     /// The generator, if the family has one.
     fn generator(&self) -> Option<crate::puzzle::GeneratorInfo> {
         None

@@ -1,5 +1,6 @@
 //! pencilbox-core: the engine every pencilbox puzzle family shares.
 //!
+//! * [`board`] — a puzzle's board as the playground draws and edits it, from the family.
 //! * [`grid`] — `(row, col)` geometry, flat [`Grid`]s, orthogonal and king neighbourhoods,
 //!   connected-component labelling.
 //! * [`domain`] — [`Domain`], a `Copy` bitset of values `1..=64`; [`cellset`] — sets of cells.
@@ -42,6 +43,7 @@
 //! Dependencies flow one way: core ← puzzle crates ← cli. Nothing here is about one puzzle.
 #![deny(missing_docs)]
 
+pub mod board;
 pub mod cellset;
 pub mod constraints;
 pub mod counts;

@@ -174,6 +174,11 @@ pub trait Puzzle: Sized + 'static {
         let _ = (entries, solution);
         None
     }
+    /// The board as the playground draws and edits it ([`crate::board`]). Default: none (the
+    /// page cannot show the family).
+    fn board(&self) -> Option<crate::board::Board> {
+        None
+    }
     /// Does a found solution (its rendered text) equal an answer file? Default: the same
     /// whitespace-separated tokens. (Answer checks in `bench` need no parsed instance.)
     fn answers_match(found: &str, answer: &str) -> Result<bool, PuzzleError> {
@@ -405,6 +410,12 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
     }
     fn generator(&self) -> Option<GeneratorInfo> {
         P::GENERATOR
+    }
+    fn board(&self, text: &str, opts: &RunOptions) -> Result<crate::board::Board, PuzzleError> {
+        check_settings::<P>(opts)?;
+        P::parse(text, opts)?
+            .board()
+            .ok_or_else(|| PuzzleError::unsupported(format!("{} puzzles have no board description", P::NAME)))
     }
     fn forced(&self, text: &str, opts: &RunOptions) -> Result<crate::setter::ForcedReport, PuzzleError> {
         check_settings::<P>(opts)?;

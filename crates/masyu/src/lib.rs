@@ -10,6 +10,7 @@
 //! link goes straight on through the next cell.
 #![deny(missing_docs)]
 
+use pencilbox_core::board::{Board, Form, Given, Input};
 use pencilbox_core::constraints::{Clauses, Literal};
 use pencilbox_core::engine::{Engine, VarId, TRUE};
 use pencilbox_core::genre::{self, Genre};
@@ -188,6 +189,18 @@ impl Puzzle for Masyu {
         Some(genre::write_grid("masyu", &self.pearls, "", |o, &p| {
             o.push(['-', 'w', 'b'][p as usize])
         }))
+    }
+    fn board(&self) -> Option<Board> {
+        let mut b = Board::new(self.shape(), Input::lines(), Form::Pairs);
+        for c in self.shape().all().filter(|&c| self.pearls[c] != 0) {
+            b.give(
+                c,
+                Given::Pearl {
+                    black: self.pearls[c] == BLACK,
+                },
+            );
+        }
+        Some(b)
     }
     fn verify(&self, g: &LineGrid) -> VerifyReport {
         let mut violations = lines::check(g, None);

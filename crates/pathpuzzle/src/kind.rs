@@ -245,6 +245,12 @@ impl Puzzle for PathPuzzle {
     }
 
     fn parse_solution(&self, text: &str) -> Result<Configuration, ParseError> {
+        if is_pairs(text) {
+            return Ok(walk_pairs(
+                self,
+                &pencilbox_core::lines::answer::parse(text, self.shape(), "")?,
+            ));
+        }
         parse_configuration(self, text)
     }
 
@@ -282,6 +288,32 @@ impl Puzzle for PathPuzzle {
 
     fn wrong_entries(&self, entries: &str, solution: &Configuration) -> Option<Vec<pencilbox_core::human::Fact>> {
         crate::explain::wrong_lines(self, entries, solution)
+    }
+
+    /// The board for the playground: the doors as openings, the clues outside, lines and ✕
+    /// marks written as direction pairs (read back by `parse_solution` and `with_entries`).
+    fn board(&self) -> Option<pencilbox_core::board::Board> {
+        use pencilbox_core::board::{clue_texts, Board, Door, Form, Input};
+        let mut b = Board::new(self.shape(), Input::lines(), Form::Pairs);
+        b.top = clue_texts(self.col_clues());
+        b.left = clue_texts(self.row_clues());
+        for (label, (r, c)) in [("A", self.door_a()), ("B", self.door_b())] {
+            let side = if c == 0 {
+                'w'
+            } else if c + 1 == self.width() {
+                'e'
+            } else if r == 0 {
+                'n'
+            } else {
+                's'
+            };
+            b.doors.push(Door {
+                cell: [r, c],
+                side,
+                label: label.into(),
+            });
+        }
+        Some(b)
     }
 
     fn dimensions(&self) -> (usize, usize) {
@@ -405,4 +437,46 @@ mod tests {
         assert_eq!(r.witness.len(), 2);
         assert!(r.differences.contains(&"r2c1".to_string()));
     }
+}
+
+/// Is `text` a drawing in direction pairs (`ns`, `e`, …, core's line format) rather than the
+/// paper's arrows (`d l r u`)? The two alphabets do not share a letter.
+pub fn is_pairs(text: &str) -> bool {
+    text.split_whitespace()
+        .any(|t| t.chars().any(|ch| "nsew".contains(ch)) && t.chars().all(|ch| "nsew".contains(ch)))
+}
+
+/// The configuration of a drawing in direction pairs: the path walked from door A along the
+/// drawn lines as far as they lead without a choice (pieces off that walk are left out, so
+/// the verifier names what is missing).
+pub fn walk_pairs(p: &PathPuzzle, g: &pencilbox_core::lines::answer::LineGrid) -> Configuration {
+    use pencilbox_core::lines::answer::{opposite, step, DIRS};
+    let shape = p.shape();
+    let (a, b) = (p.cell_a(), p.cell_b());
+    let mut path = vec![a];
+    let mut from: Option<u8> = None;
+    let mut cur = a;
+    while cur != b && path.len() <= shape.cells() {
+        let outs: Vec<(u8, pencilbox_core::CellId)> = DIRS
+            .iter()
+            .filter(|d| g[cur] & d.0 != 0 && Some(d.0) != from)
+            .filter_map(|d| {
+                step(shape, cur, d.0)
+                    .filter(|&o| g[o] & opposite(d.0) != 0)
+                    .map(|o| (d.0, o))
+            })
+            .collect();
+        match outs.as_slice() {
+            [(d, o)] if !path.contains(o) => {
+                path.push(*o);
+                from = Some(opposite(*d));
+                cur = *o;
+            }
+            _ => break,
+        }
+    }
+    if path.len() == 1 {
+        path.clear();
+    }
+    crate::model::configuration_from_path(shape, &path)
 }

@@ -402,6 +402,28 @@ impl PathPuzzle {
     /// assert!(p.with_drawn("l 0\n0 0").unwrap_err().to_string().contains("off the grid"));
     /// ```
     pub fn with_drawn(&self, entries: &str) -> Result<Self, pencilbox_core::PuzzleError> {
+        if crate::kind::is_pairs(entries) {
+            let x = pencilbox_core::lines::Entries::parse(entries, self.shape, "")
+                .map_err(pencilbox_core::PuzzleError::Solution)?;
+            let shape = self.shape;
+            let mut drawn = Vec::new();
+            for c in shape.all() {
+                for (d, delta) in [
+                    (pencilbox_core::lines::answer::S, (1, 0)),
+                    (pencilbox_core::lines::answer::E, (0, 1)),
+                ] {
+                    if let Some(o) = shape.step(c, delta).filter(|_| x.lines[c] & d != 0) {
+                        drawn.push((c, o));
+                    }
+                }
+            }
+            let crossed = shape.all().filter(|&c| x.crossed[c]).collect();
+            return Ok(PathPuzzle {
+                drawn,
+                crossed,
+                ..self.clone()
+            });
+        }
         use pencilbox_core::PuzzleError;
         let plain = entries.replace('.', "0").replace(['x', 'X'], "0");
         let grid = parse_configuration(self, &plain).map_err(PuzzleError::Solution)?;

@@ -7,6 +7,7 @@
 //! regions ([`Bands`]).
 #![deny(missing_docs)]
 
+use pencilbox_core::board::{Board, Form, Input};
 use pencilbox_core::constraints::SumRule;
 use pencilbox_core::counts::{Bands, Counts};
 use pencilbox_core::engine::{Engine, EngineSearch, SmallestDomain};
@@ -272,6 +273,9 @@ impl Puzzle for StarBattle {
         }
         let text = genre::write_grid("starbattle", g, "", |o, &l| o.push_str(&l.to_string()));
         Some(text.replacen('\n', &format!(" {}\n", self.k), 1))
+    }
+    fn board(&self) -> Option<Board> {
+        Some(Board::new(self.shape(), Input::shade("star", "empty", "star"), Form::Shading).with_regions(&self.regions))
     }
     fn verify(&self, g: &Shading) -> VerifyReport {
         let mut violations: Vec<_> = self.counts().iter().flat_map(|c| c.check(g, "star")).collect();

@@ -261,6 +261,31 @@ impl Puzzle for Sudoku {
     const MAX_SIDE: Option<usize> = Some(crate::MAX_INTERACTIVE_SIDE);
     const GENERATOR: Option<GeneratorInfo> = Some(crate::generate::GENERATOR);
 
+    /// The board for the playground: the givens, the blocks as regions, digits 1..n.
+    fn board(&self) -> Option<pencilbox_core::board::Board> {
+        use pencilbox_core::board::{Board, Form, Given, Input};
+        let n = self.n();
+        let shape = pencilbox_core::Shape::new(n, n);
+        let labels = pencilbox_core::Grid::from_vec(
+            shape,
+            shape
+                .all()
+                .map(|c| {
+                    let (r, k) = shape.coords(c);
+                    self.block().block_of(r, k) as u32 + 1
+                })
+                .collect(),
+        )?;
+        let mut b = Board::new(shape, Input::numbers(), Form::Numbers).with_regions(&labels);
+        for c in shape.all() {
+            let g = self.givens()[c.index()];
+            if g != 0 {
+                b.give(c, Given::Number { value: u32::from(g) });
+            }
+        }
+        b.max = vec![n as u32; shape.cells()];
+        Some(b)
+    }
     fn detect(text: &str) -> bool {
         let first = match batch_lines(text) {
             Some(lines) => lines[0].1,

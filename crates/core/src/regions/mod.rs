@@ -208,6 +208,18 @@ impl Board {
     pub fn num_hints(&self) -> usize {
         self.hints.as_slice().iter().filter(|&&h| h != 0).count()
     }
+    /// The board for the playground ([`crate::board`]): the hints, the region walls, a number
+    /// up to its region's size in every cell.
+    pub fn board(&self) -> crate::board::Board {
+        use crate::board::{Board as View, Form, Given, Input};
+        let shape = self.shape();
+        let mut b = View::new(shape, Input::numbers(), Form::Numbers).with_regions(self.regions().grid());
+        for c in shape.all().filter(|&c| self.hint(c) != 0) {
+            b.give(c, Given::Number { value: self.hint(c) });
+        }
+        b.max = shape.all().map(|c| self.regions().size_of(c) as u32).collect();
+        b
+    }
     /// The `--stats` notes every region family shows: the number of regions and of hints.
     pub fn notes(&self) -> Vec<crate::puzzle::Note> {
         use crate::puzzle::Note;
@@ -327,6 +339,9 @@ macro_rules! region_board_methods {
         }
         fn wrong_entries(&self, entries: &str, solution: &$crate::Grid<u32>) -> Option<Vec<$crate::human::Fact>> {
             $crate::regions::entries::wrong_entries(self.$board(), entries, solution)
+        }
+        fn board(&self) -> Option<$crate::board::Board> {
+            Some(self.$board().board())
         }
     };
 }

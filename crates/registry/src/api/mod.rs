@@ -19,6 +19,7 @@
 //! | `POST /api/solve` | `puzzle`, `text`, optional `algorithm`, `settings`, `timeout` | `pencilbox solve --format json` |
 //! | `POST /api/count` | as solve, optional `limit` (default 2 = uniqueness) | `pencilbox count --format json`, plus `interrupted` |
 //! | `POST /api/verify` | `puzzle`, `text`, `solution` | `pencilbox verify --format json` |
+//! | `POST /api/board` | `puzzle`, `text` | `{"puzzle", "board"}`: the board as the page draws it ([`pencilbox_core::board`]) |
 //!
 //! Hints, the generator, levels, Nishio, steps and conversion are in [`extras`]; the setter's
 //! tools (`/api/forced`, `/api/suggest`, `/api/redundant`) in [`setter`]; the explained steps
@@ -232,6 +233,7 @@ pub const ROUTES: &[(&str, Method, Endpoint)] = &[
     ("/api/suggest", Method::Post, setter::suggest),
     ("/api/redundant", Method::Post, setter::redundant),
     ("/api/explain", Method::Post, explain::explain),
+    ("/api/board", Method::Post, board),
 ];
 
 /// The endpoint of `path`.
@@ -556,9 +558,50 @@ pub fn verify(config: &Config, body: &[u8]) -> Result<Plan, ApiError> {
     }))
 }
 
+/// `POST /api/board`: the board of the puzzle in `text` as the page draws and edits it
+/// ([`pencilbox_core::board`]): givens, region walls, clues outside, doors, what a player
+/// enters and how a position is written.
+pub fn board(config: &Config, body: &[u8]) -> Result<Plan, ApiError> {
+    let req: PuzzleRequest = decode(body)?;
+    let kind = req.kind(config)?;
+    let opts = req.options(kind)?;
+    let timeout = req.timeout()?;
+    let text = req.text;
+    Ok(Plan::job(timeout, move |_| {
+        kind.board(&text, &opts)
+            .map(|b| json!({ "puzzle": kind.name(), "board": b }))
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_family_describes_its_board() {
+        let c = Config::default();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+        for (name, file) in [
+            ("masyu", "masyu/published-wikipedia.txt"),
+            ("path", "path/example-6x6.txt"),
+            ("ripple", "ripple/example-6x6.in"),
+            ("starbattle", "starbattle/published-krazydad-10x10-v1-b1-1.txt"),
+            ("sudoku", "sudoku/9x9.txt"),
+            ("suguru", "suguru/example-6x6.in"),
+        ] {
+            let text = std::fs::read_to_string(root.join(file)).unwrap();
+            let body = json!({ "puzzle": name, "text": text }).to_string();
+            let r = call("/api/board", body.as_bytes(), &c);
+            assert_eq!(r.status, OK, "{name}: {}", r.body);
+            let b = &r.body["board"];
+            assert!(b["rows"].as_u64().unwrap() > 0, "{name}");
+            assert_eq!(
+                b["givens"].as_array().unwrap().len() as u64,
+                b["rows"].as_u64().unwrap() * b["cols"].as_u64().unwrap(),
+                "{name}"
+            );
+        }
+    }
 
     #[test]
     fn grids_above_the_limits_are_refused_with_the_limits_in_the_message() {
