@@ -356,6 +356,48 @@ impl Puzzle for PathPuzzle {
     }
 }
 
+/// Is `text` a drawing in direction pairs (`ns`, `e`, …, core's line format) rather than the
+/// paper's arrows (`d l r u`)? The two alphabets do not share a letter.
+pub fn is_pairs(text: &str) -> bool {
+    text.split_whitespace()
+        .any(|t| t.chars().any(|ch| "nsew".contains(ch)) && t.chars().all(|ch| "nsew".contains(ch)))
+}
+
+/// The configuration of a drawing in direction pairs: the path walked from door A along the
+/// drawn lines as far as they lead without a choice (pieces off that walk are left out, so
+/// the verifier names what is missing).
+pub fn walk_pairs(p: &PathPuzzle, g: &pencilbox_core::lines::answer::LineGrid) -> Configuration {
+    use pencilbox_core::lines::answer::{opposite, step, DIRS};
+    let shape = p.shape();
+    let (a, b) = (p.cell_a(), p.cell_b());
+    let mut path = vec![a];
+    let mut from: Option<u8> = None;
+    let mut cur = a;
+    while cur != b && path.len() <= shape.cells() {
+        let outs: Vec<(u8, pencilbox_core::CellId)> = DIRS
+            .iter()
+            .filter(|d| g[cur] & d.0 != 0 && Some(d.0) != from)
+            .filter_map(|d| {
+                step(shape, cur, d.0)
+                    .filter(|&o| g[o] & opposite(d.0) != 0)
+                    .map(|o| (d.0, o))
+            })
+            .collect();
+        match outs.as_slice() {
+            [(d, o)] if !path.contains(o) => {
+                path.push(*o);
+                from = Some(opposite(*d));
+                cur = *o;
+            }
+            _ => break,
+        }
+    }
+    if path.len() == 1 {
+        path.clear();
+    }
+    crate::model::configuration_from_path(shape, &path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -439,44 +481,3 @@ mod tests {
     }
 }
 
-/// Is `text` a drawing in direction pairs (`ns`, `e`, …, core's line format) rather than the
-/// paper's arrows (`d l r u`)? The two alphabets do not share a letter.
-pub fn is_pairs(text: &str) -> bool {
-    text.split_whitespace()
-        .any(|t| t.chars().any(|ch| "nsew".contains(ch)) && t.chars().all(|ch| "nsew".contains(ch)))
-}
-
-/// The configuration of a drawing in direction pairs: the path walked from door A along the
-/// drawn lines as far as they lead without a choice (pieces off that walk are left out, so
-/// the verifier names what is missing).
-pub fn walk_pairs(p: &PathPuzzle, g: &pencilbox_core::lines::answer::LineGrid) -> Configuration {
-    use pencilbox_core::lines::answer::{opposite, step, DIRS};
-    let shape = p.shape();
-    let (a, b) = (p.cell_a(), p.cell_b());
-    let mut path = vec![a];
-    let mut from: Option<u8> = None;
-    let mut cur = a;
-    while cur != b && path.len() <= shape.cells() {
-        let outs: Vec<(u8, pencilbox_core::CellId)> = DIRS
-            .iter()
-            .filter(|d| g[cur] & d.0 != 0 && Some(d.0) != from)
-            .filter_map(|d| {
-                step(shape, cur, d.0)
-                    .filter(|&o| g[o] & opposite(d.0) != 0)
-                    .map(|o| (d.0, o))
-            })
-            .collect();
-        match outs.as_slice() {
-            [(d, o)] if !path.contains(o) => {
-                path.push(*o);
-                from = Some(opposite(*d));
-                cur = *o;
-            }
-            _ => break,
-        }
-    }
-    if path.len() == 1 {
-        path.clear();
-    }
-    crate::model::configuration_from_path(shape, &path)
-}
