@@ -480,4 +480,3 @@ mod tests {
         assert!(r.differences.contains(&"r2c1".to_string()));
     }
 }
-
