@@ -267,3 +267,30 @@ pub fn clues_removed<T: Copy + PartialEq + Into<u32>, P>(
         })
         .collect()
 }
+
+/// Each count outside the grid (`column 2`, `row 5`: `None` is no count), with the puzzle
+/// `make` builds from the column and row counts without it.
+pub fn counts_removed<P>(
+    columns: &[Option<u32>],
+    rows: &[Option<u32>],
+    make: impl Fn(Vec<Option<u32>>, Vec<Option<u32>>) -> P,
+) -> Vec<crate::setter::Clue<P>> {
+    let mut out = Vec::new();
+    for (what, line) in [("column", columns), ("row", rows)] {
+        for (k, v) in line.iter().enumerate() {
+            let Some(value) = *v else { continue };
+            let (mut c, mut r) = (columns.to_vec(), rows.to_vec());
+            if what == "row" {
+                r[k] = None
+            } else {
+                c[k] = None
+            }
+            out.push(crate::setter::Clue {
+                at: format!("{what} {}", k + 1),
+                value,
+                puzzle: make(c, r),
+            });
+        }
+    }
+    out
+}

@@ -1,75 +1,16 @@
-//! Snake's generator: a random snake (a depth-first walk that never touches itself, to a
-//! random length of 25–45 % of the cells, within a node budget), its ends and every count as
+//! Snake's generator: a random snake ([`cells::random_snake`], 25–45 % of the cells), its ends and every count as
 //! the complete puzzle, white circles added until it is unique ([`generate::repair`]) and
 //! then until the rules without trial leave no cell open; the shared [`generate::make`] then
 //! takes counts and circles away by difficulty.
 
 use crate::Snake;
 use pencilbox_core::genre::{self, Genre};
-use pencilbox_core::grid::{KING, ORTHOGONAL};
+use pencilbox_core::lines::cells;
 use pencilbox_core::plugin::{GenerateRequest, Generated};
-use pencilbox_core::rng::SplitMix64;
 use pencilbox_core::search::Limits;
 use pencilbox_core::{generate, CellId, Grid, PuzzleError, Shape};
 
-/// Can the snake whose head is `head` grow into `n`? Only if no snake cell but the head is
-/// next to it, and every snake cell diagonal to it is next to the head.
-fn fits(shape: Shape, on: &[bool], head: CellId, n: CellId) -> bool {
-    let side = |a: CellId, b: CellId| {
-        let ((r, c), (s, d)) = (shape.coords(a), shape.coords(b));
-        r.abs_diff(s) + c.abs_diff(d) == 1
-    };
-    !on[n.index()]
-        && KING
-            .iter()
-            .filter_map(|&d| shape.step(n, d))
-            .all(|x| !on[x.index()] || x == head || (!side(n, x) && side(x, head)))
-}
-
-/// A random snake of `len` cells (depth first, random order, within `budget` steps).
-fn random_snake(shape: Shape, len: usize, budget: u32, rng: &mut SplitMix64) -> Option<Vec<CellId>> {
-    let mut on = vec![false; shape.cells()];
-    let start = CellId::from_index(rng.below(shape.cells()));
-    on[start.index()] = true;
-    let mut path = vec![start];
-    let mut choices: Vec<Vec<CellId>> = Vec::new();
-    let mut steps = 0;
-    loop {
-        if path.len() >= len {
-            return Some(path);
-        }
-        steps += 1;
-        if steps > budget {
-            return None;
-        }
-        if choices.len() < path.len() {
-            let head = *path.last().expect("nonempty");
-            let mut next: Vec<CellId> = ORTHOGONAL
-                .iter()
-                .filter_map(|&d| shape.step(head, d))
-                .filter(|&n| fits(shape, &on, head, n))
-                .collect();
-            rng.shuffle(&mut next);
-            choices.push(next);
-        }
-        match choices.last_mut().and_then(Vec::pop) {
-            Some(n) => {
-                on[n.index()] = true;
-                path.push(n);
-            }
-            None => {
-                choices.pop();
-                let dead = path.pop()?;
-                on[dead.index()] = false;
-                if path.is_empty() {
-                    return None;
-                }
-            }
-        }
-    }
-}
-
-/// `pencilbox generate -p snake`.
+/// `pencilbox generate snake`.
 pub fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
     let shape = Shape::new(req.height, req.width);
     if shape.cells() < 2 {
@@ -81,7 +22,7 @@ pub fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
     };
     generate::make(req, |rng| {
         let len = (shape.cells() * (25 + rng.below(21)) / 100).max(2);
-        let path = random_snake(shape, len, 40 * shape.cells() as u32, rng)?;
+        let path = cells::random_snake(shape, len, 40 * shape.cells() as u32, rng)?;
         let mut on = Grid::from_vec(shape, vec![false; shape.cells()]).expect("sized");
         path.iter().for_each(|&c| on[c] = true);
         let count = |cells: &mut dyn Iterator<Item = CellId>| Some(cells.filter(|&c| on[c]).count() as u32);

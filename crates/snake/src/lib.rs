@@ -19,7 +19,7 @@ use pencilbox_core::counts::Counts;
 use pencilbox_core::engine::{Engine, TRUE};
 use pencilbox_core::genre::{self, Genre};
 use pencilbox_core::human::RuleInfo;
-use pencilbox_core::lines::answer::{self, LineGrid, E, S};
+use pencilbox_core::lines::answer::{self, E, S};
 use pencilbox_core::lines::{self, CellLine, LineModel, LineRules};
 use pencilbox_core::plugin::{GenerateRequest, Generated, GeneratorInfo, Plugin, Puzzle, SettingInfo};
 use pencilbox_core::puzzlink::{self, Frame};
@@ -239,41 +239,9 @@ impl Puzzle for Snake {
         Some(b)
     }
     fn verify(&self, g: &Shading) -> VerifyReport {
-        // The snake as a line: a link between every two snake cells side by side.
         let shape = self.shape();
-        let mut lines = LineGrid::filled(shape, 0);
-        for c in shape.all().filter(|&c| g[c]) {
-            for (d, _, _) in answer::DIRS {
-                if answer::step(shape, c, d).is_some_and(|o| g[o]) {
-                    lines[c] |= d;
-                }
-            }
-        }
-        let mut violations = lines::check(&lines, Some(self.ends));
-        for c in shape
-            .all()
-            .filter(|&c| g[c] && lines[c] == 0 && c != self.ends.0 && c != self.ends.1)
-        {
-            let at = shape.name(c);
-            violations.push(Violation::new(
-                at.clone(),
-                "line",
-                format!("{at} is shaded apart from the snake"),
-            ));
-        }
-        for (r, k) in
-            (0..shape.height.saturating_sub(1)).flat_map(|r| (0..shape.width.saturating_sub(1)).map(move |k| (r, k)))
-        {
-            let [a, b, x, y] = [(r, k), (r, k + 1), (r + 1, k), (r + 1, k + 1)].map(|(r, k)| g[shape.id(r, k)]);
-            if (a && y && !b && !x) || (b && x && !a && !y) {
-                let at = shape.name(shape.id(r, k));
-                violations.push(Violation::new(
-                    at.clone(),
-                    "touch",
-                    format!("the snake touches itself diagonally in the 2×2 block at {at}"),
-                ));
-            }
-        }
+        let mut violations = lines::cells::check(g, self.ends, "snake");
+        violations.extend(shading::check_diagonal_pairs(g, "snake"));
         for c in shape.all().filter(|&c| self.middles[c] && !g[c]) {
             let at = shape.name(c);
             violations.push(Violation::new(
@@ -306,24 +274,13 @@ impl Puzzle for Snake {
             middles,
             ..self.clone()
         });
-        for (what, k) in ["column", "row"]
-            .into_iter()
-            .flat_map(|w| (0..self.shape().width.max(self.shape().height)).map(move |k| (w, k)))
-        {
-            let mut p = self.clone();
-            let slot = if what == "row" {
-                p.rows.get_mut(k)
-            } else {
-                p.columns.get_mut(k)
-            };
-            if let Some(Some(value)) = slot.map(|s| s.take()) {
-                out.push(Clue {
-                    at: format!("{what} {}", k + 1),
-                    value,
-                    puzzle: p,
-                });
+        out.extend(genre::counts_removed(&self.columns, &self.rows, |columns, rows| {
+            Snake {
+                columns,
+                rows,
+                ..self.clone()
             }
-        }
+        }));
         Some(out)
     }
     fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {

@@ -6,9 +6,11 @@
 
 use super::{LineModel, LineRules, LinkBranching};
 use crate::engine::{Engine, EngineSearch, TRUE};
-use crate::grid::{CellId, Shape};
+use crate::grid::{CellId, Grid, Shape, KING, ORTHOGONAL};
 use crate::human::grid::{GridNames, Refine};
 use crate::human::RuleInfo;
+use crate::puzzle::Violation;
+use crate::rng::SplitMix64;
 use crate::setter::Place;
 use crate::shading::answer::{self, Entries, Shading};
 
@@ -62,5 +64,122 @@ impl crate::genre::Toolkit for CellLine {
     }
     fn undecided(&self, engine: &Engine) -> Vec<CellId> {
         <LineModel as crate::genre::Toolkit>::undecided(&self.line, engine)
+    }
+}
+
+/// The faults of a shading read as a path between `ends` (each two shaded cells side by side
+/// are consecutive on it): those of [`super::check`] on the links between shaded neighbours (a
+/// branch, a dead end, a loop, an end that is not one), and each shaded cell apart from the
+/// rest (`what` names the path: `snake`).
+pub fn check(g: &Shading, ends: (CellId, CellId), what: &str) -> Vec<Violation> {
+    let shape = g.shape();
+    let mut lines: super::LineGrid = Grid::filled(shape, 0);
+    for c in shape.all().filter(|&c| g[c]) {
+        for (d, _, _) in super::answer::DIRS {
+            if super::answer::step(shape, c, d).is_some_and(|o| g[o]) {
+                lines[c] |= d;
+            }
+        }
+    }
+    let mut out = super::check(&lines, Some(ends));
+    for c in shape
+        .all()
+        .filter(|&c| g[c] && lines[c] == 0 && c != ends.0 && c != ends.1)
+    {
+        let at = shape.name(c);
+        out.push(Violation::new(
+            at.clone(),
+            "line",
+            format!("{at} is shaded apart from the {what}"),
+        ));
+    }
+    out
+}
+
+/// Can the snake whose head is `head` grow into `n`? Only if no snake cell but the head is
+/// next to it, and every snake cell diagonal to it is next to the head.
+fn fits(shape: Shape, on: &[bool], head: CellId, n: CellId) -> bool {
+    let side = |a: CellId, b: CellId| {
+        let ((r, c), (s, d)) = (shape.coords(a), shape.coords(b));
+        r.abs_diff(s) + c.abs_diff(d) == 1
+    };
+    !on[n.index()]
+        && KING
+            .iter()
+            .filter_map(|&d| shape.step(n, d))
+            .all(|x| !on[x.index()] || x == head || (!side(n, x) && side(x, head)))
+}
+
+/// A random path of `len` cells that never touches itself, not side by side and not diagonally
+/// (a Snake): a depth-first walk from a random cell in a random order, within `budget` steps;
+/// `None` when the budget ran out first.
+pub fn random_snake(shape: Shape, len: usize, budget: u32, rng: &mut SplitMix64) -> Option<Vec<CellId>> {
+    let mut on = vec![false; shape.cells()];
+    let start = CellId::from_index(rng.below(shape.cells()));
+    on[start.index()] = true;
+    let mut path = vec![start];
+    let mut choices: Vec<Vec<CellId>> = Vec::new();
+    let mut steps = 0;
+    loop {
+        if path.len() >= len {
+            return Some(path);
+        }
+        steps += 1;
+        if steps > budget {
+            return None;
+        }
+        if choices.len() < path.len() {
+            let head = *path.last().expect("nonempty");
+            let mut next: Vec<CellId> = ORTHOGONAL
+                .iter()
+                .filter_map(|&d| shape.step(head, d))
+                .filter(|&n| fits(shape, &on, head, n))
+                .collect();
+            rng.shuffle(&mut next);
+            choices.push(next);
+        }
+        match choices.last_mut().and_then(Vec::pop) {
+            Some(n) => {
+                on[n.index()] = true;
+                path.push(n);
+            }
+            None => {
+                choices.pop();
+                let dead = path.pop()?;
+                on[dead.index()] = false;
+                if path.is_empty() {
+                    return None;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// A random snake is a path that never touches itself: read as a shading, its only
+        /// faults are none, between its first and last cells.
+        #[test]
+        fn random_snakes_never_touch_themselves(h in 2usize..9, w in 2usize..9, len in 2usize..30, seed in any::<u64>()) {
+            let shape = Shape::new(h, w);
+            let mut rng = SplitMix64::new(seed);
+            if let Some(path) = random_snake(shape, len.min(shape.cells()), 2000, &mut rng) {
+                prop_assert_eq!(path.len(), len.min(shape.cells()));
+                let mut g = Grid::filled(shape, false);
+                path.iter().for_each(|&c| g[c] = true);
+                let ends = (path[0], path[path.len() - 1]);
+                prop_assert!(check(&g, ends, "snake").is_empty(), "{:?}", check(&g, ends, "snake"));
+                for r in 0..h - 1 {
+                    for c in 0..w - 1 {
+                        let [a, b, x, y] = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)].map(|(r, c)| g[shape.id(r, c)]);
+                        prop_assert!(!(a && y && !b && !x) && !(b && x && !a && !y), "a diagonal touch at r{}c{}", r + 1, c + 1);
+                    }
+                }
+            }
+        }
     }
 }

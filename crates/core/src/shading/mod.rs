@@ -436,6 +436,24 @@ pub fn check_islands(g: &Shading, numbers: &[Number]) -> Vec<Violation> {
     out
 }
 
+/// Every 2×2 block whose only shaded cells are two on a diagonal (`what` names the shaded
+/// cells: the snake touches itself diagonally), named by its top left cell.
+pub fn check_diagonal_pairs(g: &Grid<bool>, what: &str) -> Vec<Violation> {
+    let shape = g.shape();
+    let mut out = Vec::new();
+    for r in 0..shape.height.saturating_sub(1) {
+        for k in 0..shape.width.saturating_sub(1) {
+            let [a, b, x, y] = [(r, k), (r, k + 1), (r + 1, k), (r + 1, k + 1)].map(|(r, k)| g[shape.id(r, k)]);
+            if (a && y && !b && !x) || (b && x && !a && !y) {
+                let at = shape.name(shape.id(r, k));
+                let message = format!("the {what} touches itself diagonally in the 2×2 block at {at}");
+                out.push(Violation::new(at, "touch", message));
+            }
+        }
+    }
+    out
+}
+
 /// Draws a grid for people (`--format pretty`): `cell` gives each cell's text, walls (`|`,
 /// `---`) separate different `regions` labels (all walls off with `None`), `top` and `left`
 /// labels sit outside the frame.
