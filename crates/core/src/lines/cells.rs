@@ -173,12 +173,7 @@ mod tests {
                 path.iter().for_each(|&c| g[c] = true);
                 let ends = (path[0], path[path.len() - 1]);
                 prop_assert!(check(&g, ends, "snake").is_empty(), "{:?}", check(&g, ends, "snake"));
-                for r in 0..h - 1 {
-                    for c in 0..w - 1 {
-                        let [a, b, x, y] = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)].map(|(r, c)| g[shape.id(r, c)]);
-                        prop_assert!(!(a && y && !b && !x) && !(b && x && !a && !y), "a diagonal touch at r{}c{}", r + 1, c + 1);
-                    }
-                }
+                prop_assert!(crate::shading::check_diagonal_pairs(&g, "snake").is_empty());
             }
         }
     }
