@@ -48,10 +48,13 @@ if ! [ -x "$bindgen" ] || [ "$("$bindgen" --version 2>/dev/null | awk '{print $2
   fi
 fi
 
-# 3. The WebAssembly module: the `web` profile (release with fat LTO, see Cargo.toml).
-echo "== cargo build -p pencilbox-web --target wasm32-unknown-unknown --profile web"
-cargo build -p pencilbox-web --target wasm32-unknown-unknown --profile web
-wasm="$target_dir/wasm32-unknown-unknown/web/pencilbox_web.wasm"
+# 3. The WebAssembly module: the `web` profile (release with fat LTO, see Cargo.toml);
+# PENCILBOX_WEB_PROFILE=web-ci builds the same code several times faster, larger and a little
+# slower (what CI's browser tests use; never for publishing).
+profile="${PENCILBOX_WEB_PROFILE:-web}"
+echo "== cargo build -p pencilbox-web --target wasm32-unknown-unknown --profile $profile"
+cargo build -p pencilbox-web --target wasm32-unknown-unknown --profile "$profile"
+wasm="$target_dir/wasm32-unknown-unknown/$profile/pencilbox_web.wasm"
 
 # 4. The JavaScript glue for a classic Web Worker (importScripts, no bundler, no modules).
 rm -rf "$out"
