@@ -24,13 +24,17 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 /// The extra features offered for a family (names the page looks for): `generate` for every
-/// family with a generator capability, and the family-specific tools.
+/// family with a generator capability, `levels` for every family with bundled levels, and the
+/// family-specific tools.
 pub fn features(kind: &dyn PuzzleKind) -> Vec<&'static str> {
     let mut f = match kind.name() {
-        "suguru" => vec!["hint", "levels"],
+        "suguru" => vec!["hint"],
         "sudoku" => vec!["nishio", "step"],
         _ => Vec::new(),
     };
+    if crate::levels::of(kind.name()).next().is_some() {
+        f.push("levels");
+    }
     // Every family with an explainer gives hints at three levels and its explained steps.
     f.push("hint-levels");
     f.push("explain");

@@ -14,7 +14,7 @@
 //!
 //! | route | body | answer |
 //! |---|---|---|
-//! | `GET /api/puzzles` | – | families, algorithms, extra features, the limits |
+//! | `GET /api/puzzles` | – | families (name, title, summary, algorithms, extra features, number of bundled levels, the generator's sizes, difficulties and settings), the limits |
 //! | `GET /api/limits` | – | the sizes taken: grid side and cells, each family's own largest side, the generator's sides |
 //! | `POST /api/solve` | `puzzle`, `text`, optional `algorithm`, `settings`, `timeout` | `pencilbox solve --format json` |
 //! | `POST /api/count` | as solve, optional `limit` (default 2 = uniqueness) | `pencilbox count --format json`, plus `interrupted` |
@@ -476,13 +476,26 @@ pub fn puzzles(config: &Config, _: &[u8]) -> Result<Plan, ApiError> {
     let families: Vec<Value> = crate::PUZZLES
         .iter()
         .map(|k| {
-            json!({
+            let mut v = json!({
                 "name": k.name(),
+                "title": title(k.summary()),
                 "summary": k.summary(),
                 "algorithms": k.algorithms(),
                 "features": extras::features(*k),
                 "difficulties": extras::difficulties(*k),
-            })
+                "levels": crate::levels::of(k.name()).count(),
+            });
+            if let Some(g) = k.generator() {
+                v["generator"] = json!({
+                    "difficulties": g.difficulties,
+                    "settings": g.settings.iter().map(|s| json!({"key": s.key, "summary": s.summary})).collect::<Vec<_>>(),
+                    "default_size": [g.default_size.0, g.default_size.1],
+                    "max_cells": g.max_cells,
+                    "min_side": 2,
+                    "max_side": extras::MAX_GENERATED_SIDE,
+                });
+            }
+            v
         })
         .collect();
     let mut limits = json!({
@@ -496,6 +509,12 @@ pub fn puzzles(config: &Config, _: &[u8]) -> Result<Plan, ApiError> {
         m.extend(config.more_limits.clone());
     }
     Ok(Plan::Answer(json!({ "puzzles": families, "limits": limits })))
+}
+
+/// A family's display name: its summary up to the first `:` or `(` (`Ripple Effect`,
+/// `Path puzzles`).
+pub fn title(summary: &str) -> &str {
+    summary.split([':', '(']).next().unwrap_or(summary).trim()
 }
 
 /// `GET /api/limits`: every size refused above, so the page never builds a grid the API will
