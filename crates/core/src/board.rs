@@ -156,6 +156,10 @@ pub struct Board {
     pub input: Input,
     /// How a position is written.
     pub form: Form,
+    /// What the board does not show and a player needs to know, in a few words (Star
+    /// Battle's `2 ★ in every row, column and region`); empty for none.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub note: String,
 }
 
 impl Board {
@@ -172,6 +176,7 @@ impl Board {
             doors: Vec::new(),
             input,
             form,
+            note: String::new(),
         }
     }
 

@@ -275,7 +275,10 @@ impl Puzzle for StarBattle {
         Some(text.replacen('\n', &format!(" {}\n", self.k), 1))
     }
     fn board(&self) -> Option<Board> {
-        Some(Board::new(self.shape(), Input::shade("star", "empty", "star"), Form::Shading).with_regions(&self.regions))
+        let mut b =
+            Board::new(self.shape(), Input::shade("star", "empty", "star"), Form::Shading).with_regions(&self.regions);
+        b.note = format!("{} ★ in every row, column and region", self.k);
+        Some(b)
     }
     fn verify(&self, g: &Shading) -> VerifyReport {
         let mut violations: Vec<_> = self.counts().iter().flat_map(|c| c.check(g, "star")).collect();
