@@ -214,7 +214,7 @@ impl Puzzle for PathPuzzle {
     });
 
     fn detect(text: &str) -> bool {
-        looks_like_path(text)
+        looks_like_path(text) || crate::puzzlink::is_url(text)
     }
 
     fn parse(text: &str, _: &RunOptions) -> Result<Self, PuzzleError> {
@@ -327,8 +327,14 @@ impl Puzzle for PathPuzzle {
         pencilbox_core::puzzle::bytes_for_cells(self.height(), self.width(), 2048)
     }
 
+    /// The paper's text, or the URL in the puzz.link style ([`crate::puzzlink`]: puzz.link has
+    /// no Path genre, the URL is pencilbox's own).
     fn write(&self, url: bool) -> Option<String> {
-        (!url).then(|| self.to_text())
+        Some(if url {
+            crate::puzzlink::to_url(self)
+        } else {
+            self.to_text()
+        })
     }
     fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
         crate::generate::generated(req)
@@ -356,11 +362,12 @@ impl Puzzle for PathPuzzle {
     }
 }
 
-/// Is `text` a drawing in direction pairs (`ns`, `e`, …, core's line format) rather than the
-/// paper's arrows (`d l r u`)? The two alphabets do not share a letter.
+/// Is `text` a drawing in direction pairs (`ns`, `e`, …, `-` for a cell without lines: core's
+/// line format) rather than the paper's arrows (`d l r u`, `0`)? The two alphabets do not
+/// share a letter.
 pub fn is_pairs(text: &str) -> bool {
     text.split_whitespace()
-        .any(|t| t.chars().any(|ch| "nsew".contains(ch)) && t.chars().all(|ch| "nsew".contains(ch)))
+        .any(|t| t == "-" || (t.chars().any(|ch| "nsew".contains(ch)) && t.chars().all(|ch| "nsew".contains(ch))))
 }
 
 /// The configuration of a drawing in direction pairs: the path walked from door A along the
@@ -479,5 +486,19 @@ mod tests {
         assert_eq!(r.witness.len(), 2);
         assert!(r.differences.contains(&"r2c1".to_string()));
     }
-}
 
+    /// A drawing with no line yet (only `-` and ✕ marks) is a drawing in direction pairs too:
+    /// the playground sends it as the entries of a hint and as the answer of a check.
+    #[test]
+    fn a_drawing_without_lines_is_read_as_direction_pairs() {
+        assert!(is_pairs("- - -\n- x -\n- - -\n"));
+        assert!(!is_pairs("0 0 0\n0 x 0\n0 0 0\n"));
+        let p = PathPuzzle::parse(FIG5).unwrap();
+        let q = p.with_drawn("- - -\n- x -\n- - -\n").unwrap();
+        assert_eq!((q.drawn().len(), q.crossed().len()), (0, 1));
+        let r = KIND
+            .verify(FIG5, "- - -\n- - -\n- - -\n", &RunOptions::default())
+            .unwrap();
+        assert!(!r.violations.is_empty());
+    }
+}
