@@ -21,6 +21,7 @@ use pencilbox_core::{ParseError, Pos, PuzzleError, PuzzleKind, RunOptions};
 /// Every puzzle family the CLI knows, sorted by name.
 pub static PUZZLES: &[&dyn PuzzleKind] = &[
     &pencilbox_masyu::KIND,
+    &pencilbox_nurikabe::KIND,
     &pencilbox_pathpuzzle::KIND,
     &pencilbox_ripple::KIND,
     &pencilbox_starbattle::KIND,

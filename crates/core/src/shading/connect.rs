@@ -20,6 +20,9 @@ pub struct Connected {
     shape: Shape,
     cells: Vec<VarId>,
     colour: u32,
+    /// Cut cells between known parts take the colour (off: only cells out of reach are
+    /// decided, and a known cell out of reach is a conflict).
+    articulation: bool,
     flood: Flood,
     /// Scratch: per cell, the known cells of the colour in its depth-first subtree.
     below: Vec<u32>,
@@ -34,7 +37,14 @@ impl Connected {
             below: vec![0; cells.len()],
             cells,
             colour,
+            articulation: true,
         }
+    }
+
+    /// The same rule without articulation reasoning.
+    pub fn without_articulation(mut self) -> Self {
+        self.articulation = false;
+        self
     }
 }
 
@@ -223,6 +233,9 @@ impl Propagator for Connected {
         }
         // Cut cells: an undecided parent `p` of a child `w` whose subtree holds known cells of
         // the colour and hangs off `p` (low(w) ≥ discovered(p)).
+        if !self.articulation {
+            return Ok(());
+        }
         for &w in &order {
             let Some(p) = self.flood.parent(w) else {
                 continue;

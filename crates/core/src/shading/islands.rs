@@ -273,7 +273,10 @@ impl Propagator for Islands {
             }
             cx.assign(v, TRUE)?;
         }
-        // Islands that must grow, with one way out.
+        // Islands that must grow, with one way out. A cell made island joins the groups
+        // around it, so a group next to a cell changed in this run is stale (its ways out are
+        // those of the joined group): it is left to the next run (the change wakes this rule).
+        let mut changed: Vec<CellId> = Vec::new();
         for k in 0..g.cells.len() {
             if self.room(&g, k) == Some(0) {
                 continue;
@@ -286,6 +289,12 @@ impl Propagator for Islands {
                     }
                 }
             }
+            let stale = g.cells[k]
+                .iter()
+                .any(|&c| self.neighbours(c).any(|n| changed.contains(&n)));
+            if stale {
+                continue;
+            }
             match exits.as_slice() {
                 // Nowhere to grow: wrong unless it is a `?` island that may be complete.
                 [] if g.number[k] == NONE || self.room(&g, k) != Some(u32::MAX) => return Err(Conflict),
@@ -295,6 +304,7 @@ impl Propagator for Islands {
                         cx.because_rule("island-grows", premises(&g.cells[k], &self.cells));
                     }
                     cx.assign(self.cells[x.index()], FALSE)?;
+                    changed.push(*x);
                 }
                 _ => {}
             }

@@ -117,13 +117,11 @@ impl ShadeModel {
         self.cells[c.index()]
     }
 
-    /// `connected`: the cells that are `shaded` (or, when false, unshaded) form one group.
-    pub fn connected(&self, engine: &mut Engine, shaded: bool) {
-        engine.post(connect::Connected::new(
-            self.shape,
-            self.cells.clone(),
-            if shaded { TRUE } else { FALSE },
-        ));
+    /// `connected`: the cells that are `shaded` (or, when false, unshaded) form one group;
+    /// with `rules.connect`, cut cells between known parts take the colour.
+    pub fn connected(&self, engine: &mut Engine, shaded: bool, rules: ShadeRules) {
+        let c = connect::Connected::new(self.shape, self.cells.clone(), if shaded { TRUE } else { FALSE });
+        engine.post(if rules.connect { c } else { c.without_articulation() });
     }
 
     /// `no-2x2`: no 2×2 block is all shaded (or, when false, all unshaded).
