@@ -179,6 +179,14 @@ pub trait Puzzle: Sized + 'static {
     fn board(&self) -> Option<crate::board::Board> {
         None
     }
+    /// A solution as a position of the board ([`crate::board::Form`]: one token per cell, rows
+    /// on lines), when the family's answer text is written otherwise (Path's arrows), so the
+    /// playground can show a solution on the board. Default: `None`, the answer's JSON is
+    /// already rows of the form's tokens.
+    fn position(&self, s: &Self::Solution) -> Option<String> {
+        let _ = s;
+        None
+    }
     /// Does a found solution (its rendered text) equal an answer file? Default: the same
     /// whitespace-separated tokens. (Answer checks in `bench` need no parsed instance.)
     fn answers_match(found: &str, answer: &str) -> Result<bool, PuzzleError> {
@@ -357,6 +365,7 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
         notes.append(&mut found.notes);
         Ok(SolveReport {
             status,
+            position: solution.as_ref().and_then(|s| p.position(s)),
             solution: solution.map(|s| p.render_as(&s, opts.render)),
             reason: found.reason,
             algorithm: algorithm.to_string(),

@@ -316,6 +316,11 @@ impl Puzzle for PathPuzzle {
         Some(b)
     }
 
+    /// The path as direction pairs (the board's form), not the paper's arrows.
+    fn position(&self, s: &Configuration) -> Option<String> {
+        Some(pencilbox_core::lines::answer::write(&crate::render::links(self, s)))
+    }
+
     fn dimensions(&self) -> (usize, usize) {
         (self.height(), self.width())
     }
@@ -485,6 +490,17 @@ mod tests {
         assert!(r.complete);
         assert_eq!(r.witness.len(), 2);
         assert!(r.differences.contains(&"r2c1".to_string()));
+    }
+
+    /// The playground shows a solution on the board: the path as direction pairs, which read
+    /// back as a drawing that verifies.
+    #[test]
+    fn a_solution_is_also_given_as_direction_pairs() {
+        let r = KIND.solve(FIG5, &RunOptions::default()).unwrap();
+        let pairs = r.position.unwrap();
+        // Door A is r2c1, door B r3c2: the path goes up, along row 1, down column 3.
+        assert_eq!(pairs, "se ew sw\nn - ns\n- e nw");
+        assert!(KIND.verify(FIG5, &pairs, &RunOptions::default()).unwrap().is_valid());
     }
 
     /// A drawing with no line yet (only `-` and ✕ marks) is a drawing in direction pairs too:

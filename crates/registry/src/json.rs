@@ -64,6 +64,9 @@ pub fn solve_json(puzzle: &str, r: &SolveReport) -> Value {
     if let Some(reason) = &r.reason {
         v["reason"] = json!(reason);
     }
+    if let Some(position) = &r.position {
+        v["position"] = json!(position);
+    }
     v
 }
 
