@@ -179,6 +179,15 @@ pub trait Puzzle: Sized + 'static {
     fn board(&self) -> Option<crate::board::Board> {
         None
     }
+    /// The puzzle a setter made of this one by editing its board ([`crate::board::Draft`]:
+    /// givens, regions, clues, doors, of any size), for the playground's Creative Mode; what
+    /// the board does not show (Star Battle's stars per row) is kept from `self`. The board
+    /// says what may be edited ([`crate::board::Board::edit`]). `None` (the default): the
+    /// family has no editing. The result is written with [`Puzzle::write`].
+    fn compose(&self, d: &crate::board::Draft) -> Option<Result<Self, PuzzleError>> {
+        let _ = d;
+        None
+    }
     /// A solution as a position of the board ([`crate::board::Form`]: one token per cell, rows
     /// on lines), when the family's answer text is written otherwise (Path's arrows), so the
     /// playground can show a solution on the board. Default: `None`, the answer's JSON is
@@ -425,6 +434,12 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
         P::parse(text, opts)?
             .board()
             .ok_or_else(|| PuzzleError::unsupported(format!("{} puzzles have no board description", P::NAME)))
+    }
+    fn compose(&self, text: &str, draft: &crate::board::Draft, opts: &RunOptions) -> Result<String, PuzzleError> {
+        check_settings::<P>(opts)?;
+        let unsupported = || PuzzleError::unsupported(format!("{} puzzles cannot be edited", P::NAME));
+        let p = P::parse(text, opts)?.compose(draft).ok_or_else(unsupported)??;
+        p.write(false).ok_or_else(unsupported)
     }
     fn forced(&self, text: &str, opts: &RunOptions) -> Result<crate::setter::ForcedReport, PuzzleError> {
         check_settings::<P>(opts)?;
