@@ -155,8 +155,12 @@ function setMessages(items) {
 // An action still running after 300 ms shows a progress line (with the time it has run) and a
 // Stop button, which aborts its request: the server's job is cancelled, or the browser's
 // worker is terminated and replaced.
+let running = 0;
+
 async function run(btn, fn) {
   if (btn) btn.disabled = true;
+  running++;
+  document.body.dataset.busy = 'true';
   document.body.style.cursor = 'progress';
   const ctl = new AbortController();
   const what = btn ? btn.textContent.trim() : 'working';
@@ -186,6 +190,8 @@ async function run(btn, fn) {
     $('busy').hidden = true;
     if (btn) btn.disabled = false;
     document.body.style.cursor = '';
+    running--;
+    document.body.dataset.busy = String(running > 0);
   }
 }
 
@@ -1842,6 +1848,8 @@ async function openTab(family) {
     const side = Math.min(6, g.default_size[0]);
     $('rows').value = String(side);
     $('cols').value = String(Math.min(6, g.default_size[1]));
+    // The easiest difficulty: a tab's first puzzle comes quickly and surely.
+    if ($('gen-level').options.length) $('gen-level').selectedIndex = 0;
     await run($('generate'), generate);
   }
 }
@@ -2181,7 +2189,7 @@ function initControls() {
   // The dock's height (fixed at the bottom of a phone's screen) is kept free below the page.
   if (window.ResizeObserver) {
     new ResizeObserver(() => {
-      document.body.style.setProperty('--dock-height', `${$('dock').offsetHeight}px`);
+      document.documentElement.style.setProperty('--dock-height', `${$('dock').offsetHeight}px`);
       if (G && G.board) layout();
     }).observe($('dock'));
   }
