@@ -140,7 +140,7 @@ pub trait PuzzleKind: Sync {
         )))
     }
     /// For a puzzle with several solutions: a clue that removes the second witness and keeps
-    /// the first, counts capped at `limit` (see [`crate::setter::suggest`]). Default: not
+    /// the first, counts capped at `limit` (see [`crate::plugin::suggest`]). Default: not
     /// available.
     fn suggest(&self, text: &str, limit: u64, opts: &RunOptions) -> Result<crate::setter::SuggestReport, PuzzleError> {
         let _ = (text, limit, opts);
@@ -150,7 +150,7 @@ pub trait PuzzleKind: Sync {
         )))
     }
     /// For a unique puzzle: the clues that can each be removed alone without losing uniqueness
-    /// (see [`crate::setter::redundant`]). Default: not available.
+    /// (see [`crate::plugin::redundant`]). Default: not available.
     fn redundant(&self, text: &str, opts: &RunOptions) -> Result<crate::setter::RedundantReport, PuzzleError> {
         let _ = (text, opts);
         Err(PuzzleError::unsupported(format!(

@@ -1,16 +1,16 @@
 //! The plug-in interface every puzzle family implements, and the reports it returns.
 //!
-//! A puzzle crate exposes one `static` value implementing [`PuzzleKind`]; the CLI's registry
+//! A puzzle crate exposes one `static` value implementing [`PuzzleKind`](crate::kind::PuzzleKind); the CLI's registry
 //! is a sorted slice of them, so a new puzzle type is one crate plus one registry line.
 //!
 //! The trait is object-safe and text-in, report-out: the CLI (and the web server) never see a
 //! puzzle's types. Outcomes such as "no solution" and "several solutions" are *values* in the
-//! reports; [`PuzzleError`] is only for input that is not a puzzle or a request that cannot be
+//! reports; [`PuzzleError`](crate::error::PuzzleError) is only for input that is not a puzzle or a request that cannot be
 //! served.
 //!
 //! # Contract
 //! * `parse` errors carry the line and column *within the text passed in*; for batch files
-//!   ([`PuzzleKind::instances`]) the CLI shifts them by the instance's first line.
+//!   ([`PuzzleKind::instances`](crate::kind::PuzzleKind::instances)) the CLI shifts them by the instance's first line.
 //! * Every solution in a report has passed the puzzle's verifier (the implementations check it
 //!   in debug builds and tests).
 //! * `solve`/`count` honour [`RunOptions::limits`]: deadline, node limit and cancellation.
@@ -236,7 +236,7 @@ pub fn differences<T: PartialEq>(a: &[T], b: &[T], name: impl Fn(usize) -> Strin
 }
 
 /// The memory estimate per cell of a family that gives none of its own
-/// ([`PuzzleKind::memory_estimate`]): engine models take a few hundred bytes per cell.
+/// ([`PuzzleKind::memory_estimate`](crate::kind::PuzzleKind::memory_estimate)): engine models take a few hundred bytes per cell.
 pub const DEFAULT_BYTES_PER_CELL: u64 = 1024;
 
 /// `bytes` per cell of an `m`×`n` grid (saturating).

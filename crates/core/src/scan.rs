@@ -361,6 +361,62 @@ impl<'a> Scanner<'a> {
         Ok(out)
     }
 
+    /// Reads one line of `n` counts outside the grid (`what`: "column counts"): each a number
+    /// from 0 to `max`, or `-` for no count.
+    ///
+    /// ```
+    /// use pencilbox_core::scan::Scanner;
+    /// let mut s = Scanner::new("2 - 0\n");
+    /// assert_eq!(s.counts_line(3, "column counts", 4).unwrap(), [Some(2), None, Some(0)]);
+    /// let e = Scanner::new("2 -\n1").counts_line(3, "column counts", 4).unwrap_err();
+    /// assert_eq!(e.to_string(), "1:4: the column counts: 2 on this line, expected 3");
+    /// let e = Scanner::new("2 5 1").counts_line(3, "column counts", 4).unwrap_err();
+    /// assert_eq!(e.to_string(), "1:3: expected a count from 0 to 4 or -, found `5`");
+    /// ```
+    pub fn counts_line(&mut self, n: usize, what: &str, max: u32) -> Result<Vec<Option<u32>>, ParseError> {
+        let mut out = Vec::with_capacity(n.min(MAX_CELLS));
+        let mut line = 0;
+        for j in 0..n {
+            let before = self.clone();
+            let short = |mut at: Scanner<'a>| {
+                at.skip_ws(false);
+                ParseError::new(at.pos(), format!("the {what}: {j} on this line, expected {n}"))
+            };
+            let Some(tok) = self.next_token() else {
+                return Err(if j == 0 {
+                    ParseError::new(
+                        before.end_pos(),
+                        format!("expected the {what}, found the end of the input"),
+                    )
+                } else {
+                    short(before)
+                });
+            };
+            if j == 0 {
+                line = tok.pos.line;
+            } else if tok.pos.line != line {
+                return Err(short(before));
+            }
+            out.push(match tok.text {
+                "-" => None,
+                t => Some(t.parse::<u32>().ok().filter(|&k| k <= max).ok_or_else(|| {
+                    ParseError::new(
+                        tok.pos,
+                        format!("expected a count from 0 to {max} or -, found `{}`", shorten(t)),
+                    )
+                })?),
+            });
+        }
+        let mut after = self.clone();
+        match after.next_token() {
+            Some(tok) if tok.pos.line == line && n > 0 => Err(ParseError::new(
+                tok.pos,
+                format!("the {what}: more than {n} on this line"),
+            )),
+            _ => Ok(out),
+        }
+    }
+
     /// Reads a header `keyword height width` (the keyword names the genre; `detect` checks it
     /// cheaply), with the size checked as [`Scanner::dims`] does.
     pub fn header(&mut self, keyword: &str) -> Result<(usize, usize), ParseError> {

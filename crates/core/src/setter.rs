@@ -29,7 +29,7 @@
 //! Deadlines and cancellation are honoured: the report is then marked incomplete, lists the
 //! facts proved so far and the places not yet decided.
 //!
-//! # Suggested clues and redundant givens ([`suggest`], [`redundant`])
+//! # Suggested clues and redundant givens ([`suggest`](crate::plugin::suggest), [`redundant`](crate::plugin::redundant))
 //! `suggest` counts the puzzle (up to a limit, keeping two witnesses), asks the family for the
 //! clues that hold in the first witness but not in the second, and recounts the puzzle with each
 //! clue added (with the best count so far as the limit) until one makes it unique. `redundant`
@@ -483,7 +483,7 @@ pub struct Clue<P> {
     pub at: String,
     /// The clue's value (a cell's number, a row's count).
     pub value: u32,
-    /// The puzzle with this clue added (for [`suggest`]) or removed (for [`redundant`]).
+    /// The puzzle with this clue added (for [`suggest`](crate::plugin::suggest)) or removed (for [`redundant`](crate::plugin::redundant)).
     pub puzzle: P,
 }
 
@@ -499,7 +499,7 @@ pub struct ClueReport {
     pub puzzle: String,
 }
 
-/// The result of [`suggest`].
+/// The result of [`suggest`](crate::plugin::suggest).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SuggestReport {
     /// Solutions of the puzzle as given, up to the limit.
@@ -520,7 +520,7 @@ pub struct SuggestReport {
     pub interrupted: bool,
 }
 
-/// The result of [`redundant`].
+/// The result of [`redundant`](crate::plugin::redundant).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RedundantReport {
     /// Solutions of the puzzle as given (up to 2).

@@ -24,6 +24,7 @@ pub static PUZZLES: &[&dyn PuzzleKind] = &[
     &pencilbox_nurikabe::KIND,
     &pencilbox_pathpuzzle::KIND,
     &pencilbox_ripple::KIND,
+    &pencilbox_snake::KIND,
     &pencilbox_starbattle::KIND,
     &pencilbox_sudoku_nishio::KIND,
     &pencilbox_suguru::KIND,

@@ -1,6 +1,6 @@
 //! Any engine model as Boolean formulas: CNF for SAT solvers (DIMACS), pseudo-Boolean
 //! constraints (OPB) and a 0–1 linear program (CPLEX LP), and a CDCL search on them
-//! (`--algorithm sat`, [`sat_search`]).
+//! (`--algorithm sat`, [`sat_search`](crate::sat::sat_search)).
 //!
 //! # Background
 //! The Suguru playground manual (Appendix A) solves a Suguru with a SAT solver: one literal

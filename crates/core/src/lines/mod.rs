@@ -31,6 +31,7 @@
 //!   cell (`r2c3`: used / unused) for `forced`.
 
 pub mod answer;
+pub mod cells;
 pub mod draw;
 
 pub use crate::constraints::PathVars;
@@ -45,6 +46,7 @@ use crate::human::RuleInfo;
 use crate::puzzle::Violation;
 use crate::setter::{Place, Values};
 use answer::LineGrid;
+pub use cells::CellLine;
 
 /// Which optional line rules run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -76,6 +76,30 @@ pub fn wrong(entries: &Entries, solution: &Shading, values: [&str; 2]) -> Vec<cr
         .collect()
 }
 
+/// Fixes a player's `entries` on the cells' variables (row-major; [`TRUE`](crate::engine::TRUE)
+/// = shaded), `values` naming the two colours: for hints from a position. `Err` names the
+/// first entry that breaks a rule at once.
+pub fn fix_entries(
+    e: &mut crate::engine::Engine,
+    cells: &[crate::engine::VarId],
+    values: [&str; 2],
+    entries: &Entries,
+) -> Result<(), String> {
+    use crate::engine::{FALSE, TRUE};
+    let shape = entries.shape();
+    for c in shape.all() {
+        let Some(v) = entries[c] else { continue };
+        if e.assign(cells[c.index()], if v { TRUE } else { FALSE }).is_err() {
+            return Err(format!(
+                "the entry {} at {} breaks a rule at once",
+                values[usize::from(v)],
+                shape.name(c)
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Writes an answer: rows of `x` / `-`.
 pub fn write(g: &Shading) -> String {
     let mut out = String::new();

@@ -217,17 +217,7 @@ impl ShadeModel {
 
     /// Fixes a player's entries (`x` shaded, `o` unshaded) on the model.
     pub fn fix_entries(&self, e: &mut Engine, entries: &answer::Entries) -> Result<(), String> {
-        for c in self.shape.all() {
-            let Some(v) = entries[c] else { continue };
-            if e.assign(self.cell(c), if v { TRUE } else { FALSE }).is_err() {
-                return Err(format!(
-                    "the entry {} at {} breaks a rule at once",
-                    self.values[usize::from(v)],
-                    self.shape.name(c)
-                ));
-            }
-        }
-        Ok(())
+        answer::fix_entries(e, &self.cells, self.values, entries)
     }
 }
 
