@@ -4,7 +4,8 @@
 //! The manual's levels come from Janko's collection; ours are made by pencilbox's own
 //! generator: each level in `crates/registry/levels/FAMILY.txt` is the output of the
 //! `pencilbox generate FAMILY --size RxC --difficulty D --seed S` command written in its
-//! header line, so anyone can re-create it. A family gets levels by adding its file (the
+//! header line, so anyone can re-create it (without `--difficulty` for a generator that has no
+//! difficulty levels, Ripple Effect's: its levels are graded by size). A family gets levels by adding its file (the
 //! build script embeds every `levels/*.txt`; the file's name is the family's); the tests below
 //! check, for every file, that each level is exactly its command's output and has exactly one
 //! solution.
@@ -169,14 +170,30 @@ mod tests {
             names.sort_unstable();
             names.dedup();
             assert_eq!(names.len(), levels.len(), "{family}: level names repeat");
+            let mut texts: Vec<&str> = levels.iter().map(|l| l.text.as_str()).collect();
+            texts.sort_unstable();
+            texts.dedup();
+            assert_eq!(texts.len(), levels.len(), "{family}: a puzzle repeats");
+            // A generator with difficulty levels made each level at its own; one without (Ripple
+            // Effect) cannot be asked for one, and its levels are graded by size: a harder level
+            // is not smaller than an easier one.
+            let graded = kind.generator().is_some_and(|g| !g.difficulties.is_empty());
+            if !graded {
+                let cells: Vec<usize> = levels.iter().map(|l| l.rows * l.cols).collect();
+                assert!(
+                    cells.windows(2).all(|w| w[0] <= w[1]),
+                    "{family}: graded by size, yet a harder level is smaller: {cells:?}"
+                );
+            }
             for l in &levels {
                 assert!(
                     l.command.starts_with(&format!("pencilbox generate {family} ")),
                     "{}",
                     l.command
                 );
-                assert!(
+                assert_eq!(
                     l.command.contains(&format!("--difficulty {}", l.difficulty)),
+                    graded,
                     "{}",
                     l.command
                 );

@@ -431,7 +431,9 @@ mod tests {
             );
         }
         let ripple = crate::by_name("ripple").unwrap();
-        assert_eq!(features(ripple), vec!["hint-levels", "explain", "generate"]);
+        // Bundled levels, hints, explanations, a generator without difficulty levels.
+        assert_eq!(features(ripple), vec!["levels", "hint-levels", "explain", "generate"]);
+        assert!(difficulties(ripple).is_empty());
         assert_eq!(
             difficulties(crate::by_name("suguru").unwrap()),
             vec!["medium", "easy", "hard"]
