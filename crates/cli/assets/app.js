@@ -658,8 +658,10 @@ function draw() {
   geo = geometry();
   const { x0, y0 } = geo;
   const s = svg('svg', { viewBox: `0 0 ${geo.width} ${geo.height}`, role: 'presentation' }, root);
-  const layer = (cls) => svg('g', { class: cls }, s);
-  const cells = layer('l-cells');
+  // Only the cells (the grid's rows) are for screen readers, which read each cell's name;
+  // what is drawn over them is hidden from them.
+  const layer = (cls) => svg('g', { class: cls, 'aria-hidden': 'true' }, s);
+  const cells = svg('g', { class: 'l-cells' }, s);
   G.layers = {
     shades: layer('l-shades'), marks: layer('l-marks'), grid: layer('l-grid'), lines: layer('l-lines'),
     text: layer('l-text'), clues: layer('l-clues'), sel: layer('l-sel'),
@@ -710,7 +712,12 @@ function draw() {
   // Clues outside the grid (boxes named col3 / row2, as the keyboard and the tests know them).
   b.top.forEach((t, c) => clueBox(`col${c + 1}`, x0 + c * U, y0 - U, t, L.clues));
   b.left.forEach((t, r) => clueBox(`row${r + 1}`, x0 - U, y0 + r * U, t, L.clues));
-  G.dyn = { text: svg('g', {}, L.text) };
+  // What the player entered, cell by cell: each cell's shade, number or pencil marks and ✕
+  // drawn in a group of its own, redrawn only when that cell changes (a 16×16 grid full of
+  // pencil marks has 4096 of them); the lines are one path, redrawn at every update.
+  G.dyn = { text: svg('g', {}, L.text), cross: svg('g', {}, L.lines), line: svg('g', {}, L.lines) };
+  G.parts = { shade: [], text: [], cross: [] };
+  G.labels = [];
   layout();
   update();
   if (!performance.getEntriesByName('pencilbox:first-board').length) performance.mark('pencilbox:first-board');
@@ -758,39 +765,43 @@ function update() {
   if (!G || !G.board || !G.layers) return;
   const b = B(), p = G.pos, L = G.layers;
   const shaded = b.input.cells.kind === 'shade' ? b.input.cells : null;
-  L.shades.innerHTML = '';
-  L.lines.innerHTML = '';
+  G.dyn.line.innerHTML = '';
   L.marks.innerHTML = '';
   L.sel.innerHTML = '';
-  G.dyn.text.innerHTML = '';
   const n = nCells();
   const solvedCls = G.bySolver ? ' solved' : '';
   for (let i = 0; i < n; i++) {
     const [cx, cy] = centre(i);
-    if (p.s && p.s[i] === 1) {
-      if (shaded.glyph === 'star') {
-        svg('polygon', { points: STAR.map((pt) => { const [x, y] = pt.split(','); return `${cx + x * U},${cy + y * U}`; }).join(' '), class: `shade-star${solvedCls}` }, L.shades);
+    const shade = p.s ? p.s[i] : 0;
+    part('shade', i, shade ? `${shade}${solvedCls}` : '', L.shades, (g) => {
+      if (shade === 1 && shaded.glyph === 'star') {
+        svg('polygon', { points: STAR.map((pt) => { const [x, y] = pt.split(','); return `${cx + x * U},${cy + y * U}`; }).join(' '), class: `shade-star${solvedCls}` }, g);
+      } else if (shade === 1) {
+        svg('rect', { x: cx - U / 2 + 1, y: cy - U / 2 + 1, width: U - 2, height: U - 2, rx: shaded.glyph === 'snake' ? U * 0.22 : 0, class: `shade-${shaded.glyph === 'snake' ? 'snake' : 'block'}${solvedCls}` }, g);
       } else {
-        svg('rect', { x: cx - U / 2 + 1, y: cy - U / 2 + 1, width: U - 2, height: U - 2, rx: shaded.glyph === 'snake' ? U * 0.22 : 0, class: `shade-${shaded.glyph === 'snake' ? 'snake' : 'block'}${solvedCls}` }, L.shades);
+        svg('circle', { cx, cy, r: U * 0.09, class: 'dot' }, g);
       }
-    } else if (p.s && p.s[i] === 2) {
-      svg('circle', { cx, cy, r: U * 0.09, class: 'dot' }, L.shades);
-    }
-    if (p.v && p.v[i] && !b.givens[i]) {
-      const t = String(p.v[i]);
-      svg('text', { x: cx, y: cy, class: `num entry${solvedCls}`, 'font-size': t.length > 1 ? U * 0.5 : U * 0.6 }, G.dyn.text, t);
-    } else if (p.pm && p.pm[i] && !b.givens[i]) {
+    });
+    const value = p.v && !b.givens[i] ? p.v[i] : 0;
+    const pm = p.pm && !b.givens[i] && !value ? p.pm[i] : 0;
+    part('text', i, value ? `v${value}${solvedCls}` : pm ? `p${pm}` : '', G.dyn.text, (g) => {
+      if (value) {
+        const t = String(value);
+        svg('text', { x: cx, y: cy, class: `num entry${solvedCls}`, 'font-size': t.length > 1 ? U * 0.5 : U * 0.6 }, g, t);
+        return;
+      }
       const k = maxAt(i) > 9 ? 4 : 3;
       for (let d = 1; d <= maxAt(i) && d < 32; d++) {
-        if (!(p.pm[i] >> d & 1)) continue;
+        if (!(pm >> d & 1)) continue;
         const col = (d - 1) % k, row = Math.floor((d - 1) / k);
-        svg('text', { x: cx - U / 2 + (col + 0.5) * (U / k), y: cy - U / 2 + (row + 0.5) * (U / k), class: 'cand pencil', 'font-size': U / (k + 0.6) }, G.dyn.text, String(d));
+        svg('text', { x: cx - U / 2 + (col + 0.5) * (U / k), y: cy - U / 2 + (row + 0.5) * (U / k), class: 'cand pencil', 'font-size': U / (k + 0.6) }, g, String(d));
       }
-    }
-    if (p.x && p.x.has(i) && !(p.l && dirsOf(i))) {
+    });
+    const crossed = p.x && p.x.has(i) && !(p.l && dirsOf(i));
+    part('cross', i, crossed ? 'x' : '', G.dyn.cross, (g) => {
       const q = U * 0.18;
-      svg('path', { d: `M${cx - q} ${cy - q}L${cx + q} ${cy + q}M${cx + q} ${cy - q}L${cx - q} ${cy + q}`, class: 'cross' }, L.lines);
-    }
+      svg('path', { d: `M${cx - q} ${cy - q}L${cx + q} ${cy + q}M${cx + q} ${cy - q}L${cx - q} ${cy + q}`, class: 'cross' }, g);
+    });
   }
   if (p.l) {
     let d = '';
@@ -807,7 +818,7 @@ function update() {
       const side = { n: [0, -1], s: [0, 1], e: [1, 0], w: [-1, 0] }[door.side] || [0, -1];
       d += `M${cx} ${cy}L${cx + side[0] * U * 0.6} ${cy + side[1] * U * 0.6}`;
     }
-    if (d) svg('path', { d, class: `line-seg${solvedCls}` }, L.lines);
+    if (d) svg('path', { d, class: `line-seg${solvedCls}` }, G.dyn.line);
   }
   drawMarks();
   if (G.sel !== null && G.sel < n) {
@@ -823,7 +834,8 @@ function update() {
   // Names for screen readers: "r3c1: 5", "r2c2: star", "r1c4: line n s", "empty".
   for (let i = 0; i < n; i++) {
     const rect = G.rects[i];
-    rect.setAttribute('aria-label', `${cellName(i)}: ${describe(i)}`);
+    const label = `${cellName(i)}: ${describe(i)}`;
+    if (G.labels[i] !== label) { rect.setAttribute('aria-label', label); G.labels[i] = label; }
     if (G.marks.bad.has(i)) rect.setAttribute('aria-invalid', 'true'); else rect.removeAttribute('aria-invalid');
     if (i === G.sel) rect.setAttribute('aria-selected', 'true'); else rect.removeAttribute('aria-selected');
   }
@@ -833,6 +845,20 @@ function update() {
   $('board').classList.toggle('is-solved', G.solved);
   padRender();
   subtitle();
+}
+
+// Draws one cell's part (`shade`, `text` or `cross`) in `layer` with `build`, when its `key`
+// (what it shows; '' for nothing) differs from what is drawn.
+function part(kind, i, key, layer, build) {
+  const parts = G.parts[kind];
+  const old = parts[i];
+  if ((old ? old.key : '') === key) return;
+  if (old) old.g.remove();
+  parts[i] = null;
+  if (!key) return;
+  const g = svg('g', {}, layer);
+  build(g);
+  parts[i] = { key, g };
 }
 
 function describe(i) {
@@ -1405,6 +1431,28 @@ function clearMarks() {
   G.marks = noMarks();
 }
 
+// The cells of a unit a verifier names: `row 3`, `column 2`, or `block 4` (also `box`,
+// `region`: the board's regions in reading order of their first cells); [] for anything else.
+function unitCells(at) {
+  const b = B();
+  const m = /^(row|column|block|box|region) (\d+)$/.exec(String(at));
+  if (!m) return [];
+  const k = Number(m[2]) - 1;
+  const all = [...Array(nCells()).keys()];
+  if (m[1] === 'row') return all.filter((i) => Math.floor(i / b.cols) === k);
+  if (m[1] === 'column') return all.filter((i) => i % b.cols === k);
+  const labels = [...new Set(b.regions)];
+  return k < labels.length ? all.filter((i) => b.regions[i] === labels[k]) : [];
+}
+
+// The cells of `cells` whose number (given or entered) another of them holds too.
+function repeatedIn(cells) {
+  const value = (i) => givenNumber(i) || (G.pos.v ? G.pos.v[i] : 0);
+  const count = new Map();
+  for (const i of cells) if (value(i)) count.set(value(i), (count.get(value(i)) || 0) + 1);
+  return cells.filter((i) => count.get(value(i)) > 1);
+}
+
 // The verifier's rules that say "this cell is empty": not a broken rule while a grid is being
 // filled, so Check lists them only on request.
 const EMPTY_RULES = new Set(['empty', 'empty-cell']);
@@ -1427,6 +1475,8 @@ async function check() {
   const empty = res.violations.filter((v) => EMPTY_RULES.has(v.rule));
   for (const v of broken) {
     for (const i of placeCells([v.at])) G.marks.bad.add(i);
+    // A row, column or block named for a number it holds twice (Sudoku): the cells of it.
+    if (numbers) for (const i of repeatedIn(unitCells(v.at))) G.marks.bad.add(i);
     const m = /^(row|column) (\d+)$/.exec(v.at);
     if (m) G.marks.clues.add(`${m[1] === 'row' ? 'row' : 'col'}${m[2]}`);
   }
@@ -1440,14 +1490,51 @@ async function check() {
     setMessages([{ text, cls: 'good' }, ...emptyItems]);
     return;
   }
-  // A grid of numbers with empty cells breaks only what its entries break; shading and lines
-  // are judged as they stand (what is missing is a rule not met yet).
+  // Shading and lines: the verifier cannot tell a mistake from what is not drawn yet, the
+  // hint from the entries can (when the puzzle has one solution): entries that are not in it
+  // are mistakes, marked; with none, the grid is only unfinished.
+  const m = numbers ? null : await mistakes();
+  if (m && m.length) {
+    G.marks = noMarks();
+    for (const i of placeCells(m.map((f) => f.cell))) G.marks.bad.add(i);
+    update();
+    const list = m.slice(0, 8).map((f) => `${f.cell} ${f.value}`).join(', ') + (m.length > 8 ? ', …' : '');
+    const text = `${plural(m.length, 'mistake')}: ${list} ${m.length === 1 ? 'is' : 'are'} not in the solution`;
+    setStatus(text, 'bad');
+    setMessages([{ text, cls: 'bad' }, ...broken.map((v) => ({ text: `not met: ${line(v)}`, cls: 'warn' }))]);
+    return;
+  }
+  if (m) {
+    G.marks = noMarks();
+    update();
+    const text = `not finished yet: no mistake so far (${plural(broken.length, 'rule')} not met yet)`;
+    setStatus(text, 'good');
+    setMessages([{ text, cls: 'good' }]);
+    return;
+  }
+  // Without one solution to compare with (or numbers: a grid with empty cells breaks only
+  // what its entries break), the rules as they stand.
   const unfinished = !numbers && !looksComplete();
   const cls = unfinished ? 'warn' : 'bad';
   const first = line(broken[0]);
   const rest = broken.length > 1 ? ` (and ${plural(broken.length - 1, 'more rule')} not met)` : '';
   setStatus(`${unfinished ? 'not solved yet: ' : ''}${first}${rest}`, cls);
   setMessages([...broken.map((v) => ({ text: line(v), cls })), ...emptyItems]);
+}
+
+// The player's entries that are not in the puzzle's only solution (the hint from the entries
+// names them: `wrong`), [] when the entries fit it (the hint has a next step), or null when
+// that cannot be told (no single solution, the time limit).
+async function mistakes() {
+  let h;
+  try {
+    h = await api('/api/hint', { puzzle: G.family, text: G.text, level: 'answer', solution: positionText(false) });
+  } catch (e) {
+    if (e.name === 'AbortError') throw e;
+    return null;
+  }
+  if (h.wrong && h.wrong.length) return h.wrong;
+  return h.text ? [] : null;
 }
 
 async function solve() {
@@ -2127,7 +2214,9 @@ function newGrid() {
   const rows = Number($('rows').value), cols = Number($('cols').value);
   const side = Math.min(limits.max_side || 60, (limits.families[G.family] || {}).max_side || 60);
   for (const [v, what] of [[rows, 'rows'], [cols, 'columns']]) {
-    if (!Number.isInteger(v) || v < 1 || v > side) { setStatus(`a grid has 1 to ${side} ${what}, not ${v}`, 'bad'); return; }
+    const typed = $(what === 'rows' ? 'rows' : 'cols').value;
+    if (typed.trim() === '' || !Number.isFinite(v)) { setStatus(`the ${what} field is empty or not a number`, 'bad'); return; }
+    if (!Number.isInteger(v) || v < 1 || v > side) { setStatus(`a grid has 1 to ${side} ${what}, not ${typed}`, 'bad'); return; }
   }
   if (rows * cols > limits.max_cells) { setStatus(`a grid has at most ${limits.max_cells} cells, not ${rows}×${cols} = ${rows * cols}`, 'bad'); return; }
   compose((d) => {
@@ -2137,7 +2226,10 @@ function newGrid() {
     d.regions = B().regions.length ? new Array(rows * cols).fill(1) : [];
     d.top = B().top.length ? new Array(cols).fill('') : [];
     d.left = B().left.length ? new Array(rows).fill('') : [];
-    d.doors = [];
+    // A puzzle with doors needs them (Path): the first at the top left, the second at the
+    // bottom right, for the setter to move.
+    const corners = [[[0, 0], 'w'], [[rows - 1, cols - 1], 'e']];
+    d.doors = ((B().edit && B().edit.doors) || []).slice(0, 2).map((label, k) => ({ cell: corners[k][0], side: corners[k][1], label }));
   }, `a new empty ${rows}×${cols} grid`);
 }
 
