@@ -1,13 +1,15 @@
 //! End-to-end tests of the playground in a real headless Chromium, driven through chromedriver
 //! (Debian's `chromium` and `chromium-driver`, installed by `.ci/run`).
 //!
-//! The server runs in-process on a free loopback port; the browser opens the page, draws
-//! regions by dragging, fills cells with the keyboard, presses Check, Autocomplete, Unique?,
-//! loads a level, imports a puzzle, plays a Path puzzle and a Sudoku (with a Nishio step), asks
-//! hints at three levels and opens the Explain panel in every view, and reads every result from
-//! the page. The board's roles and names are read from Chromium's accessibility tree (DevTools
-//! `Accessibility.getFullAXTree`), and two redraw guards time a 50×50 Suguru drag and 16×16
-//! Sudoku keystrokes. Screenshots are saved under Cargo's test temp folder
+//! The server runs in-process on a free loopback port; the browser opens the generic page (one
+//! board for every family, drawn from `/api/board`), builds puzzles in Creative Mode, fills
+//! cells, draws lines and ✕ marks with the mouse, the keyboard and taps, shades cells, presses
+//! Check, Solve, Unique?, Forced?, the three hint levels and Explain, loads levels, imports and
+//! exports puzzles, and reads every result from the page: the status line, the messages, the
+//! page's own state (the lines drawn, the ✕ marks) and the board's marks. The board's roles and
+//! names are read from Chromium's accessibility tree (DevTools `Accessibility.getFullAXTree`),
+//! and two redraw guards time a 50×50 Suguru drag and keystrokes on a 16×16 Sudoku full of
+//! pencil marks. Screenshots are saved under Cargo's test temp folder
 //! (`target*/tmp/playground-*.png`).
 //!
 //! Without chromium or chromedriver the tests print a `skip:` line and pass, except under

@@ -567,7 +567,16 @@ fn every_family_is_solved_by_touch_with_no_server() {
         );
         let tabs = page(&c, "ORDER").await;
         let families: Vec<String> = serde_json::from_value(tabs).unwrap();
-        for f in ["masyu", "nurikabe", "path", "ripple", "starbattle", "sudoku", "suguru"] {
+        for f in [
+            "masyu",
+            "nurikabe",
+            "path",
+            "ripple",
+            "snake",
+            "starbattle",
+            "sudoku",
+            "suguru",
+        ] {
             assert!(families.iter().any(|x| x == f), "{f} has a tab: {families:?}");
         }
         // The board, the status line and the action bar are all on the screen, and every
