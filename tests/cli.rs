@@ -100,6 +100,21 @@ fn every_family_generates_through_one_command_a_unique_puzzle_whose_answer_verif
     }
     let url = run(&["generate", "ripple", "--size", "4x4", "--seed", "1", "--format", "url"]);
     url.code(0).stdout_has("puzz.link/p?ripple/4/4/");
+    // Path has pencilbox's own URL in the puzz.link style (puzz.link has no Path genre), read
+    // back by every command.
+    let url = run(&["generate", "path", "--size", "5x5", "--seed", "2", "--format", "url"]);
+    url.code(0).stdout_has("puzz.link/p?pathpuzzle/5/5/");
+    let text = run(&["generate", "path", "--size", "5x5", "--seed", "2"]);
+    let dir = std::env::temp_dir().join(format!("pencilbox-path-url-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("p.url");
+    std::fs::write(&file, &url.code(0).stdout).unwrap();
+    let solved_url = run(&["solve", file.to_str().unwrap()]);
+    let file2 = dir.join("p.txt");
+    std::fs::write(&file2, &text.code(0).stdout).unwrap();
+    let solved_text = run(&["solve", file2.to_str().unwrap()]);
+    assert_eq!(solved_url.code(0).stdout, solved_text.code(0).stdout);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -111,7 +126,7 @@ fn generate_refuses_what_the_generator_does_not_declare() {
         &["generate", "ripple", "--set", "clues=5"],
         &["generate", "sudoku", "--size", "4x6"],
         &["generate", "sudoku", "--size", "6x6", "--set", "block=2x2"],
-        &["generate", "path", "--format", "url"],
+        &["generate", "masyu", "--set", "clues=5"],
         &["generate", "suguru", "--set", "clues"],
         &["generate", "ripple", "--size", "70x70"],
     ] {

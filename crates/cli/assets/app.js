@@ -1,5 +1,13 @@
 // pencilbox playground: vanilla JavaScript, no build step, no external files.
-// Views: Suguru (the Interactive Suguru Playground manual's features and more), Path, Sudoku.
+//
+// One board for every puzzle family. The page knows no genre: each family describes its board
+// (`POST /api/board`, pencilbox_core::board): the givens (numbers, text such as `?`, pearls,
+// a line's ends), region walls, clues outside the grid, doors in the frame, what a player
+// enters (numbers 1..k, shading with dots, lines between cell centres and ✕ marks) and how a
+// position is written as the family's text. The page draws that, lets the player enter it by
+// touch, mouse or keyboard, and sends the position to the family's verifier, hints and
+// explanations. Every family listed by `GET /api/puzzles` gets its tab.
+//
 // Every solve, count, check and deduction is done by pencilbox's JSON API: the server's
 // (`pencilbox serve`), or the same API compiled to WebAssembly and run in a Web Worker (the
 // static build, scripts/build-web.sh), as config.js says.
@@ -7,8 +15,6 @@
 
 const $ = (id) => document.getElementById(id);
 const SVGNS = 'http://www.w3.org/2000/svg';
-const server = { puzzles: {}, limits: {} };
-let view = 'suguru';
 
 // ---------------------------------------------------------------- helpers
 
@@ -149,8 +155,12 @@ function setMessages(items) {
 // An action still running after 300 ms shows a progress line (with the time it has run) and a
 // Stop button, which aborts its request: the server's job is cancelled, or the browser's
 // worker is terminated and replaced.
+let running = 0;
+
 async function run(btn, fn) {
   if (btn) btn.disabled = true;
+  running++;
+  document.body.dataset.busy = 'true';
   document.body.style.cursor = 'progress';
   const ctl = new AbortController();
   const what = btn ? btn.textContent.trim() : 'working';
@@ -180,6 +190,8 @@ async function run(btn, fn) {
     $('busy').hidden = true;
     if (btn) btn.disabled = false;
     document.body.style.cursor = '';
+    running--;
+    document.body.dataset.busy = String(running > 0);
   }
 }
 
@@ -228,773 +240,16 @@ function timing(stats) {
   return `${ms < 10 ? ms.toFixed(2) : ms.toFixed(0)} ms, ${stats.nodes} nodes`;
 }
 
-function cellSize(rows, cols, maxPx) {
-  return Math.max(14, Math.min(64, Math.floor(maxPx / Math.max(rows, cols))));
-}
-
-// Which cell of a board is under a pointer event.
-function cellAt(svgEl, ev, geom) {
-  const r = svgEl.getBoundingClientRect();
-  const x = (ev.clientX - r.left) * (geom.width / r.width) - geom.x0;
-  const y = (ev.clientY - r.top) * (geom.height / r.height) - geom.y0;
-  const c = Math.floor(x / geom.cs);
-  const rr = Math.floor(y / geom.cs);
-  if (rr < 0 || c < 0 || rr >= geom.rows || c >= geom.cols) return null;
-  return [rr, c];
-}
-
 // A toggle button's state, shown (class `active`) and told (aria-pressed).
 function press(id, on) {
   $(id).classList.toggle('active', on);
   $(id).setAttribute('aria-pressed', String(on));
 }
 
-function tokens(text) {
-  return text.split(/\s+/).filter((t) => t.length > 0);
-}
-
-function intToken(tok, what) {
-  if (!/^-?\d+$/.test(tok || '')) throw new Error(`${what}: expected a whole number, found "${tok === undefined ? 'end of text' : tok}"`);
-  return Number(tok);
-}
-
-// Eight clearly different pastel hues; touching regions get different ones (regionColours).
-const PALETTE = ['#fbd5dc', '#d4e4fb', '#d3f2dc', '#fdf0c2', '#e4dcfb', '#fde0c8', '#cdf0f4', '#e7e9ed'];
-
-// ---------------------------------------------------------------- play: history, pad, saving
-
-// PLAY[view] is what the view-independent parts below need of a view: its snapshot for undo
-// (`take`/`put`), whether the grid is complete and was filled by the solver, the verify request
-// of the automatic "Solved!", the puzzle's text and the player's progress for saving and
-// sharing, and the number pad's digits. The views fill it in (sgPlay, ptPlay, sdPlay).
-const PLAY = {};
-
-// Undo and redo: one history per view, cleared when a new puzzle is loaded (forget).
-const HIST = { suguru: { undo: [], redo: [] }, path: { undo: [], redo: [] }, sudoku: { undo: [], redo: [] } };
-const HISTORY_MAX = 300;
-
-// Takes a snapshot before a change (or records `before`, taken earlier); a new change drops
-// what could be redone.
-function record(v, before = PLAY[v].take()) {
-  const h = HIST[v];
-  h.undo.push(before);
-  if (h.undo.length > HISTORY_MAX) h.undo.shift();
-  h.redo = [];
-}
-
-function forget(v) { HIST[v] = { undo: [], redo: [] }; }
-
-function undo(v = view) { travel(v, 'undo', 'redo', 'undone', 'nothing to undo'); }
-function redo(v = view) { travel(v, 'redo', 'undo', 'redone', 'nothing to redo'); }
-
-function travel(v, from, to, done, none) {
-  const h = HIST[v];
-  if (!h[from].length) { setStatus(none, 'warn'); return; }
-  h[to].push(PLAY[v].take());
-  PLAY[v].put(h[from].pop());
-  setStatus(done, '');
-  setMessages([]);
-  $('board').classList.remove('is-solved');
-  VIEWS[v].render();
-  changed(v);
-}
-
-// After every change of a grid: the progress is saved and, when the grid is complete, the
-// server verifies it for the automatic "Solved!" (both a moment later, once per burst). A grid
-// the solver (Solve, Autocomplete) completed is not the player's: no "Solved!" for it.
-const EDITS = { suguru: 0, path: 0, sudoku: 0 };
-const BY_SOLVER = { suguru: false, path: false, sudoku: false };
-// The EDITS stamp of the grid the player last pressed Check on: its answer stands.
-const CHECKED = { suguru: -1, path: -1, sudoku: -1 };
-const settleTimer = {};
-
-function changed(v, bySolver = false) {
-  EDITS[v]++;
-  BY_SOLVER[v] = bySolver;
-  $('board').classList.remove('is-solved');
-  clearTimeout(settleTimer[v]);
-  settleTimer[v] = setTimeout(() => { saveProgress(v); autoCheck(v); }, 200);
-}
-
-async function autoCheck(v) {
-  const p = PLAY[v];
-  if (!p || !p.complete() || BY_SOLVER[v]) return;
-  const stamp = EDITS[v];
-  let res;
-  try {
-    const r = await request('/api/verify', p.verifyBody());
-    if (!r.ok) return;
-    res = r.data;
-  } catch (_) { return; }
-  if (view !== v || EDITS[v] !== stamp || CHECKED[v] === stamp) return;
-  if (res.valid) {
-    setStatus('Solved!', 'good');
-    setMessages([{ text: 'Solved! Every rule holds.', cls: 'good' }]);
-    $('board').classList.add('is-solved');
-  } else {
-    setStatus('the grid is complete, but a rule is broken: press Check to see where', 'warn');
-  }
-}
-
-// Saved progress: localStorage, one entry per puzzle keyed by its givens (the puzzle's text),
-// and the last puzzle of each view, so that a reload opens it again with the progress.
-function textKey(text) {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) { h ^= text.charCodeAt(i); h = Math.imul(h, 0x01000193) >>> 0; }
-  return `${h.toString(16)}-${text.length}`;
-}
-
-function storage() {
-  try { return window.localStorage; } catch (_) { return null; }
-}
-
-function saveProgress(v) {
-  const st = storage();
-  if (!st) return;
-  const p = PLAY[v];
-  try {
-    st.setItem(`pencilbox:last:${v}`, JSON.stringify({ text: p.text(), mode: p.mode() }));
-    st.setItem(`pencilbox:progress:${v}:${textKey(p.text())}`, JSON.stringify(p.progress()));
-  } catch (_) { /* storage full or disabled: the game goes on without saving */ }
-}
-
-// Puts the saved progress of the puzzle just loaded back; true if there was some.
-function restoreProgress(v) {
-  const st = storage();
-  if (!st) return false;
-  try {
-    const saved = st.getItem(`pencilbox:progress:${v}:${textKey(PLAY[v].text())}`);
-    return saved ? PLAY[v].setProgress(JSON.parse(saved)) : false;
-  } catch (_) { return false; }
-}
-
-function lastPuzzle(v) {
-  const st = storage();
-  try { return st ? JSON.parse(st.getItem(`pencilbox:last:${v}`) || 'null') : null; } catch (_) { return null; }
-}
-
-// Loads a puzzle text into a view (Play Mode), restores its saved progress, and clears the
-// history: every way of opening a puzzle goes through here.
-function openPuzzle(v, text, progress) {
-  VIEWS[v].load(text);
-  forget(v);
-  let restored = false;
-  if (progress) restored = PLAY[v].setProgress(progress);
-  else restored = restoreProgress(v);
-  if (v === 'suguru') $('sg-level').value = '';
-  return restored;
-}
-
-// Share links: `/#VIEW&t=TEXT&p=PROGRESS`, both base64url; the progress is optional.
-const b64 = (s) => btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-const unb64 = (s) => atob(s.replace(/-/g, '+').replace(/_/g, '/'));
-
-function shareLink(withProgress) {
-  const p = PLAY[view];
-  let link = `${location.origin}${location.pathname}#${view}&t=${b64(p.text())}`;
-  if (withProgress) link += `&p=${b64(JSON.stringify(p.progress()))}`;
-  return link;
-}
-
-// The view name and share parameters of the address's hash.
-function hashParts() {
-  const [name, ...rest] = location.hash.slice(1).split('&');
-  const params = {};
-  for (const kv of rest) { const i = kv.indexOf('='); if (i > 0) params[kv.slice(0, i)] = kv.slice(i + 1); }
-  return { name, params };
-}
-
-// The server's limits (GET /api/limits): the page refuses, with the reason, any size the server
-// would refuse, instead of changing it silently.
-const limits = { max_side: 60, max_cells: 2500, generate: { min_side: 2, max_side: 12 }, families: {} };
-
-function sideLimit(family) {
-  const own = limits.families[family]?.max_side || limits.max_side;
-  return Math.min(own, limits.max_side);
-}
-
-// The size in the view's Rows and Columns inputs, or null after saying why it cannot be used.
-function askedSize(pfx, min, max, who) {
-  const out = [];
-  for (const [id, what] of [[`${pfx}-rows`, 'rows'], [`${pfx}-cols`, 'columns']]) {
-    const raw = String($(id).value).trim();
-    const v = Number(raw);
-    if (!/^\d+$/.test(raw) || v < min || v > max) {
-      const text = `${who} takes ${min} to ${max} ${what}; ${raw === '' ? `the ${what} field is empty or not a number` : `"${raw}" is not allowed here`}`;
-      setStatus(text, 'bad');
-      setMessages([{ text, cls: 'bad' }]);
-      return null;
-    }
-    out.push(v);
-  }
-  if (out[0] * out[1] > limits.max_cells) {
-    const text = `${out[0]}×${out[1]} is ${out[0] * out[1]} cells; this server takes at most ${limits.max_cells} cells`;
-    setStatus(text, 'bad');
-    setMessages([{ text, cls: 'bad' }]);
-    return null;
-  }
-  return out;
-}
-
-// The on-screen number pad: the digits of the puzzle's range, Pencil, Erase, Undo and Redo,
-// for touch screens (and mice). Rebuilt only when the range changes.
-let padKey = '';
-
-function padRender() {
-  const p = PLAY[view];
-  if (!p) return;
-  const pad = p.pad();
-  const key = `${view}:${pad.digits.join(',')}:${pad.pencil}:${pad.typing}`;
-  $('pad-pencil').hidden = !pad.pencil;
-  $('pad-pencil').setAttribute('aria-pressed', String(pad.pencil && pad.pencilOn));
-  $('pad-pencil').classList.toggle('active', pad.pencil && pad.pencilOn);
-  $('pad-erase').textContent = pad.eraseLabel || 'Erase';
-  if (key === padKey) return;
-  padKey = key;
-  const box = $('pad-digits');
-  box.innerHTML = '';
-  box.hidden = pad.digits.length === 0;
-  for (const d of pad.digits) {
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.className = 'pad-btn digit';
-    b.dataset.digit = String(d);
-    b.textContent = pad.label ? pad.label(d) : String(d);
-    b.setAttribute('aria-label', `${pad.typing ? 'type' : 'enter'} ${b.textContent}`);
-    b.onclick = () => { PLAY[view].digit(d); };
-    box.appendChild(b);
-  }
-}
-
-function padInit() {
-  $('pad-erase').onclick = () => PLAY[view].erase();
-  $('pad-pencil').onclick = () => { PLAY[view].togglePencil(); padRender(); };
-  $('undo').onclick = () => undo();
-  $('redo').onclick = () => redo();
-  // Pad buttons must not take the focus from the board (keys keep working after a tap).
-  $('pad').addEventListener('pointerdown', (e) => { if (e.target.closest('button')) e.preventDefault(); });
-}
-
-// The board as an ARIA grid, the same in every view: #board (which takes the focus and the
-// keys) is the grid, the SVG and its layers are presentation, the cell rectangles of each row
-// go into a `row` group and each is a `gridcell` named "r3c1: 5" (or "empty"); everything
-// else drawn in `g` (lines, numbers, marks) is hidden from assistive technology, since the
-// cells' names say it. Call it once the board is drawn; `sel` is the selected cell or null.
-function gridRoles(root, g, cols, value, sel) {
-  root.setAttribute('role', 'none');
-  g.setAttribute('role', 'none');
-  const rects = [...g.children].filter((el) => el.matches('rect.cell-bg[data-cell]'));
-  for (const el of g.children) if (!el.matches('rect.cell-bg')) el.setAttribute('aria-hidden', 'true');
-  for (const el of root.children) if (el !== g) el.setAttribute('aria-hidden', 'true');
-  const after = rects.length ? rects[rects.length - 1].nextSibling : null;
-  for (let i = 0; i < rects.length; i += cols) {
-    const row = svg('g', { role: 'row' });
-    for (const rect of rects.slice(i, i + cols)) {
-      rect.setAttribute('role', 'gridcell');
-      rect.id = `cell-${rect.dataset.cell}`;
-      const rc = cellOf(rect.dataset.cell);
-      rect.setAttribute('aria-label', `${rect.dataset.cell}: ${value(rc[0] * cols + rc[1])}`);
-      row.appendChild(rect);
-    }
-    g.insertBefore(row, after);
-  }
-  gridSelect(root, sel === null || sel === undefined ? null : `r${Math.floor(sel / cols) + 1}c${(sel % cols) + 1}`);
-}
-
-// The selected cell of the grid: its aria-selected, and the grid's aria-activedescendant (a
-// screen reader announces the cell the arrow keys move to).
-function gridSelect(root, name) {
-  const board = $('board');
-  for (const el of root.querySelectorAll('[aria-selected="true"]')) el.removeAttribute('aria-selected');
-  const cell = name ? root.querySelector(`#cell-${name}`) : null;
-  if (cell) {
-    cell.setAttribute('aria-selected', 'true');
-    board.setAttribute('aria-activedescendant', cell.id);
-  } else {
-    board.removeAttribute('aria-activedescendant');
-  }
-}
-
-// ---------------------------------------------------------------- Suguru
-
-// The region board plays every region family whose text is `[keyword] m n`, hints, labels:
-// Suguru (no keyword) and Ripple Effect (`ripple m n`); `family` is the server's family name.
-const sg = {
-  family: 'suguru',
-  m: 6, n: 6,
-  label: [], given: [], value: [],
-  mode: 'play', tool: 'fill', sel: 0,
-  bad: new Set(), hint: new Set(), diff: new Set(), solved: new Set(),
-  drawing: null, typed: { cell: -1, at: 0 },
-  levels: [], geom: null, pencil: [], pencilMode: false,
-};
-
-// Undo: a snapshot of the grid taken before each change (see record()).
-function sgSnapshot() { record('suguru'); }
-
-function sgReset(m, n) {
-  forget('suguru');
-  sg.m = m; sg.n = n;
-  sg.label = new Array(m * n).fill(0);
-  sg.given = new Array(m * n).fill(0);
-  sg.value = new Array(m * n).fill(0);
-  sg.pencil = new Array(m * n).fill(0);
-  sg.sel = 0;
-  sgClearMarks();
-}
-
-// The verifiers' rules that say "this cell is empty": not a broken rule while a grid is
-// being solved, so Check lists them only on request ("Check also lists empty cells").
-const EMPTY_RULES = new Set(['empty', 'empty-cell']);
-
-// Reports a /api/verify answer for any family. Broken rules come first: each cell they name
-// goes into `bad` (at `index(row, col)`), and `more(broken)` adds cells the family finds itself
-// (Sudoku's duplicates in a row, column or box). Empty cells are listed (and returned, to be
-// outlined) only when the player asked for them. `line(v)` words one violation.
-function reportCheck(res, bad, index, praise, line = (v) => (v.message.startsWith(v.at) ? v.message : `${v.at}: ${v.message}`), more = () => []) {
-  CHECKED[view] = EDITS[view];
-  const showEmpty = $('show-empty').checked;
-  const broken = res.violations.filter((v) => !EMPTY_RULES.has(v.rule));
-  const empty = res.violations.filter((v) => EMPTY_RULES.has(v.rule));
-  for (const v of broken) {
-    const rc = cellOf(v.at);
-    if (rc) bad.add(index(rc[0], rc[1]));
-  }
-  for (const c of more(broken)) bad.add(c);
-  const empties = new Set();
-  if (showEmpty) {
-    for (const v of empty) {
-      const rc = cellOf(v.at);
-      if (rc) empties.add(index(rc[0], rc[1]));
-    }
-  }
-  const emptyItems = showEmpty ? empty.map((v) => ({ text: line(v), cls: 'warn' }))
-    : empty.length ? [{ text: `${plural(empty.length, 'empty cell')} not listed (tick "Check also lists empty cells")` }] : [];
-  if (res.valid) {
-    setStatus(praise, 'good');
-    setMessages([{ text: praise, cls: 'good' }]);
-  } else if (!broken.length) {
-    const text = `no rule is broken so far; ${plural(empty.length, 'cell')} still empty`;
-    setStatus(text, 'good');
-    setMessages([{ text, cls: 'good' }, ...emptyItems]);
-  } else {
-    const first = line(broken[0]);
-    const rest = broken.length > 1 ? ` (and ${plural(broken.length - 1, 'more broken rule')})` : '';
-    setStatus(`${first}${rest}`, 'bad');
-    setMessages([...broken.map((v) => ({ text: line(v), cls: 'bad' })), ...emptyItems]);
-  }
-  return empties;
-}
-
 // "1 cell", "3 cells".
 function plural(k, word) { return `${k} ${word}${k === 1 ? '' : 's'}`; }
 
-// Draws the marks of a board (cells at `index = row * cols + col`, side `cs`) into `g`: the
-// solver's differences, hint cells, empty cells asked for, and broken rules. A broken cell
-// gets a tint, a thick border and a "!" badge (not colour alone), and its cell rectangle says
-// aria-invalid.
-function drawMarks(g, cols, cs, marks, cells = g) {
-  const at = (c) => [(c % cols) * cs, Math.floor(c / cols) * cs];
-  const name = (c) => `r${Math.floor(c / cols) + 1}c${(c % cols) + 1}`;
-  for (const c of marks.diff || []) { const [x, y] = at(c); svg('rect', { x, y, width: cs, height: cs, class: 'diffcell' }, g); }
-  for (const c of marks.hint || []) { const [x, y] = at(c); svg('rect', { x, y, width: cs, height: cs, class: 'hintcell', 'data-hint': name(c) }, g); }
-  for (const c of marks.empty || []) { const [x, y] = at(c); svg('rect', { x: x + 3, y: y + 3, width: cs - 6, height: cs - 6, class: 'emptycell', 'data-empty': name(c) }, g); }
-  for (const c of marks.bad || []) {
-    const [x, y] = at(c);
-    svg('rect', { x: x + 1.5, y: y + 1.5, width: cs - 3, height: cs - 3, class: 'badcell', 'data-bad': name(c) }, g);
-    const r = Math.max(5, cs * 0.14);
-    svg('circle', { cx: x + cs - r - 2, cy: y + r + 2, r, class: 'bad-badge' }, g);
-    svg('text', { x: x + cs - r - 2, y: y + r + 2.5, class: 'bad-icon', 'font-size': Math.round(r * 1.5) }, g, '!');
-  }
-  for (const c of marks.bad || []) {
-    const rect = cells.querySelector(`rect.cell-bg[data-cell="${name(c)}"]`);
-    if (rect) rect.setAttribute('aria-invalid', 'true');
-  }
-}
-
-function sgClearMarks() {
-  sg.bad = new Set(); sg.hint = new Set(); sg.diff = new Set(); sg.empty = new Set();
-}
-
-// Regions as the server normalises them: connected parts of equal labels, numbered 1.. in
-// row-major order of first appearance.
-function sgRegions() {
-  const { m, n, label } = sg;
-  const id = new Array(m * n).fill(0);
-  const size = [0];
-  let next = 0;
-  for (let s = 0; s < m * n; s++) {
-    if (id[s]) continue;
-    next++;
-    size.push(0);
-    const stack = [s];
-    id[s] = next;
-    while (stack.length) {
-      const c = stack.pop();
-      size[next]++;
-      const r = Math.floor(c / n), k = c % n;
-      for (const [dr, dk] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
-        const rr = r + dr, kk = k + dk;
-        if (rr < 0 || kk < 0 || rr >= m || kk >= n) continue;
-        const d = rr * n + kk;
-        if (!id[d] && label[d] === label[c]) { id[d] = next; stack.push(d); }
-      }
-    }
-  }
-  return { id, size, count: next };
-}
-
-function sgNumber(c) { return sg.given[c] || sg.value[c]; }
-
-function sgText() {
-  const { m, n } = sg;
-  const reg = sgRegions();
-  const lines = [sg.family === 'suguru' ? `${m} ${n}` : `${sg.family} ${m} ${n}`];
-  for (let r = 0; r < m; r++) lines.push(sg.given.slice(r * n, r * n + n).join(' '));
-  for (let r = 0; r < m; r++) lines.push(reg.id.slice(r * n, r * n + n).join(' '));
-  return lines.join('\n') + '\n';
-}
-
-function sgSolutionText() {
-  const rows = [];
-  for (let r = 0; r < sg.m; r++) {
-    const row = [];
-    for (let c = 0; c < sg.n; c++) row.push(sgNumber(r * sg.n + c));
-    rows.push(row.join(' '));
-  }
-  return rows.join('\n') + '\n';
-}
-
-function sgLoad(text) {
-  let t = tokens(text);
-  // A keyword header (`ripple 6 6`) names the family; plain `m n` is Suguru.
-  const family = /^[a-z]+$/.test(t[0] || '') ? t[0] : 'suguru';
-  if (family !== 'suguru') {
-    if (!REGION_FAMILIES.includes(family)) throw new Error(`"${family}" is not a region puzzle this board plays (${REGION_FAMILIES.join(', ')})`);
-    t = t.slice(1);
-  }
-  const m = intToken(t[0], 'rows'), n = intToken(t[1], 'columns');
-  const maxSide = server.limits.max_side || 60;
-  if (m < 1 || n < 1 || m > maxSide || n > maxSide) throw new Error(`the grid must be 1 to ${maxSide} rows and columns, found ${m}×${n}`);
-  if (t.length < 2 + 2 * m * n) throw new Error(`expected ${m * n} hints and ${m * n} region labels after "${m} ${n}", found ${t.length - 2} numbers`);
-  const hints = [], labels = [];
-  for (let i = 0; i < m * n; i++) {
-    const h = intToken(t[2 + i], `hint ${i + 1}`);
-    if (h < 0 || h > 999) throw new Error(`hint ${i + 1} is ${h}: hints are 0 (empty) to 999`);
-    hints.push(h);
-  }
-  for (let i = 0; i < m * n; i++) labels.push(intToken(t[2 + m * n + i], `region label ${i + 1}`));
-  sgReset(m, n);
-  sgSetFamily(family);
-  sg.given = hints;
-  sg.label = labels;
-  sg.solved = new Set();
-  $('sg-rows').value = m; $('sg-cols').value = n;
-}
-
-// Greedy colouring of the regions (in number order) so that touching regions differ.
-function regionColours(reg, m, n) {
-  const near = Array.from({ length: reg.count + 1 }, () => new Set());
-  for (let c = 0; c < m * n; c++) {
-    const r = Math.floor(c / n), k = c % n;
-    for (const [dr, dk] of [[0, 1], [1, 0], [1, 1], [1, -1]]) {
-      const rr = r + dr, kk = k + dk;
-      if (rr >= m || kk < 0 || kk >= n) continue;
-      const a = reg.id[c], b = reg.id[rr * n + kk];
-      if (a !== b) { near[a].add(b); near[b].add(a); }
-    }
-  }
-  const colour = new Array(reg.count + 1).fill(-1);
-  for (let id = 1; id <= reg.count; id++) {
-    const used = new Set([...near[id]].map((x) => colour[x]));
-    let k = (id * 7) % PALETTE.length;
-    for (let t = 0; t < PALETTE.length && used.has(k); t++) k = (k + 1) % PALETTE.length;
-    colour[id] = k;
-  }
-  return colour;
-}
-
-function sgRender() {
-  if (view !== 'suguru') return;
-  const { m, n } = sg;
-  const cs = cellSize(m, n, 560);
-  const pad = 4;
-  const W = n * cs + 2 * pad, H = m * cs + 2 * pad;
-  sg.geom = { cs, x0: pad, y0: pad, rows: m, cols: n, width: W, height: H };
-  const board = $('board');
-  board.innerHTML = '';
-  const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, id: 'sg-svg', 'data-puzzle': 'suguru' }, board);
-  root.style.maxWidth = `${W}px`; // CSSOM, allowed by the page's Content-Security-Policy
-  const reg = sgRegions();
-  const colour = regionColours(reg, m, n);
-  const g = svg('g', { transform: `translate(${pad},${pad})` }, root);
-  for (let c = 0; c < m * n; c++) {
-    const r = Math.floor(c / n), k = c % n;
-    svg('rect', {
-      x: k * cs, y: r * cs, width: cs, height: cs, class: 'cell-bg',
-      fill: PALETTE[colour[reg.id[c]]],
-      'data-cell': `r${r + 1}c${k + 1}`, 'data-region': reg.id[c],
-    }, g);
-  }
-  drawMarks(g, n, cs, { diff: sg.diff, hint: sg.hint, empty: sg.empty, bad: sg.bad });
-  for (let r = 1; r < m; r++) svg('line', { x1: 0, y1: r * cs, x2: n * cs, y2: r * cs, class: 'grid-line' }, g);
-  for (let k = 1; k < n; k++) svg('line', { x1: k * cs, y1: 0, x2: k * cs, y2: m * cs, class: 'grid-line' }, g);
-  // Region borders, kept by edge ("v" right of a cell, "h" below it) so that a drag redraws
-  // only the edges around the cells it changes (sgDrawCell).
-  sg.edges = new Map();
-  sg.edgeLayer = svg('g', { class: 'region-lines' }, g);
-  for (let r = 0; r < m; r++) {
-    for (let k = 0; k < n; k++) {
-      const c = r * n + k;
-      if (k + 1 < n && reg.id[c] !== reg.id[c + 1]) sgEdge(`v${c}`, true);
-      if (r + 1 < m && reg.id[c] !== reg.id[c + n]) sgEdge(`h${c}`, true);
-    }
-  }
-  svg('rect', { x: 0, y: 0, width: n * cs, height: m * cs, class: 'outer' }, g);
-  if (sg.sel !== null && sg.sel < m * n && sg.tool === 'fill') {
-    svg('rect', { x: (sg.sel % n) * cs + 2, y: Math.floor(sg.sel / n) * cs + 2, width: cs - 4, height: cs - 4, class: 'sel', rx: 3 }, g);
-  }
-  for (let c = 0; c < m * n; c++) {
-    const v = sgNumber(c);
-    if (!v) continue;
-    const cls = sg.given[c] ? 'given' : (sg.solved.has(c) ? 'solved' : 'entry');
-    svg('text', {
-      x: (c % n) * cs + cs / 2, y: Math.floor(c / n) * cs + cs / 2 + 1,
-      class: `num ${cls}`, 'font-size': Math.round(cs * (v >= 100 ? 0.36 : v >= 10 ? 0.46 : 0.56)),
-    }, g, String(v));
-  }
-  // Pencil marks: the player's own candidates, small and grey-blue, in a 3×3 (or 4×4) block.
-  const top = Math.max(1, ...reg.size.slice(1));
-  const sub = top > 9 ? 4 : 3;
-  for (let c = 0; c < m * n; c++) {
-    const marks = sg.pencil[c];
-    if (!marks || sgNumber(c) || cs < 24) continue;
-    const step = cs / sub;
-    for (let d = 1; d <= PENCIL_MAX; d++) {
-      if (!(marks & (1 << d))) continue;
-      const a = Math.floor((d - 1) / sub), b = (d - 1) % sub;
-      svg('text', { x: (c % n) * cs + step * b + step / 2, y: Math.floor(c / n) * cs + step * a + step / 2 + 1, class: 'cand pencil', 'font-size': Math.max(8, Math.round(step * 0.72)), 'data-pencil': `r${Math.floor(c / n) + 1}c${(c % n) + 1}:${d}` }, g, String(d));
-    }
-  }
-  $('board-sub').textContent = `${m}×${n}, ${plural(reg.count, 'region')} · ${sg.mode === 'play' ? 'Play Mode' : 'Creative Mode'}`;
-  gridRoles(root, g, n, (c) => (sgNumber(c) ? String(sgNumber(c)) : 'empty'), sg.tool === 'fill' ? sg.sel : null);
-  padRender();
-  root.addEventListener('pointerdown', sgPointerDown);
-  root.addEventListener('pointermove', sgPointerMove);
-  root.addEventListener('pointerup', sgPointerUp);
-  root.addEventListener('pointercancel', sgPointerUp);
-}
-
-function sgPointerDown(ev) {
-  const rc = cellAt(ev.currentTarget, ev, sg.geom);
-  if (!rc) return;
-  const c = rc[0] * sg.n + rc[1];
-  $('board').focus({ preventScroll: true });
-  if (sg.tool === 'region' && sg.mode === 'creative') {
-    sgSnapshot();
-    $('sg-level').value = '';
-    const label = Math.max(0, ...sg.label) + 1;
-    sg.drawing = { label };
-    sg.label[c] = label;
-    sgClearMarks();
-    sg.solved = new Set();
-    sgRender();
-    // The board was redrawn once, at the press; the drag keeps this drawing and its colour.
-    sg.drawing.fill = $('sg-svg').querySelector(`rect.cell-bg[data-cell="r${rc[0] + 1}c${rc[1] + 1}"]`).getAttribute('fill');
-    try { $('sg-svg').setPointerCapture(ev.pointerId); } catch (_) { /* pointer already released */ }
-    return;
-  }
-  sg.sel = c;
-  sg.typed = { cell: -1, at: 0 };
-  sgRender();
-}
-
-// Shows or hides the region border of one edge (`v<c>`: right of cell c, `h<c>`: below it).
-function sgEdge(key, on) {
-  const have = sg.edges.get(key);
-  if (!on) { if (have) { have.remove(); sg.edges.delete(key); } return; }
-  if (have) return;
-  const { cs } = sg.geom;
-  const c = Number(key.slice(1)), r = Math.floor(c / sg.n), k = c % sg.n;
-  const line = key[0] === 'v'
-    ? svg('line', { x1: (k + 1) * cs, y1: r * cs, x2: (k + 1) * cs, y2: (r + 1) * cs, class: 'region-line' }, sg.edgeLayer)
-    : svg('line', { x1: k * cs, y1: (r + 1) * cs, x2: (k + 1) * cs, y2: (r + 1) * cs, class: 'region-line' }, sg.edgeLayer);
-  sg.edges.set(key, line);
-}
-
-// A drag that draws a region changes one cell at a time: only that cell's colour and its four
-// borders are redrawn (borders by label; the full redraw at the end of the drag settles
-// regions a drag split in two, and the colours).
-function sgDrawCell(c, fill) {
-  const { n, m } = sg;
-  const rect = $('sg-svg').querySelector(`rect.cell-bg[data-cell="r${Math.floor(c / n) + 1}c${(c % n) + 1}"]`);
-  if (rect) rect.setAttribute('fill', fill);
-  const r = Math.floor(c / n), k = c % n;
-  if (k + 1 < n) sgEdge(`v${c}`, sg.label[c] !== sg.label[c + 1]);
-  if (k > 0) sgEdge(`v${c - 1}`, sg.label[c] !== sg.label[c - 1]);
-  if (r + 1 < m) sgEdge(`h${c}`, sg.label[c] !== sg.label[c + n]);
-  if (r > 0) sgEdge(`h${c - n}`, sg.label[c] !== sg.label[c - n]);
-}
-
-function sgPointerMove(ev) {
-  if (!sg.drawing) return;
-  const rc = cellAt(ev.currentTarget, ev, sg.geom);
-  if (!rc) return;
-  const c = rc[0] * sg.n + rc[1];
-  if (sg.label[c] === sg.drawing.label) return;
-  sg.label[c] = sg.drawing.label;
-  sgDrawCell(c, sg.drawing.fill);
-}
-
-function sgPointerUp() {
-  if (!sg.drawing) return;
-  sg.drawing = null;
-  sgRender();
-  setStatus(plural(sgRegions().count, 'region'), '');
-  changed('suguru');
-}
-
-function sgSetNumber(c, v) {
-  if (sg.mode === 'play') {
-    if (sg.given[c]) { setStatus('given numbers are fixed in Play Mode (switch to Creative Mode to change them)', 'warn'); return; }
-    if (sg.value[c] === v && !(v === 0 && sg.pencil[c])) return;
-    sgSnapshot();
-    sg.value[c] = v;
-    if (v === 0) sg.pencil[c] = 0;
-  } else {
-    sgSnapshot();
-    sg.given[c] = v;
-    sg.value[c] = 0;
-    $('sg-level').value = '';
-  }
-  sg.solved.delete(c);
-  sgClearMarks();
-  sgRender();
-  changed('suguru');
-}
-
-// The largest digit a pencil mark can hold (a bit of a 32-bit mask).
-const PENCIL_MAX = 16;
-
-function sgTogglePencil(c, d) {
-  if (sgNumber(c)) { setStatus('pencil marks go in empty cells', 'warn'); return; }
-  if (d < 1 || d > PENCIL_MAX) { setStatus(`pencil marks hold 1 to ${PENCIL_MAX}`, 'warn'); return; }
-  sgSnapshot();
-  sg.pencil[c] ^= 1 << d;
-  sgRender();
-  changed('suguru');
-}
-
-function sgKey(ev) {
-  const { m, n } = sg;
-  const moves = { ArrowUp: -n, ArrowDown: n, ArrowLeft: -1, ArrowRight: 1 };
-  if (ev.key in moves) {
-    const c = sg.sel ?? 0;
-    const r = Math.floor(c / n), k = c % n;
-    const nr = r + (ev.key === 'ArrowUp' ? -1 : ev.key === 'ArrowDown' ? 1 : 0);
-    const nk = k + (ev.key === 'ArrowLeft' ? -1 : ev.key === 'ArrowRight' ? 1 : 0);
-    if (nr >= 0 && nk >= 0 && nr < m && nk < n) sg.sel = nr * n + nk;
-    sg.typed = { cell: -1, at: 0 };
-    if (sg.tool !== 'fill') sgSetTool('fill');
-    sgRender();
-    return true;
-  }
-  if (sg.sel === null) return false;
-  const c = sg.sel;
-  if (/^[0-9]$/.test(ev.key)) {
-    const d = Number(ev.key);
-    const now = Date.now();
-    const cur = sgNumber(c);
-    // Digits typed quickly into the same cell build a number of up to three digits.
-    if (sg.pencilMode && sg.mode === 'play') { sgTogglePencil(c, d); return true; }
-    const v = (sg.typed.cell === c && now - sg.typed.at < 1200 && cur > 0 && cur < 100) ? cur * 10 + d : d;
-    sg.typed = { cell: c, at: now };
-    sgSetNumber(c, v);
-    return true;
-  }
-  if (ev.key === 'Backspace' || ev.key === 'Delete' || ev.key === ' ') {
-    sg.typed = { cell: -1, at: 0 };
-    sgSetNumber(c, 0);
-    return true;
-  }
-  return false;
-}
-
-function sgSetMode(mode) {
-  sg.mode = mode;
-  press('sg-play', mode === 'play');
-  press('sg-creative', mode === 'creative');
-  $('sg-draw').hidden = mode === 'play';
-  $('sg-clear-regions').hidden = mode === 'play';
-  if (mode === 'play') {
-    sgSetTool('fill');
-  }
-  if (view === 'suguru') setStatus(mode === 'play' ? 'Play Mode: fill the empty cells' : 'Creative Mode: draw regions and place hints', '');
-  sgRender();
-}
-
-function sgSetTool(tool) {
-  sg.tool = tool;
-  press('sg-draw', tool === 'region');
-  press('sg-fill', tool === 'fill');
-  $('board').style.cursor = tool === 'region' ? 'crosshair' : 'pointer';
-}
-
-async function sgCheck() {
-  const res = await api('/api/verify', { puzzle: sg.family, text: sgText(), solution: sgSolutionText() });
-  sgClearMarks();
-  // The verifier's messages are the manual's sentences with r3c1 names ("r3c1 shares a number
-  // with ..."); a message about another cell gets its own cell in front.
-  sg.empty = reportCheck(res, sg.bad, (r, c) => r * sg.n + c, 'your configuration is correct, well done.',
-    (v) => (v.message.startsWith(`${v.at} `) ? v.message : `${v.at}: ${v.message}`));
-  sgRender();
-}
-
-// A given larger than its region can never stand: the puzzle has no solution (said as such,
-// with the cells marked, rather than the parser's complaint about the text). Returns true if
-// it reported one.
-function sgImpossibleGivens() {
-  const reg = sgRegions();
-  const over = [];
-  for (let c = 0; c < sg.m * sg.n; c++) if (sg.given[c] > reg.size[reg.id[c]]) over.push(c);
-  if (!over.length) return false;
-  sgClearMarks();
-  for (const c of over) sg.bad.add(c);
-  const name = (c) => `r${Math.floor(c / sg.n) + 1}c${(c % sg.n) + 1}`;
-  const lines = over.map((c) => `${name(c)} holds ${sg.given[c]}, but its region has ${plural(reg.size[reg.id[c]], 'cell')}`);
-  setStatus('this puzzle has no solution...', 'bad');
-  setMessages([{ text: 'this puzzle has no solution...', cls: 'bad summary' }, ...lines.map((text) => ({ text, cls: 'bad' }))]);
-  sgRender();
-  return true;
-}
-
-async function sgSolve() {
-  if (sgImpossibleGivens()) return;
-  const res = await api('/api/solve', { puzzle: sg.family, text: sgText() });
-  sgClearMarks();
-  if (res.status === 'solved') {
-    sgSnapshot();
-    sg.solved = new Set();
-    res.solution.forEach((row, r) => row.forEach((v, k) => {
-      const c = r * sg.n + k;
-      if (!sg.given[c]) { sg.value[c] = v; sg.solved.add(c); }
-    }));
-    setStatus('solved', 'good');
-    setMessages([{ text: `solved by the ${res.algorithm} solver (${timing(res.stats)})`, cls: 'good' }]);
-    changed('suguru', true);
-  } else if (res.status === 'unsolvable') {
-    setStatus('this puzzle has no solution...', 'bad');
-    const items = [{ text: 'this puzzle has no solution...', cls: 'bad summary' }];
-    if (res.reason) items.push({ text: res.reason, cls: 'bad' });
-    setMessages(items);
-  } else {
-    setStatus('the time limit was reached before a solution was found', 'warn');
-    setMessages([{ text: `stopped by the time limit (${timing(res.stats)})`, cls: 'bad' }]);
-  }
-  sgRender();
-}
-
-// Uniqueness check, shared by the three views: describes a count answer.
+// Uniqueness: describes a count answer.
 function describeCount(res) {
   if (res.count === 0) return { text: 'this puzzle has no solution...', cls: 'bad', extra: res.reason };
   if (res.count === 1 && res.complete) return { text: 'this puzzle has exactly one solution', cls: 'good' };
@@ -1002,1431 +257,7 @@ function describeCount(res) {
   return { text: `this puzzle has more than one solution; two of them differ at ${(res.differences || []).join(', ')}`, cls: 'bad' };
 }
 
-async function sgUnique() {
-  if (sgImpossibleGivens()) return;
-  const res = await api('/api/count', { puzzle: sg.family, text: sgText(), limit: 2 });
-  sgClearMarks();
-  const d = describeCount(res);
-  for (const name of res.differences || []) {
-    const rc = cellOf(name);
-    if (rc) sg.diff.add(rc[0] * sg.n + rc[1]);
-  }
-  setStatus(d.text, d.cls);
-  setMessages([{ text: d.text, cls: d.cls }, ...(d.extra ? [{ text: d.extra, cls: 'bad' }] : [])]);
-  sgRender();
-}
-
-async function sgLoadLevels() {
-  let res;
-  try { res = await api('/api/levels'); } catch (_) { return; }
-  sg.levels = (res.levels || []).filter((l) => l.puzzle === 'suguru');
-  const sel = $('sg-level');
-  const groups = new Map();
-  sg.levels.forEach((l, i) => {
-    if (!groups.has(l.difficulty)) {
-      const og = document.createElement('optgroup');
-      og.label = l.difficulty[0].toUpperCase() + l.difficulty.slice(1);
-      groups.set(l.difficulty, og);
-      sel.appendChild(og);
-    }
-    const o = document.createElement('option');
-    o.value = String(i);
-    o.textContent = `${l.name} (${l.rows}×${l.cols})`;
-    groups.get(l.difficulty).appendChild(o);
-  });
-}
-
-function sgPickLevel() {
-  const i = $('sg-level').value;
-  if (i === '') return;
-  const l = sg.levels[Number(i)];
-  sgLoad(l.text);
-  sgSetMode('play');
-  const restored = restoreProgress('suguru');
-  changed('suguru');
-  sgRender();
-  if (view !== 'suguru') return;
-  const uniq = l.unique ? ', exactly one solution' : '';
-  setStatus(`${l.name}: ${l.rows}×${l.cols}, ${l.difficulty}${uniq}${restored ? ' (your progress is restored)' : ''}`, '');
-  setMessages([]);
-}
-
-async function sgGenerate() {
-  const difficulty = $('sg-gen-level').hidden ? undefined : $('sg-gen-level').value;
-  const size = askedSize('sg', limits.generate.min_side, limits.generate.max_side, 'the generator');
-  if (!size) return;
-  const [rows, cols] = size;
-  const seed = Math.floor(Math.random() * 2 ** 31);
-  const res = await api('/api/generate', { puzzle: sg.family, rows, cols, difficulty, seed });
-  sgLoad(res.text);
-  $('sg-level').value = '';
-  sgSetMode('play');
-  changed('suguru');
-  setStatus(`a new ${difficulty ? `${difficulty} ` : ''}${rows}×${cols} puzzle (seed ${seed})`, 'good');
-  setMessages([{ text: `generated with seed ${seed}${res.unique ? '; exactly one solution' : ''}`, cls: 'good' }]);
-}
-
-// The region families the board plays (those the server offers among these).
-const REGION_FAMILIES = ['suguru', 'ripple'];
-const REGION_TITLES = { suguru: 'Suguru', ripple: 'Ripple Effect' };
-
-// Switches the rules of the region board: the title, and the buttons the family's server
-// features allow (the levels are Suguru's; hints, explanations and generate are every family's
-// that has them).
-function sgSetFamily(family) {
-  sg.family = family;
-  $('sg-family').value = family;
-  const has = (f) => (server.puzzles[family]?.features || []).includes(f);
-  teachButtons('sg', family);
-  $('sg-level').parentElement.hidden = !has('levels');
-  $('sg-generate').hidden = !has('generate');
-  const levels = server.puzzles[family]?.difficulties || [];
-  const sel = $('sg-gen-level');
-  sel.hidden = !has('generate') || levels.length === 0;
-  if ([...sel.options].map((o) => o.value).join() !== levels.join()) {
-    sel.innerHTML = '';
-    for (const d of levels) {
-      const o = document.createElement('option');
-      o.value = d; o.textContent = d;
-      sel.appendChild(o);
-    }
-  }
-  if (view === 'suguru') $('board-title').textContent = REGION_TITLES[family] || family;
-}
-
-PLAY.suguru = {
-  take: () => JSON.stringify({ family: sg.family, m: sg.m, n: sg.n, label: sg.label, given: sg.given, value: sg.value, pencil: sg.pencil, solved: [...sg.solved] }),
-  put(snap) {
-    const st = JSON.parse(snap);
-    if (st.family !== sg.family) sgSetFamily(st.family);
-    Object.assign(sg, { m: st.m, n: st.n, label: st.label, given: st.given, value: st.value, pencil: st.pencil, solved: new Set(st.solved) });
-    if (sg.sel >= sg.m * sg.n) sg.sel = 0;
-    $('sg-rows').value = sg.m; $('sg-cols').value = sg.n;
-    sgClearMarks();
-  },
-  complete: () => sg.m * sg.n > 0 && sg.given.every((g, c) => g || sg.value[c]),
-  verifyBody: () => ({ puzzle: sg.family, text: sgText(), solution: sgSolutionText() }),
-  text: () => sgText(),
-  mode: () => sg.mode,
-  progress: () => ({ value: sg.value, pencil: sg.pencil }),
-  setProgress(p) {
-    const N = sg.m * sg.n;
-    if (!p || !Array.isArray(p.value) || p.value.length !== N) return false;
-    sg.value = p.value.map((v, c) => (sg.given[c] ? 0 : Math.max(0, Math.min(999, Math.floor(Number(v) || 0)))));
-    sg.pencil = Array.isArray(p.pencil) && p.pencil.length === N ? p.pencil.map((x, c) => (sg.given[c] ? 0 : Number(x) >>> 0)) : new Array(N).fill(0);
-    sg.solved = new Set();
-    return sg.value.some((x) => x) || sg.pencil.some((x) => x);
-  },
-  pad() {
-    const reg = sgRegions();
-    const top = Math.max(1, ...reg.size.slice(1));
-    if (top <= PENCIL_MAX) {
-      return { digits: Array.from({ length: top }, (_, i) => i + 1), pencil: sg.mode === 'play', pencilOn: sg.pencilMode };
-    }
-    // Regions too large for one button per number: the pad types digits, as the keyboard does.
-    return { digits: [1, 2, 3, 4, 5, 6, 7, 8, 9, 0], typing: true, pencil: false };
-  },
-  digit(d) {
-    if (sg.sel === null) { setStatus('tap a cell first', 'warn'); return; }
-    if (sg.tool !== 'fill') sgSetTool('fill');
-    if (sg.pencilMode && sg.mode === 'play') sgTogglePencil(sg.sel, d);
-    else if (PLAY.suguru.pad().typing) sgKey({ key: String(d) });
-    else sgSetNumber(sg.sel, d);
-  },
-  erase() { if (sg.sel !== null) sgSetNumber(sg.sel, 0); },
-  togglePencil() {
-    sg.pencilMode = !sg.pencilMode;
-    setStatus(sg.pencilMode ? 'Pencil: digits toggle small candidates in the empty cell' : 'digits fill the cell', '');
-    sgRender();
-  },
-};
-function sgInit() {
-  sgReset(6, 6);
-  $('sg-family').onchange = () => {
-    sgSnapshot();
-    sgSetFamily($('sg-family').value);
-    sgClearMarks();
-    sg.solved = new Set();
-    setStatus(`${REGION_TITLES[sg.family]}: ${sg.family === 'ripple' ? 'regions hold 1 to their size; two equal numbers N in a row or column keep at least N cells between them' : 'regions hold 1 to their size; touching cells differ'}`, '');
-    setMessages([]);
-    sgRender();
-  };
-  $('sg-play').onclick = () => sgSetMode('play');
-  $('sg-creative').onclick = () => sgSetMode('creative');
-  $('sg-draw').onclick = () => { sgSetTool('region'); setStatus('press and drag over cells to draw a region', ''); sgRender(); };
-  $('sg-fill').onclick = () => { sgSetTool('fill'); setStatus('click a cell and type a number', ''); sgRender(); };
-  $('sg-resize').onclick = () => {
-    const size = askedSize('sg', 1, sideLimit(sg.family), 'a grid');
-    if (!size) return;
-    const [m, n] = size;
-    sgReset(m, n);
-    sg.solved = new Set();
-    $('sg-level').value = '';
-    sgSetMode('creative');
-    setMessages([]);
-  };
-  $('sg-check').onclick = (e) => run(e.currentTarget, sgCheck);
-  $('sg-solve').onclick = (e) => run(e.currentTarget, sgSolve);
-  $('sg-unique').onclick = (e) => run(e.currentTarget, sgUnique);
-  $('sg-forced').onclick = (e) => run(e.currentTarget, () => showForced({ puzzle: sg.family, text: sgText() }));
-  teachInit('sg');
-  $('sg-generate').onclick = (e) => run(e.currentTarget, sgGenerate);
-  $('sg-clear-regions').onclick = () => {
-    sgSnapshot();
-    sg.label.fill(0); sgClearMarks(); sg.solved = new Set(); $('sg-level').value = '';
-    setStatus('all regions removed', ''); setMessages([]); sgRender(); changed('suguru');
-  };
-  $('sg-empty').onclick = () => {
-    sgSnapshot();
-    if (sg.mode === 'creative') { sg.given.fill(0); $('sg-level').value = ''; }
-    sg.value.fill(0); sg.pencil.fill(0); sg.solved = new Set(); sgClearMarks();
-    setStatus(sg.mode === 'creative' ? 'all cells emptied' : 'your numbers were removed (the givens stay)', '');
-    setMessages([]);
-    sgRender();
-    changed('suguru');
-  };
-  $('sg-level').onchange = sgPickLevel;
-  $('sg-undo').onclick = () => undo('suguru');
-  $('sg-redo').onclick = () => redo('suguru');
-  sgSetTool('fill');
-  sgSetMode('creative');
-}
-
-// ---------------------------------------------------------------- Path
-
-const pt = {
-  m: 6, n: 6, a: [5, 0], b: [5, 5], row: [], col: [], route: [], xs: [], segs: [], lineFrom: null,
-  mode: 'play', tool: 'path', solved: false, selClue: null, bad: new Set(), diff: new Set(), hint: new Set(), hintLinks: [], edits: 0, visited: false,
-  drag: false, geom: null, empty: new Set(), tapSel: null, touch: null, badClues: new Set(),
-};
-
-function ptReset(m, n) {
-  forget('path');
-  pt.tapSel = null; pt.badClues = new Set();
-  pt.edits++;
-  pt.m = m; pt.n = n;
-  pt.a = [m - 1, 0]; pt.b = [m - 1, n - 1];
-  pt.row = new Array(m).fill(-1); pt.col = new Array(n).fill(-1);
-  pt.route = []; pt.xs = []; pt.segs = []; pt.lineFrom = null; pt.solved = false; pt.bad = new Set(); pt.diff = new Set(); pt.hint = new Set(); pt.hintLinks = []; pt.selClue = null;
-}
-
-const ptIdx = (r, c) => r * pt.n + c;
-const ptNear = (x, y) => Math.abs(Math.floor(x / pt.n) - Math.floor(y / pt.n)) + Math.abs((x % pt.n) - (y % pt.n)) === 1;
-
-// Loose lines (the Lines tool): links drawn away from the path, kept as [a, b] with a < b. A
-// cell holds at most two lines (a door one, its other line being the door), and the path takes
-// over a loose line as soon as its end reaches it (ptAbsorb).
-function ptLinesAt(i) {
-  let k = pt.segs.filter(([a, b]) => a === i || b === i).length;
-  const at = pt.route.indexOf(i);
-  if (at >= 0) k += (at > 0 ? 1 : 0) + (at + 1 < pt.route.length ? 1 : 0);
-  const door = i === ptIdx(pt.a[0], pt.a[1]) || i === ptIdx(pt.b[0], pt.b[1]);
-  return k + (door ? 1 : 0);
-}
-function ptAbsorb() {
-  const A = ptIdx(pt.a[0], pt.a[1]);
-  if (!pt.route.length && pt.segs.some(([a, b]) => a === A || b === A)) pt.route = [A];
-  for (let grew = true; grew && pt.route.length;) {
-    grew = false;
-    const last = pt.route[pt.route.length - 1];
-    if (last === ptIdx(pt.b[0], pt.b[1]) && pt.route.length > 1) return;
-    const k = pt.segs.findIndex(([a, b]) => a === last || b === last);
-    if (k < 0) return;
-    const [a, b] = pt.segs[k];
-    const next = a === last ? b : a;
-    pt.segs.splice(k, 1);
-    if (pt.route.includes(next)) continue;
-    pt.route.push(next);
-    grew = true;
-  }
-}
-// The cells on loose lines.
-const ptLooseCells = () => [...new Set(pt.segs.flat())];
-const ptOnEdge = (r, c) => r === 0 || c === 0 || r === pt.m - 1 || c === pt.n - 1;
-
-function ptText() {
-  return `${pt.m} ${pt.n}\n${pt.a[0] + 1} ${pt.a[1] + 1}\n${pt.b[0] + 1} ${pt.b[1] + 1}\n\n${pt.row.join(' ')}\n${pt.col.join(' ')}\n`;
-}
-
-// The answer-file form of the drawn path: each path cell points to the next, door B holds "u".
-function ptSolutionText() {
-  const dirs = new Array(pt.m * pt.n).fill('0');
-  pt.route.forEach((c, i) => {
-    if (i + 1 < pt.route.length) {
-      const d = pt.route[i + 1] - c;
-      dirs[c] = d === pt.n ? 'd' : d === -pt.n ? 'u' : d === 1 ? 'r' : 'l';
-    } else {
-      dirs[c] = 'u';
-    }
-  });
-  const rows = [];
-  for (let r = 0; r < pt.m; r++) rows.push(dirs.slice(r * pt.n, r * pt.n + pt.n).join(' '));
-  return `${pt.m} ${pt.n}\n${pt.a[0] + 1} ${pt.a[1] + 1}\n${pt.b[0] + 1} ${pt.b[1] + 1}\n\n${rows.join('\n')}\n`;
-}
-
-// Follows a direction grid (rows of 0dlru) from door A.
-function ptRouteFrom(rows) {
-  const grid = rows.map((r) => String(r).replace(/\s+/g, ''));
-  const route = [];
-  let [r, c] = pt.a;
-  const seen = new Set();
-  while (r >= 0 && c >= 0 && r < pt.m && c < pt.n && !seen.has(ptIdx(r, c))) {
-    const i = ptIdx(r, c);
-    seen.add(i);
-    route.push(i);
-    if (r === pt.b[0] && c === pt.b[1]) break;
-    const d = grid[r][c];
-    if (d === 'd') r++; else if (d === 'u') r--; else if (d === 'l') c--; else if (d === 'r') c++; else break;
-  }
-  return route;
-}
-
-function ptLoad(text) {
-  const t = tokens(text);
-  const m = intToken(t[0], 'rows'), n = intToken(t[1], 'columns');
-  const max = Math.min(PATH_MAX_SIDE, sideLimit('path'));
-  if (m < 1 || n < 1 || m > max || n > max) throw new Error(`the playground draws Path grids of 1 to ${max} rows and columns, found ${m}×${n}`);
-  if (t.length < 6 + m + n) throw new Error(`expected the doors, ${m} row clues and ${n} column clues after "${m} ${n}"`);
-  const door = (i, name) => {
-    const r = intToken(t[i], `${name} row`) - 1, c = intToken(t[i + 1], `${name} column`) - 1;
-    if (r < 0 || c < 0 || r >= m || c >= n) throw new Error(`${name} (${r + 1}, ${c + 1}) is outside the ${m}×${n} grid`);
-    return [r, c];
-  };
-  const a = door(2, 'door A'), b = door(4, 'door B');
-  const row = [], col = [];
-  for (let i = 0; i < m; i++) row.push(intToken(t[6 + i], `row clue ${i + 1}`));
-  for (let i = 0; i < n; i++) col.push(intToken(t[6 + m + i], `column clue ${i + 1}`));
-  ptReset(m, n);
-  Object.assign(pt, { a, b, row, col });
-  $('pt-rows').value = m; $('pt-cols').value = n;
-}
-
-function ptRender() {
-  if (view !== 'path') return;
-  const { m, n } = pt;
-  const cs = cellSize(m + 1, n + 1, 540);
-  const pad = 16;
-  const x0 = pad + cs, y0 = pad + cs;
-  const W = x0 + n * cs + pad + cs * 0.5, H = y0 + m * cs + pad + cs * 0.5;
-  pt.geom = { cs, x0, y0, rows: m, cols: n, width: W, height: H };
-  const board = $('board');
-  board.innerHTML = '';
-  const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, id: 'pt-svg', 'data-puzzle': 'path' }, board);
-  root.style.maxWidth = `${W}px`; // CSSOM, allowed by the page's Content-Security-Policy
-  const used = { row: new Array(m).fill(0), col: new Array(n).fill(0) };
-  for (const c of [...pt.route, ...ptLooseCells().filter((c) => !pt.route.includes(c))]) { used.row[Math.floor(c / n)]++; used.col[c % n]++; }
-  // clues
-  const clueClass = (clue, k) => clue < 0 ? 'none' : k === clue ? 'ok' : k > clue ? 'over' : '';
-  for (let r = 0; r < m; r++) {
-    const box = svg('rect', { x: x0 - cs, y: y0 + r * cs, width: cs, height: cs, class: 'clue-box' + (pt.selClue && pt.selClue.kind === 'row' && pt.selClue.i === r ? ' sel' : ''), 'data-clue': `row${r + 1}` }, root);
-    box.addEventListener('pointerdown', (e) => { e.stopPropagation(); ptSelectClue('row', r); });
-    svg('text', { x: x0 - cs / 2, y: y0 + r * cs + cs / 2, class: 'clue ' + clueClass(pt.row[r], used.row[r]), 'font-size': Math.round(cs * 0.45) }, root, pt.row[r] < 0 ? '·' : String(pt.row[r]));
-  }
-  for (let c = 0; c < n; c++) {
-    const box = svg('rect', { x: x0 + c * cs, y: y0 - cs, width: cs, height: cs, class: 'clue-box' + (pt.selClue && pt.selClue.kind === 'col' && pt.selClue.i === c ? ' sel' : ''), 'data-clue': `col${c + 1}` }, root);
-    box.addEventListener('pointerdown', (e) => { e.stopPropagation(); ptSelectClue('col', c); });
-    svg('text', { x: x0 + c * cs + cs / 2, y: y0 - cs / 2, class: 'clue ' + clueClass(pt.col[c], used.col[c]), 'font-size': Math.round(cs * 0.45) }, root, pt.col[c] < 0 ? '·' : String(pt.col[c]));
-  }
-  const g = svg('g', { transform: `translate(${x0},${y0})` }, root);
-  for (let r = 0; r < m; r++) {
-    for (let c = 0; c < n; c++) {
-      svg('rect', { x: c * cs, y: r * cs, width: cs, height: cs, fill: (r + c) % 2 ? '#f7f9fb' : '#ffffff', class: 'cell-bg', 'data-cell': `r${r + 1}c${c + 1}` }, g);
-    }
-  }
-  drawMarks(g, n, cs, { diff: pt.diff, hint: pt.hint, empty: pt.empty, bad: pt.bad });
-  for (let r = 1; r < m; r++) svg('line', { x1: 0, y1: r * cs, x2: n * cs, y2: r * cs, class: 'grid-line' }, g);
-  for (let c = 1; c < n; c++) svg('line', { x1: c * cs, y1: 0, x2: c * cs, y2: m * cs, class: 'grid-line' }, g);
-  svg('rect', { x: 0, y: 0, width: n * cs, height: m * cs, class: 'outer' }, g);
-  // Doors: the door cells are tinted and badged, and the path leaves the grid through a gap
-  // in the outer border next to them.
-  const doorEdge = ([r, c]) => {
-    if (c === 0) return [[0, r * cs + cs / 2], [0, r * cs + cs * 0.2, 0, r * cs + cs * 0.8]];
-    if (c === n - 1) return [[n * cs, r * cs + cs / 2], [n * cs, r * cs + cs * 0.2, n * cs, r * cs + cs * 0.8]];
-    if (r === 0) return [[c * cs + cs / 2, 0], [c * cs + cs * 0.2, 0, c * cs + cs * 0.8, 0]];
-    return [[c * cs + cs / 2, m * cs], [c * cs + cs * 0.2, m * cs, c * cs + cs * 0.8, m * cs]];
-  };
-  for (const [d, name] of [[pt.a, 'A'], [pt.b, 'B']]) {
-    svg('rect', { x: d[1] * cs + 1, y: d[0] * cs + 1, width: cs - 2, height: cs - 2, class: 'door-cell' }, g);
-    const [, gap] = doorEdge(d);
-    svg('line', { x1: gap[0], y1: gap[1], x2: gap[2], y2: gap[3], class: 'door-gap' }, g);
-    const rad = Math.max(6, cs * 0.16);
-    svg('circle', { cx: d[1] * cs + rad + 3, cy: d[0] * cs + rad + 3, r: rad, class: 'door' }, g);
-    svg('text', { x: d[1] * cs + rad + 3, y: d[0] * cs + rad + 4, class: 'door-label', 'font-size': Math.max(8, Math.round(rad * 1.2)) }, g, name);
-  }
-  const centre = (i) => [(i % n) * cs + cs / 2, Math.floor(i / n) * cs + cs / 2];
-  if (pt.route.length) {
-    const pts = [doorEdge(pt.a)[0], ...pt.route.map(centre)];
-    const last = pt.route[pt.route.length - 1];
-    if (last === ptIdx(pt.b[0], pt.b[1])) pts.push(doorEdge(pt.b)[0]);
-    svg('polyline', { points: pts.map((p) => p.join(',')).join(' '), class: 'path-line' + (pt.solved ? ' solved' : ''), 'stroke-width': Math.max(3, cs * 0.18) }, g);
-  }
-  // Loose lines (the Lines tool), drawn as the path is.
-  for (const [a, b] of pt.segs) {
-    const [x1, y1] = centre(a), [x2, y2] = centre(b);
-    svg('line', { x1, y1, x2, y2, class: 'path-line loose', 'stroke-width': Math.max(3, cs * 0.18), 'data-line': `${ptName(a)}-${ptName(b)}` }, g);
-  }
-  if (pt.lineFrom !== null) svg('rect', { x: (pt.lineFrom % n) * cs + 2, y: Math.floor(pt.lineFrom / n) * cs + 2, width: cs - 4, height: cs - 4, rx: 3, class: 'sel tap-sel' }, g);
-  // Cells the player marked unused (Mark ✕): a cross.
-  for (const c of pt.xs) {
-    const [x, y] = centre(c), d = cs * 0.22;
-    svg('line', { x1: x - d, y1: y - d, x2: x + d, y2: y + d, class: 'cross-mark', 'data-x': ptName(c) }, g);
-    svg('line', { x1: x - d, y1: y + d, x2: x + d, y2: y - d, class: 'cross-mark' }, g);
-  }
-  // The links a hint or an explained step concludes are lines: dashed between the cell centres.
-  for (const [a, b] of pt.hintLinks) {
-    const [x1, y1] = centre(a), [x2, y2] = centre(b);
-    svg('line', { x1, y1, x2, y2, class: 'hint-link' }, g);
-  }
-  // The cell a tap selected: the next tap on a neighbour toggles the link between them.
-  if (pt.tapSel !== null) svg('rect', { x: (pt.tapSel % n) * cs + 2, y: Math.floor(pt.tapSel / n) * cs + 2, width: cs - 4, height: cs - 4, rx: 3, class: 'sel tap-sel', 'data-tap': `r${Math.floor(pt.tapSel / n) + 1}c${(pt.tapSel % n) + 1}` }, g);
-  for (const name of pt.badClues) {
-    const box = root.querySelector(`rect.clue-box[data-clue="${name}"]`);
-    if (box) { box.classList.add('bad-clue'); box.setAttribute('aria-invalid', 'true'); }
-  }
-  const len = pt.route.length;
-  $('board-sub').textContent = `${m}×${n} · path of ${len} cell${len === 1 ? '' : 's'} · ${pt.mode === 'play' ? 'Play Mode' : 'Creative Mode'}`;
-  const onPath = new Set(pt.route);
-  const crossed = new Set(pt.xs), loose = new Set(ptLooseCells());
-  gridRoles(root, g, n, (c) => (onPath.has(c) ? 'on the path' : loose.has(c) ? 'on a loose line' : crossed.has(c) ? 'marked unused' : 'empty'), pt.lineFrom ?? pt.tapSel ?? (pt.route.length ? pt.route[pt.route.length - 1] : null));
-  // The clues, drawn outside the grid, are told with each cell: "row clue 2, column clue 3".
-  const clue = (k) => (k < 0 ? 'none' : String(k));
-  for (const rect of g.querySelectorAll('rect.cell-bg[data-cell]')) {
-    const [r, c] = cellOf(rect.dataset.cell);
-    rect.setAttribute('aria-description', `row clue ${clue(pt.row[r])}, column clue ${clue(pt.col[c])}`);
-  }
-  padRender();
-  root.addEventListener('pointerdown', ptPointerDown);
-  root.addEventListener('pointermove', ptPointerMove);
-  root.addEventListener('pointerup', ptPointerUp);
-  root.addEventListener('pointercancel', () => { pt.drag = false; pt.touch = null; });
-}
-
-function ptSelectClue(kind, i) {
-  if (pt.mode !== 'creative') { setStatus('clues are fixed in Play Mode (switch to Creative Mode to edit them)', 'warn'); return; }
-  pt.selClue = { kind, i, typedAt: 0 };
-  setStatus(`type the ${kind === 'row' ? 'row' : 'column'} ${i + 1} clue; Backspace removes it`, '');
-  ptRender();
-  $('board').focus({ preventScroll: true });
-}
-
-function ptClearMarks() {
-  pt.bad = new Set(); pt.diff = new Set(); pt.hint = new Set(); pt.hintLinks = [];
-  pt.empty = new Set(); pt.badClues = new Set();
-}
-
-function ptChanged(bySolver = false) {
-  pt.edits++; pt.solved = false;
-  ptAbsorb();
-  // A cell the path (or a loose line) now runs through is no longer marked unused.
-  if (pt.xs.length) {
-    const loose = new Set(ptLooseCells());
-    pt.xs = pt.xs.filter((c) => !pt.route.includes(c) && !loose.has(c));
-  }
-  ptClearMarks();
-  changed('path', bySolver);
-}
-
-// Extends or shortens the path towards cell (r, c), one orthogonal step at a time.
-function ptStepTo(r, c) {
-  const target = ptIdx(r, c);
-  for (let guard = 0; guard < pt.m + pt.n; guard++) {
-    const last = pt.route[pt.route.length - 1];
-    if (last === target) return;
-    const lr = Math.floor(last / pt.n), lc = last % pt.n;
-    let nr = lr, nc = lc;
-    if (lr !== r && lc !== c) return; // only straight moves
-    if (r > lr) nr++; else if (r < lr) nr--; else if (c > lc) nc++; else nc--;
-    const next = ptIdx(nr, nc);
-    if (pt.route.length > 1 && pt.route[pt.route.length - 2] === next) pt.route.pop();
-    else if (!pt.route.includes(next) && ptLinesAt(next) < 2) { pt.route.push(next); ptAbsorb(); }
-    else return;
-  }
-}
-
-// A gesture (a drag, a tap, a key) is one undo step: the grid before it is remembered and
-// recorded when the gesture changed something.
-let ptGesture = null;
-function ptBegin() { ptGesture = PLAY.path.take(); }
-function ptEnd() {
-  if (ptGesture === null) return;
-  const before = ptGesture;
-  ptGesture = null;
-  if (PLAY.path.take() !== before) record('path', before);
-}
-
-const ptName = (k) => `r${Math.floor(k / pt.n) + 1}c${(k % pt.n) + 1}`;
-
-function ptPointerDown(ev) {
-  const rc = cellAt(ev.currentTarget, ev, pt.geom);
-  pt.selClue = null;
-  if (!rc) { ptRender(); return; }
-  const [r, c] = rc;
-  $('board').focus({ preventScroll: true });
-  if (pt.mode === 'creative' && (pt.tool === 'a' || pt.tool === 'b')) {
-    if (!ptOnEdge(r, c)) { setStatus('doors are cells on the edge of the grid', 'warn'); return; }
-    record('path');
-    pt[pt.tool] = [r, c];
-    pt.route = []; pt.segs = [];
-    ptChanged();
-    ptRender();
-    return;
-  }
-  const i = ptIdx(r, c);
-  if (pt.tool === 'x') {
-    ptToggleCross(i);
-    return;
-  }
-  if (pt.tool === 'line') {
-    // Lines: a drag toggles the line between each cell and the next it enters; a tap on a
-    // neighbour of the last cell tapped (or dragged to) toggles the line between them.
-    pt.lineTap = { prev: pt.lineFrom, at: i, moved: false };
-    pt.lineFrom = i;
-    pt.drag = true;
-    ptBegin();
-    try { ev.currentTarget.setPointerCapture(ev.pointerId); } catch (_) { /* released */ }
-    ptRender();
-    return;
-  }
-  if (ev.pointerType === 'touch') {
-    // Touch: a tap selects a cell and a tap on a neighbour toggles their link (ptTap); a
-    // drag draws as the mouse does, once it leaves the first cell.
-    pt.touch = { start: i, moved: false };
-    ev.currentTarget.setPointerCapture(ev.pointerId);
-    return;
-  }
-  pt.tapSel = null;
-  ptBegin();
-  if (!ptPress(i)) { ptGesture = null; return; }
-  pt.drag = true;
-  try { $('pt-svg').setPointerCapture(ev.pointerId); } catch (_) { /* released */ }
-}
-
-// A press on cell i: on the path it shortens the path to i, elsewhere it extends the path
-// straight towards i; an empty path starts at door A.
-function ptPress(i) {
-  const r = Math.floor(i / pt.n), c = i % pt.n;
-  if (!pt.route.length) {
-    if (r !== pt.a[0] || c !== pt.a[1]) { setStatus('start the path at door A', 'warn'); return false; }
-    pt.route = [i];
-  } else {
-    const at = pt.route.indexOf(i);
-    if (at >= 0) pt.route = pt.route.slice(0, at + 1);
-    else ptStepTo(r, c);
-  }
-  ptChanged();
-  ptRender();
-  return true;
-}
-
-function ptPointerMove(ev) {
-  const rc = cellAt(ev.currentTarget, ev, pt.geom);
-  if (!rc) return;
-  if (pt.tool === 'line') {
-    const i = ptIdx(rc[0], rc[1]);
-    if (!pt.drag || pt.lineFrom === null || i === pt.lineFrom || !ptNear(pt.lineFrom, i)) return;
-    if (pt.lineTap) pt.lineTap.moved = true;
-    ptToggleLoose(pt.lineFrom, i);
-    pt.lineFrom = i;
-    ptRender();
-    return;
-  }
-  if (pt.touch && !pt.touch.moved) {
-    if (ptIdx(rc[0], rc[1]) === pt.touch.start) return;
-    pt.touch.moved = true;
-    pt.tapSel = null;
-    ptBegin();
-    if (!ptPress(pt.touch.start)) { pt.touch = null; ptGesture = null; return; }
-    pt.drag = true;
-  }
-  if (!pt.drag) return;
-  const before = pt.route.join(',');
-  ptStepTo(rc[0], rc[1]);
-  if (pt.route.join(',') === before) return;
-  ptChanged();
-  ptRender();
-  try { $('pt-svg').setPointerCapture(ev.pointerId); } catch (_) { /* released */ }
-}
-
-function ptPointerUp() {
-  pt.drag = false;
-  if (pt.tool === 'line') {
-    const t = pt.lineTap;
-    pt.lineTap = null;
-    if (t && !t.moved && t.prev !== null && ptNear(t.prev, t.at)) { ptToggleLoose(t.prev, t.at); ptRender(); }
-    ptEnd();
-    return;
-  }
-  const t = pt.touch;
-  pt.touch = null;
-  if (t && !t.moved) ptTap(t.start);
-  ptEnd();
-}
-
-// Tap-to-tap drawing: a tap selects a cell; a tap on a neighbour of the selected cell toggles
-// the link between the two and selects the neighbour, so taps along a row draw it.
-function ptTap(i) {
-  const sel = pt.tapSel;
-  const near = sel !== null && Math.abs(Math.floor(sel / pt.n) - Math.floor(i / pt.n)) + Math.abs((sel % pt.n) - (i % pt.n)) === 1;
-  if (near) {
-    ptBegin();
-    ptToggleLink(sel, i);
-    ptEnd();
-    pt.tapSel = i;
-  } else {
-    pt.tapSel = sel === i ? null : i;
-  }
-  ptRender();
-}
-
-// Lines: toggles the line x–y. A line of the path cuts the path there (the part beyond stays as
-// a loose piece); a loose line goes; a new line is loose unless it continues the path's end
-// (then the path takes it).
-function ptToggleLoose(x, y) {
-  const [a, b] = x < y ? [x, y] : [y, x];
-  const k = pt.segs.findIndex(([p, q]) => p === a && q === b);
-  const ix = pt.route.indexOf(x), iy = pt.route.indexOf(y);
-  if (k >= 0) {
-    pt.segs.splice(k, 1);
-  } else if (ix >= 0 && iy >= 0 && Math.abs(ix - iy) === 1) {
-    // Cut the path there: the part beyond the cut stays on the board as a loose piece.
-    const tail = pt.route.slice(Math.max(ix, iy));
-    for (let k = 0; k + 1 < tail.length; k++) pt.segs.push([Math.min(tail[k], tail[k + 1]), Math.max(tail[k], tail[k + 1])]);
-    pt.route = pt.route.slice(0, Math.min(ix, iy) + 1);
-    if (pt.route.length === 1) pt.route = [];
-  } else if (ptLinesAt(x) >= 2 || ptLinesAt(y) >= 2) {
-    setStatus(`${ptName(ptLinesAt(x) >= 2 ? x : y)} already has its lines`, 'warn');
-    return;
-  } else {
-    pt.segs.push([a, b]);
-  }
-  ptChanged();
-  setStatus('', '');
-}
-
-// Mark ✕: toggles the mark "the path does not use this cell" (not on a cell of the path).
-function ptToggleCross(i) {
-  if (pt.route.includes(i)) { setStatus(`${ptName(i)} is on the path`, 'warn'); return; }
-  ptBegin();
-  const had = pt.xs.includes(i);
-  pt.xs = had ? pt.xs.filter((c) => c !== i) : [...pt.xs, i].sort((a, b) => a - b);
-  ptChanged();
-  ptEnd();
-  setStatus(`${ptName(i)} ${had ? 'unmarked' : 'marked unused'}`, '');
-  ptRender();
-}
-
-// Toggles the link x–y: a link of the path is removed (the path ends before it); a new link
-// continues the path from its end (or starts it at door A).
-function ptToggleLink(x, y) {
-  const ix = pt.route.indexOf(x), iy = pt.route.indexOf(y);
-  if (ix >= 0 && iy >= 0 && Math.abs(ix - iy) === 1) {
-    pt.route = pt.route.slice(0, Math.min(ix, iy) + 1);
-    if (pt.route.length === 1) pt.route = [];
-    ptChanged();
-    setStatus(`link ${ptName(x)}–${ptName(y)} removed`, '');
-    return;
-  }
-  const A = ptIdx(pt.a[0], pt.a[1]);
-  const route = pt.route.length ? pt.route : (x === A || y === A ? [A] : []);
-  if (!route.length) { setStatus('the path starts at door A: tap door A, then its neighbour', 'warn'); return; }
-  const last = route[route.length - 1];
-  const next = last === x ? y : last === y ? x : -1;
-  if (next < 0) { setStatus(`a new link continues the path from its end, ${ptName(last)}`, 'warn'); return; }
-  if (route.includes(next)) { setStatus(`${ptName(next)} is already on the path`, 'warn'); return; }
-  pt.route = [...route, next];
-  ptChanged();
-  setStatus('', '');
-}
-
-// Sets the selected clue (Creative Mode) to d, or to the number typed so far with d appended
-// when `typing`; a clue larger than its row or column is refused, not changed.
-function ptSetClue(d, typing) {
-  const arr = pt.selClue.kind === 'row' ? pt.row : pt.col;
-  const i = pt.selClue.i;
-  const max = pt.selClue.kind === 'row' ? pt.n : pt.m;
-  const now = Date.now();
-  const cur = arr[i];
-  let v = d;
-  if (typing && now - pt.selClue.typedAt < 1200 && cur >= 0 && cur * 10 + v <= max) v = cur * 10 + v;
-  pt.selClue.typedAt = now;
-  const what = `${pt.selClue.kind === 'row' ? 'row' : 'column'} ${i + 1}`;
-  if (v > max) { setStatus(`${what} has ${max} cells: a clue of ${v} cannot be met, so it is not set`, 'bad'); return; }
-  arr[i] = v;
-  ptChanged();
-  ptRender();
-}
-
-function ptKey(ev) {
-  ptBegin();
-  const used = ptKeyInner(ev);
-  ptEnd();
-  return used;
-}
-
-function ptKeyInner(ev) {
-  if (pt.selClue) {
-    const arr = pt.selClue.kind === 'row' ? pt.row : pt.col;
-    const i = pt.selClue.i;
-    if (/^[0-9]$/.test(ev.key)) { ptSetClue(Number(ev.key), true); return true; }
-    if (ev.key === 'Backspace' || ev.key === 'Delete' || ev.key === '-') { arr[i] = -1; ptChanged(); ptRender(); return true; }
-    if (ev.key === 'Escape') { pt.selClue = null; ptRender(); return true; }
-  }
-  const dir = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[ev.key];
-  if (pt.tool === 'x' || pt.tool === 'line') {
-    // Lines and Mark ✕ by keyboard: the arrows move a cursor (from door A); in Lines, Shift
-    // with an arrow draws or erases the line to the next cell; x or Space toggles ✕.
-    const at = pt.lineFrom ?? pt.tapSel ?? ptIdx(pt.a[0], pt.a[1]);
-    if (dir) {
-      const r = Math.floor(at / pt.n) + dir[0], c = at % pt.n + dir[1];
-      if (r < 0 || c < 0 || r >= pt.m || c >= pt.n) return true;
-      const next = ptIdx(r, c);
-      if (pt.tool === 'line' && ev.shiftKey) ptToggleLoose(at, next);
-      if (pt.tool === 'line') pt.lineFrom = next; else pt.tapSel = next;
-      ptRender();
-      return true;
-    }
-    if (pt.tool === 'x' && (ev.key === 'x' || ev.key === 'X' || ev.key === ' ')) { ptToggleCross(at); pt.tapSel = at; ptRender(); return true; }
-    return false;
-  }
-  if (dir) {
-    pt.tapSel = null;
-    if (!pt.route.length) { pt.route = [ptIdx(pt.a[0], pt.a[1])]; ptChanged(); ptRender(); return true; }
-    const last = pt.route[pt.route.length - 1];
-    const r = Math.floor(last / pt.n) + dir[0], c = last % pt.n + dir[1];
-    if (r >= 0 && c >= 0 && r < pt.m && c < pt.n) { ptStepTo(r, c); ptChanged(); ptRender(); }
-    return true;
-  }
-  if (ev.key === 'Backspace') { pt.route.pop(); ptChanged(); ptRender(); return true; }
-  return false;
-}
-
-function ptSetMode(mode) {
-  pt.mode = mode;
-  press('pt-play', mode === 'play');
-  press('pt-creative', mode === 'creative');
-  $('pt-tool-a').hidden = mode === 'play';
-  $('pt-tool-b').hidden = mode === 'play';
-  if (mode === 'play') ptSetTool('path');
-  pt.selClue = null;
-  if (view === 'path') setStatus(mode === 'play' ? 'drag from door A to door B' : 'click a clue to type it, or place the doors', '');
-  ptRender();
-}
-
-function ptSetTool(tool) {
-  pt.tool = tool;
-  press('pt-tool-path', tool === 'path');
-  press('pt-tool-x', tool === 'x');
-  press('pt-tool-line', tool === 'line');
-  pt.lineFrom = null;
-  press('pt-tool-a', tool === 'a');
-  press('pt-tool-b', tool === 'b');
-}
-
-// Check. A finished path (it reaches door B) goes to the server's verifier. An unfinished one
-// is judged only by what is already wrong: a row or column holding more path cells than its
-// clue (the path drawn here is always connected, from door A, and never visits a cell twice).
-async function ptCheck() {
-  ptClearMarks();
-  if (!pt.route.length && !pt.segs.length) { setStatus('draw a path first, starting at door A', 'warn'); setMessages([]); ptRender(); return; }
-  const B = ptIdx(pt.b[0], pt.b[1]);
-  if (pt.route.length && pt.route[pt.route.length - 1] === B && pt.segs.length) {
-    const text = `the path reaches door B, but ${plural(pt.segs.length, 'loose line')} ${pt.segs.length === 1 ? 'is' : 'are'} not part of it`;
-    for (const c of ptLooseCells()) pt.bad.add(c);
-    setStatus(text, 'bad');
-    setMessages([{ text, cls: 'bad' }]);
-    ptRender();
-    return;
-  }
-  if (pt.route.length && pt.route[pt.route.length - 1] === B) {
-    const res = await api('/api/verify', { puzzle: 'path', text: ptText(), solution: ptSolutionText() });
-    ptClearMarks();
-    reportCheck(res, pt.bad, ptIdx, 'your path is correct, well done.', undefined, (broken) => ptClueCells(broken.map((v) => v.at)));
-    ptRender();
-    return;
-  }
-  const over = [];
-  for (const [kind, clues, lineOf] of [['row', pt.row, (c) => Math.floor(c / pt.n)], ['column', pt.col, (c) => c % pt.n]]) {
-    clues.forEach((clue, k) => {
-      const cells = [...pt.route, ...ptLooseCells().filter((c) => !pt.route.includes(c))].filter((c) => lineOf(c) === k);
-      if (clue >= 0 && cells.length > clue) over.push({ at: `${kind} ${k + 1}`, message: `${kind} ${k + 1} has ${cells.length} path cells, its clue is ${clue}` });
-    });
-  }
-  for (const c of ptClueCells(over.map((v) => v.at))) pt.bad.add(c);
-  const loose = pt.segs.length ? ` (and ${plural(pt.segs.length, 'loose line')})` : '';
-  const todo = `the path has ${plural(pt.route.length, 'cell')}${loose} and has not reached door B yet`;
-  if (!over.length) {
-    setStatus(`nothing is wrong so far; ${todo}`, 'good');
-    setMessages([{ text: `nothing is wrong so far; ${todo}`, cls: 'good' }]);
-  } else {
-    const rest = over.length > 1 ? ` (and ${plural(over.length - 1, 'more broken rule')})` : '';
-    setStatus(`${over[0].message}${rest}`, 'bad');
-    setMessages([...over.map((v) => ({ text: v.message, cls: 'bad' })), { text: todo }]);
-  }
-  ptRender();
-}
-
-// The path cells of the rows and columns named like "row 2" / "column 3" (their clue boxes are
-// marked too).
-function ptClueCells(names) {
-  const out = [];
-  for (const name of names) {
-    const m = /^(row|column) (\d+)$/.exec(name);
-    if (!m) continue;
-    const k = Number(m[2]) - 1;
-    pt.badClues.add(`${m[1] === 'row' ? 'row' : 'col'}${k + 1}`);
-    for (const c of pt.route) if ((m[1] === 'row' ? Math.floor(c / pt.n) : c % pt.n) === k) out.push(c);
-  }
-  return out;
-}
-
-async function ptSolve() {
-  const res = await api('/api/solve', { puzzle: 'path', text: ptText() });
-  ptClearMarks();
-  if (res.status === 'solved') {
-    record('path');
-    pt.route = ptRouteFrom(res.solution);
-    pt.segs = []; pt.xs = [];
-    ptChanged(true);
-    pt.solved = true;
-    setStatus('solved', 'good');
-    setMessages([{ text: `solved by the ${res.algorithm} solver (${timing(res.stats)})`, cls: 'good' }]);
-  } else if (res.status === 'unsolvable') {
-    setStatus('this puzzle has no solution...', 'bad');
-    setMessages([{ text: 'this puzzle has no solution...', cls: 'bad summary' }, ...(res.reason ? [{ text: res.reason, cls: 'bad' }] : [])]);
-  } else {
-    setStatus('the time limit was reached before a solution was found', 'warn');
-  }
-  ptRender();
-}
-
-async function ptUnique() {
-  const res = await api('/api/count', { puzzle: 'path', text: ptText(), limit: 2 });
-  ptClearMarks();
-  const d = describeCount(res);
-  for (const name of res.differences || []) {
-    const rc = cellOf(name);
-    if (rc) pt.diff.add(ptIdx(rc[0], rc[1]));
-  }
-  setStatus(d.text, d.cls);
-  setMessages([{ text: d.text, cls: d.cls }, ...(d.extra ? [{ text: d.extra, cls: 'bad' }] : [])]);
-  ptRender();
-}
-
-// A random puzzle from the server's generator (pencilbox_pathpuzzle::generate): a random
-// self-avoiding path between two doors, clues removed while the solution stays unique.
-// With `auto` (the first visit of the view), the answer is dropped if the player started
-// editing meanwhile.
-async function ptRandom(auto) {
-  const size = askedSize('pt', limits.generate.min_side, limits.generate.max_side, 'the generator');
-  if (!size) return;
-  const [m, n] = size;
-  const seed = Math.floor(Math.random() * 2 ** 31);
-  const stamp = pt.edits;
-  const res = await api('/api/generate', { puzzle: 'path', rows: m, cols: n, settings: { clues: 50 }, seed });
-  if (auto === true && pt.edits !== stamp) return;
-  ptLoad(res.text);
-  ptSetMode('play');
-  changed('path');
-  const hidden = pt.row.concat(pt.col).filter((x) => x < 0).length;
-  setStatus(`a new ${m}×${n} puzzle with exactly one solution`, 'good');
-  setMessages([{ text: `generated with seed ${seed}: ${hidden} clue(s) hidden, exactly one solution`, cls: 'good' }]);
-}
-
-// The largest Path grid the board draws (a drawing limit of the page, below the server's).
-const PATH_MAX_SIDE = 30;
-
-PLAY.path = {
-  take: () => JSON.stringify({ m: pt.m, n: pt.n, a: pt.a, b: pt.b, row: pt.row, col: pt.col, route: pt.route, xs: pt.xs, segs: pt.segs }),
-  put(snap) {
-    Object.assign(pt, JSON.parse(snap));
-    pt.tapSel = null; pt.selClue = null; pt.solved = false;
-    $('pt-rows').value = pt.m; $('pt-cols').value = pt.n;
-    ptClearMarks();
-  },
-  complete: () => pt.route.length > 0 && pt.route[pt.route.length - 1] === ptIdx(pt.b[0], pt.b[1]),
-  verifyBody: () => ({ puzzle: 'path', text: ptText(), solution: ptSolutionText() }),
-  text: () => ptText(),
-  mode: () => pt.mode,
-  progress: () => ({ route: pt.route, xs: pt.xs, segs: pt.segs }),
-  // A saved path is taken only if it is one from door A through neighbouring cells, each once.
-  setProgress(p) {
-    const route = p && Array.isArray(p.route) ? p.route.map(Number) : null;
-    if (!route || !route.length || route[0] !== ptIdx(pt.a[0], pt.a[1])) return false;
-    const seen = new Set();
-    for (let k = 0; k < route.length; k++) {
-      const c = route[k];
-      if (!Number.isInteger(c) || c < 0 || c >= pt.m * pt.n || seen.has(c)) return false;
-      if (k > 0) {
-        const b = route[k - 1];
-        if (Math.abs(Math.floor(b / pt.n) - Math.floor(c / pt.n)) + Math.abs((b % pt.n) - (c % pt.n)) !== 1) return false;
-      }
-      seen.add(c);
-    }
-    pt.route = route;
-    const xs = p && Array.isArray(p.xs) ? p.xs.map(Number) : [];
-    pt.xs = xs.filter((c) => Number.isInteger(c) && c >= 0 && c < pt.m * pt.n && !seen.has(c));
-    pt.segs = [];
-    for (const l of p && Array.isArray(p.segs) ? p.segs : []) {
-      const [x, y] = Array.isArray(l) ? l.map(Number) : [];
-      if (Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y < pt.m * pt.n && x < y && ptNear(x, y) && ptLinesAt(x) < 2 && ptLinesAt(y) < 2) pt.segs.push([x, y]);
-    }
-    return true;
-  },
-  pad() {
-    if (pt.mode === 'creative') {
-      const top = Math.max(pt.m, pt.n);
-      return { digits: top <= 16 ? Array.from({ length: top + 1 }, (_, i) => i) : [1, 2, 3, 4, 5, 6, 7, 8, 9, 0], typing: top > 16, pencil: false, eraseLabel: 'Erase' };
-    }
-    return { digits: [], pencil: false, eraseLabel: 'Erase last cell' };
-  },
-  digit(d) {
-    if (!pt.selClue) { setStatus('tap a clue above or beside the grid first (Creative Mode)', 'warn'); return; }
-    ptBegin();
-    ptSetClue(d, PLAY.path.pad().typing);
-    ptEnd();
-  },
-  erase() {
-    ptBegin();
-    if (pt.selClue) { (pt.selClue.kind === 'row' ? pt.row : pt.col)[pt.selClue.i] = -1; ptChanged(); } else if (pt.route.length) { pt.route.pop(); ptChanged(); }
-    ptEnd();
-    ptRender();
-  },
-  togglePencil() {},
-};
-
-function ptInit() {
-  ptReset(6, 6);
-  $('pt-play').onclick = () => ptSetMode('play');
-  $('pt-creative').onclick = () => ptSetMode('creative');
-  $('pt-tool-path').onclick = () => { ptSetTool('path'); setStatus('drag from door A to draw the path', ''); };
-  $('pt-tool-line').onclick = () => { ptSetTool('line'); setStatus('drag (or tap a cell, then its neighbour) to draw or erase lines anywhere; the path takes a line its end reaches', ''); };
-  $('pt-tool-x').onclick = () => { ptSetTool('x'); setStatus('tap the cells the path does not use to mark them ✕ (again to unmark)', ''); };
-  $('pt-tool-a').onclick = () => { ptSetTool('a'); setStatus('click an edge cell to place door A', ''); };
-  $('pt-tool-b').onclick = () => { ptSetTool('b'); setStatus('click an edge cell to place door B', ''); };
-  $('pt-resize').onclick = () => {
-    const size = askedSize('pt', 2, Math.min(PATH_MAX_SIDE, sideLimit('path')), 'the Path board');
-    if (!size) return;
-    const [m, n] = size;
-    ptReset(m, n);
-    ptSetMode('creative');
-    setMessages([]);
-  };
-  $('pt-check').onclick = (e) => run(e.currentTarget, ptCheck);
-  $('pt-solve').onclick = (e) => run(e.currentTarget, ptSolve);
-  $('pt-unique').onclick = (e) => run(e.currentTarget, ptUnique);
-  $('pt-forced').onclick = (e) => run(e.currentTarget, () => showForced({ puzzle: 'path', text: ptText() }));
-  $('pt-random').onclick = (e) => run(e.currentTarget, ptRandom);
-  teachInit('pt');
-  $('pt-clear').onclick = () => {
-    if (pt.route.length || pt.xs.length || pt.segs.length) record('path');
-    pt.route = []; pt.xs = []; pt.segs = []; pt.lineFrom = null; pt.tapSel = null; ptChanged(); setStatus('path and marks cleared', ''); setMessages([]); ptRender();
-  };
-  ptSetTool('path');
-  pt.mode = 'creative';
-  press('pt-play', false);
-  press('pt-creative', true);
-}
-
-// ---------------------------------------------------------------- Sudoku
-
-const sd = {
-  n: 9, br: 3, bc: 3, given: [], value: [], pencil: [], elim: [], removed: [],
-  mode: 'value', showCands: false, sel: 0, empty: new Set(), bad: new Set(), diff: new Set(), solved: new Set(), focusDigit: 0, edits: 0, visited: false, hint: new Set(),
-  geom: null,
-};
-const BOXES = { 4: [2, 2], 6: [2, 3], 8: [2, 4], 9: [3, 3], 12: [3, 4], 16: [4, 4] };
-const SYMBOLS = '123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const sym = (v) => SYMBOLS[v - 1];
-
-function sdReset(n) {
-  forget('sudoku');
-  sd.edits++;
-  sd.n = n; [sd.br, sd.bc] = BOXES[n];
-  const N = n * n;
-  sd.given = new Array(N).fill(0); sd.value = new Array(N).fill(0);
-  sd.pencil = new Array(N).fill(0); sd.elim = new Array(N).fill(0); sd.removed = new Array(N).fill(0);
-  sd.bad = new Set(); sd.diff = new Set(); sd.solved = new Set(); sd.sel = 0;
-  const digit = $('sd-digit');
-  digit.innerHTML = '';
-  for (let d = 1; d <= n; d++) { const o = document.createElement('option'); o.value = d; o.textContent = sym(d); digit.appendChild(o); }
-}
-
-const sdNumber = (i) => sd.given[i] || sd.value[i];
-const sdText = (withEntries) => Array.from({ length: sd.n * sd.n }, (_, i) => {
-  const v = withEntries ? sdNumber(i) : sd.given[i];
-  return v ? sym(v) : '.';
-}).join('') + '\n';
-const sdSolutionText = () => Array.from({ length: sd.n * sd.n }, (_, i) => (sdNumber(i) ? sym(sdNumber(i)) : '.')).join('') + '\n';
-
-function sdPeers(i) {
-  const { n, br, bc } = sd;
-  const r = Math.floor(i / n), c = i % n;
-  const out = new Set();
-  for (let k = 0; k < n; k++) { out.add(r * n + k); out.add(k * n + c); }
-  const r0 = r - (r % br), c0 = c - (c % bc);
-  for (let a = 0; a < br; a++) for (let b = 0; b < bc; b++) out.add((r0 + a) * n + c0 + b);
-  out.delete(i);
-  return out;
-}
-
-// Candidates of an empty cell: digits no filled peer holds, less eliminations already made.
-function sdCandidates(i) {
-  if (sdNumber(i)) return 0;
-  let mask = (1 << (sd.n + 1)) - 2;
-  for (const p of sdPeers(i)) { const v = sdNumber(p); if (v) mask &= ~(1 << v); }
-  return mask & ~sd.elim[i];
-}
-
-function sdLoad(text) {
-  // One line of n² symbols, or a grid of lines (symbols separated by spaces or not).
-  const cells = [...text.replace(/\s+/g, '')];
-  const N = cells.length;
-  const n = Math.round(Math.sqrt(N));
-  if (n * n !== N || !BOXES[n]) throw new Error(`a Sudoku has 16, 36, 64, 81, 144 or 256 cells (one symbol each, "." for empty); found ${N}`);
-  const vals = cells.map((ch, i) => {
-    if (ch === '.' || ch === '0') return 0;
-    const v = SYMBOLS.indexOf(ch.toUpperCase()) + 1;
-    if (v < 1 || v > n) throw new Error(`cell ${i + 1}: "${ch}" is not a digit of a ${n}×${n} Sudoku`);
-    return v;
-  });
-  sdReset(n);
-  sd.given = vals;
-  $('sd-size').value = String(n);
-}
-
-// The Sudoku board is built once per size and cell size (sdBuild), then updated in place: a
-// keystroke updates only the cells whose number or candidates changed (each cell's content is
-// one group, updated by sdDrawCell when its key changes), the selection and its peers move,
-// and the marks layer is redrawn (a few cells). A 16×16 grid with every candidate shown
-// rebuilt in ~87 ms a keystroke; in place it takes ~2.5 ms (BENCHMARKS.md, "Playground
-// redraws").
-function sdRender() {
-  if (view !== 'sudoku') return;
-  const cs = cellSize(sd.n, sd.n, 560);
-  const L = sd.layers;
-  if (!L || L.n !== sd.n || L.cs !== cs || !L.root.isConnected) sdBuild(cs);
-  sdUpdate();
-}
-
-function sdBuild(cs) {
-  const { n, br, bc } = sd;
-  const pad = 4;
-  const W = n * cs + 2 * pad;
-  sd.geom = { cs, x0: pad, y0: pad, rows: n, cols: n, width: W, height: W };
-  const board = $('board');
-  board.innerHTML = '';
-  const root = svg('svg', { viewBox: `0 0 ${W} ${W}`, id: 'sd-svg', 'data-puzzle': 'sudoku' }, board);
-  root.style.maxWidth = `${W}px`; // CSSOM, allowed by the page's Content-Security-Policy
-  const g = svg('g', { transform: `translate(${pad},${pad})` }, root);
-  for (let i = 0; i < n * n; i++) {
-    const r = Math.floor(i / n), c = i % n;
-    const boxShade = (Math.floor(r / br) + Math.floor(c / bc)) % 2 ? '#f7f9fb' : '#ffffff';
-    svg('rect', { x: c * cs, y: r * cs, width: cs, height: cs, fill: boxShade, class: 'cell-bg', 'data-cell': `r${r + 1}c${c + 1}` }, g);
-  }
-  const peers = svg('g', { class: 'peers' }, g);
-  const marks = svg('g', { class: 'marks' }, g);
-  const lines = svg('g', {}, g);
-  for (let k = 1; k < n; k++) {
-    svg('line', { x1: 0, y1: k * cs, x2: n * cs, y2: k * cs, class: k % br ? 'grid-line' : 'box-line' }, lines);
-    svg('line', { x1: k * cs, y1: 0, x2: k * cs, y2: n * cs, class: k % bc ? 'grid-line' : 'box-line' }, lines);
-  }
-  svg('rect', { x: 0, y: 0, width: n * cs, height: n * cs, class: 'outer' }, lines);
-  const sel = svg('rect', { x: 0, y: 0, width: cs - 4, height: cs - 4, rx: 3, class: 'sel' }, g);
-  const content = svg('g', {}, g);
-  const cells = Array.from({ length: n * n }, () => svg('g', {}, content));
-  gridRoles(root, g, n, () => 'empty', null);
-  sd.layers = {
-    n, cs, root, peers, marks, sel, cells,
-    rects: [...root.querySelectorAll('rect.cell-bg')],
-    keys: new Array(n * n).fill(''), labels: new Array(n * n).fill(''), parts: [], selAt: undefined,
-  };
-  root.addEventListener('pointerdown', (ev) => {
-    const rc = cellAt(ev.currentTarget, ev, sd.geom);
-    if (!rc) return;
-    sd.sel = rc[0] * n + rc[1];
-    $('board').focus({ preventScroll: true });
-    sdRender();
-  });
-}
-
-// Every cell's computed candidates in one pass over the rows, columns and boxes (0 for a
-// filled cell): digits no filled peer holds, less eliminations already made.
-function sdAllCandidates() {
-  const { n, br, bc } = sd;
-  const row = new Array(n).fill(0), col = new Array(n).fill(0), box = new Array(n).fill(0);
-  const boxOf = (r, c) => Math.floor(r / br) * (n / bc) + Math.floor(c / bc);
-  for (let i = 0; i < n * n; i++) {
-    const v = sdNumber(i);
-    if (!v) continue;
-    const r = Math.floor(i / n), c = i % n;
-    row[r] |= 1 << v; col[c] |= 1 << v; box[boxOf(r, c)] |= 1 << v;
-  }
-  const all = (1 << (n + 1)) - 2;
-  return Array.from({ length: n * n }, (_, i) => {
-    if (sdNumber(i)) return 0;
-    const r = Math.floor(i / n), c = i % n;
-    return all & ~(row[r] | col[c] | box[boxOf(r, c)]) & ~sd.elim[i];
-  });
-}
-
-function sdUpdate() {
-  const { n } = sd;
-  const L = sd.layers;
-  const { cs } = L;
-  // The selection and its row, column and box.
-  if (L.selAt !== sd.sel) {
-    L.selAt = sd.sel;
-    L.peers.replaceChildren();
-    if (sd.sel !== null) {
-      for (const i of sdPeers(sd.sel)) svg('rect', { x: (i % n) * cs, y: Math.floor(i / n) * cs, width: cs, height: cs, class: 'peer' }, L.peers);
-      L.sel.setAttribute('x', (sd.sel % n) * cs + 2);
-      L.sel.setAttribute('y', Math.floor(sd.sel / n) * cs + 2);
-    }
-    L.sel.style.display = sd.sel === null ? 'none' : '';
-    gridSelect(L.root, sd.sel === null ? null : `r${Math.floor(sd.sel / n) + 1}c${(sd.sel % n) + 1}`);
-  }
-  for (const rect of L.root.querySelectorAll('rect.cell-bg[aria-invalid]')) rect.removeAttribute('aria-invalid');
-  L.marks.replaceChildren();
-  drawMarks(L.marks, n, cs, { diff: sd.diff, hint: sd.hint, empty: sd.empty, bad: sd.bad }, L.root);
-  // The cells whose content changed.
-  const selVal = sd.sel !== null ? sdNumber(sd.sel) : 0;
-  const cands = sd.showCands ? sdAllCandidates() : null;
-  for (let i = 0; i < n * n; i++) {
-    const v = sdNumber(i);
-    const cls = v ? (sd.given[i] ? 'given' : sd.solved.has(i) ? 'solved' : 'entry') : '';
-    const under = v && v === selVal && !sd.given[i];
-    const marks = v ? 0 : sd.pencil[i] || (cands ? cands[i] : 0);
-    const removed = v ? 0 : sd.removed[i];
-    const shown = marks | removed;
-    const focus = shown & (1 << sd.focusDigit) ? sd.focusDigit : 0;
-    const key = v ? `${v}${cls}${under ? '_' : ''}` : shown && cs >= 24 ? `c${shown}:${removed}:${focus}:${sd.pencil[i] ? 1 : 0}` : '';
-    const label = v ? sym(v) : 'empty';
-    if (L.labels[i] !== label) { L.labels[i] = label; L.rects[i].setAttribute('aria-label', `r${Math.floor(i / n) + 1}c${(i % n) + 1}: ${label}`); }
-    if (L.keys[i] === key) continue;
-    L.keys[i] = key;
-    sdDrawCell(i, v, cls, under, key ? shown : 0, removed, focus);
-  }
-  const filled = sd.given.filter((x) => x).length;
-  $('board-sub').textContent = `${n}×${n}, ${sd.br}×${sd.bc} boxes · ${filled} givens`;
-  padRender();
-}
-
-// Redraws one cell in place. Its texts are made once and then switched: a number, and one
-// text per candidate digit (with a strike line for an eliminated one); a text not shown has
-// class "off" and display none, so that a keystroke that takes a candidate from 45 peers
-// changes 45 attributes instead of remaking 700 texts.
-function sdDrawCell(i, v, cls, under, shown, removed, focus) {
-  const { n } = sd;
-  const L = sd.layers;
-  const { cs } = L;
-  const r = Math.floor(i / n), c = i % n;
-  const cell = L.cells[i];
-  const parts = L.parts[i] || (L.parts[i] = { num: null, cand: [], strike: [] });
-  const show = (el, cl) => {
-    if (el.getAttribute('class') !== cl) el.setAttribute('class', cl);
-    if (cl === 'off') el.setAttribute('display', 'none'); else el.removeAttribute('display');
-  };
-  if (v) {
-    if (!parts.num) parts.num = svg('text', { x: c * cs + cs / 2, y: r * cs + cs / 2 + 1, 'font-size': Math.round(cs * 0.58) }, cell);
-    parts.num.textContent = sym(v);
-    show(parts.num, `num ${cls}`);
-    if (under) parts.num.setAttribute('text-decoration', 'underline'); else parts.num.removeAttribute('text-decoration');
-  } else if (parts.num) {
-    show(parts.num, 'off');
-  }
-  const sub = Math.ceil(Math.sqrt(n));
-  const step = cs / sub;
-  for (let d = 1; d <= n; d++) {
-    const bit = 1 << d;
-    const gone = removed & bit;
-    if (!(shown & bit)) {
-      if (parts.cand[d]) show(parts.cand[d], 'off');
-      if (parts.strike[d]) show(parts.strike[d], 'off');
-      continue;
-    }
-    const a = Math.floor((d - 1) / sub), b = (d - 1) % sub;
-    const x = c * cs + step * b + step / 2, y = r * cs + step * a + step / 2;
-    if (!parts.cand[d]) parts.cand[d] = svg('text', { x, y: y + 1, 'font-size': Math.max(8, Math.round(step * 0.72)) }, cell, sym(d));
-    const t = parts.cand[d];
-    show(t, 'cand' + (gone ? ' removed' : d === focus ? ' focus' : sd.pencil[i] ? ' pencil' : ' auto'));
-    if (gone) t.setAttribute('data-cand', `r${r + 1}c${c + 1}:${d}`); else t.removeAttribute('data-cand');
-    if (gone && !parts.strike[d]) parts.strike[d] = svg('line', { x1: x - step * 0.35, y1: y + step * 0.35, x2: x + step * 0.35, y2: y - step * 0.35 }, cell);
-    if (parts.strike[d]) show(parts.strike[d], gone ? 'cand strike' : 'off');
-  }
-}
-
-function sdChanged() {
-  sd.edits++;
-  sd.hint = new Set();
-  sd.bad = new Set(); sd.diff = new Set(); sd.focusDigit = 0;
-  // Shown Nishio eliminations stay eliminated after the next change.
-  sd.removed = sd.removed.map(() => 0);
-}
-
-function sdSet(i, v) {
-  if (sd.mode === 'given') {
-    record('sudoku');
-    sd.given[i] = v; sd.value[i] = 0; sd.elim.fill(0);
-  } else {
-    if (sd.given[i]) { setStatus('givens are fixed (choose "Givens" to change them)', 'warn'); return; }
-    if (sd.value[i] === v && !(v === 0 && sd.pencil[i])) return;
-    record('sudoku');
-    sd.value[i] = v;
-    if (v === 0) sd.pencil[i] = 0;
-  }
-  sd.solved.delete(i);
-  sdChanged();
-  sdRender();
-  changed('sudoku');
-}
-
-function sdKey(ev) {
-  const n = sd.n;
-  const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[ev.key];
-  if (moves) {
-    const i = sd.sel ?? 0;
-    const r = Math.min(n - 1, Math.max(0, Math.floor(i / n) + moves[0]));
-    const c = Math.min(n - 1, Math.max(0, i % n + moves[1]));
-    sd.sel = r * n + c;
-    sdRender();
-    return true;
-  }
-  if (sd.sel === null) return false;
-  const v = SYMBOLS.indexOf(ev.key.toUpperCase()) + 1;
-  if (ev.key.length === 1 && v >= 1 && v <= n) {
-    if (sd.mode === 'cand' && !sdNumber(sd.sel)) {
-      record('sudoku');
-      if (!sd.pencil[sd.sel]) sd.pencil[sd.sel] = 0;
-      sd.pencil[sd.sel] ^= 1 << v;
-      sdRender();
-      changed('sudoku');
-    } else {
-      sdSet(sd.sel, v);
-    }
-    return true;
-  }
-  if (ev.key === 'Backspace' || ev.key === 'Delete' || ev.key === '0' || ev.key === '.') {
-    if (sd.mode === 'cand') {
-      if (sd.pencil[sd.sel]) { record('sudoku'); sd.pencil[sd.sel] = 0; sdRender(); changed('sudoku'); }
-    } else sdSet(sd.sel, 0);
-    return true;
-  }
-  return false;
-}
-
-function sdSetMode(mode) {
-  sd.mode = mode;
-  for (const [id, m] of [['sd-mode-given', 'given'], ['sd-mode-value', 'value'], ['sd-mode-cand', 'cand']]) press(id, m === mode);
-  if (view === 'sudoku') padRender();
-  if (view === 'sudoku') setStatus({ given: 'type the puzzle\'s givens', value: 'fill in digits', cand: 'type digits to toggle your pencil marks' }[mode], '');
-}
-
-const sdSettings = () => ({ block: `${sd.br}x${sd.bc}` });
-
-async function sdCheck() {
-  const res = await api('/api/verify', { puzzle: 'sudoku', text: sdText(false), solution: sdSolutionText(), settings: sdSettings() });
-  sdChanged();
-  sd.empty = reportCheck(res, sd.bad, (r, c) => r * sd.n + c, 'your grid is correct, well done.', undefined, sdUnitClashes);
-  sdRender();
-}
-
-// The cells behind the verifier's row, column and block violations ("row 2 holds 7 twice"):
-// in each named unit, the cells whose digit occurs more than once there.
-function sdUnitClashes(broken) {
-  const { n, br, bc } = sd;
-  const out = [];
-  for (const v of broken) {
-    const m = /^(row|column|block|box) (\d+)$/.exec(v.at);
-    if (!m) continue;
-    const k = Number(m[2]) - 1;
-    let cells;
-    if (m[1] === 'row') cells = Array.from({ length: n }, (_, j) => k * n + j);
-    else if (m[1] === 'column') cells = Array.from({ length: n }, (_, j) => j * n + k);
-    else {
-      const perRow = n / bc;
-      const r0 = Math.floor(k / perRow) * br, c0 = (k % perRow) * bc;
-      cells = [];
-      for (let a = 0; a < br; a++) for (let b = 0; b < bc; b++) cells.push((r0 + a) * n + c0 + b);
-    }
-    const count = new Map();
-    for (const i of cells) if (sdNumber(i)) count.set(sdNumber(i), (count.get(sdNumber(i)) || 0) + 1);
-    for (const i of cells) if (sdNumber(i) && count.get(sdNumber(i)) > 1) out.push(i);
-  }
-  return out;
-}
-
-async function sdSolve() {
-  const res = await api('/api/solve', { puzzle: 'sudoku', text: sdText(false), settings: sdSettings() });
-  sdChanged();
-  if (res.status === 'solved') {
-    record('sudoku');
-    sd.solved = new Set();
-    res.solution.forEach((row, r) => row.forEach((v, c) => {
-      const i = r * sd.n + c;
-      if (!sd.given[i]) { sd.value[i] = v; sd.solved.add(i); }
-    }));
-    setStatus('solved', 'good');
-    setMessages([{ text: `solved by the ${res.algorithm} solver (${timing(res.stats)})`, cls: 'good' }]);
-    changed('sudoku', true);
-  } else if (res.status === 'unsolvable') {
-    setStatus('this puzzle has no solution...', 'bad');
-    setMessages([{ text: 'this puzzle has no solution...', cls: 'bad summary' }, ...(res.reason ? [{ text: res.reason, cls: 'bad' }] : [])]);
-  } else {
-    setStatus('the time limit was reached before a solution was found', 'warn');
-  }
-  sdRender();
-}
-
-async function sdUnique() {
-  const res = await api('/api/count', { puzzle: 'sudoku', text: sdText(false), limit: 2, settings: sdSettings() });
-  sdChanged();
-  const d = describeCount(res);
-  for (const name of res.differences || []) {
-    const rc = cellOf(name);
-    if (rc) sd.diff.add(rc[0] * sd.n + rc[1]);
-  }
-  setStatus(d.text, d.cls);
-  setMessages([{ text: d.text, cls: d.cls }, ...(d.extra ? [{ text: d.extra, cls: 'bad' }] : [])]);
-  sdRender();
-}
-
-// One step of the explained deductive solver that the page does not know yet.
-async function sdStep() {
-  const candidates = Array.from({ length: sd.n * sd.n }, (_, i) => (sdNumber(i) ? 1 << sdNumber(i) : sdCandidates(i)));
-  const res = await api('/api/step', { puzzle: 'sudoku', text: sdText(true), candidates, settings: sdSettings() });
-  if (res.rule) record('sudoku');
-  sdChanged();
-  if (!res.rule) {
-    setStatus(res.message, 'warn');
-    setMessages([{ text: res.message, cls: 'bad' }]);
-    sdRender();
-    return;
-  }
-  for (const { cell, digit } of res.placed) {
-    const rc = cellOf(cell);
-    const i = rc[0] * sd.n + rc[1];
-    if (!sd.given[i]) { sd.value[i] = digit; sd.solved.add(i); sd.hint.add(i); }
-  }
-  for (const { cell, digit } of res.eliminated) {
-    const rc = cellOf(cell);
-    const i = rc[0] * sd.n + rc[1];
-    sd.removed[i] |= 1 << digit;
-    sd.elim[i] |= 1 << digit;
-  }
-  setStatus(`${res.rule}: ${res.text}`, 'good');
-  setMessages([{ text: res.text, cls: 'good' }, { text: `rule: ${res.rule}` }]);
-  sdRender();
-}
-
-async function sdNishio() {
-  const digit = Number($('sd-digit').value);
-  // The candidates: what the filled cells leave, less earlier eliminations.
-  const candidates = Array.from({ length: sd.n * sd.n }, (_, i) => (sdNumber(i) ? 1 << sdNumber(i) : sdCandidates(i)));
-  const res = await api('/api/nishio', { puzzle: 'sudoku', text: sdText(true), digit, candidates, settings: sdSettings() });
-  record('sudoku');
-  sdChanged();
-  sd.focusDigit = digit;
-  for (const name of res.removed) {
-    const rc = cellOf(name);
-    if (!rc) continue;
-    const i = rc[0] * sd.n + rc[1];
-    sd.removed[i] |= 1 << digit;
-    sd.elim[i] |= 1 << digit;
-  }
-  const k = res.removed.length;
-  const text = k ? `Nishio on digit ${sym(digit)} removes ${res.removed.join(', ')}` : `Nishio on digit ${sym(digit)} removes nothing`;
-  setStatus(text, k ? 'good' : '');
-  const items = [{ text, cls: k ? 'good' : '' }];
-  if (res.placements !== undefined && res.placements !== null) items.push({ text: `${res.placements} valid placement(s) of digit ${sym(digit)} in its ${res.candidates} candidate cells` });
-  setMessages(items);
-  sdRender();
-}
-
-// A random puzzle from the server's generator (pencilbox_sudoku_nishio::generate): a random
-// full grid, givens removed in random order while the solution stays unique.
-async function sdRandom(auto) {
-  const n = sd.n;
-  if (n > limits.generate.max_side) {
-    const text = `the generator makes Sudoku up to ${limits.generate.max_side}×${limits.generate.max_side}; a ${n}×${n} puzzle can be typed in (Givens) or imported`;
-    setStatus(text, 'bad');
-    setMessages([{ text, cls: 'bad' }]);
-    return;
-  }
-  const seed = Math.floor(Math.random() * 2 ** 31);
-  const stamp = sd.edits;
-  const res = await api('/api/generate', { puzzle: 'sudoku', size: n, seed });
-  if (auto === true && sd.edits !== stamp) return;
-  sdLoad(res.text);
-  sdSetMode('value');
-  changed('sudoku');
-  const givens = sd.given.filter((x) => x).length;
-  setStatus(`a new ${n}×${n} puzzle with ${givens} givens and exactly one solution`, 'good');
-  setMessages([{ text: `generated with seed ${seed}; every given is needed for uniqueness`, cls: 'good' }]);
-  sdRender();
-}
-
-PLAY.sudoku = {
-  take: () => JSON.stringify({ n: sd.n, given: sd.given, value: sd.value, pencil: sd.pencil, elim: sd.elim, solved: [...sd.solved] }),
-  put(snap) {
-    const st = JSON.parse(snap);
-    if (st.n !== sd.n) { const keep = HIST.sudoku; sdReset(st.n); HIST.sudoku = keep; $('sd-size').value = String(st.n); }
-    Object.assign(sd, { given: st.given, value: st.value, pencil: st.pencil, elim: st.elim, solved: new Set(st.solved) });
-    sdChanged();
-  },
-  complete: () => sd.given.every((g, i) => g || sd.value[i]),
-  verifyBody: () => ({ puzzle: 'sudoku', text: sdText(false), solution: sdSolutionText(), settings: sdSettings() }),
-  text: () => sdText(false),
-  mode: () => sd.mode,
-  progress: () => ({ value: sd.value, pencil: sd.pencil }),
-  setProgress(p) {
-    const N = sd.n * sd.n;
-    if (!p || !Array.isArray(p.value) || p.value.length !== N) return false;
-    sd.value = p.value.map((v, i) => { const d = Math.floor(Number(v) || 0); return sd.given[i] || d < 0 || d > sd.n ? 0 : d; });
-    sd.pencil = Array.isArray(p.pencil) && p.pencil.length === N ? p.pencil.map((x, i) => (sd.given[i] ? 0 : Number(x) >>> 0)) : new Array(N).fill(0);
-    sd.solved = new Set();
-    return sd.value.some((x) => x) || sd.pencil.some((x) => x);
-  },
-  pad: () => ({ digits: Array.from({ length: sd.n }, (_, i) => i + 1), label: sym, pencil: true, pencilOn: sd.mode === 'cand' }),
-  digit(d) { if (sd.sel === null) { setStatus('tap a cell first', 'warn'); return; } sdKey({ key: sym(d) }); },
-  erase() { if (sd.sel !== null) sdKey({ key: 'Backspace' }); },
-  togglePencil() { sdSetMode(sd.mode === 'cand' ? 'value' : 'cand'); },
-};
-
-function sdInit() {
-  sdReset(9);
-  $('sd-size').onchange = () => { sdReset(Number($('sd-size').value)); sdSetMode('given'); sdRender(); setMessages([]); };
-  $('sd-new').onclick = () => { sdReset(Number($('sd-size').value)); sdSetMode('given'); sdRender(); setMessages([]); };
-  $('sd-mode-given').onclick = () => sdSetMode('given');
-  $('sd-mode-value').onclick = () => sdSetMode('value');
-  $('sd-mode-cand').onclick = () => sdSetMode('cand');
-  $('sd-show-cands').onchange = (e) => { sd.showCands = e.currentTarget.checked; sdRender(); };
-  $('sd-check').onclick = (e) => run(e.currentTarget, sdCheck);
-  $('sd-solve').onclick = (e) => run(e.currentTarget, sdSolve);
-  $('sd-unique').onclick = (e) => run(e.currentTarget, sdUnique);
-  $('sd-forced').onclick = (e) => run(e.currentTarget, () => showForced({ puzzle: 'sudoku', text: sdText(false), settings: sdSettings() }));
-  $('sd-random').onclick = (e) => run(e.currentTarget, sdRandom);
-  $('sd-nishio').onclick = (e) => run(e.currentTarget, sdNishio);
-  $('sd-step').onclick = (e) => run(e.currentTarget, sdStep);
-  teachInit('sd');
-  $('sd-empty').onclick = () => {
-    record('sudoku');
-    if (sd.mode === 'given') sd.given.fill(0);
-    sd.value.fill(0); sd.pencil.fill(0); sd.elim.fill(0); sd.solved = new Set(); sdChanged();
-    setStatus(sd.mode === 'given' ? 'all cells emptied' : 'your digits were removed (the givens stay)', '');
-    setMessages([]); sdRender(); changed('sudoku');
-  };
-  sd.mode = 'given';
-  for (const [id, m] of [['sd-mode-given', 'given'], ['sd-mode-value', 'value'], ['sd-mode-cand', 'cand']]) press(id, m === 'given');
-}
-
-// ---------------------------------------------------------------- hints and explanations
-
-// Every view asks the same two routes: /api/hint at three levels (nudge: where to look; rule:
-// which rule applies there; answer: the conclusion, which "Apply hint" writes into the grid)
-// and /api/explain (the steps a person would take, rated). TEACH[view] says what the view
-// sends and how it shows cells, links and conclusions.
-
-// A Path link "r2c3-r2c4" -> the indices of its two cells (on the Path grid), or null.
+// A Path-style link "r2c3-r2c4" -> its two cells [[r, c], [r, c]], or null.
 function linkOf(name) {
   const parts = String(name).split('-');
   if (parts.length !== 2) return null;
@@ -2434,201 +265,1461 @@ function linkOf(name) {
   return a && b ? [a, b] : null;
 }
 
-// The board cells of explainer places: a cell "r2c3" or both cells of a link "r2c3-r2c4".
+// Base64url of UTF-8 text, and back (share links).
+const b64 = (s) => btoa(unescape(encodeURIComponent(s))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const unb64 = (s) => decodeURIComponent(escape(atob(s.replace(/-/g, '+').replace(/_/g, '/'))));
+
+// A short stable key of a puzzle text (cyrb53): its saved progress.
+function textKey(text) {
+  const s = text.trim().replace(/\s+/g, ' ');
+  let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36) + s.length.toString(36);
+}
+
+function storage() {
+  try { return window.localStorage; } catch (_) { return null; }
+}
+
+// ---------------------------------------------------------------- families and games
+
+// The families the API offers (GET /api/puzzles), in tab order, and their bundled levels.
+const FAMILIES = {};
+const ORDER = [];
+const LEVELS = {};
+const limits = { max_side: 60, max_cells: 2500, generate: { min_side: 2, max_side: 12 }, families: {} };
+let ready = false;
+
+// One game per family (its tab keeps it while another is open); G is the open one.
+const GAMES = {};
+let G = null;
+
+// SVG user units per cell; the board is scaled to the screen (and zoomed) as a whole.
+const U = 40;
+let zoom = 1;
+
+function newGame(family) {
+  return {
+    family, text: '', board: null, pos: null, undo: [], redo: [], sel: null, cursor: null,
+    tool: null, pencil: false, marks: noMarks(), solved: false, bySolver: false, note: '',
+    elapsed: 0, since: null, paused: false, edits: 0, levelName: '', creative: false,
+  };
+}
+
+function noMarks() {
+  return { bad: new Set(), hint: new Set(), diff: new Set(), empty: new Set(), hintLinks: [], clues: new Set() };
+}
+
+const B = () => G.board;
+const cellKind = () => B().input.cells.kind; // 'number', 'shade' or 'none'
+const nCells = () => B().rows * B().cols;
+const cellName = (i) => `r${Math.floor(i / B().cols) + 1}c${(i % B().cols) + 1}`;
+
+// The cell index of "r3c4" on the open board, or null.
+function indexOf(name) {
+  const rc = cellOf(name);
+  if (!rc || rc[0] >= B().rows || rc[1] >= B().cols) return null;
+  return rc[0] * B().cols + rc[1];
+}
+
+// The cells named by explainer places: a cell "r2c3", both cells of a link "r2c3-r2c4".
 function placeCells(names) {
   const out = [];
   for (const name of names || []) {
-    const rc = cellOf(name);
-    if (rc) out.push(rc);
-    else { const l = linkOf(name); if (l) out.push(l[0], l[1]); }
+    const i = indexOf(name);
+    if (i !== null) { out.push(i); continue; }
+    const l = linkOf(name);
+    if (l) for (const [r, c] of l) if (r < B().rows && c < B().cols) out.push(r * B().cols + c);
   }
   return out;
 }
 
-// The drawn path as entries for the hint (the answer format: each cell of the path points to
-// the next; its last cell says nothing; x: a cell marked unused), so the hint starts from the
-// player's lines and marks and names the wrong ones.
-function ptEntries() {
-  const dirs = new Array(pt.m * pt.n).fill('0');
-  for (const c of pt.xs) dirs[c] = 'x';
-  // Loose lines: each chain walked from an end (not door B, whose mark is not a line), each
-  // cell pointing to the next; a closed loop from any cell.
-  const arrow = (from, to) => { const d = to - from; return d === pt.n ? 'd' : d === -pt.n ? 'u' : d === 1 ? 'r' : 'l'; };
-  const left = pt.segs.map(([a, b]) => [a, b]);
-  const B = ptIdx(pt.b[0], pt.b[1]);
-  const degree = (c) => left.filter(([a, b]) => a === c || b === c).length;
-  while (left.length) {
-    const ends = [...new Set(left.flat())].filter((c) => degree(c) === 1);
-    let cur = ends.find((c) => c !== B) ?? left[0][0];
-    for (let k; (k = left.findIndex(([a, b]) => a === cur || b === cur)) >= 0;) {
-      const [a, b] = left.splice(k, 1)[0];
-      const next = a === cur ? b : a;
-      dirs[cur] = arrow(cur, next);
-      cur = next;
+const givenAt = (i) => B().givens[i];
+const givenNumber = (i) => { const g = givenAt(i); return g && g.kind === 'number' ? g.value : 0; };
+const maxAt = (i) => (B().max.length ? B().max[i] : 9);
+
+// ---------------------------------------------------------------- positions
+
+// What the player entered: numbers `v` and pencil marks `pm` (bit d = candidate d), shades
+// `s` (0 nothing, 1 shaded, 2 dot: marked unshaded), lines `l` (edge ids: 2i the edge from
+// cell i to its right neighbour, 2i+1 to the one below) and ✕ marks `x` (cells).
+function emptyPos(b) {
+  const n = b.rows * b.cols;
+  const p = {};
+  if (b.input.cells.kind === 'number') { p.v = new Array(n).fill(0); p.pm = new Array(n).fill(0); }
+  if (b.input.cells.kind === 'shade') p.s = new Array(n).fill(0);
+  if (b.input.lines) p.l = new Set();
+  if (b.input.cross) p.x = new Set();
+  return p;
+}
+
+function packPos(p) {
+  const o = {};
+  if (p.v) { o.v = p.v.slice(); if (p.pm.some(Boolean)) o.pm = p.pm.slice(); }
+  if (p.s) o.s = p.s.join('');
+  if (p.l) o.l = [...p.l].sort((a, b) => a - b);
+  if (p.x) o.x = [...p.x].sort((a, b) => a - b);
+  return o;
+}
+
+// A packed position read back for board `b`; whatever does not fit the board is dropped.
+function unpackPos(b, o) {
+  const p = emptyPos(b);
+  const n = b.rows * b.cols;
+  const int = (x, hi) => (Number.isInteger(x) && x >= 0 && x <= hi ? x : 0);
+  if (!o || typeof o !== 'object') return p;
+  if (p.v && Array.isArray(o.v) && o.v.length === n) {
+    p.v = o.v.map((x, i) => (b.givens[i] ? 0 : int(x, b.max.length ? b.max[i] : 99)));
+    if (Array.isArray(o.pm) && o.pm.length === n) p.pm = o.pm.map((x) => int(x, 2 ** 31 - 1));
+  }
+  if (p.s && typeof o.s === 'string' && o.s.length === n) p.s = [...o.s].map((ch) => int(Number(ch), 2));
+  if (p.l && Array.isArray(o.l)) for (const e of o.l) if (Number.isInteger(e) && edgeValid(b, e)) p.l.add(e);
+  if (p.x && Array.isArray(o.x)) for (const c of o.x) if (Number.isInteger(c) && c >= 0 && c < n) p.x.add(c);
+  return p;
+}
+
+function edgeValid(b, e) {
+  const i = e >> 1;
+  if (i < 0 || i >= b.rows * b.cols) return false;
+  return e & 1 ? i + b.cols < b.rows * b.cols : (i % b.cols) + 1 < b.cols;
+}
+
+// The edge between adjacent cells a and b, or null.
+function edgeId(a, b) {
+  const cols = B().cols;
+  const [i, j] = a < b ? [a, b] : [b, a];
+  if (j === i + 1 && (i % cols) + 1 < cols) return 2 * i;
+  if (j === i + cols) return 2 * i + 1;
+  return null;
+}
+
+function edgeCells(e) {
+  const i = e >> 1;
+  return e & 1 ? [i, i + B().cols] : [i, i + 1];
+}
+
+const N = 1, S = 2, E = 4, W = 8;
+
+// The directions in which lines leave cell i.
+function dirsOf(i, p = G.pos) {
+  const { rows, cols } = B();
+  const r = Math.floor(i / cols), c = i % cols;
+  let d = 0;
+  if (r > 0 && p.l.has(2 * (i - cols) + 1)) d |= N;
+  if (r + 1 < rows && p.l.has(2 * i + 1)) d |= S;
+  if (c + 1 < cols && p.l.has(2 * i)) d |= E;
+  if (c > 0 && p.l.has(2 * (i - 1))) d |= W;
+  return d;
+}
+
+const bits = (d) => (d & 1) + ((d >> 1) & 1) + ((d >> 2) & 1) + ((d >> 3) & 1);
+
+// A cell's directions as a token of the line format (`ns`, `e`, `-`).
+function dirToken(d) {
+  if (!d) return '-';
+  return (d & N ? 'n' : '') + (d & S ? 's' : '') + (d & E ? 'e' : '') + (d & W ? 'w' : '');
+}
+
+// The position as the family's text (Form): `answer` for the verifier (an answer grid),
+// else the player's entries for hints (dots and ✕ marks included).
+function positionText(answer) {
+  const b = B(), p = G.pos;
+  const tok = (i) => {
+    if (b.form === 'numbers') return String(givenNumber(i) || (p.v ? p.v[i] : 0));
+    if (b.form === 'shading') {
+      const s = p.s[i];
+      return s === 1 ? 'x' : (!answer && s === 2 ? 'o' : '-');
     }
-  }
-  for (let k = 0; k + 1 < pt.route.length; k++) {
-    const d = pt.route[k + 1] - pt.route[k];
-    dirs[pt.route[k]] = d === pt.n ? 'd' : d === -pt.n ? 'u' : d === 1 ? 'r' : 'l';
-  }
+    const d = p.l ? dirsOf(i) : 0;
+    if (!d && !answer && p.x && p.x.has(i)) return 'x';
+    return dirToken(d);
+  };
   const rows = [];
-  for (let r = 0; r < pt.m; r++) rows.push(dirs.slice(r * pt.n, r * pt.n + pt.n).join(' '));
+  for (let r = 0; r < b.rows; r++) {
+    const row = [];
+    for (let c = 0; c < b.cols; c++) row.push(tok(r * b.cols + c));
+    rows.push(row.join(' '));
+  }
   return rows.join('\n') + '\n';
 }
 
-const TEACH = {
-  sg: {
-    hintBody: () => ({ puzzle: sg.family, text: sgText(), solution: sgSolutionText() }),
-    explainBody: () => ({ puzzle: sg.family, text: sgText() }),
-    mark(cells) {
-      sgClearMarks();
-      for (const [r, c] of cells) sg.hint.add(r * sg.n + c);
-      sgRender();
-    },
-    wrong(cells) {
-      for (const [r, c] of cells) sg.bad.add(r * sg.n + c);
-      sgRender();
-    },
-    // The placed numbers of empty cells (a wrong entry is left for Check to find).
-    applicable: (h) => (h.placed || []).filter((f) => {
-      const rc = cellOf(f.cell);
-      return rc && !sgNumber(rc[0] * sg.n + rc[1]);
-    }),
-    apply(h) {
-      sgSnapshot();
-      for (const f of this.applicable(h)) {
-        const rc = cellOf(f.cell);
-        sg.value[rc[0] * sg.n + rc[1]] = Number(f.value);
-      }
-      sgRender();
-      changed('suguru');
-    },
-  },
-  pt: {
-    hintBody: () => ({ puzzle: 'path', text: ptText(), solution: ptEntries() }),
-    explainBody: () => ({ puzzle: 'path', text: ptText() }),
-    mark(cells, placed) {
-      pt.hint = new Set(cells.map(([r, c]) => ptIdx(r, c)));
-      pt.hintLinks = (placed || []).filter((f) => f.value === 'line').map((f) => linkOf(f.cell)).filter(Boolean)
-        .map(([a, b]) => [ptIdx(a[0], a[1]), ptIdx(b[0], b[1])]);
-      ptRender();
-    },
-    wrong(cells) {
-      for (const [r, c] of cells) pt.bad.add(ptIdx(r, c));
-      ptRender();
-    },
-    // What a hint adds to the board: its lines not drawn yet (as loose lines, which the path
-    // takes where its end reaches them) and its unused cells not marked yet (as ✕).
-    applicable: (h) => (h.placed || []).filter((f) => {
-      if (f.value === 'line') {
-        const l = linkOf(f.cell);
-        if (!l) return false;
-        const [x, y] = [ptIdx(l[0][0], l[0][1]), ptIdx(l[1][0], l[1][1])];
-        const ix = pt.route.indexOf(x), iy = pt.route.indexOf(y);
-        const onPath = ix >= 0 && iy >= 0 && Math.abs(ix - iy) === 1;
-        return !onPath && !pt.segs.some(([a, b]) => a === Math.min(x, y) && b === Math.max(x, y));
-      }
-      if (f.value === 'unused') {
-        const rc = cellOf(f.cell);
-        return rc && !pt.xs.includes(ptIdx(rc[0], rc[1]));
-      }
-      return false;
-    }),
-    apply(h) {
-      const add = this.applicable(h);
-      if (!add.length) return;
-      record('path');
-      for (const f of add) {
-        if (f.value === 'line') {
-          const [p, q] = linkOf(f.cell).map(([r, c]) => ptIdx(r, c));
-          if (ptLinesAt(p) < 2 && ptLinesAt(q) < 2) pt.segs.push([Math.min(p, q), Math.max(p, q)]);
-        } else {
-          const [r, c] = cellOf(f.cell);
-          const i = ptIdx(r, c);
-          if (!pt.route.includes(i) && !ptLooseCells().includes(i)) pt.xs = [...pt.xs, i].sort((a, b) => a - b);
-        }
-        ptAbsorb();
-      }
-      ptChanged();
-      ptRender();
-    },
-  },
-  sd: {
-    hintBody: () => ({ puzzle: 'sudoku', text: sdText(false), solution: sdSolutionText(), settings: sdSettings() }),
-    explainBody: () => ({ puzzle: 'sudoku', text: sdText(false), settings: sdSettings() }),
-    mark(cells) {
-      sd.hint = new Set(cells.map(([r, c]) => r * sd.n + c));
-      sdRender();
-    },
-    wrong(cells) {
-      for (const [r, c] of cells) sd.bad.add(r * sd.n + c);
-      sdRender();
-    },
-    applicable: (h) => [
-      ...(h.placed || []).filter((f) => { const rc = cellOf(f.cell); return rc && !sdNumber(rc[0] * sd.n + rc[1]); }),
-      ...(h.removed || []).filter((f) => { const rc = cellOf(f.cell); return rc && sdCandidates(rc[0] * sd.n + rc[1]) & (1 << Number(f.value)); }),
-    ],
-    apply(h) {
-      record('sudoku');
-      for (const f of h.placed || []) {
-        const rc = cellOf(f.cell);
-        const i = rc[0] * sd.n + rc[1];
-        if (!sdNumber(i)) sd.value[i] = Number(f.value);
-      }
-      for (const f of h.removed || []) {
-        const rc = cellOf(f.cell);
-        const i = rc[0] * sd.n + rc[1];
-        sd.elim[i] |= 1 << Number(f.value);
-        sd.removed[i] |= 1 << Number(f.value);
-      }
-      sdRender();
-      changed('sudoku');
-    },
-  },
-};
-let lastHint = null; // { pfx, hint } of the last answer shown, for "Apply hint"
-
-// Shows the hint buttons of a view when its family's server has the features.
-function teachButtons(pfx, family) {
-  const has = (f) => (server.puzzles[family]?.features || []).includes(f);
-  for (const level of ['nudge', 'rule', 'answer']) $(`${pfx}-hint-${level}`).hidden = !has('hint-levels');
-  $(`${pfx}-explain`).hidden = !has('explain');
-  $(`${pfx}-hint-apply`).hidden = true;
+// Does the position say something (so the verifier has something to judge)?
+function hasEntries() {
+  const p = G.pos;
+  if (p.v) return p.v.some(Boolean);
+  if (p.s) return p.s.some(Boolean);
+  return (p.l && p.l.size > 0) || (p.x && p.x.size > 0);
 }
 
-async function askHint(pfx, level) {
-  const t = TEACH[pfx];
-  $(`${pfx}-hint-apply`).hidden = true;
+// Is the grid complete enough for the automatic check: every number cell filled; something
+// shaded; some line drawn.
+function looksComplete() {
+  const p = G.pos;
+  if (p.v) return p.v.every((v, i) => v || givenNumber(i));
+  if (p.s) return p.s.some((s) => s === 1);
+  return p.l && p.l.size > 0;
+}
+
+// Reads a position written in the family's form (a solution) into a fresh position.
+function positionFrom(rows) {
+  const b = B(), p = emptyPos(b);
+  const toks = rows.flatMap((r) => (Array.isArray(r) ? r.map(String) : String(r).trim().split(/\s+/)));
+  if (toks.length !== nCells()) throw new Error(`the solution has ${toks.length} cells, the board ${nCells()}`);
+  toks.forEach((t, i) => {
+    if (b.form === 'numbers') { if (!b.givens[i]) p.v[i] = Number(t) || 0; return; }
+    if (b.form === 'shading') { p.s[i] = t === 'x' ? 1 : 0; return; }
+    const { cols } = b;
+    if (t.includes('e')) p.l.add(2 * i);
+    if (t.includes('s')) p.l.add(2 * i + 1);
+    if (t.includes('w') && i % cols > 0) p.l.add(2 * (i - 1));
+    if (t.includes('n') && i >= cols) p.l.add(2 * (i - cols) + 1);
+  });
+  return p;
+}
+
+// ---------------------------------------------------------------- saving, history, timer
+
+// Saved progress: localStorage, one entry per puzzle (keyed by its text) with the position,
+// the timer and whether it was solved; the last puzzle of each family and the last tab.
+// Saved at once after every change (and when the page is hidden), so nothing is lost.
+function save() {
+  const st = storage();
+  if (!st || !G || !G.board) return;
+  try {
+    st.setItem(`pencilbox:last:${G.family}`, JSON.stringify({ text: G.text, level: G.levelName }));
+    st.setItem(`pencilbox:pos:${G.family}:${textKey(G.text)}`, JSON.stringify({
+      p: packPos(G.pos), t: Math.round(timerNow()), paused: G.paused, solved: G.solved, bySolver: G.bySolver,
+    }));
+    st.setItem('pencilbox:tab', G.family);
+  } catch (_) { /* storage full or denied: the game goes on */ }
+}
+
+function savedFor(family, text) {
+  const st = storage();
+  if (!st) return null;
+  try { return JSON.parse(st.getItem(`pencilbox:pos:${family}:${textKey(text)}`) || 'null'); } catch (_) { return null; }
+}
+
+function lastPuzzle(family) {
+  const st = storage();
+  if (!st) return null;
+  try { return JSON.parse(st.getItem(`pencilbox:last:${family}`) || 'null'); } catch (_) { return null; }
+}
+
+const HISTORY_MAX = 300;
+const snapshot = () => JSON.stringify({ p: packPos(G.pos), s: G.bySolver });
+
+function record(before = snapshot()) {
+  G.undo.push(before);
+  if (G.undo.length > HISTORY_MAX) G.undo.shift();
+  G.redo = [];
+}
+
+function travel(from, to, done, none) {
+  if (!G || !G[from].length) { setStatus(none, ''); return; }
+  G[to].push(snapshot());
+  const snap = JSON.parse(G[from].pop());
+  G.pos = unpackPos(B(), snap.p);
+  G.bySolver = snap.s;
+  G.marks = noMarks();
+  hideApply();
+  changed(G.bySolver);
+  setStatus(done, '');
+  setMessages([]);
+}
+
+const undo = () => travel('undo', 'redo', 'undone', 'nothing to undo');
+const redo = () => travel('redo', 'undo', 'redone', 'nothing to redo');
+
+// The timer: the time spent on the open puzzle, saved with it; it runs while the tab is
+// visible, the puzzle unsolved and the timer not paused.
+function timerNow() {
+  if (!G) return 0;
+  return G.elapsed + (G.since !== null ? performance.now() - G.since : 0);
+}
+
+function timerSync() {
+  if (!G) return;
+  const run = ready && G.board && !G.paused && !G.solved && !G.creative && document.visibilityState === 'visible';
+  if (run && G.since === null) G.since = performance.now();
+  if (!run && G.since !== null) { G.elapsed += performance.now() - G.since; G.since = null; }
+  timerShow();
+}
+
+function clock(ms) {
+  const s = Math.floor(ms / 1000);
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+  const mm = h ? String(m).padStart(2, '0') : String(m);
+  return `${h ? `${h}:` : ''}${mm}:${String(sec).padStart(2, '0')}`;
+}
+
+function timerShow() {
+  const t = $('timer');
+  if (!G) return;
+  t.textContent = clock(timerNow());
+  t.setAttribute('aria-pressed', String(G.paused));
+  t.title = G.paused ? 'Paused: tap to go on' : 'Pause the timer (it is saved with your progress)';
+  t.setAttribute('aria-label', `time ${clock(timerNow())}${G.paused ? ', paused' : ''}`);
+  $('board-wrap').classList.toggle('paused', G.paused && !G.solved);
+}
+
+function togglePause() {
+  if (!G || G.solved) return;
+  G.paused = !G.paused;
+  timerSync();
+  save();
+  setStatus(G.paused ? 'paused: tap the timer to go on' : 'go on', '');
+}
+
+// ---------------------------------------------------------------- changes and the automatic check
+
+let settle = null;
+
+// After every change of the position: marks of the old position go, the board is redrawn,
+// the progress saved at once, and a complete grid is verified a moment later for "Solved!".
+// A grid the solver completed is not the player's: no "Solved!" for it.
+function changed(bySolver = false) {
+  G.bySolver = bySolver;
+  G.edits++;
+  if (G.solved && !bySolver) { G.solved = false; $('board').classList.remove('is-solved'); }
+  update();
+  save();
+  timerSync();
+  clearTimeout(settle);
+  if (!bySolver && looksComplete()) {
+    const game = G, stamp = G.edits;
+    settle = setTimeout(() => autoCheck(game, stamp), 150);
+  }
+}
+
+async function autoCheck(game, stamp) {
+  if (game !== G || stamp !== G.edits || G.bySolver) return;
+  let res;
+  try {
+    res = await request('/api/verify', { puzzle: G.family, text: G.text, solution: positionText(true) });
+  } catch (_) { return; }
+  if (game !== G || stamp !== G.edits || !res.ok || !res.data.valid) return;
+  solvedNow();
+}
+
+function solvedNow() {
+  G.solved = true;
+  G.marks = noMarks();
+  timerSync();
+  save();
+  update();
+  $('board').classList.add('is-solved');
+  const text = `Solved! in ${clock(timerNow())}`;
+  setStatus(text, 'good');
+  setMessages([{ text: `${text}: every rule holds`, cls: 'good' }]);
+}
+
+// ---------------------------------------------------------------- drawing
+
+// The board's geometry in user units: the grid's origin after the clue bands and the room
+// the doors need, and the whole drawing's size.
+function geometry() {
+  const b = B();
+  const pad = b.doors.length ? 0.75 : 0.12;
+  const x0 = U * (pad + (b.left.length ? 1 : 0));
+  const y0 = U * (pad + (b.top.length ? 1 : 0));
+  return { x0, y0, width: x0 + b.cols * U + pad * U, height: y0 + b.rows * U + pad * U };
+}
+
+// The board's size on screen: fitted to the space between the heading and the dock (on a
+// phone, the dock is fixed at the bottom), cells of at most 64 px, times the zoom.
+function fitScale(geo) {
+  const wrap = $('board-wrap');
+  const availW = Math.max(120, wrap.clientWidth - 4);
+  const dock = $('dock');
+  const fixed = getComputedStyle(dock).position === 'fixed';
+  const top = wrap.getBoundingClientRect().top + window.scrollY;
+  const below = fixed ? dock.offsetHeight : dock.offsetHeight + 24;
+  const availH = Math.max(220, window.innerHeight - top - below - 6);
+  const s = Math.min(availW / geo.width, availH / geo.height, 64 / U);
+  return Math.max(s, 12 / U);
+}
+
+let geo = null;
+
+// Draws the board from its description: cells (an ARIA grid), grid lines and region walls,
+// the frame with its doors, givens and clues; update() then draws the position on top.
+function draw() {
+  const root = $('board');
+  root.innerHTML = '';
+  if (!G || !G.board) return;
+  const b = B();
+  geo = geometry();
+  const { x0, y0 } = geo;
+  const s = svg('svg', { viewBox: `0 0 ${geo.width} ${geo.height}`, role: 'presentation' }, root);
+  // Only the cells (the grid's rows) are for screen readers, which read each cell's name;
+  // what is drawn over them is hidden from them.
+  const layer = (cls) => svg('g', { class: cls, 'aria-hidden': 'true' }, s);
+  const cells = svg('g', { class: 'l-cells' }, s);
+  G.layers = {
+    shades: layer('l-shades'), marks: layer('l-marks'), grid: layer('l-grid'), lines: layer('l-lines'),
+    text: layer('l-text'), clues: layer('l-clues'), sel: layer('l-sel'),
+  };
+  const L = G.layers;
+  G.rects = [];
+  for (let r = 0; r < b.rows; r++) {
+    const row = svg('g', { role: 'row' }, cells);
+    for (let c = 0; c < b.cols; c++) {
+      const i = r * b.cols + c;
+      G.rects.push(svg('rect', {
+        x: x0 + c * U, y: y0 + r * U, width: U, height: U, class: 'cell-bg',
+        'data-cell': `r${r + 1}c${c + 1}`, role: 'gridcell', id: `cell-${i}`,
+      }, row));
+    }
+  }
+  // Thin grid lines, then the walls between regions, then the frame.
+  let d = '';
+  for (let r = 1; r < b.rows; r++) d += `M${x0} ${y0 + r * U}h${b.cols * U}`;
+  for (let c = 1; c < b.cols; c++) d += `M${x0 + c * U} ${y0}v${b.rows * U}`;
+  if (d) svg('path', { d, class: 'grid-line' }, L.grid);
+  if (b.regions.length) {
+    let w = '';
+    for (let r = 0; r < b.rows; r++) {
+      for (let c = 0; c < b.cols; c++) {
+        const i = r * b.cols + c;
+        if (c + 1 < b.cols && b.regions[i] !== b.regions[i + 1]) w += `M${x0 + (c + 1) * U} ${y0 + r * U}v${U}`;
+        if (r + 1 < b.rows && b.regions[i] !== b.regions[i + b.cols]) w += `M${x0 + c * U} ${y0 + (r + 1) * U}h${U}`;
+      }
+    }
+    if (w) svg('path', { d: w, class: 'wall' }, L.grid);
+  }
+  svg('rect', { x: x0, y: y0, width: b.cols * U, height: b.rows * U, class: 'outer' }, L.grid);
+  for (const door of b.doors) drawDoor(door, L.grid);
+  // Givens.
+  b.givens.forEach((g, i) => {
+    if (!g) return;
+    const [cx, cy] = centre(i);
+    if (g.kind === 'number' || g.kind === 'text') {
+      const t = g.kind === 'number' ? String(g.value) : g.text;
+      svg('text', { x: cx, y: cy, class: 'num given', 'font-size': t.length > 1 ? U * 0.5 : U * 0.62 }, L.text, t);
+    } else if (g.kind === 'pearl') {
+      svg('circle', { cx, cy, r: U * 0.3, class: `pearl ${g.black ? 'black' : 'white'}` }, L.text);
+    } else if (g.kind === 'end') {
+      svg('circle', { cx, cy, r: U * 0.22, class: 'given-end' }, L.text);
+    }
+  });
+  // Clues outside the grid (boxes named col3 / row2, as the keyboard and the tests know them).
+  b.top.forEach((t, c) => clueBox(`col${c + 1}`, x0 + c * U, y0 - U, t, L.clues));
+  b.left.forEach((t, r) => clueBox(`row${r + 1}`, x0 - U, y0 + r * U, t, L.clues));
+  // What the player entered, cell by cell: each cell's shade, number or pencil marks and ✕
+  // drawn in a group of its own, redrawn only when that cell changes (a 16×16 grid full of
+  // pencil marks has 4096 of them); the lines are one path, redrawn at every update.
+  G.dyn = { text: svg('g', {}, L.text), cross: svg('g', {}, L.lines), line: svg('g', {}, L.lines) };
+  G.parts = { shade: [], text: [], cross: [] };
+  G.labels = [];
+  layout();
+  update();
+  if (!performance.getEntriesByName('pencilbox:first-board').length) performance.mark('pencilbox:first-board');
+}
+
+function clueBox(name, x, y, text, g) {
+  svg('rect', { x, y, width: U, height: U, class: 'clue-box', 'data-clue': name }, g);
+  svg('text', { x: x + U / 2, y: y + U / 2, class: `clue${text ? '' : ' none'}`, 'font-size': text.length > 1 ? U * 0.46 : U * 0.55, 'data-clue-text': name }, g, text);
+}
+
+function centre(i) {
+  const cols = B().cols;
+  return [geo.x0 + (i % cols) * U + U / 2, geo.y0 + Math.floor(i / cols) * U + U / 2];
+}
+
+// A door: the frame opened at its cell's side, and its label outside.
+function drawDoor(door, g) {
+  const [r, c] = door.cell;
+  const i = r * B().cols + c;
+  const [cx, cy] = centre(i);
+  const h = U / 2;
+  const side = { n: [0, -1], s: [0, 1], e: [1, 0], w: [-1, 0] }[door.side] || [0, -1];
+  const [ex, ey] = [cx + side[0] * h, cy + side[1] * h];
+  const along = side[0] ? [0, 1] : [1, 0];
+  svg('line', { x1: ex - along[0] * (h - 5), y1: ey - along[1] * (h - 5), x2: ex + along[0] * (h - 5), y2: ey + along[1] * (h - 5), class: 'door-gap' }, g);
+  // The label goes beyond the clue band on that side, if any.
+  const band = (door.side === 'n' && B().top.length) || (door.side === 'w' && B().left.length) ? U : 0;
+  const lx = cx + side[0] * (U * 0.95 + band), ly = cy + side[1] * (U * 0.95 + band);
+  svg('circle', { cx: lx, cy: ly, r: U * 0.25, class: 'door' }, g);
+  svg('text', { x: lx, y: ly, class: 'door-label', 'font-size': U * 0.32 }, g, door.label);
+}
+
+const STAR = (() => {
+  const pts = [];
+  for (let k = 0; k < 10; k++) {
+    const a = -Math.PI / 2 + (k * Math.PI) / 5;
+    const r = k % 2 ? 0.16 : 0.38;
+    pts.push(`${(r * Math.cos(a)).toFixed(3)},${(r * Math.sin(a)).toFixed(3)}`);
+  }
+  return pts;
+})();
+
+// Draws the position, the marks and the selection; names every cell for screen readers.
+function update() {
+  if (!G || !G.board || !G.layers) return;
+  const b = B(), p = G.pos, L = G.layers;
+  const shaded = b.input.cells.kind === 'shade' ? b.input.cells : null;
+  G.dyn.line.innerHTML = '';
+  L.marks.innerHTML = '';
+  L.sel.innerHTML = '';
+  const n = nCells();
+  const solvedCls = G.bySolver ? ' solved' : '';
+  for (let i = 0; i < n; i++) {
+    const [cx, cy] = centre(i);
+    const shade = p.s ? p.s[i] : 0;
+    part('shade', i, shade ? `${shade}${solvedCls}` : '', L.shades, (g) => {
+      if (shade === 1 && shaded.glyph === 'star') {
+        svg('polygon', { points: STAR.map((pt) => { const [x, y] = pt.split(','); return `${cx + x * U},${cy + y * U}`; }).join(' '), class: `shade-star${solvedCls}` }, g);
+      } else if (shade === 1) {
+        svg('rect', { x: cx - U / 2 + 1, y: cy - U / 2 + 1, width: U - 2, height: U - 2, rx: shaded.glyph === 'snake' ? U * 0.22 : 0, class: `shade-${shaded.glyph === 'snake' ? 'snake' : 'block'}${solvedCls}` }, g);
+      } else {
+        svg('circle', { cx, cy, r: U * 0.09, class: 'dot' }, g);
+      }
+    });
+    const value = p.v && !b.givens[i] ? p.v[i] : 0;
+    const pm = p.pm && !b.givens[i] && !value ? p.pm[i] : 0;
+    part('text', i, value ? `v${value}${solvedCls}` : pm ? `p${pm}` : '', G.dyn.text, (g) => {
+      if (value) {
+        const t = String(value);
+        svg('text', { x: cx, y: cy, class: `num entry${solvedCls}`, 'font-size': t.length > 1 ? U * 0.5 : U * 0.6 }, g, t);
+        return;
+      }
+      const k = maxAt(i) > 9 ? 4 : 3;
+      for (let d = 1; d <= maxAt(i) && d < 32; d++) {
+        if (!(pm >> d & 1)) continue;
+        const col = (d - 1) % k, row = Math.floor((d - 1) / k);
+        svg('text', { x: cx - U / 2 + (col + 0.5) * (U / k), y: cy - U / 2 + (row + 0.5) * (U / k), class: 'cand pencil', 'font-size': U / (k + 0.6) }, g, String(d));
+      }
+    });
+    const crossed = p.x && p.x.has(i) && !(p.l && dirsOf(i));
+    part('cross', i, crossed ? 'x' : '', G.dyn.cross, (g) => {
+      const q = U * 0.18;
+      svg('path', { d: `M${cx - q} ${cy - q}L${cx + q} ${cy + q}M${cx + q} ${cy - q}L${cx - q} ${cy + q}`, class: 'cross' }, g);
+    });
+  }
+  if (p.l) {
+    let d = '';
+    for (const e of p.l) {
+      const [a, c] = edgeCells(e);
+      const [ax, ay] = centre(a), [bx, by] = centre(c);
+      d += `M${ax} ${ay}L${bx} ${by}`;
+    }
+    // A door cell where a line ends: the line goes on through the door.
+    for (const door of b.doors) {
+      const i = door.cell[0] * b.cols + door.cell[1];
+      if (bits(dirsOf(i)) !== 1) continue;
+      const [cx, cy] = centre(i);
+      const side = { n: [0, -1], s: [0, 1], e: [1, 0], w: [-1, 0] }[door.side] || [0, -1];
+      d += `M${cx} ${cy}L${cx + side[0] * U * 0.6} ${cy + side[1] * U * 0.6}`;
+    }
+    if (d) svg('path', { d, class: `line-seg${solvedCls}` }, G.dyn.line);
+  }
+  drawMarks();
+  if (G.sel !== null && G.sel < n) {
+    const [cx, cy] = centre(G.sel);
+    svg('rect', { x: cx - U / 2 + 1.5, y: cy - U / 2 + 1.5, width: U - 3, height: U - 3, class: 'sel' }, L.sel);
+  }
+  if (b.input.lines && G.cursor !== null && G.cursor !== G.sel && G.cursor < n && document.activeElement === $('board')) {
+    const [cx, cy] = centre(G.cursor);
+    svg('rect', { x: cx - U / 2 + 3, y: cy - U / 2 + 3, width: U - 6, height: U - 6, class: 'cursor' }, L.sel);
+  }
+  // Clues: a clue box marked by Check.
+  for (const box of $('board').querySelectorAll('rect.clue-box')) box.classList.toggle('bad-clue', G.marks.clues.has(box.dataset.clue));
+  // Names for screen readers: "r3c1: 5", "r2c2: star", "r1c4: line n s", "empty".
+  for (let i = 0; i < n; i++) {
+    const rect = G.rects[i];
+    const label = `${cellName(i)}: ${describe(i)}`;
+    if (G.labels[i] !== label) { rect.setAttribute('aria-label', label); G.labels[i] = label; }
+    if (G.marks.bad.has(i)) rect.setAttribute('aria-invalid', 'true'); else rect.removeAttribute('aria-invalid');
+    if (i === G.sel) rect.setAttribute('aria-selected', 'true'); else rect.removeAttribute('aria-selected');
+  }
+  const active = G.sel !== null ? G.sel : G.cursor;
+  if (active !== null && active < n) $('board').setAttribute('aria-activedescendant', `cell-${active}`);
+  else $('board').removeAttribute('aria-activedescendant');
+  $('board').classList.toggle('is-solved', G.solved);
+  padRender();
+  subtitle();
+}
+
+// Draws one cell's part (`shade`, `text` or `cross`) in `layer` with `build`, when its `key`
+// (what it shows; '' for nothing) differs from what is drawn.
+function part(kind, i, key, layer, build) {
+  const parts = G.parts[kind];
+  const old = parts[i];
+  if ((old ? old.key : '') === key) return;
+  if (old) old.g.remove();
+  parts[i] = null;
+  if (!key) return;
+  const g = svg('g', {}, layer);
+  build(g);
+  parts[i] = { key, g };
+}
+
+function describe(i) {
+  const b = B(), p = G.pos, g = b.givens[i];
+  const parts = [];
+  if (g) parts.push(g.kind === 'number' ? String(g.value) : g.kind === 'text' ? g.text : g.kind === 'pearl' ? `${g.black ? 'black' : 'white'} pearl` : 'end');
+  if (p.v && p.v[i] && !g) parts.push(String(p.v[i]));
+  if (p.v && !p.v[i] && !g && p.pm[i]) parts.push(`pencil ${[...Array(32).keys()].filter((d) => p.pm[i] >> d & 1).join(' ')}`);
+  if (p.s && p.s[i] === 1) parts.push(b.input.cells.yes);
+  if (p.s && p.s[i] === 2) parts.push(`dot (${b.input.cells.no})`);
+  if (p.l) { const d = dirsOf(i); if (d) parts.push(`line ${dirToken(d).split('').join(' ')}`); }
+  if (p.x && p.x.has(i)) parts.push('✕');
+  if (b.top.length || b.left.length) {
+    const r = Math.floor(i / b.cols), c = i % b.cols;
+    const clues = [];
+    if (b.left[r]) clues.push(`row clue ${b.left[r]}`);
+    if (b.top[c]) clues.push(`column clue ${b.top[c]}`);
+    if (!parts.length) parts.push('empty');
+    return `${parts.join(', ')}${clues.length ? ` (${clues.join(', ')})` : ''}`;
+  }
+  return parts.length ? parts.join(', ') : 'empty';
+}
+
+// The marks: the solver's differences, hint cells and links, empty cells asked for, broken
+// rules (a tint, a dashed border and a "!" badge, not colour alone; aria-invalid).
+function drawMarks() {
+  const g = G.layers.marks, m = G.marks;
+  const at = (i) => { const [cx, cy] = centre(i); return [cx - U / 2, cy - U / 2]; };
+  for (const i of m.diff) { const [x, y] = at(i); svg('rect', { x, y, width: U, height: U, class: 'diffcell' }, g); }
+  for (const i of m.hint) { const [x, y] = at(i); svg('rect', { x, y, width: U, height: U, class: 'hintcell', 'data-hint': cellName(i) }, g); }
+  for (const i of m.empty) { const [x, y] = at(i); svg('rect', { x: x + 3, y: y + 3, width: U - 6, height: U - 6, class: 'emptycell', 'data-empty': cellName(i) }, g); }
+  for (const [a, c, line] of m.hintLinks) {
+    const [ax, ay] = centre(a), [bx, by] = centre(c);
+    if (line) svg('line', { x1: ax, y1: ay, x2: bx, y2: by, class: 'hint-link' }, G.layers.sel);
+    else {
+      // A blank: a short bar across the edge.
+      const mx = (ax + bx) / 2, my = (ay + by) / 2, q = U * 0.15;
+      const vert = ay === by;
+      svg('line', { x1: mx - (vert ? 0 : q), y1: my - (vert ? q : 0), x2: mx + (vert ? 0 : q), y2: my + (vert ? q : 0), class: 'hint-blank' }, G.layers.sel);
+    }
+  }
+  for (const i of m.bad) {
+    const [x, y] = at(i);
+    svg('rect', { x: x + 1.5, y: y + 1.5, width: U - 3, height: U - 3, class: 'badcell', 'data-bad': cellName(i) }, g);
+    const r = U * 0.13;
+    svg('circle', { cx: x + U - r - 2, cy: y + r + 2, r, class: 'bad-badge' }, G.layers.sel);
+    svg('text', { x: x + U - r - 2, y: y + r + 2.5, class: 'bad-icon', 'font-size': r * 1.5 }, G.layers.sel, '!');
+  }
+}
+
+// The board's size on screen (after a layout change, a zoom or a new board).
+function layout() {
+  const s = $('board').querySelector('svg');
+  if (!s || !geo) return;
+  const k = fitScale(geo) * zoom;
+  s.style.width = `${Math.round(geo.width * k)}px`;
+  s.style.height = `${Math.round(geo.height * k)}px`;
+}
+
+function subtitle() {
+  const b = B();
+  let sub = `${b.rows}×${b.cols}`;
+  if (b.regions.length && G.family !== 'sudoku') {
+    const k = new Set(b.regions).size;
+    sub += `, ${plural(k, 'region')}`;
+  }
+  if (G.levelName) sub += ` · ${G.levelName}`;
+  if (G.creative) sub += ' · Creative Mode';
+  $('board-sub').textContent = sub;
+}
+
+// ---------------------------------------------------------------- input: numbers
+
+let typed = { i: -1, at: 0 };
+
+function setNumber(i, d) {
+  if (i === null || i === undefined) { setStatus('tap a cell first', 'warn'); return; }
+  if (B().givens[i]) { setStatus(`${cellName(i)} is given`, 'warn'); return; }
+  const p = G.pos;
+  const max = maxAt(i);
+  if (G.pencil && d) {
+    if (d > max || d > 31) { setStatus(`${cellName(i)} takes 1 to ${max}`, 'warn'); return; }
+    record();
+    p.pm[i] ^= 1 << d;
+    changed();
+    return;
+  }
+  // Several digits typed in a row make one number (when the cell takes numbers above 9).
+  const now = performance.now();
+  let v = d;
+  if (d && max > 9 && typed.i === i && now - typed.at < 1200 && p.v[i] && p.v[i] * 10 + d <= max) v = p.v[i] * 10 + d;
+  typed = { i, at: now };
+  if (v > max) { setStatus(`${cellName(i)} takes 1 to ${max}`, 'warn'); return; }
+  if (p.v[i] === v && !p.pm[i]) { update(); return; }
+  record();
+  p.v[i] = v;
+  if (!v) p.pm[i] = 0;
+  changed();
+}
+
+// The pad offers the numbers the selected cell takes (every cell's, with none selected).
+let padKey = '';
+function padRender() {
+  const numbers = G && G.board && cellKind() === 'number';
+  $('pad').hidden = !numbers;
+  if (!numbers) { padKey = ''; return; }
+  const max = G.sel !== null ? maxAt(G.sel) : Math.max(...(B().max.length ? B().max : [9]));
+  const key = `${G.family}:${max}`;
+  press('pad-pencil', G.pencil);
+  if (key === padKey) return;
+  padKey = key;
+  const box = $('pad-digits');
+  box.innerHTML = '';
+  for (let d = 1; d <= max; d++) {
+    const btn = document.createElement('button');
+    btn.className = 'pad-btn';
+    btn.dataset.digit = String(d);
+    btn.textContent = String(d);
+    btn.onclick = () => setNumber(G.sel, d);
+    box.append(btn);
+  }
+}
+
+// ---------------------------------------------------------------- input: shading and lines
+
+// The tools of the board's input: shading (cycle, shade, dot) or lines (line, ✕).
+function toolsRender() {
+  const box = $('tools');
+  box.innerHTML = '';
+  const b = B();
+  const tools = [];
+  if (b.input.cells.kind === 'shade') {
+    const glyph = b.input.cells.glyph === 'star' ? '★' : '■';
+    tools.push(['cycle', `Cycle ${glyph}•`, `a tap cycles a cell: ${b.input.cells.yes}, dot (${b.input.cells.no}), empty`]);
+    tools.push(['shade', `${glyph} ${b.input.cells.yes}`, `taps and drags make ${b.input.cells.yes}s (again: empty)`]);
+    tools.push(['dot', '• dot', `taps and drags mark cells ${b.input.cells.no} with a dot (again: empty)`]);
+  }
+  if (b.input.lines) {
+    tools.push(['line', 'Line', 'drag between cell centres, tap an edge, or tap a cell then a neighbour']);
+    if (b.input.cross) tools.push(['cross', '✕', 'taps mark cells no line uses (again: unmark)']);
+  }
+  if (!tools.some(([id]) => id === G.tool)) G.tool = tools.length ? tools[0][0] : null;
+  for (const [id, label, title] of tools) {
+    const btn = document.createElement('button');
+    btn.className = 'tool-btn';
+    btn.id = `tool-${id}`;
+    btn.textContent = label;
+    btn.title = title;
+    btn.setAttribute('aria-pressed', String(G.tool === id));
+    btn.onclick = () => { G.tool = id; toolsRender(); };
+    box.append(btn);
+  }
+}
+
+// The shade a tap gives cell i with the current tool.
+function nextShade(i) {
+  const s = G.pos.s[i];
+  if (G.tool === 'shade') return s === 1 ? 0 : 1;
+  if (G.tool === 'dot') return s === 2 ? 0 : 2;
+  return (s + 1) % 3;
+}
+
+function setShade(i, v) {
+  if (G.pos.s[i] === v) return false;
+  G.pos.s[i] = v;
+  return true;
+}
+
+// Toggles (or, with `want`, sets) the line between adjacent cells a and b; a cell holds at
+// most two lines. Returns whether something changed.
+function setLine(a, c, want) {
+  const e = edgeId(a, c);
+  if (e === null) return false;
+  const has = G.pos.l.has(e);
+  const on = want === undefined ? !has : want;
+  if (on === has) return false;
+  if (on) {
+    if (bits(dirsOf(a)) >= 2 || bits(dirsOf(c)) >= 2) {
+      setStatus('a cell holds at most two lines', 'warn');
+      return false;
+    }
+    G.pos.l.add(e);
+    if (G.pos.x) { G.pos.x.delete(a); G.pos.x.delete(c); }
+  } else {
+    G.pos.l.delete(e);
+  }
+  return true;
+}
+
+function toggleCross(i) {
+  if (!G.pos.x) return false;
+  if (dirsOf(i)) { setStatus(`a line passes ${cellName(i)}: no ✕ there`, 'warn'); return false; }
+  if (G.pos.x.has(i)) G.pos.x.delete(i); else G.pos.x.add(i);
+  return true;
+}
+
+const adjacent = (a, c) => edgeId(a, c) !== null;
+
+// ---------------------------------------------------------------- pointer: taps, drags, pinch
+
+// The cell under a pointer, from the board's bounding box at this moment (a layout change
+// during a drag, such as a line of text wrapping above the board, moves the board; the
+// next move is measured where it is now). Also the position within the cell (0..1).
+function hit(ev) {
+  const s = $('board').querySelector('svg');
+  if (!s || !geo) return null;
+  const r = s.getBoundingClientRect();
+  const x = (ev.clientX - r.left) * (geo.width / r.width) - geo.x0;
+  const y = (ev.clientY - r.top) * (geo.height / r.height) - geo.y0;
+  const c = Math.floor(x / U), row = Math.floor(y / U);
+  if (row < 0 || c < 0 || row >= B().rows || c >= B().cols) return { i: null, x, y };
+  return { i: row * B().cols + c, fx: x / U - c, fy: y / U - row, x, y };
+}
+
+const pointers = new Map();
+let gesture = null;
+let pinch = null;
+
+function onPointerDown(ev) {
+  if (!G || !G.board || ev.button > 0) return;
+  pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+  if (pointers.size === 2) { startPinch(); return; }
+  if (pointers.size > 2) return;
+  if (G.paused) { togglePause(); return; }
+  $('board').focus({ preventScroll: true });
+  const h = hit(ev);
+  ev.preventDefault();
+  try { ev.target.setPointerCapture && $('board').setPointerCapture(ev.pointerId); } catch (_) { /* not capturable */ }
+  if (G.creative) { creativeDown(ev, h); return; }
+  if (!h || h.i === null) return;
+  const kind = cellKind();
+  const before = snapshot();
+  gesture = { id: ev.pointerId, before, last: h.i, start: h.i, moved: false, h, changed: false, mode: null };
+  if (kind === 'number') {
+    G.sel = h.i;
+    update();
+  } else if (kind === 'shade') {
+    gesture.value = nextShade(h.i);
+    gesture.changed = setShade(h.i, gesture.value);
+    if (gesture.changed) update();
+  }
+}
+
+function onPointerMove(ev) {
+  if (pointers.has(ev.pointerId)) pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+  if (pinch) { movePinch(); return; }
+  if (G && G.creative && creativeGesture) { creativeMove(ev); return; }
+  if (!gesture || ev.pointerId !== gesture.id) return;
+  const h = hit(ev);
+  if (!h || h.i === null || h.i === gesture.last) return;
+  const kind = cellKind();
+  if (kind === 'number') { G.sel = h.i; gesture.last = h.i; update(); return; }
+  if (kind === 'shade') {
+    gesture.moved = true;
+    if (setShade(h.i, gesture.value)) gesture.changed = true;
+    gesture.last = h.i;
+    update();
+    return;
+  }
+  if (!B().input.lines || G.tool === 'cross') return;
+  // Lines: step from the last cell toward the pointer's cell, one neighbour at a time.
+  const cols = B().cols;
+  let guard = 0;
+  while (gesture.last !== h.i && guard++ < 200) {
+    const a = gesture.last;
+    const dr = Math.floor(h.i / cols) - Math.floor(a / cols), dc = (h.i % cols) - (a % cols);
+    const next = Math.abs(dr) >= Math.abs(dc) ? a + Math.sign(dr) * cols : a + Math.sign(dc);
+    if (gesture.mode === null) gesture.mode = G.pos.l.has(edgeId(a, next)) ? 'erase' : 'draw';
+    if (setLine(a, next, gesture.mode === 'draw')) gesture.changed = true;
+    gesture.last = next;
+    gesture.moved = true;
+  }
+  G.sel = null;
+  G.cursor = gesture.last;
+  update();
+}
+
+function onPointerUp(ev) {
+  pointers.delete(ev.pointerId);
+  if (pinch) { if (pointers.size < 2) pinch = null; return; }
+  if (G && G.creative && creativeGesture) { creativeUp(ev); return; }
+  if (!gesture || ev.pointerId !== gesture.id) return;
+  const g = gesture;
+  gesture = null;
+  if (ev.type === 'pointercancel') {
+    if (g.changed) { const snap = JSON.parse(g.before); G.pos = unpackPos(B(), snap.p); update(); }
+    return;
+  }
+  if (B().input.lines && !g.moved && cellKind() !== 'shade' && tapLines(g.h)) g.changed = true;
+  if (g.changed) {
+    record(g.before);
+    G.marks = noMarks();
+    hideApply();
+    changed();
+  } else {
+    update();
+  }
+}
+
+// A tap on a lines board: with ✕ it toggles the mark; a tap on the neighbour of the
+// selected cell toggles the line between the two (so taps along a row draw it); a tap near
+// an edge toggles the line across that edge; else it selects the cell. Returns whether the
+// position changed.
+function tapLines(h) {
+  const i = h.i;
+  const { cols, rows } = B();
+  const r = Math.floor(i / cols), c = i % cols;
+  G.cursor = i;
+  if (G.tool === 'cross') return toggleCross(i);
+  const sel = G.sel;
+  if (sel !== null && sel !== i && adjacent(sel, i)) {
+    G.sel = i;
+    return setLine(sel, i);
+  }
+  const edges = [[h.fx, c > 0 ? i - 1 : null], [1 - h.fx, c + 1 < cols ? i + 1 : null], [h.fy, r > 0 ? i - cols : null], [1 - h.fy, r + 1 < rows ? i + cols : null]]
+    .filter(([, j]) => j !== null).sort((a, b) => a[0] - b[0]);
+  if (edges.length && edges[0][0] < 0.2) {
+    G.sel = null;
+    return setLine(i, edges[0][1]);
+  }
+  G.sel = sel === i ? null : i;
+  return false;
+}
+
+function startPinch() {
+  // A second finger: the first one's gesture is taken back; two fingers zoom and pan.
+  if (gesture && gesture.changed) { const snap = JSON.parse(gesture.before); G.pos = unpackPos(B(), snap.p); update(); }
+  gesture = null;
+  const [a, b] = [...pointers.values()];
+  const wrap = $('board-wrap');
+  pinch = { d0: Math.hypot(a.x - b.x, a.y - b.y) || 1, z0: zoom, mx: (a.x + b.x) / 2, my: (a.y + b.y) / 2, sl: wrap.scrollLeft, st: wrap.scrollTop };
+}
+
+function movePinch() {
+  const [a, b] = [...pointers.values()];
+  if (!a || !b) return;
+  const d = Math.hypot(a.x - b.x, a.y - b.y) || 1;
+  setZoom(pinch.z0 * d / pinch.d0, true);
+  const wrap = $('board-wrap');
+  wrap.scrollLeft = pinch.sl - ((a.x + b.x) / 2 - pinch.mx);
+  wrap.scrollTop = pinch.st - ((a.y + b.y) / 2 - pinch.my);
+}
+
+function setZoom(z, quiet) {
+  zoom = Math.min(6, Math.max(1, z));
+  layout();
+  $('board-wrap').classList.toggle('zoomed', zoom > 1.01);
+  if (!quiet) setStatus(zoom > 1.01 ? `zoom ×${zoom.toFixed(1)}: drag with two fingers (or scroll) to pan` : 'the whole board', '');
+}
+
+// ---------------------------------------------------------------- keyboard
+
+function onBoardKey(ev) {
+  if (!G || !G.board) return false;
+  const b = B();
+  const k = ev.key;
+  const cols = b.cols, rows = b.rows;
+  const arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  if (G.creative) return creativeKey(ev);
+  if (arrows[k]) {
+    const [dr, dc] = arrows[k];
+    if (b.input.lines) {
+      // The cursor starts at door A (or the first cell): the very first arrow draws from it.
+      if (G.cursor === null) G.cursor = b.doors.length ? b.doors[0].cell[0] * cols + b.doors[0].cell[1] : 0;
+      const a = G.cursor;
+      const r = Math.floor(a / cols) + dr, c = (a % cols) + dc;
+      if (r < 0 || c < 0 || r >= rows || c >= cols) return true;
+      const next = r * cols + c;
+      G.sel = null;
+      if (!ev.shiftKey && G.tool !== 'cross') {
+        const before = snapshot();
+        G.cursor = next;
+        if (setLine(a, next)) { record(before); G.marks = noMarks(); hideApply(); changed(); } else update();
+      } else {
+        G.cursor = next;
+        update();
+      }
+      return true;
+    }
+    const cur = G.sel !== null ? G.sel : 0;
+    const r = Math.min(rows - 1, Math.max(0, Math.floor(cur / cols) + dr));
+    const c = Math.min(cols - 1, Math.max(0, (cur % cols) + dc));
+    G.sel = G.sel === null ? 0 : r * cols + c;
+    update();
+    return true;
+  }
+  const kind = cellKind();
+  if (kind === 'number') {
+    if (/^[0-9]$/.test(k)) { setNumber(G.sel, Number(k)); return true; }
+    if (/^[a-zA-Z]$/.test(k) && G.sel !== null && maxAt(G.sel) > 9) {
+      const v = k.toUpperCase().charCodeAt(0) - 55;
+      if (v >= 10 && v <= maxAt(G.sel)) { typed = { i: -1, at: 0 }; setNumber(G.sel, v); return true; }
+    }
+    if (k === 'Backspace' || k === 'Delete') { setNumber(G.sel, 0); return true; }
+    if (k === 'p') { G.pencil = !G.pencil; padRender(); return true; }
+    return false;
+  }
+  if (kind === 'shade') {
+    const i = G.sel !== null ? G.sel : null;
+    if (i === null) return false;
+    const v = { x: 1, X: 1, o: 2, '.': 2, ' ': nextShadeCycle(i), Backspace: 0, Delete: 0 }[k];
+    if (v === undefined) return false;
+    const before = snapshot();
+    if (setShade(i, v)) { record(before); G.marks = noMarks(); changed(); }
+    return true;
+  }
+  if (b.input.lines && (k === 'x' || k === ' ')) {
+    if (G.cursor === null) return false;
+    const before = snapshot();
+    if (toggleCross(G.cursor)) { record(before); changed(); }
+    return true;
+  }
+  return false;
+}
+
+function nextShadeCycle(i) { return (G.pos.s[i] + 1) % 3; }
+
+function onKey(ev) {
+  if (document.querySelector('dialog[open]')) return;
+  const tag = (ev.target.tagName || '').toLowerCase();
+  if (tag === 'input' || tag === 'select' || tag === 'textarea') return;
+  if (ev.ctrlKey || ev.metaKey) {
+    const k = ev.key.toLowerCase();
+    if (k === 'z' && !ev.shiftKey) { undo(); ev.preventDefault(); return; }
+    if ((k === 'z' && ev.shiftKey) || k === 'y') { redo(); ev.preventDefault(); return; }
+  }
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (ev.key === '?') { $('guide').showModal(); ev.preventDefault(); return; }
+  if (tag === 'button' && (ev.key === ' ' || ev.key === 'Enter')) return;
+  if (onBoardKey(ev)) ev.preventDefault();
+}
+
+function keysHint() {
+  if (!G || !G.board) return '';
+  const b = B();
+  const common = 'Ctrl+Z undo · Ctrl+Shift+Z redo · <kbd>?</kbd> guide';
+  if (G.creative) return `Creative: tap a cell and type its given (0 or Backspace clears) · drag over cells to draw a region · tap a clue and type it · ${common}`;
+  if (b.input.cells.kind === 'number') return `Keys: arrows move · 1–9 fill${Math.max(...b.max) > 9 ? ' (A–Z or two digits above 9)' : ''} · Backspace clears · p pencil · ${common}`;
+  if (b.input.cells.kind === 'shade') return `Keys: arrows move · x ${b.input.cells.yes} · o or . dot · Space cycles · Backspace clears · ${common}`;
+  return `Keys: arrows draw from ${b.doors.length ? 'door A' : 'the cursor'} · Shift+arrow moves · x or Space ✕ · ${common}`;
+}
+
+// ---------------------------------------------------------------- opening puzzles
+
+// Opens a puzzle text in a family's tab: its board from /api/board, the saved progress (or
+// `progress`, from a share link), a fresh history. Returns whether progress came back.
+async function openPuzzle(family, text, progress, levelName = '') {
+  const res = await api('/api/board', { puzzle: family, text });
+  const game = GAMES[family] || (GAMES[family] = newGame(family));
+  if (G && G !== game) { timerSync(); save(); }
+  if (G) { G.elapsed = timerNow(); G.since = null; }
+  const same = game.board && game.text === text;
+  game.text = text;
+  game.board = res.board;
+  game.levelName = levelName || (same ? game.levelName : '');
+  game.undo = [];
+  game.redo = [];
+  game.marks = noMarks();
+  game.sel = null;
+  game.cursor = null;
+  game.solved = false;
+  game.paused = false;
+  game.elapsed = 0;
+  game.since = null;
+  const saved = progress || savedFor(family, text);
+  game.pos = unpackPos(res.board, saved && saved.p);
+  game.bySolver = !!(saved && saved.bySolver);
+  if (saved) {
+    game.elapsed = Number(saved.t) || 0;
+    game.paused = !!saved.paused;
+    game.solved = !!saved.solved;
+  }
+  showGame(family);
+  if (progress) save();
+  return !!(saved && Object.keys(saved.p || {}).length && (hasEntriesOf(game)));
+}
+
+function hasEntriesOf(game) {
+  const keep = G;
+  G = game;
+  const r = hasEntries();
+  G = keep;
+  return r;
+}
+
+// Shows the game of a family (its tab selected): the board, the tools, the buttons its
+// family's features allow.
+function showGame(family) {
+  if (G && G.family !== family) { timerSync(); G.elapsed = timerNow(); G.since = null; save(); }
+  G = GAMES[family];
+  for (const t of $('tabs').querySelectorAll('.tab')) {
+    const on = t.dataset.family === family;
+    t.classList.toggle('active', on);
+    t.setAttribute('aria-selected', String(on));
+    if (on) t.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }
+  const info = FAMILIES[family] || {};
+  $('board-title').textContent = info.title || family;
+  const note = G.board && G.board.note;
+  $('board-note').textContent = note || '';
+  $('board-note').hidden = !note;
+  features();
+  if (G.board) { toolsRender(); draw(); }
+  $('keys-hint').innerHTML = keysHint();
+  $('board').classList.toggle('is-solved', !!G.solved);
+  closeExplain();
+  hideApply();
+  timerSync();
+  const hash = `#${family}`;
+  if (location.hash !== hash && !/[?&]url=/.test(location.search)) history.replaceState(null, '', `${location.pathname}${hash}`);
+  try { storage() && storage().setItem('pencilbox:tab', family); } catch (_) { /* ignore */ }
+}
+
+// The buttons of the open family: levels, generator sizes and difficulties, Creative.
+function features() {
+  const info = FAMILIES[G.family] || {};
+  const has = (f) => (info.features || []).includes(f);
+  for (const id of ['hint-nudge', 'hint-rule', 'hint-answer']) $(id).hidden = !has('hint-levels');
+  $('explain').hidden = !has('explain');
+  $('generate').hidden = !has('generate');
+  $('gen-level-row').hidden = !has('generate') || !(info.generator && info.generator.difficulties.length);
+  const sel = $('gen-level');
+  sel.innerHTML = '';
+  const order = ['easy', 'medium', 'hard'];
+  const diffs = ((info.generator && info.generator.difficulties) || []).slice()
+    .sort((a, b) => (order.indexOf(a) + 1 || 9) - (order.indexOf(b) + 1 || 9));
+  for (const d of diffs) {
+    const o = document.createElement('option');
+    o.value = d;
+    o.textContent = d[0].toUpperCase() + d.slice(1);
+    sel.append(o);
+  }
+  if (diffs.includes('medium')) sel.value = 'medium';
+  const levels = LEVELS[G.family] || [];
+  $('level-row').hidden = !levels.length;
+  const ls = $('level');
+  ls.innerHTML = '<option value="">— choose a level —</option>';
+  const groups = new Map();
+  levels.forEach((l, i) => {
+    if (!groups.has(l.difficulty)) {
+      const og = document.createElement('optgroup');
+      og.label = l.difficulty[0].toUpperCase() + l.difficulty.slice(1);
+      groups.set(l.difficulty, og);
+      ls.append(og);
+    }
+    const o = document.createElement('option');
+    o.value = String(i);
+    o.textContent = `${l.name} (${l.rows}×${l.cols})`;
+    groups.get(l.difficulty).append(o);
+  });
+  const at = levels.findIndex((l) => l.text === G.text);
+  ls.value = at >= 0 ? String(at) : '';
+  const g = info.generator;
+  if (g && G.board) {
+    $('rows').value = String(Math.min(B().rows, g.max_side || 12));
+    $('cols').value = String(Math.min(B().cols, g.max_side || 12));
+  }
+  $('mode-row').hidden = !(G.board && G.board.edit);
+  creativeButtons();
+}
+
+// ---------------------------------------------------------------- actions
+
+function hideApply() {
   lastHint = null;
-  const res = await api('/api/hint', { ...t.hintBody(), level });
+  $('hint-apply').hidden = true;
+}
+
+function clearMarks() {
+  G.marks = noMarks();
+}
+
+// The cells of a unit a verifier names: `row 3`, `column 2`, or `block 4` (also `box`,
+// `region`: the board's regions in reading order of their first cells); [] for anything else.
+function unitCells(at) {
+  const b = B();
+  const m = /^(row|column|block|box|region) (\d+)$/.exec(String(at));
+  if (!m) return [];
+  const k = Number(m[2]) - 1;
+  const all = [...Array(nCells()).keys()];
+  if (m[1] === 'row') return all.filter((i) => Math.floor(i / b.cols) === k);
+  if (m[1] === 'column') return all.filter((i) => i % b.cols === k);
+  const labels = [...new Set(b.regions)];
+  return k < labels.length ? all.filter((i) => b.regions[i] === labels[k]) : [];
+}
+
+// The cells of `cells` whose number (given or entered) another of them holds too.
+function repeatedIn(cells) {
+  const value = (i) => givenNumber(i) || (G.pos.v ? G.pos.v[i] : 0);
+  const count = new Map();
+  for (const i of cells) if (value(i)) count.set(value(i), (count.get(value(i)) || 0) + 1);
+  return cells.filter((i) => count.get(value(i)) > 1);
+}
+
+// The verifier's rules that say "this cell is empty": not a broken rule while a grid is being
+// filled, so Check lists them only on request.
+const EMPTY_RULES = new Set(['empty', 'empty-cell']);
+
+async function check() {
+  const res = await api('/api/verify', { puzzle: G.family, text: G.text, solution: positionText(true) });
+  G.marks = noMarks();
+  const line = (v) => (String(v.message).startsWith(v.at) ? v.message : `${v.at}: ${v.message}`);
+  if (res.valid) {
+    if (!G.bySolver && !G.solved) { solvedNow(); return; }
+    const praise = 'your configuration is correct, well done.';
+    update();
+    setStatus(praise, 'good');
+    setMessages([{ text: praise, cls: 'good' }]);
+    return;
+  }
+  const numbers = B().form === 'numbers';
+  const showEmpty = $('show-empty').checked;
+  const broken = res.violations.filter((v) => !EMPTY_RULES.has(v.rule));
+  const empty = res.violations.filter((v) => EMPTY_RULES.has(v.rule));
+  for (const v of broken) {
+    for (const i of placeCells([v.at])) G.marks.bad.add(i);
+    // A row, column or block named for a number it holds twice (Sudoku): the cells of it.
+    if (numbers) for (const i of repeatedIn(unitCells(v.at))) G.marks.bad.add(i);
+    const m = /^(row|column) (\d+)$/.exec(v.at);
+    if (m) G.marks.clues.add(`${m[1] === 'row' ? 'row' : 'col'}${m[2]}`);
+  }
+  if (showEmpty) for (const v of empty) for (const i of placeCells([v.at])) G.marks.empty.add(i);
+  update();
+  const emptyItems = showEmpty ? empty.map((v) => ({ text: line(v), cls: 'warn' }))
+    : empty.length ? [{ text: `${plural(empty.length, 'empty cell')} not listed (tick "Check also lists empty cells")` }] : [];
+  if (!broken.length) {
+    const text = `no rule is broken so far; ${plural(empty.length, 'cell')} still empty`;
+    setStatus(text, 'good');
+    setMessages([{ text, cls: 'good' }, ...emptyItems]);
+    return;
+  }
+  // Shading and lines: the verifier cannot tell a mistake from what is not drawn yet, the
+  // hint from the entries can (when the puzzle has one solution): entries that are not in it
+  // are mistakes, marked; with none, the grid is only unfinished.
+  const m = numbers ? null : await mistakes();
+  if (m && m.length) {
+    G.marks = noMarks();
+    for (const i of placeCells(m.map((f) => f.cell))) G.marks.bad.add(i);
+    update();
+    const list = m.slice(0, 8).map((f) => `${f.cell} ${f.value}`).join(', ') + (m.length > 8 ? ', …' : '');
+    const text = `${plural(m.length, 'mistake')}: ${list} ${m.length === 1 ? 'is' : 'are'} not in the solution`;
+    setStatus(text, 'bad');
+    setMessages([{ text, cls: 'bad' }, ...broken.map((v) => ({ text: `not met: ${line(v)}`, cls: 'warn' }))]);
+    return;
+  }
+  if (m) {
+    G.marks = noMarks();
+    update();
+    const text = `not finished yet: no mistake so far (${plural(broken.length, 'rule')} not met yet)`;
+    setStatus(text, 'good');
+    setMessages([{ text, cls: 'good' }]);
+    return;
+  }
+  // Without one solution to compare with (or numbers: a grid with empty cells breaks only
+  // what its entries break), the rules as they stand.
+  const unfinished = !numbers && !looksComplete();
+  const cls = unfinished ? 'warn' : 'bad';
+  const first = line(broken[0]);
+  const rest = broken.length > 1 ? ` (and ${plural(broken.length - 1, 'more rule')} not met)` : '';
+  setStatus(`${unfinished ? 'not solved yet: ' : ''}${first}${rest}`, cls);
+  setMessages([...broken.map((v) => ({ text: line(v), cls })), ...emptyItems]);
+}
+
+// The player's entries that are not in the puzzle's only solution (the hint from the entries
+// names them: `wrong`), [] when the entries fit it (the hint has a next step), or null when
+// that cannot be told (no single solution, the time limit).
+async function mistakes() {
+  let h;
+  try {
+    h = await api('/api/hint', { puzzle: G.family, text: G.text, level: 'answer', solution: positionText(false) });
+  } catch (e) {
+    if (e.name === 'AbortError') throw e;
+    return null;
+  }
+  if (h.wrong && h.wrong.length) return h.wrong;
+  return h.text ? [] : null;
+}
+
+async function solve() {
+  const res = await api('/api/solve', { puzzle: G.family, text: G.text });
+  if (res.status !== 'solved') {
+    const text = res.status === 'unsolvable' ? 'this puzzle has no solution...' : `the solver stopped: ${res.status}`;
+    G.marks = noMarks();
+    if (res.reason) for (const i of placeCells((res.reason.match(/r\d+c\d+/g) || []))) G.marks.bad.add(i);
+    update();
+    setStatus(text, 'bad');
+    setMessages([{ text, cls: 'bad' }, ...(res.reason ? [{ text: res.reason, cls: 'bad' }] : [])]);
+    return;
+  }
+  const rows = res.position ? res.position.trim().split('\n') : res.solution;
+  const before = snapshot();
+  const p = positionFrom(rows);
+  // Dots and ✕ marks are kept where the solution leaves the cell empty.
+  if (p.x && G.pos.x) for (const i of G.pos.x) if (!dirsOf(i, p)) p.x.add(i);
+  if (p.s) G.pos.s.forEach((s, i) => { if (s === 2 && !p.s[i]) p.s[i] = 2; });
+  record(before);
+  G.pos = p;
+  G.marks = noMarks();
+  hideApply();
+  changed(true);
+  const text = `solved by the ${res.algorithm} algorithm (${timing(res.stats)})`;
+  setStatus('solved', 'good');
+  setMessages([{ text, cls: 'good' }]);
+}
+
+async function unique() {
+  const res = await api('/api/count', { puzzle: G.family, text: G.text, limit: 2 });
+  const d = describeCount(res);
+  G.marks = noMarks();
+  for (const i of placeCells(res.differences || [])) G.marks.diff.add(i);
+  update();
+  setStatus(d.text, d.cls);
+  setMessages([{ text: d.text, cls: d.cls }, ...(d.extra ? [{ text: d.extra, cls: 'bad' }] : [])]);
+}
+
+// The setter's map (/api/forced, the same as `pencilbox forced`).
+async function forced() {
+  await showForced({ puzzle: G.family, text: G.text });
+}
+
+async function generate() {
+  const info = FAMILIES[G.family];
+  const g = info.generator;
+  const rows = Number($('rows').value), cols = Number($('cols').value);
+  const lo = g.min_side || 2, hi = g.max_side || 12;
+  for (const [v, what] of [[rows, 'rows'], [cols, 'columns']]) {
+    if (!Number.isInteger(v) || v < lo || v > hi) {
+      setStatus(`the generator makes grids of ${lo} to ${hi} ${what}, not ${$(what === 'rows' ? 'rows' : 'cols').value}`, 'bad');
+      return;
+    }
+  }
+  if (g.max_cells && rows * cols > g.max_cells) {
+    setStatus(`the ${info.title} generator makes grids of at most ${g.max_cells} cells, not ${rows}×${cols}`, 'bad');
+    return;
+  }
+  const body = { puzzle: G.family, rows, cols, seed: Math.floor(Math.random() * 2 ** 31) };
+  if (!$('gen-level-row').hidden && $('gen-level').value) body.difficulty = $('gen-level').value;
+  // Path: the generator keeps every clue by default; half of them make a better puzzle.
+  if ((g.settings || []).some((s) => s.key === 'clues')) body.settings = { clues: 50 };
+  const res = await api('/api/generate', body);
+  await openPuzzle(G.family, res.text, null, `generated (seed ${res.seed})`);
+  $('level').value = '';
+  const text = `a new ${body.difficulty ? `${body.difficulty} ` : ''}${rows}×${cols} puzzle (seed ${res.seed})`;
+  setStatus(text, 'good');
+  setMessages([{ text: `generated with seed ${res.seed}${res.unique ? '; exactly one solution' : ''}`, cls: 'good' }]);
+}
+
+async function pickLevel() {
+  const i = $('level').value;
+  if (i === '') return;
+  const l = LEVELS[G.family][Number(i)];
+  const restored = await openPuzzle(G.family, l.text, null, l.name);
+  const uniq = l.unique ? ', exactly one solution' : '';
+  setStatus(`${l.name}: ${l.rows}×${l.cols}, ${l.difficulty}${uniq}${restored ? ' (your progress is restored)' : ''}`, '');
+  setMessages([]);
+}
+
+function clearEntries() {
+  if (!hasEntries()) { setStatus('nothing to clear', ''); return; }
+  record();
+  G.pos = emptyPos(B());
+  G.marks = noMarks();
+  hideApply();
+  G.elapsed = 0;
+  G.since = null;
+  changed();
+  setStatus('your entries are cleared', '');
+  setMessages([]);
+}
+
+// ---------------------------------------------------------------- hints and explanations
+
+let lastHint = null;
+
+async function askHint(level) {
+  hideApply();
+  const res = await api('/api/hint', { puzzle: G.family, text: G.text, level, solution: hasEntries() ? positionText(false) : undefined });
+  G.marks = noMarks();
   if (!res.text) {
-    t.mark([], []);
     // A position without solutions: the entries the solution does not have are marked.
-    const wrong = placeCells((res.wrong || []).map((f) => f.cell));
-    if (wrong.length) t.wrong(wrong);
+    for (const i of placeCells((res.wrong || []).map((f) => f.cell))) G.marks.bad.add(i);
+    for (const i of placeCells(res.cells || [])) G.marks.hint.add(i);
+    update();
     setStatus(res.message || 'no hint', 'warn');
     setMessages([{ text: res.message || 'no hint', cls: 'bad' }]);
     return;
   }
-  t.mark(placeCells(res.cells), level === 'answer' ? res.placed : []);
+  for (const i of placeCells(res.cells)) G.marks.hint.add(i);
+  if (level === 'answer') markFacts(res.placed);
+  update();
   const items = [{ text: res.text, cls: 'good' }];
   if (res.rule) items.push({ text: `rule: ${res.rule.name} (level ${res.rule.level})` });
-  if (level === 'answer' && t.applicable(res).length) {
-    lastHint = { pfx, hint: res };
-    $(`${pfx}-hint-apply`).hidden = false;
-    items.push({ text: 'press Apply hint to write it into the grid' });
+  if (level === 'answer' && applicable(res).length) {
+    lastHint = res;
+    $('hint-apply').hidden = false;
+    items.push({ text: 'press Apply to write it into the grid' });
   }
   setStatus(res.text, 'good');
   setMessages(items);
 }
 
-function applyHint(pfx) {
-  if (!lastHint || lastHint.pfx !== pfx) return;
-  const h = lastHint.hint;
-  TEACH[pfx].apply(h);
-  lastHint = null;
-  $(`${pfx}-hint-apply`).hidden = true;
-  TEACH[pfx].mark(placeCells(h.cells), []);
+// The links of placed facts, shown on the board ("r2c3-r2c4": line or blank).
+function markFacts(facts) {
+  for (const f of facts || []) {
+    const l = linkOf(f.cell);
+    if (!l) continue;
+    const [a, c] = l.map(([r, k]) => r * B().cols + k);
+    G.marks.hintLinks.push([a, c, f.value === 'line']);
+  }
+}
+
+// What a fact does to the position: a number, a shade, a line, a blank, a cell used or not.
+function factChange(f) {
+  const b = B(), p = G.pos;
+  const i = indexOf(f.cell);
+  if (i !== null) {
+    if (p.v) {
+      const d = Number(f.value);
+      return Number.isInteger(d) && d > 0 && !b.givens[i] && !p.v[i] ? () => { p.v[i] = d; p.pm[i] = 0; } : null;
+    }
+    if (p.s) {
+      const v = f.value === b.input.cells.yes ? 1 : f.value === b.input.cells.no ? 2 : null;
+      return v !== null && p.s[i] !== v ? () => { p.s[i] = v; } : null;
+    }
+    if (p.x && f.value === 'unused' && !p.x.has(i) && !dirsOf(i)) return () => { p.x.add(i); };
+    return null;
+  }
+  const l = linkOf(f.cell);
+  if (!l || !p.l) return null;
+  const [a, c] = l.map(([r, k]) => r * b.cols + k);
+  const e = edgeId(a, c);
+  if (e === null) return null;
+  if (f.value === 'line' && !p.l.has(e)) return () => { setLine(a, c, true); };
+  if (f.value === 'blank' && p.l.has(e)) return () => { p.l.delete(e); };
+  return null;
+}
+
+// The hint's conclusions the board does not show yet (and, for numbers, the candidates it
+// removes from the player's pencil marks).
+function applicable(h) {
+  const out = (h.placed || []).map(factChange).filter(Boolean);
+  if (G.pos.pm) {
+    for (const f of h.removed || []) {
+      const i = indexOf(f.cell), d = Number(f.value);
+      if (i !== null && G.pos.pm[i] >> d & 1) out.push(() => { G.pos.pm[i] &= ~(1 << d); });
+    }
+  }
+  return out;
+}
+
+function applyHint() {
+  if (!lastHint) return;
+  const h = lastHint;
+  const todo = applicable(h);
+  hideApply();
+  if (!todo.length) return;
+  record();
+  for (const f of todo) f();
+  G.marks = noMarks();
+  for (const i of placeCells(h.cells)) G.marks.hint.add(i);
+  changed();
   setStatus(`applied: ${h.text}`, 'good');
 }
 
@@ -2644,9 +1735,8 @@ function ratingText(r) {
   return `rating ${r.score.toFixed(1)} (hardest: ${r.hardest.name}, level ${r.hardest.level}; steps ${per}${guesses})`;
 }
 
-async function showExplain(pfx) {
-  const t = TEACH[pfx];
-  const res = await api('/api/explain', t.explainBody());
+async function showExplain() {
+  const res = await api('/api/explain', { puzzle: G.family, text: G.text });
   const ol = $('explain-steps');
   ol.innerHTML = '';
   res.steps.forEach((s, i) => {
@@ -2675,7 +1765,10 @@ async function showExplain(pfx) {
     b.onclick = () => {
       for (const o of ol.querySelectorAll('button[aria-pressed="true"]')) o.setAttribute('aria-pressed', 'false');
       b.setAttribute('aria-pressed', 'true');
-      t.mark(placeCells(s.cells), s.placed);
+      G.marks = noMarks();
+      for (const c of placeCells(s.cells)) G.marks.hint.add(c);
+      markFacts(s.placed);
+      update();
       setStatus(`step ${i + 1}: ${s.name}: ${s.text}`, 'good');
     };
     li.append(b);
@@ -2683,75 +1776,26 @@ async function showExplain(pfx) {
   });
   const status = { solved: 'solved by these steps', stalled: 'the rules stall here', 'no solution': 'no solution', timeout: 'stopped by the time limit' }[res.status] || res.status;
   const shown = res.truncated ? ` (the first ${res.steps.length} shown)` : '';
-  $('explain-sub').textContent = `${res.steps_total} step(s)${shown}: ${status}. Click a step to see its cells.`;
+  $('explain-sub').textContent = `${res.steps_total} step(s)${shown}: ${status}. Tap a step to see its cells.`;
   $('explain-rating').textContent = ratingText(res.rating);
   $('explain-panel').hidden = false;
-  $('explain-panel').scrollIntoView({ block: 'nearest' });
   setStatus(`${res.steps_total} explained step(s), ${ratingText(res.rating)}`, res.status === 'solved' ? 'good' : 'warn');
 }
 
-function teachInit(pfx) {
-  for (const level of ['nudge', 'rule', 'answer']) {
-    $(`${pfx}-hint-${level}`).onclick = (e) => run(e.currentTarget, () => askHint(pfx, level));
-  }
-  $(`${pfx}-hint-apply`).onclick = () => applyHint(pfx);
-  $(`${pfx}-explain`).onclick = (e) => run(e.currentTarget, () => showExplain(pfx));
+// ---------------------------------------------------------------- import, export, share
+
+// Share links: `#FAMILY&t=TEXT&p=PROGRESS`, both base64url; the progress is optional.
+function shareLink(withProgress) {
+  let link = `${location.origin}${location.pathname}#${G.family}&t=${b64(G.text)}`;
+  if (withProgress) link += `&p=${b64(JSON.stringify({ p: packPos(G.pos), t: Math.round(timerNow()) }))}`;
+  return link;
 }
 
-// ---------------------------------------------------------------- views, dialogs, keys
-
-const VIEWS = {
-  suguru: { title: 'Suguru', render: sgRender, key: sgKey, text: sgText, load: (t) => { sgLoad(t); sgSetMode('play'); } },
-  path: { title: 'Path puzzle', render: ptRender, key: ptKey, text: ptText, load: (t) => { ptLoad(t); ptSetMode('play'); } },
-  sudoku: { title: 'Sudoku', render: sdRender, key: sdKey, text: () => sdText(false), load: (t) => { sdLoad(t); sdSetMode('value'); } },
-};
-
-const KEY_HINTS = {
-  suguru: 'Keys: arrows move · 1–9 fill · Backspace clears · Ctrl+Z undo · Ctrl+Shift+Z redo · <kbd>?</kbd> guide',
-  path: 'Keys: arrows draw from door A · Backspace takes the last cell back · Lines: arrows move, Shift+arrow draws · Mark ✕: arrows move, x marks · Ctrl+Z undo · Ctrl+Shift+Z redo · <kbd>?</kbd> guide',
-  sudoku: 'Keys: arrows move · 1–9 (A–G) fill · Backspace clears · Ctrl+Z undo · Ctrl+Shift+Z redo · <kbd>?</kbd> guide',
-};
-
-function showView(name) {
-  view = name;
-  for (const v of Object.keys(VIEWS)) {
-    $(`controls-${v}`).hidden = v !== name;
-    $(`tab-${v}`).classList.toggle('active', v === name);
-    $(`tab-${v}`).setAttribute('aria-selected', String(v === name));
-  }
-  $('board-title').textContent = name === 'suguru' ? REGION_TITLES[sg.family] : VIEWS[name].title;
-  $('keys-hint').innerHTML = KEY_HINTS[name];
-  $('board').classList.remove('is-solved');
-  setStatus('', '');
-  setMessages([]);
-  closeExplain();
-  VIEWS[name].render();
-  // The first visit of Path or Sudoku opens the last puzzle played there (with its progress),
-  // else a fresh generated puzzle.
-  const has = (p, f) => (server.puzzles[p]?.features || []).includes(f);
-  const first = (name === 'path' && !pt.visited) || (name === 'sudoku' && !sd.visited);
-  if (first && server.ready) {
-    if (name === 'path') pt.visited = true; else sd.visited = true;
-    const last = lastPuzzle(name);
-    if (last && resumeLast(name, last)) { /* resumed */ } else if (has(name, 'generate')) run(null, () => (name === 'path' ? ptRandom(true) : sdRandom(true)));
-  }
-  if (location.hash.split('&')[0] !== `#${name}` || location.hash.includes('&')) history.replaceState(null, '', `${location.pathname}#${name}`);
-}
-
-// Opens the last puzzle of a view (saved by saveProgress) with its progress; false if it no
-// longer loads.
-function resumeLast(v, last) {
-  try {
-    const restored = openPuzzle(v, last.text);
-    if (last.mode === 'creative') (v === 'suguru' ? sgSetMode : v === 'path' ? ptSetMode : () => {})('creative');
-    if (v === 'sudoku' && last.mode === 'given') sdSetMode('given');
-    VIEWS[v].render();
-    const text = restored ? 'welcome back: your last puzzle, with your progress' : 'welcome back: your last puzzle';
-    setStatus(text, '');
-    return true;
-  } catch (_) {
-    return false;
-  }
+function hashParts() {
+  const [name, ...rest] = location.hash.replace(/^#/, '').split('&');
+  const params = {};
+  for (const kv of rest) { const k = kv.indexOf('='); if (k > 0) params[kv.slice(0, k)] = kv.slice(k + 1); }
+  return { name, params };
 }
 
 function ioNote(text, isError) {
@@ -2759,47 +1803,53 @@ function ioNote(text, isError) {
   $('io-error').className = isError ? 'error' : 'note';
 }
 
-function openIo() {
-  $('io-text').value = VIEWS[view].text();
-  ioNote('', false);
-  $('io-url').hidden = view === 'path';
-  $('io').showModal();
-}
+// puzz.link's genre names where they differ from the family's.
+const PUZZLINK = { mashu: 'masyu', masyu: 'masyu', pathpuzzle: 'path', sudoku: 'sudoku', suguru: 'suguru', ripple: 'ripple', hakyuu: 'ripple', starbattle: 'starbattle', nurikabe: 'nurikabe' };
 
-// A puzz.link URL, JSON or the file format -> the file format of the view's family, read by
-// the server (the puzzle crates' own readers) when it is not the file format already.
-async function puzzleText(v, text) {
-  const url = text.match(/^\s*[^\s]*\?(suguru|ripple|sudoku)\//);
-  if (/^\s*(\{|https?:)/.test(text) || url) {
-    // A URL names its family; the region board plays Suguru and Ripple Effect alike.
-    const puzzle = v === 'suguru' ? (url && REGION_FAMILIES.includes(url[1]) ? url[1] : sg.family) : v;
-    return (await api('/api/convert', { puzzle, text, to: 'text' })).text;
+// Reads a puzzle in any form its family reads (file format, JSON, puzz.link URL) as the file
+// format: the family named by a URL, else `family`, else the first family that reads it.
+async function readPuzzle(text, family) {
+  const genre = (text.match(/\?([a-z]+)\//) || [])[1];
+  const named = genre && (PUZZLINK[genre] || (FAMILIES[genre] ? genre : null));
+  const tries = [...new Set([named, family, ...ORDER].filter((f) => f && FAMILIES[f]))];
+  let first = null;
+  for (const f of tries) {
+    try {
+      const res = await api('/api/convert', { puzzle: f, text, to: 'text' });
+      return { family: f, text: res.text };
+    } catch (e) {
+      if (e.name === 'AbortError') throw e;
+      if (!first) first = e;
+      if (named && f === named) break;
+    }
   }
-  return text;
+  throw first || new Error('no family reads this puzzle');
 }
 
 function initDialogs() {
   $('guide-btn').onclick = () => $('guide').showModal();
-  for (const id of ['sg-export', 'pt-export', 'sd-export']) $(id).onclick = openIo;
+  $('export').onclick = () => {
+    $('io-text').value = G.text;
+    ioNote('', false);
+    $('io').showModal();
+  };
   $('io-close').onclick = () => $('io').close();
   $('io-load').onclick = async () => {
     try {
-      const text = await puzzleText(view, $('io-text').value);
-      const restored = openPuzzle(view, text);
+      const r = await readPuzzle($('io-text').value, G.family);
+      const restored = await openPuzzle(r.family, r.text);
       $('io').close();
       setStatus('', '');
       setMessages([{ text: restored ? 'puzzle loaded, with your saved progress' : 'puzzle loaded', cls: 'good' }]);
-      VIEWS[view].render();
-      changed(view);
     } catch (e) {
       ioNote(e.message, true);
     }
   };
   $('io-url').onclick = async () => {
     try {
-      const res = await api('/api/convert', { puzzle: view === 'suguru' ? sg.family : view, text: VIEWS[view].text(), to: 'url' });
+      const res = await api('/api/convert', { puzzle: G.family, text: G.text, to: 'url' });
       $('io-text').value = res.text;
-      ioNote('a puzz.link URL of this puzzle', false);
+      ioNote('a puzz.link-style URL of this puzzle', false);
     } catch (e) {
       ioNote(e.message, true);
     }
@@ -2818,123 +1868,448 @@ function initDialogs() {
     const blob = new Blob([$('io-text').value], { type: 'text/plain' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
-    a.download = view === 'suguru' ? 'puzzle.in' : view === 'path' ? 'puzzle.txt' : 'sudoku.txt';
+    a.download = `${G.family}.txt`;
     a.click();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   };
 }
 
-function onKey(ev) {
-  if (document.querySelector('dialog[open]')) return;
-  const tag = (ev.target.tagName || '').toLowerCase();
-  if (tag === 'input' || tag === 'select' || tag === 'textarea') return;
-  if (ev.ctrlKey || ev.metaKey) {
-    const k = ev.key.toLowerCase();
-    if (k === 'z' && !ev.shiftKey) { undo(); ev.preventDefault(); return; }
-    if ((k === 'z' && ev.shiftKey) || k === 'y') { redo(); ev.preventDefault(); return; }
-  }
-  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  if (ev.key === '?') { $('guide').showModal(); ev.preventDefault(); return; }
-  if (VIEWS[view].key(ev)) ev.preventDefault();
-}
-
-async function loadFeatures() {
-  try {
-    const res = await api('/api/puzzles');
-    server.limits = res.limits || {};
-    for (const p of res.puzzles) server.puzzles[p.name] = p;
-    Object.assign(limits, await api('/api/limits'));
-  } catch (e) {
-    setStatus(workerApi ? e.message : `cannot reach the pencilbox server: ${e.message}`, 'bad');
-    return;
-  }
-  server.ready = true;
-  const has = (p, f) => (server.puzzles[p]?.features || []).includes(f);
-  $('sg-family-row').hidden = REGION_FAMILIES.filter((f) => server.puzzles[f]).length < 2;
-  sgSetFamily(sg.family);
-  $('sd-nishio-row').hidden = !has('sudoku', 'nishio');
-  $('sd-step').hidden = !has('sudoku', 'step');
-  teachButtons('pt', 'path');
-  teachButtons('sd', 'sudoku');
-  if (has('suguru', 'levels')) await sgLoadLevels();
-  // What to open: a puzz.link URL (`/?url=`), a share link (`#view&t=..&p=..`), the last
-  // puzzle of the view, or the view's first puzzle (the first bundled level; a generated one).
-  if (await openFromAddress()) return;
-  if (view === 'suguru') {
-    const last = lastPuzzle('suguru');
-    if (last && resumeLast('suguru', last)) return;
-    if (sg.levels.length && !sg.given.some((x) => x) && !sg.label.some((x) => x)) {
-      $('sg-level').value = '0';
-      sgPickLevel();
-    }
-  } else {
-    showView(view);
-  }
-}
-
-// `/?url=PUZZ_LINK_URL` and `#VIEW&t=TEXT&p=PROGRESS`: true if the address opened a puzzle.
+// `/?url=PUZZ_LINK_URL` and `#FAMILY&t=TEXT&p=PROGRESS`: true if the address opened a puzzle.
 async function openFromAddress() {
   const query = new URLSearchParams(location.search);
   const { name, params } = hashParts();
   try {
     if (query.get('url')) {
       const url = query.get('url');
-      const fam = (url.match(/\?([a-z]+)\//) || [])[1];
-      const v = fam === 'sudoku' ? 'sudoku' : REGION_FAMILIES.includes(fam) ? 'suguru' : null;
-      if (!v) throw new Error(`this playground opens puzz.link URLs of ${REGION_FAMILIES.join(', ')} and sudoku; "${fam || url}" is not one`);
-      if (v === 'suguru') sgSetFamily(fam);
-      const text = await puzzleText(v, url);
-      if (v === 'path') pt.visited = true;
-      if (v === 'sudoku') sd.visited = true;
-      showView(v);
-      const restored = openPuzzle(v, text);
-      VIEWS[v].render();
-      changed(v);
+      const r = await readPuzzle(url, FAMILIES[name] ? name : null);
+      const restored = await openPuzzle(r.family, r.text);
       setStatus(`opened ${url}${restored ? ' (with your saved progress)' : ''}`, 'good');
-      history.replaceState(null, '', `${location.pathname}#${v}`);
+      history.replaceState(null, '', `${location.pathname}#${r.family}`);
       return true;
     }
-    if (params.t && VIEWS[name]) {
+    if (params.t && FAMILIES[name]) {
       const text = unb64(decodeURIComponent(params.t));
       const progress = params.p ? JSON.parse(unb64(decodeURIComponent(params.p))) : null;
-      if (name === 'path') pt.visited = true;
-      if (name === 'sudoku') sd.visited = true;
-      showView(name);
-      const restored = openPuzzle(name, text, progress);
-      VIEWS[name].render();
-      changed(name);
+      const restored = await openPuzzle(name, text, progress);
+      history.replaceState(null, '', `${location.pathname}#${name}`);
       setStatus(`opened a shared puzzle${restored ? ' with its progress' : ''}`, 'good');
       return true;
     }
   } catch (e) {
-    setStatus(`the address does not open a puzzle: ${e.message}`, 'bad');
-    setMessages([{ text: `the address does not open a puzzle: ${e.message}`, cls: 'bad' }]);
+    const text = `the address does not open a puzzle: ${e.message}`;
+    setStatus(text, 'bad');
+    setMessages([{ text, cls: 'bad' }]);
   }
   return false;
 }
 
-window.addEventListener('DOMContentLoaded', async () => {
-  sgInit(); ptInit(); sdInit(); initDialogs(); padInit();
-  $('explain-close').onclick = closeExplain;
-  for (const v of Object.keys(VIEWS)) $(`tab-${v}`).onclick = () => showView(v);
-  document.addEventListener('keydown', onKey);
-  // A share link or a view's address opened in the same tab changes only the hash.
-  window.addEventListener('hashchange', async () => {
-    if (!server.ready || await openFromAddress()) return;
-    const { name } = hashParts();
-    if (VIEWS[name] && name !== view) showView(name);
+// The first puzzle of a tab: the last one played there (with its progress), else its first
+// bundled level, else a generated one.
+async function openTab(family) {
+  if (GAMES[family] && GAMES[family].board) {
+    showGame(family);
+    setStatus('', '');
+    setMessages([]);
+    return;
+  }
+  GAMES[family] = GAMES[family] || newGame(family);
+  showGame(family);
+  setStatus('', '');
+  setMessages([]);
+  const last = lastPuzzle(family);
+  if (last && last.text) {
+    try {
+      const restored = await openPuzzle(family, last.text, null, last.level || '');
+      setStatus(restored ? 'welcome back: your last puzzle, with your progress' : 'welcome back: your last puzzle', '');
+      return;
+    } catch (_) { /* no longer readable: a fresh puzzle */ }
+  }
+  const levels = LEVELS[family] || [];
+  if (levels.length) {
+    $('level').value = '0';
+    await pickLevel();
+    return;
+  }
+  if ((FAMILIES[family].features || []).includes('generate')) {
+    const g = FAMILIES[family].generator;
+    const side = Math.min(6, g.default_size[0]);
+    $('rows').value = String(side);
+    $('cols').value = String(Math.min(6, g.default_size[1]));
+    // The easiest difficulty: a tab's first puzzle comes quickly and surely.
+    if ($('gen-level').options.length) $('gen-level').selectedIndex = 0;
+    await run($('generate'), generate);
+  }
+}
+
+async function loadFamilies() {
+  try {
+    const res = await api('/api/puzzles');
+    Object.assign(limits, await api('/api/limits'));
+    const lv = await api('/api/levels');
+    for (const l of lv.levels || []) (LEVELS[l.puzzle] || (LEVELS[l.puzzle] = [])).push(l);
+    const tabs = $('tabs');
+    tabs.innerHTML = '';
+    const list = res.puzzles.slice();
+    // Suguru, the first family of the playground, first; the others in the API's order.
+    list.sort((a, b) => (b.name === 'suguru') - (a.name === 'suguru'));
+    for (const p of list) {
+      FAMILIES[p.name] = p;
+      ORDER.push(p.name);
+      const t = document.createElement('button');
+      t.className = 'tab';
+      t.id = `tab-${p.name}`;
+      t.dataset.family = p.name;
+      t.setAttribute('role', 'tab');
+      t.setAttribute('aria-selected', 'false');
+      t.textContent = p.title.replace(/ puzzles$/, '');
+      t.onclick = () => run(null, () => openTab(p.name));
+      tabs.append(t);
+    }
+  } catch (e) {
+    setStatus(workerApi ? e.message : `cannot reach the pencilbox server: ${e.message}`, 'bad');
+    return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------- Creative Mode
+
+// Creative Mode edits the puzzle itself, as the board's `edit` says the family allows: givens
+// (numbers, texts such as `?`, pearls), regions drawn by dragging, clues outside the grid,
+// doors on the frame, a new empty grid. The page edits a draft of the board and the family
+// writes it as its text (`POST /api/compose`), which is then opened as any puzzle is.
+let creativeGesture = null;
+
+function draftOf(b) {
+  return {
+    rows: b.rows, cols: b.cols, givens: b.givens.map((g) => (g ? { ...g } : null)), regions: b.regions.slice(),
+    top: b.top.slice(), left: b.left.slice(), doors: b.doors.map((d) => ({ ...d, cell: d.cell.slice() })),
+  };
+}
+
+function setMode(creative) {
+  if (creative && !(G.board && G.board.edit)) return;
+  G.creative = creative;
+  G.sel = null;
+  G.selClue = null;
+  G.ctool = G.ctool || creativeTools()[0][0];
+  press('mode-play', !creative);
+  press('mode-creative', creative);
+  G.marks = noMarks();
+  hideApply();
+  creativeButtons();
+  toolsRender();
+  $('tools').hidden = creative;
+  $('keys-hint').innerHTML = keysHint();
+  timerSync();
+  update();
+  setStatus(creative ? 'Creative Mode: edit the puzzle itself' : 'Play Mode', '');
+  setMessages([]);
+}
+
+function creativeTools() {
+  const e = (G.board && G.board.edit) || {};
+  const tools = [];
+  if (e.numbers || (e.texts || []).length || e.pearls) tools.push(['given', e.pearls ? 'Pearls' : 'Givens', e.pearls ? 'a tap cycles a cell: white pearl, black pearl, none' : 'tap a cell, then type or tap its number']);
+  if (e.regions) tools.push(['region', 'Draw Region', 'press and drag over cells to make a new region']);
+  for (const d of e.doors || []) tools.push([`door-${d}`, `Door ${d}`, `tap a cell on the frame to put door ${d} there`]);
+  return tools;
+}
+
+function creativeButtons() {
+  const on = !!(G && G.creative);
+  const box = $('creative-tools');
+  box.innerHTML = '';
+  box.hidden = !on;
+  $('new-grid').hidden = !on;
+  $('clear-regions').hidden = !on || !(G.board.edit && G.board.edit.regions);
+  $('clear-givens').hidden = !on;
+  $('clear').hidden = on;
+  if (!on) return;
+  for (const [id, label, title] of creativeTools()) {
+    const btn = document.createElement('button');
+    btn.className = 'tool-btn';
+    btn.id = `ctool-${id}`;
+    btn.textContent = label;
+    btn.title = title;
+    btn.setAttribute('aria-pressed', String(G.ctool === id));
+    btn.onclick = () => { G.ctool = id; creativeButtons(); };
+    box.append(btn);
+  }
+}
+
+// Writes a draft as the family's text and opens it (in Creative Mode); edits queue, one at
+// a time, in order. A draft the family refuses is said, and the puzzle stays as it was.
+let composing = Promise.resolve();
+function compose(edit, what) {
+  const game = G;
+  composing = composing.then(async () => {
+    if (G !== game) return;
+    const draft = draftOf(B());
+    edit(draft);
+    try {
+      const res = await api('/api/compose', { puzzle: G.family, text: G.text, board: draft });
+      if (res.text === G.text) { update(); return; }
+      G.cundo = G.cundo || [];
+      G.cundo.push(G.text);
+      G.credo = [];
+      await reopen(res.text);
+      if (what) setStatus(what, '');
+    } catch (e) {
+      setStatus(e.message, 'bad');
+      setMessages([{ text: e.message, cls: 'bad' }]);
+      update();
+    }
   });
-  const start = hashParts().name || 'suguru';
-  view = VIEWS[start] ? start : 'suguru';
-  for (const v of Object.keys(VIEWS)) $(`controls-${v}`).hidden = v !== view;
-  VIEWS[view].render();
-  performance.mark('pencilbox:first-board');
+  return composing;
+}
+
+// Opens an edited text in the open tab, staying in Creative Mode with the selection.
+async function reopen(text) {
+  const keep = { sel: G.sel, selClue: G.selClue, ctool: G.ctool, cundo: G.cundo, credo: G.credo };
+  await openPuzzle(G.family, text, null, '');
+  Object.assign(G, keep);
+  G.creative = true;
+  features();
+  creativeButtons();
+  $('tools').hidden = true;
+  $('keys-hint').innerHTML = keysHint();
+  update();
+}
+
+async function creativeTravel(from, to, done, none) {
+  if (!G[from] || !G[from].length) { setStatus(none, ''); return; }
+  G[to] = G[to] || [];
+  G[to].push(G.text);
+  const text = G[from].pop();
+  const keep = [G.cundo, G.credo];
+  await reopen(text);
+  [G.cundo, G.credo] = keep;
+  setStatus(done, '');
+}
+
+function creativeDown(ev, h) {
+  const b = B();
+  // A clue box outside the grid: select it to type its clue.
+  const clue = ev.target.closest && ev.target.closest('[data-clue]');
+  if (clue && b.edit.clues) {
+    G.selClue = clue.dataset.clue;
+    G.sel = null;
+    update();
+    setStatus(`${G.selClue.replace(/(\d+)$/, ' $1').replace('col', 'column')}: type its clue (Backspace clears)`, '');
+    return;
+  }
+  if (!h || h.i === null) return;
+  G.selClue = null;
+  const tool = G.ctool;
+  if (tool === 'region') {
+    creativeGesture = { id: ev.pointerId, cells: [h.i] };
+    G.sel = null;
+    paintRegion([h.i]);
+    return;
+  }
+  if (tool && tool.startsWith('door-')) {
+    const label = tool.slice(5);
+    const r = Math.floor(h.i / b.cols), c = h.i % b.cols;
+    if (r && c && r + 1 < b.rows && c + 1 < b.cols) { setStatus('a door goes on a cell of the frame', 'warn'); return; }
+    const side = c === 0 ? 'w' : c + 1 === b.cols ? 'e' : r === 0 ? 'n' : 's';
+    compose((d) => {
+      d.doors = d.doors.filter((x) => x.label !== label);
+      d.doors.push({ cell: [r, c], side, label });
+      d.doors.sort((x, y) => x.label.localeCompare(y.label));
+    }, `door ${label} at ${cellName(h.i)}`);
+    return;
+  }
+  G.sel = h.i;
+  if (b.edit.pearls) {
+    const g = b.givens[h.i];
+    const next = !g ? { kind: 'pearl', black: false } : !g.black ? { kind: 'pearl', black: true } : null;
+    compose((d) => { d.givens[h.i] = next; });
+    return;
+  }
+  update();
+}
+
+// While a region is drawn, the dragged cells are outlined; the region is made on release.
+function paintRegion(cells) {
+  G.layers.sel.querySelectorAll('.drawing').forEach((e) => e.remove());
+  for (const i of cells) {
+    const [cx, cy] = centre(i);
+    svg('rect', { x: cx - U / 2 + 2, y: cy - U / 2 + 2, width: U - 4, height: U - 4, class: 'sel drawing' }, G.layers.sel);
+  }
+}
+
+function creativeMove(ev) {
+  if (ev.pointerId !== creativeGesture.id) return;
+  const h = hit(ev);
+  if (!h || h.i === null || creativeGesture.cells.includes(h.i)) return;
+  creativeGesture.cells.push(h.i);
+  paintRegion(creativeGesture.cells);
+}
+
+function creativeUp(ev) {
+  if (ev.pointerId !== creativeGesture.id) return;
+  const cells = creativeGesture.cells;
+  creativeGesture = null;
+  if (ev.type === 'pointercancel') { update(); return; }
+  compose((d) => {
+    const label = Math.max(0, ...d.regions) + 1;
+    if (!d.regions.length) d.regions = new Array(d.rows * d.cols).fill(1);
+    for (const i of cells) d.regions[i] = label;
+  }, `a region of ${plural(cells.length, 'cell')}`);
+}
+
+let ctyped = { key: '', at: 0 };
+
+// Types a given (or a clue): digits make a number (two digits in a row make one number
+// when the puzzle takes them), `?` a text the family allows, Backspace or 0 clears.
+function creativeType(k) {
+  const b = B(), e = b.edit;
+  const now = performance.now();
+  const target = G.selClue ? `clue:${G.selClue}` : G.sel !== null ? `cell:${G.sel}` : null;
+  if (!target) { setStatus('tap a cell (or a clue) first', 'warn'); return true; }
+  let value;
+  if (k === 'Backspace' || k === 'Delete' || k === '0' && !(ctyped.key === target && now - ctyped.at < 1200)) value = null;
+  else if (/^[0-9]$/.test(k)) {
+    const cur = G.selClue ? clueValue(G.selClue) : (b.givens[G.sel] && b.givens[G.sel].kind === 'number' ? b.givens[G.sel].value : 0);
+    value = ctyped.key === target && now - ctyped.at < 1200 && cur ? cur * 10 + Number(k) : Number(k);
+  } else if ((e.texts || []).includes(k) && !G.selClue) value = k;
+  else return false;
+  ctyped = { key: target, at: now };
+  if (G.selClue) {
+    const [, kind, n] = /^(row|col)(\d+)$/.exec(G.selClue);
+    compose((d) => { (kind === 'row' ? d.left : d.top)[Number(n) - 1] = value === null ? '' : String(value); });
+    return true;
+  }
+  if (typeof value === 'number' && e.numbers && value > e.numbers) { setStatus(`a given is at most ${e.numbers}`, 'warn'); return true; }
+  if (typeof value === 'number' && !e.numbers) return false;
+  const i = G.sel;
+  compose((d) => { d.givens[i] = value === null ? null : typeof value === 'number' ? { kind: 'number', value } : { kind: 'text', text: value }; });
+  return true;
+}
+
+function clueValue(name) {
+  const [, kind, n] = /^(row|col)(\d+)$/.exec(name);
+  return Number((kind === 'row' ? B().left : B().top)[Number(n) - 1]) || 0;
+}
+
+function creativeKey(ev) {
+  const b = B();
+  const arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  if (arrows[ev.key]) {
+    const [dr, dc] = arrows[ev.key];
+    const cur = G.sel !== null ? G.sel : 0;
+    const r = Math.min(b.rows - 1, Math.max(0, Math.floor(cur / b.cols) + dr));
+    const c = Math.min(b.cols - 1, Math.max(0, (cur % b.cols) + dc));
+    G.sel = G.sel === null ? 0 : r * b.cols + c;
+    G.selClue = null;
+    update();
+    return true;
+  }
+  return creativeType(ev.key);
+}
+
+// A new empty grid of the size asked for (Creative Mode).
+function newGrid() {
+  const rows = Number($('rows').value), cols = Number($('cols').value);
+  const side = Math.min(limits.max_side || 60, (limits.families[G.family] || {}).max_side || 60);
+  for (const [v, what] of [[rows, 'rows'], [cols, 'columns']]) {
+    const typed = $(what === 'rows' ? 'rows' : 'cols').value;
+    if (typed.trim() === '' || !Number.isFinite(v)) { setStatus(`the ${what} field is empty or not a number`, 'bad'); return; }
+    if (!Number.isInteger(v) || v < 1 || v > side) { setStatus(`a grid has 1 to ${side} ${what}, not ${typed}`, 'bad'); return; }
+  }
+  if (rows * cols > limits.max_cells) { setStatus(`a grid has at most ${limits.max_cells} cells, not ${rows}×${cols} = ${rows * cols}`, 'bad'); return; }
+  compose((d) => {
+    d.rows = rows;
+    d.cols = cols;
+    d.givens = new Array(rows * cols).fill(null);
+    d.regions = B().regions.length ? new Array(rows * cols).fill(1) : [];
+    d.top = B().top.length ? new Array(cols).fill('') : [];
+    d.left = B().left.length ? new Array(rows).fill('') : [];
+    // A puzzle with doors needs them (Path): the first at the top left, the second at the
+    // bottom right, for the setter to move.
+    const corners = [[[0, 0], 'w'], [[rows - 1, cols - 1], 'e']];
+    d.doors = ((B().edit && B().edit.doors) || []).slice(0, 2).map((label, k) => ({ cell: corners[k][0], side: corners[k][1], label }));
+  }, `a new empty ${rows}×${cols} grid`);
+}
+
+// ---------------------------------------------------------------- start
+
+function initControls() {
+  const b = (id, fn) => { $(id).onclick = (e) => run(e.currentTarget, fn); };
+  b('check', check);
+  b('solve', solve);
+  b('unique', unique);
+  b('forced', forced);
+  b('generate', generate);
+  b('explain', showExplain);
+  for (const level of ['nudge', 'rule', 'answer']) b(`hint-${level}`, () => askHint(level));
+  $('hint-apply').onclick = applyHint;
+  $('clear').onclick = clearEntries;
+  $('undo').onclick = () => (G && G.creative ? creativeTravel('cundo', 'credo', 'undone', 'nothing to undo') : undo());
+  $('redo').onclick = () => (G && G.creative ? creativeTravel('credo', 'cundo', 'redone', 'nothing to redo') : redo());
+  $('level').onchange = () => run(null, pickLevel);
+  $('pad-pencil').onclick = () => { G.pencil = !G.pencil; padRender(); };
+  $('pad-erase').onclick = () => (G.creative ? creativeType('Backspace') : setNumber(G.sel, 0));
+  $('timer').onclick = togglePause;
+  $('explain-close').onclick = closeExplain;
+  $('zoom-in').onclick = () => setZoom(zoom * 1.5);
+  $('zoom-out').onclick = () => setZoom(zoom / 1.5);
+  $('zoom-fit').onclick = () => setZoom(1);
+  $('mode-play').onclick = () => setMode(false);
+  $('mode-creative').onclick = () => setMode(true);
+  $('new-grid').onclick = newGrid;
+  $('clear-regions').onclick = () => compose((d) => { d.regions = d.regions.map(() => 1); }, 'regions cleared');
+  $('clear-givens').onclick = () => compose((d) => {
+    d.givens = d.givens.map(() => null);
+    d.top = d.top.map(() => '');
+    d.left = d.left.map(() => '');
+  }, 'all givens removed');
+  const board = $('board');
+  board.addEventListener('pointerdown', onPointerDown);
+  board.addEventListener('pointermove', onPointerMove);
+  board.addEventListener('pointerup', onPointerUp);
+  board.addEventListener('pointercancel', onPointerUp);
+  board.addEventListener('focus', () => update());
+  board.addEventListener('blur', () => update());
+  document.addEventListener('keydown', onKey);
+  window.addEventListener('resize', () => { if (G && G.board) layout(); });
+  // Saved when the page is hidden or closed (and at every change before).
+  document.addEventListener('visibilitychange', () => { timerSync(); save(); });
+  window.addEventListener('pagehide', () => { timerSync(); save(); });
+  setInterval(() => { if (G && G.since !== null) timerShow(); }, 1000);
+  // The dock's height (fixed at the bottom of a phone's screen) is kept free below the page.
+  if (window.ResizeObserver) {
+    new ResizeObserver(() => {
+      document.documentElement.style.setProperty('--dock-height', `${$('dock').offsetHeight}px`);
+      if (G && G.board) layout();
+    }).observe($('dock'));
+  }
+}
+
+window.addEventListener('DOMContentLoaded', async () => {
+  initControls();
+  initDialogs();
   // The static build's service worker: every file cached, so the page works offline and
   // installs as an app (not under `pencilbox serve`, whose config names none).
   if (CONFIG.serviceWorker && 'serviceWorker' in navigator) {
     navigator.serviceWorker.register(CONFIG.serviceWorker).catch((e) => console.warn(`no offline copy: ${e.message}`));
   }
-  await loadFeatures();
+  window.addEventListener('hashchange', async () => {
+    if (!ready || await openFromAddress()) return;
+    const { name } = hashParts();
+    if (FAMILIES[name] && (!G || name !== G.family)) run(null, () => openTab(name));
+  });
+  if (await loadFamilies()) {
+    ready = true;
+    if (!(await openFromAddress())) {
+      const { name } = hashParts();
+      let start = FAMILIES[name] ? name : null;
+      try { start = start || (storage() && storage().getItem('pencilbox:tab')); } catch (_) { /* ignore */ }
+      if (!FAMILIES[start]) start = ORDER[0];
+      await run(null, () => openTab(start));
+    }
+  }
   document.body.dataset.ready = 'true';
   performance.mark('pencilbox:ready');
 });

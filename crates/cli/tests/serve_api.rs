@@ -702,8 +702,23 @@ fn puzzles_convert_between_the_file_format_and_puzzlink_urls() {
     assert_eq!(status, 200, "{back}");
     assert_eq!(back["text"].as_str().unwrap(), ripple);
 
+    // Path: pencilbox's own URL in the puzz.link style, both ways.
+    let path = "3 3\n1 1\n3 3\n\n3 1 1\n1 1 3\n";
+    let (status, url) = post(
+        addr,
+        "/api/convert",
+        &json!({"puzzle": "path", "text": path, "to": "url"}),
+    );
+    assert_eq!(
+        (status, url["text"].as_str()),
+        (200, Some("https://puzz.link/p?pathpuzzle/3/3/08113311")),
+        "{url}"
+    );
+    let (status, back) = post(addr, "/api/convert", &json!({"puzzle": "path", "text": url["text"]}));
+    assert_eq!((status, back["text"].as_str()), (200, Some(path)), "{back}");
+
     for bad in [
-        json!({"puzzle": "path", "text": "3 3\n1 1\n3 3\n\n3 1 1\n1 1 3\n", "to": "url"}),
+        json!({"puzzle": "path", "text": "https://puzz.link/p?pathpuzzle/3/3/09113311", "to": "text"}),
         json!({"puzzle": "suguru", "text": UNIQUE, "to": "pdf"}),
         json!({"puzzle": "suguru", "text": "https://puzz.link/p?suguru/3/3/zz"}),
         json!({"puzzle": "chess", "text": "x"}),

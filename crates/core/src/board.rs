@@ -21,10 +21,10 @@
 //! ```
 
 use crate::grid::{CellId, Grid, Shape};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What the puzzle gives in a cell.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Given {
     /// A number (a Suguru hint, a Nurikabe island's size).
@@ -47,7 +47,7 @@ pub enum Given {
 }
 
 /// An opening in the frame: a cell on the edge and the side it opens to (`n`, `s`, `e`, `w`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Door {
     /// Row and column (0-based).
     pub cell: [usize; 2],
@@ -156,6 +156,112 @@ pub struct Board {
     pub input: Input,
     /// How a position is written.
     pub form: Form,
+    /// What the board does not show and a player needs to know, in a few words (Star
+    /// Battle's `2 ★ in every row, column and region`); empty for none.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub note: String,
+    /// What a setter edits (the playground's Creative Mode), when the family writes a puzzle
+    /// from an edited board ([`crate::plugin::Puzzle::compose`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edit: Option<Edit>,
+}
+
+/// What a setter edits on a board, each a kind of [`Draft`] field the family reads back.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Edit {
+    /// The largest number a cell may be given (0: no numbers).
+    pub numbers: u32,
+    /// Texts a cell may be given besides numbers (`?`).
+    pub texts: Vec<String>,
+    /// Pearls, white or black.
+    pub pearls: bool,
+    /// Regions, drawn by the setter.
+    pub regions: bool,
+    /// The clues outside the grid (above the columns, left of the rows).
+    pub clues: bool,
+    /// The labels of the doors a setter places on cells of the frame.
+    pub doors: Vec<String>,
+}
+
+/// An edited board, as the playground sends it to be written as the family's text
+/// (`POST /api/compose`): the fields of [`Board`] a setter edits, of any size. Regions are
+/// labels; cells of one label that do not touch become separate regions.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+pub struct Draft {
+    /// Rows.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// The givens, row-major.
+    pub givens: Vec<Option<Given>>,
+    /// Region labels, row-major (empty: one region, or none).
+    #[serde(default)]
+    pub regions: Vec<u32>,
+    /// Clues above the columns (empty strings: none).
+    #[serde(default)]
+    pub top: Vec<String>,
+    /// Clues left of the rows.
+    #[serde(default)]
+    pub left: Vec<String>,
+    /// Openings in the frame.
+    #[serde(default)]
+    pub doors: Vec<Door>,
+}
+
+impl Draft {
+    /// The shape, after checking that the fields fit it (and that it is not empty).
+    pub fn shape(&self) -> Result<Shape, crate::PuzzleError> {
+        let bad = |m: String| Err(crate::PuzzleError::unsupported(m));
+        if self.rows == 0 || self.cols == 0 {
+            return bad(format!(
+                "a grid needs rows and columns, not {}×{}",
+                self.rows, self.cols
+            ));
+        }
+        let cells = self.rows.saturating_mul(self.cols);
+        if self.givens.len() != cells || !(self.regions.is_empty() || self.regions.len() == cells) {
+            return bad(format!(
+                "the board's cells do not fit a {}×{} grid",
+                self.rows, self.cols
+            ));
+        }
+        if !(self.top.is_empty() || self.top.len() == self.cols)
+            || !(self.left.is_empty() || self.left.len() == self.rows)
+        {
+            return bad("the clues do not fit the grid".into());
+        }
+        Ok(Shape::new(self.rows, self.cols))
+    }
+
+    /// The number given in cell `i`, if any.
+    pub fn number(&self, i: usize) -> Option<u32> {
+        match self.givens.get(i) {
+            Some(Some(Given::Number { value })) => Some(*value),
+            _ => None,
+        }
+    }
+
+    /// The region labels as a grid (one region when there are none).
+    pub fn labels(&self) -> Result<Grid<u32>, crate::PuzzleError> {
+        let shape = self.shape()?;
+        let labels = if self.regions.is_empty() {
+            vec![1; shape.cells()]
+        } else {
+            self.regions.clone()
+        };
+        Ok(Grid::from_vec(shape, labels).expect("checked by shape()"))
+    }
+
+    /// A clue outside the grid as a number (`None`: none); `what` names it in errors.
+    pub fn clue(text: &str, what: &str) -> Result<Option<u32>, crate::PuzzleError> {
+        let t = text.trim();
+        if t.is_empty() || t == "-" {
+            return Ok(None);
+        }
+        t.parse()
+            .map(Some)
+            .map_err(|_| crate::PuzzleError::unsupported(format!("{what}: expected a number, found `{t}`")))
+    }
 }
 
 impl Board {
@@ -172,6 +278,8 @@ impl Board {
             doors: Vec::new(),
             input,
             form,
+            note: String::new(),
+            edit: None,
         }
     }
 

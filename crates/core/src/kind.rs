@@ -92,6 +92,18 @@ pub trait PuzzleKind: Sync {
             self.name()
         )))
     }
+    /// The puzzle a setter made by editing the board of the puzzle in `text` ([`Draft`]:
+    /// givens, regions, clues, doors, any size), in the family's file format: the
+    /// playground's Creative Mode. Default: not available.
+    ///
+    /// [`Draft`]: crate::board::Draft
+    fn compose(&self, text: &str, draft: &crate::board::Draft, opts: &RunOptions) -> Result<String, PuzzleError> {
+        let _ = (text, draft, opts);
+        Err(PuzzleError::unsupported(format!(
+            "{} puzzles cannot be edited",
+            self.name()
+        )))
+    }
     /// The generator, if the family has one.
     fn generator(&self) -> Option<crate::puzzle::GeneratorInfo> {
         None

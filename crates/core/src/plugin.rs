@@ -179,6 +179,23 @@ pub trait Puzzle: Sized + 'static {
     fn board(&self) -> Option<crate::board::Board> {
         None
     }
+    /// The puzzle a setter made of this one by editing its board ([`crate::board::Draft`]:
+    /// givens, regions, clues, doors, of any size), for the playground's Creative Mode; what
+    /// the board does not show (Star Battle's stars per row) is kept from `self`. The board
+    /// says what may be edited ([`crate::board::Board::edit`]). `None` (the default): the
+    /// family has no editing. The result is written with [`Puzzle::write`].
+    fn compose(&self, d: &crate::board::Draft) -> Option<Result<Self, PuzzleError>> {
+        let _ = d;
+        None
+    }
+    /// A solution as a position of the board ([`crate::board::Form`]: one token per cell, rows
+    /// on lines), when the family's answer text is written otherwise (Path's arrows), so the
+    /// playground can show a solution on the board. Default: `None`, the answer's JSON is
+    /// already rows of the form's tokens.
+    fn position(&self, s: &Self::Solution) -> Option<String> {
+        let _ = s;
+        None
+    }
     /// Does a found solution (its rendered text) equal an answer file? Default: the same
     /// whitespace-separated tokens. (Answer checks in `bench` need no parsed instance.)
     fn answers_match(found: &str, answer: &str) -> Result<bool, PuzzleError> {
@@ -357,6 +374,7 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
         notes.append(&mut found.notes);
         Ok(SolveReport {
             status,
+            position: solution.as_ref().and_then(|s| p.position(s)),
             solution: solution.map(|s| p.render_as(&s, opts.render)),
             reason: found.reason,
             algorithm: algorithm.to_string(),
@@ -416,6 +434,12 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
         P::parse(text, opts)?
             .board()
             .ok_or_else(|| PuzzleError::unsupported(format!("{} puzzles have no board description", P::NAME)))
+    }
+    fn compose(&self, text: &str, draft: &crate::board::Draft, opts: &RunOptions) -> Result<String, PuzzleError> {
+        check_settings::<P>(opts)?;
+        let unsupported = || PuzzleError::unsupported(format!("{} puzzles cannot be edited", P::NAME));
+        let p = P::parse(text, opts)?.compose(draft).ok_or_else(unsupported)??;
+        p.write(false).ok_or_else(unsupported)
     }
     fn forced(&self, text: &str, opts: &RunOptions) -> Result<crate::setter::ForcedReport, PuzzleError> {
         check_settings::<P>(opts)?;

@@ -143,6 +143,10 @@ pub struct SolveReport {
     pub status: Status,
     /// The solution when solved.
     pub solution: Option<Rendered>,
+    /// The solution as a position of the family's board ([`crate::board::Form`]) when its
+    /// answer is written otherwise ([`crate::plugin::Puzzle::position`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
     /// Why the puzzle is unsolvable, when a theorem or check says so before search.
     pub reason: Option<String>,
     /// The algorithm that ran.

@@ -200,7 +200,28 @@ impl Puzzle for Masyu {
                 },
             );
         }
+        b.edit = Some(pencilbox_core::board::Edit {
+            pearls: true,
+            ..Default::default()
+        });
         Some(b)
+    }
+    /// A setter's board: its pearls (other givens are refused).
+    fn compose(&self, d: &pencilbox_core::board::Draft) -> Option<Result<Self, PuzzleError>> {
+        Some(d.shape().and_then(|shape| {
+            let pearls = d
+                .givens
+                .iter()
+                .map(|g| match g {
+                    None => Ok(0),
+                    Some(Given::Pearl { black }) => Ok(if *black { BLACK } else { WHITE }),
+                    Some(other) => Err(PuzzleError::unsupported(format!(
+                        "a Masyu cell holds a pearl, not {other:?}"
+                    ))),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Masyu::from(Grid::from_vec(shape, pearls).expect("sized")))
+        }))
     }
     fn verify(&self, g: &LineGrid) -> VerifyReport {
         let mut violations = lines::check(g, None);

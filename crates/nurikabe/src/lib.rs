@@ -170,7 +170,31 @@ impl Puzzle for Nurikabe {
                 n.map_or(Given::Text { text: "?".into() }, |value| Given::Number { value }),
             );
         }
+        b.edit = Some(pencilbox_core::board::Edit {
+            numbers: self.shape().cells() as u32,
+            texts: vec!["?".into()],
+            ..Default::default()
+        });
         Some(b)
+    }
+    /// A setter's board: its numbers and `?`s.
+    fn compose(&self, d: &pencilbox_core::board::Draft) -> Option<Result<Self, PuzzleError>> {
+        Some(d.shape().and_then(|shape| {
+            let clues = d
+                .givens
+                .iter()
+                .map(|g| match g {
+                    None => Ok(EMPTY),
+                    Some(Given::Number { value }) if *value > 0 && (*value as usize) <= shape.cells() => Ok(*value),
+                    Some(Given::Text { text }) if text == "?" => Ok(UNKNOWN),
+                    Some(other) => Err(PuzzleError::unsupported(format!(
+                        "a Nurikabe cell holds a number from 1 to {} or ?, not {other:?}",
+                        shape.cells()
+                    ))),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Nurikabe::from(Grid::from_vec(shape, clues).expect("sized")))
+        }))
     }
     fn verify(&self, g: &Shading) -> VerifyReport {
         let mut violations = shading::check_connected(g, true, "wall");

@@ -465,7 +465,7 @@ fn finish(p: PathPuzzle, seed: u64, unique: bool, req: &GenerateRequest) -> Resu
     Ok(Generated {
         text: p.to_text(),
         json: serde_json::to_value(&p).map_err(|e| PuzzleError::unsupported(e.to_string()))?,
-        url: None,
+        url: Some(crate::puzzlink::to_url(&p)),
         answer,
         seed,
         unique,

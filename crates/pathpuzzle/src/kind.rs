@@ -214,7 +214,7 @@ impl Puzzle for PathPuzzle {
     });
 
     fn detect(text: &str) -> bool {
-        looks_like_path(text)
+        looks_like_path(text) || crate::puzzlink::is_url(text)
     }
 
     fn parse(text: &str, _: &RunOptions) -> Result<Self, PuzzleError> {
@@ -313,7 +313,49 @@ impl Puzzle for PathPuzzle {
                 label: label.into(),
             });
         }
+        b.edit = Some(pencilbox_core::board::Edit {
+            clues: true,
+            doors: vec!["A".into(), "B".into()],
+            ..Default::default()
+        });
         Some(b)
+    }
+
+    /// A setter's board: its doors A and B and its clues (numbers or none).
+    fn compose(&self, d: &pencilbox_core::board::Draft) -> Option<Result<Self, PuzzleError>> {
+        use pencilbox_core::board::Draft;
+        Some(d.shape().and_then(|shape| {
+            let door = |label: &str| {
+                d.doors
+                    .iter()
+                    .find(|x| x.label == label)
+                    .map(|x| (x.cell[0], x.cell[1]))
+                    .ok_or_else(|| PuzzleError::unsupported(format!("place door {label} on a cell of the frame")))
+            };
+            let clues = |texts: &[String], n: usize, what: &str| {
+                (0..n)
+                    .map(|k| {
+                        texts
+                            .get(k)
+                            .map_or(Ok(None), |t| Draft::clue(t, &format!("{what} {}", k + 1)))
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+            };
+            PathPuzzle::new(
+                shape.height,
+                shape.width,
+                door("A")?,
+                door("B")?,
+                clues(&d.left, shape.height, "row")?,
+                clues(&d.top, shape.width, "column")?,
+            )
+            .map_err(|e| PuzzleError::unsupported(e.0))
+        }))
+    }
+
+    /// The path as direction pairs (the board's form), not the paper's arrows.
+    fn position(&self, s: &Configuration) -> Option<String> {
+        Some(pencilbox_core::lines::answer::write(&crate::render::links(self, s)))
     }
 
     fn dimensions(&self) -> (usize, usize) {
@@ -327,8 +369,14 @@ impl Puzzle for PathPuzzle {
         pencilbox_core::puzzle::bytes_for_cells(self.height(), self.width(), 2048)
     }
 
+    /// The paper's text, or the URL in the puzz.link style ([`crate::puzzlink`]: puzz.link has
+    /// no Path genre, the URL is pencilbox's own).
     fn write(&self, url: bool) -> Option<String> {
-        (!url).then(|| self.to_text())
+        Some(if url {
+            crate::puzzlink::to_url(self)
+        } else {
+            self.to_text()
+        })
     }
     fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
         crate::generate::generated(req)
@@ -356,11 +404,12 @@ impl Puzzle for PathPuzzle {
     }
 }
 
-/// Is `text` a drawing in direction pairs (`ns`, `e`, …, core's line format) rather than the
-/// paper's arrows (`d l r u`)? The two alphabets do not share a letter.
+/// Is `text` a drawing in direction pairs (`ns`, `e`, …, `-` for a cell without lines: core's
+/// line format) rather than the paper's arrows (`d l r u`, `0`)? The two alphabets do not
+/// share a letter.
 pub fn is_pairs(text: &str) -> bool {
     text.split_whitespace()
-        .any(|t| t.chars().any(|ch| "nsew".contains(ch)) && t.chars().all(|ch| "nsew".contains(ch)))
+        .any(|t| t == "-" || (t.chars().any(|ch| "nsew".contains(ch)) && t.chars().all(|ch| "nsew".contains(ch))))
 }
 
 /// The configuration of a drawing in direction pairs: the path walked from door A along the
@@ -478,5 +527,31 @@ mod tests {
         assert!(r.complete);
         assert_eq!(r.witness.len(), 2);
         assert!(r.differences.contains(&"r2c1".to_string()));
+    }
+
+    /// The playground shows a solution on the board: the path as direction pairs, which read
+    /// back as a drawing that verifies.
+    #[test]
+    fn a_solution_is_also_given_as_direction_pairs() {
+        let r = KIND.solve(FIG5, &RunOptions::default()).unwrap();
+        let pairs = r.position.unwrap();
+        // Door A is r2c1, door B r3c2: the path goes up, along row 1, down column 3.
+        assert_eq!(pairs, "se ew sw\nn - ns\n- e nw");
+        assert!(KIND.verify(FIG5, &pairs, &RunOptions::default()).unwrap().is_valid());
+    }
+
+    /// A drawing with no line yet (only `-` and ✕ marks) is a drawing in direction pairs too:
+    /// the playground sends it as the entries of a hint and as the answer of a check.
+    #[test]
+    fn a_drawing_without_lines_is_read_as_direction_pairs() {
+        assert!(is_pairs("- - -\n- x -\n- - -\n"));
+        assert!(!is_pairs("0 0 0\n0 x 0\n0 0 0\n"));
+        let p = PathPuzzle::parse(FIG5).unwrap();
+        let q = p.with_drawn("- - -\n- x -\n- - -\n").unwrap();
+        assert_eq!((q.drawn().len(), q.crossed().len()), (0, 1));
+        let r = KIND
+            .verify(FIG5, "- - -\n- - -\n- - -\n", &RunOptions::default())
+            .unwrap();
+        assert!(!r.violations.is_empty());
     }
 }

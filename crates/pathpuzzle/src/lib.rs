@@ -18,6 +18,8 @@
 //!   [`quick`] — Algorithm 3's walk on bitboards with cheap cuts, which settles most small
 //!   puzzles before any model is built.
 //! * [`solve`] — solve / count / uniqueness for any algorithm on the core driver.
+//! * [`puzzlink`] — the Path URL in the puzz.link style (`p?pathpuzzle/W/H/BODY`; puzz.link
+//!   has no such genre), read and written.
 //! * [`render`] — the box-drawing picture; [`mod@generate`] — random instances and fixtures.
 //! * [`setter`] — the setter's tools (`forced` on cells and links, row and column clues for
 //!   `count --suggest` and `count --redundant`) on the `fast` model.
@@ -45,6 +47,7 @@ pub mod generate;
 pub mod kind;
 pub mod model;
 pub mod paper;
+pub mod puzzlink;
 pub mod quick;
 pub mod render;
 pub mod setter;

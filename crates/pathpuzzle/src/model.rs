@@ -209,6 +209,9 @@ impl PathPuzzle {
     /// assert_eq!(e.to_string(), "2:1: door A (2, 2) is not on the edge of the 3×3 grid");
     /// ```
     pub fn parse(text: &str) -> Result<Self, ParseError> {
+        if crate::puzzlink::is_url(text) {
+            return crate::puzzlink::parse_url(text);
+        }
         match parse_plain(text.as_bytes()) {
             Some(p) => Ok(p),
             None => Self::parse_tokens(text),

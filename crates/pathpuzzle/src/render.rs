@@ -33,24 +33,7 @@ fn opening(p: &PathPuzzle, (r, c): (usize, usize)) -> u8 {
 /// the frame.
 pub fn pretty(p: &PathPuzzle, a: &Configuration) -> String {
     let shape = p.shape();
-    let mut conn = LineGrid::filled(shape, 0);
-    let cb = p.cell_b();
-    for c in shape.all() {
-        let arrow = a[c];
-        if arrow == Arrow::Empty || c == cb {
-            continue;
-        }
-        if let Some(t) = shape.step(c, arrow.delta()) {
-            let (out, back) = match arrow {
-                Arrow::Down => (S, N),
-                Arrow::Up => (N, S),
-                Arrow::Left => (W, E),
-                _ => (E, W),
-            };
-            conn[c] |= out;
-            conn[t] |= back;
-        }
-    }
+    let mut conn = links(p, a);
     let mut openings = Vec::new();
     for d in [p.door_a(), p.door_b()] {
         let side = opening(p, d);
@@ -69,6 +52,31 @@ pub fn pretty(p: &PathPuzzle, a: &Configuration) -> String {
         left: p.row_clues().iter().map(clue).collect(),
         openings,
     })
+}
+
+/// The links between cells of a configuration as core's line grid (the directions each cell
+/// is left in; the doors' openings not included): the playground's position of a solution.
+pub fn links(p: &PathPuzzle, a: &Configuration) -> LineGrid {
+    let shape = p.shape();
+    let mut conn = LineGrid::filled(shape, 0);
+    let cb = p.cell_b();
+    for c in shape.all() {
+        let arrow = a[c];
+        if arrow == Arrow::Empty || c == cb {
+            continue;
+        }
+        if let Some(t) = shape.step(c, arrow.delta()) {
+            let (out, back) = match arrow {
+                Arrow::Down => (S, N),
+                Arrow::Up => (N, S),
+                Arrow::Left => (W, E),
+                _ => (E, W),
+            };
+            conn[c] |= out;
+            conn[t] |= back;
+        }
+    }
+    conn
 }
 
 #[cfg(test)]

@@ -64,6 +64,9 @@ pub fn solve_json(puzzle: &str, r: &SolveReport) -> Value {
     if let Some(reason) = &r.reason {
         v["reason"] = json!(reason);
     }
+    if let Some(position) = &r.position {
+        v["position"] = json!(position);
+    }
     v
 }
 
@@ -120,7 +123,7 @@ pub fn hint_json(
             v["puzzle"] = json!(kind.name());
             (v, true, x.status)
         }
-        None => (no_hint_json(kind.name(), level, &x, &no_hint_text(&x)), false, x.status),
+        None => (no_hint_json_graded(kind.name(), level, &x), false, x.status),
     })
 }
 
@@ -136,11 +139,84 @@ pub fn no_hint_text(x: &Explanation) -> String {
     text
 }
 
+/// A wrong entry as a person reads it: `r1c1 = 5` (a number), `r2c3-r2c4 line`, `r1c2 unused`.
+fn entry_text(f: &human::Fact) -> String {
+    if f.value.parse::<i64>().is_ok() {
+        format!("{} = {}", f.cell, f.value)
+    } else {
+        format!("{} {}", f.cell, f.value)
+    }
+}
+
+/// Why there is no hint, graded as the hint is: when the player's entries leave no solution
+/// and the entries at fault are known ([`Explanation::wrong`]), `nudge` only says that some
+/// of *your entries* are wrong, `rule` says where (the cells), `answer` names them and says to
+/// take them back. Returns the message and the places to show (none for `nudge`).
+pub fn no_hint_graded(x: &Explanation, level: HintLevel) -> (String, Vec<String>) {
+    if x.status != ExplainStatus::NoSolution {
+        return (no_hint_text(x), Vec::new());
+    }
+    let k = x.wrong.len();
+    if k == 0 {
+        let mut text = "your entries leave the puzzle no solution: one of them breaks a rule (press Check)".to_string();
+        for n in &x.notes {
+            if !n.contains("not in the puzzle's only solution") {
+                text.push_str("; ");
+                text.push_str(n);
+            }
+        }
+        return (text, Vec::new());
+    }
+    let places: Vec<String> = x.wrong.iter().map(|f| f.cell.clone()).collect();
+    match level {
+        HintLevel::Nudge => (
+            if k == 1 {
+                "your entries leave the puzzle no solution: one of your entries is wrong".to_string()
+            } else {
+                format!("your entries leave the puzzle no solution: {k} of your entries are wrong")
+            },
+            Vec::new(),
+        ),
+        HintLevel::Rule => (
+            format!(
+                "your entries leave the puzzle no solution: look at your {} at {}",
+                if k == 1 { "entry" } else { "entries" },
+                places.join(", ")
+            ),
+            places,
+        ),
+        HintLevel::Answer => {
+            let list: Vec<String> = x.wrong.iter().map(entry_text).collect();
+            (
+                format!(
+                    "your entries leave the puzzle no solution: your {} {} not in the puzzle's only solution: {}; take {} back",
+                    if k == 1 { "entry" } else { "entries" },
+                    if k == 1 { "is" } else { "are" },
+                    list.join(", "),
+                    if k == 1 { "it" } else { "them" }
+                ),
+                places,
+            )
+        }
+    }
+}
+
 /// The JSON answer when there is no hint: the status, the message and the wrong entries.
 pub fn no_hint_json(puzzle: &str, level: HintLevel, x: &Explanation, message: &str) -> Value {
     let mut v =
         json!({"puzzle": puzzle, "level": level, "cells": [], "text": null, "status": x.status, "message": message});
     if !x.wrong.is_empty() {
+        v["wrong"] = json!(x.wrong);
+    }
+    v
+}
+
+/// The JSON answer when there is no hint, graded ([`no_hint_graded`]): the nudge keeps the
+/// wrong entries to itself; the rule and the answer name them (`cells`, `wrong`).
+pub fn no_hint_json_graded(puzzle: &str, level: HintLevel, x: &Explanation) -> Value {
+    let (message, places) = no_hint_graded(x, level);
+    let mut v = json!({"puzzle": puzzle, "level": level, "cells": places, "text": null, "status": x.status, "message": message});
+    if !x.wrong.is_empty() && level != HintLevel::Nudge {
         v["wrong"] = json!(x.wrong);
     }
     v
@@ -217,6 +293,40 @@ pub fn redundant_json(puzzle: &str, r: &RedundantReport) -> Value {
 mod tests {
     use super::*;
     use pencilbox_core::Note;
+
+    /// A wrong entry: the three hint levels stay graded and speak of the player's entries.
+    #[test]
+    fn hints_on_a_wrong_position_are_graded_and_speak_of_your_entries() {
+        let kind = crate::by_name("suguru").unwrap();
+        let fig1 = "3 3\n0 3 0\n2 5 0\n0 0 3\n1 1 2\n1 1 2\n1 3 2\n";
+        let wrong = "4 0 0\n0 0 0\n0 0 0\n";
+        let at = |level| {
+            let (v, found, _) = hint_json(kind, fig1, Some(wrong), &RunOptions::default(), level).unwrap();
+            assert!(!found);
+            v
+        };
+        let (nudge, rule, answer) = (at(HintLevel::Nudge), at(HintLevel::Rule), at(HintLevel::Answer));
+        let msg = |v: &Value| v["message"].as_str().unwrap().to_string();
+        assert_eq!(
+            msg(&nudge),
+            "your entries leave the puzzle no solution: one of your entries is wrong"
+        );
+        assert_eq!(nudge["cells"], json!([]));
+        assert!(nudge.get("wrong").is_none(), "{nudge}");
+        assert_eq!(
+            msg(&rule),
+            "your entries leave the puzzle no solution: look at your entry at r1c1"
+        );
+        assert_eq!(rule["cells"], json!(["r1c1"]));
+        assert_eq!(
+            msg(&answer),
+            "your entries leave the puzzle no solution: your entry is not in the puzzle's only solution: r1c1 = 4; take it back"
+        );
+        assert_eq!(answer["wrong"], json!([{"cell": "r1c1", "value": "4"}]));
+        for v in [&nudge, &rule, &answer] {
+            assert!(!msg(v).contains("given"), "{v}");
+        }
+    }
 
     #[test]
     fn note_names_become_snake_case_keys() {

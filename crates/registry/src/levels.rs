@@ -1,20 +1,24 @@
-//! The bundled levels of the playground's Level Selection (manual §2.3), grouped by
-//! difficulty.
+//! The bundled levels of the playground's Level Selection (the Suguru manual's §2.3), for
+//! every family that has a levels file, grouped by difficulty.
 //!
 //! The manual's levels come from Janko's collection; ours are made by pencilbox's own
-//! generator: each level in `crates/registry/levels/suguru.txt` is the output of the
-//! `pencilbox generate suguru --size RxC --difficulty D --seed S` command written in its
-//! header line, so anyone can re-create it. The manual promises that every medium or harder
-//! level has exactly one solution; the tests below count the solutions of *every* level
-//! (up to 2) with the Suguru solver.
+//! generator: each level in `crates/registry/levels/FAMILY.txt` is the output of the
+//! `pencilbox generate FAMILY --size RxC --difficulty D --seed S` command written in its
+//! header line, so anyone can re-create it (without `--difficulty` for a generator that has no
+//! difficulty levels, Ripple Effect's: its levels are graded by size). A family gets levels by adding its file (the
+//! build script embeds every `levels/*.txt`; the file's name is the family's); the tests below
+//! check, for every file, that each level is exactly its command's output and has exactly one
+//! solution.
 //!
 //! File format: a level starts with a line `== DIFFICULTY | NAME | COMMAND`, followed by the
-//! puzzle in the paper-repository format; lines starting with `#` are comments.
+//! puzzle in the family's file format; lines starting with `#` are comments.
 
 use serde::Serialize;
 use std::sync::OnceLock;
 
-/// The levels file, embedded.
+include!(concat!(env!("OUT_DIR"), "/levels.rs"));
+
+/// The Suguru levels file, embedded.
 pub const SUGURU_LEVELS: &str = include_str!("../levels/suguru.txt");
 
 /// One bundled level.
@@ -38,7 +42,9 @@ pub struct Level {
     pub text: String,
 }
 
-/// Reads a levels file; malformed entries are reported with their line.
+/// Reads a levels file of the family `puzzle`; malformed entries are reported with their line.
+/// The size of each level is the family's own reading of its text (when the family is
+/// registered), else the first two numbers of the text.
 pub fn parse_levels(puzzle: &'static str, file: &str) -> Result<Vec<Level>, String> {
     let mut out: Vec<Level> = Vec::new();
     for (i, line) in file.lines().enumerate() {
@@ -69,79 +75,153 @@ pub fn parse_levels(puzzle: &'static str, file: &str) -> Result<Vec<Level>, Stri
         }
     }
     for l in &mut out {
-        let mut t = l.text.split_whitespace();
-        let (Some(Ok(r)), Some(Ok(c))) = (t.next().map(str::parse), t.next().map(str::parse)) else {
-            return Err(format!("level `{}` does not start with `m n`", l.name));
+        let size = match crate::by_name(puzzle) {
+            Some(kind) => kind
+                .dimensions(&l.text, &pencilbox_core::RunOptions::default())
+                .map_err(|e| format!("level `{}`: {e}", l.name))?,
+            None => {
+                let mut t = l.text.split_whitespace().filter_map(|w| w.parse::<usize>().ok());
+                let (Some(r), Some(c)) = (t.next(), t.next()) else {
+                    return Err(format!("level `{}` does not start with its size", l.name));
+                };
+                (r, c)
+            }
         };
-        (l.rows, l.cols) = (r, c);
+        (l.rows, l.cols) = size;
     }
     Ok(out)
 }
 
-/// Every bundled level, easiest first.
+/// Every bundled level of every registered family with a levels file: by family, then as in
+/// its file (easiest first).
 pub fn all() -> &'static [Level] {
     static LEVELS: OnceLock<Vec<Level>> = OnceLock::new();
-    LEVELS.get_or_init(|| parse_levels("suguru", SUGURU_LEVELS).unwrap_or_default())
+    LEVELS.get_or_init(|| {
+        FILES
+            .iter()
+            .filter_map(|&(family, text)| {
+                let kind = crate::by_name(family)?;
+                parse_levels(kind.name(), text).ok()
+            })
+            .flatten()
+            .collect()
+    })
+}
+
+/// The bundled levels of one family.
+pub fn of(family: &str) -> impl Iterator<Item = &'static Level> + '_ {
+    all().iter().filter(move |l| l.puzzle == family)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pencilbox_core::plugin::GenerateRequest;
     use pencilbox_core::RunOptions;
 
+    /// The words of a `pencilbox generate` command as the generator's request.
+    fn request(command: &str) -> (String, GenerateRequest) {
+        let words: Vec<&str> = command.split_whitespace().collect();
+        assert_eq!(words[..2], ["pencilbox", "generate"], "{command}");
+        let mut req = GenerateRequest::default();
+        let mut k = 3;
+        while k < words.len() {
+            let value = words
+                .get(k + 1)
+                .copied()
+                .unwrap_or_else(|| panic!("{command}: {} wants a value", words[k]));
+            match words[k] {
+                "--size" => {
+                    let (h, w) = value.split_once('x').expect("RxC");
+                    (req.height, req.width) = (h.parse().unwrap(), w.parse().unwrap());
+                }
+                "--difficulty" => req.difficulty = Some(value.to_string()),
+                "--seed" => req.seed = value.parse().expect("seed"),
+                "--set" => {
+                    let (key, v) = value.split_once('=').expect("KEY=VALUE");
+                    req.settings.push((key.to_string(), v.to_string()));
+                }
+                other => panic!("{command}: the test does not know `{other}`"),
+            }
+            k += 2;
+        }
+        (words[2].to_string(), req)
+    }
+
     #[test]
-    fn the_levels_file_is_well_formed_and_grouped_by_difficulty() {
-        let levels = parse_levels("suguru", SUGURU_LEVELS).unwrap();
-        assert!(levels.len() >= 9, "{} levels", levels.len());
-        let order = ["easy", "medium", "hard"];
-        let ranks: Vec<usize> = levels
-            .iter()
-            .map(|l| order.iter().position(|d| *d == l.difficulty).expect("known difficulty"))
-            .collect();
-        assert!(
-            ranks.windows(2).all(|w| w[0] <= w[1]),
-            "levels are not sorted by difficulty"
-        );
-        for d in order {
+    fn every_levels_file_is_a_registered_family_well_formed_and_grouped_by_difficulty() {
+        assert!(FILES.iter().any(|(f, _)| *f == "suguru"));
+        for &(family, text) in FILES {
+            let kind = crate::by_name(family).unwrap_or_else(|| panic!("levels/{family}.txt: no such family"));
+            let levels = parse_levels(kind.name(), text).unwrap_or_else(|e| panic!("levels/{family}.txt: {e}"));
+            let order = ["easy", "medium", "hard"];
+            let ranks: Vec<usize> = levels
+                .iter()
+                .map(|l| order.iter().position(|d| *d == l.difficulty).expect("known difficulty"))
+                .collect();
             assert!(
-                levels.iter().filter(|l| l.difficulty == d).count() >= 3,
-                "too few {d} levels"
+                ranks.windows(2).all(|w| w[0] <= w[1]),
+                "{family}: not sorted by difficulty"
             );
+            for d in order {
+                assert!(levels.iter().any(|l| l.difficulty == d), "{family}: no {d} level");
+            }
+            let mut names: Vec<&str> = levels.iter().map(|l| l.name.as_str()).collect();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(names.len(), levels.len(), "{family}: level names repeat");
+            let mut texts: Vec<&str> = levels.iter().map(|l| l.text.as_str()).collect();
+            texts.sort_unstable();
+            texts.dedup();
+            assert_eq!(texts.len(), levels.len(), "{family}: a puzzle repeats");
+            // A generator with difficulty levels made each level at its own; one without (Ripple
+            // Effect) cannot be asked for one, and its levels are graded by size: a harder level
+            // is not smaller than an easier one.
+            let graded = kind.generator().is_some_and(|g| !g.difficulties.is_empty());
+            if !graded {
+                let cells: Vec<usize> = levels.iter().map(|l| l.rows * l.cols).collect();
+                assert!(
+                    cells.windows(2).all(|w| w[0] <= w[1]),
+                    "{family}: graded by size, yet a harder level is smaller: {cells:?}"
+                );
+            }
+            for l in &levels {
+                assert!(
+                    l.command.starts_with(&format!("pencilbox generate {family} ")),
+                    "{}",
+                    l.command
+                );
+                assert_eq!(
+                    l.command.contains(&format!("--difficulty {}", l.difficulty)),
+                    graded,
+                    "{}",
+                    l.command
+                );
+                assert!(
+                    l.command.contains(&format!("--size {}x{}", l.rows, l.cols)),
+                    "{}",
+                    l.command
+                );
+            }
+            assert_eq!(of(family).count(), levels.len(), "{family}");
         }
-        let mut names: Vec<&str> = levels.iter().map(|l| l.name.as_str()).collect();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), levels.len(), "level names repeat");
-        for l in &levels {
-            assert!(l.command.starts_with("pencilbox generate suguru"), "{}", l.command);
-            assert!(
-                l.command.contains(&format!("--difficulty {}", l.difficulty)),
-                "{}",
-                l.command
-            );
-            assert!(
-                l.command.contains(&format!("--size {}x{}", l.rows, l.cols)),
-                "{}",
-                l.command
-            );
-        }
+        let suguru = parse_levels("suguru", SUGURU_LEVELS).unwrap();
+        assert!(suguru.len() >= 9, "{} levels", suguru.len());
     }
 
     #[test]
     fn every_level_is_exactly_the_output_of_its_command() {
         for l in all() {
-            let words: Vec<&str> = l.command.split_whitespace().collect();
-            let arg = |flag: &str| -> &str {
-                let i = words.iter().position(|w| *w == flag).expect("flag in the command");
-                words[i + 1]
-            };
-            let (h, w) = arg("--size").split_once('x').expect("RxC");
-            let difficulty = pencilbox_suguru::Difficulty::from_name(arg("--difficulty")).expect("difficulty");
-            let seed: u64 = arg("--seed").parse().expect("seed");
-            let made = pencilbox_suguru::generate(h.parse().unwrap(), w.parse().unwrap(), difficulty, seed);
+            let (family, req) = request(&l.command);
+            assert_eq!(family, l.puzzle, "{}", l.command);
+            let made = crate::by_name(&family)
+                .unwrap()
+                .generate(&req)
+                .unwrap_or_else(|e| panic!("{}: {e}", l.command));
             assert!(
-                made.to_text().split_whitespace().eq(l.text.split_whitespace()),
-                "{}: `{}` now prints a different puzzle; regenerate the levels file",
+                made.text.split_whitespace().eq(l.text.split_whitespace()),
+                "{} {}: `{}` now prints a different puzzle; regenerate the levels file",
+                l.puzzle,
                 l.name,
                 l.command
             );
@@ -150,11 +230,18 @@ mod tests {
 
     #[test]
     fn every_level_has_exactly_one_solution() {
-        let kind = crate::by_name("suguru").unwrap();
         for l in all() {
+            let kind = crate::by_name(l.puzzle).unwrap();
             let r = kind.count(&l.text, Some(2), &RunOptions::default()).unwrap();
-            assert!(r.complete, "{}: the count did not finish", l.name);
-            assert_eq!(r.count, 1u32.into(), "{} has {} solutions", l.name, r.count);
+            assert!(r.complete, "{} {}: the count did not finish", l.puzzle, l.name);
+            assert_eq!(
+                r.count,
+                1u32.into(),
+                "{} {} has {} solutions",
+                l.puzzle,
+                l.name,
+                r.count
+            );
         }
     }
 

@@ -275,7 +275,31 @@ impl Puzzle for StarBattle {
         Some(text.replacen('\n', &format!(" {}\n", self.k), 1))
     }
     fn board(&self) -> Option<Board> {
-        Some(Board::new(self.shape(), Input::shade("star", "empty", "star"), Form::Shading).with_regions(&self.regions))
+        let mut b =
+            Board::new(self.shape(), Input::shade("star", "empty", "star"), Form::Shading).with_regions(&self.regions);
+        b.note = format!("{} ★ in every row, column and region", self.k);
+        b.edit = Some(pencilbox_core::board::Edit {
+            regions: true,
+            ..Default::default()
+        });
+        Some(b)
+    }
+    /// A setter's board: its regions (parts of one label that do not touch become separate
+    /// regions), with this puzzle's number of stars.
+    fn compose(&self, d: &pencilbox_core::board::Draft) -> Option<Result<Self, PuzzleError>> {
+        Some(d.labels().map(|labels| {
+            let regions = Regions::new(&labels);
+            let numbered = Grid::from_vec(
+                labels.shape(),
+                regions.grid().as_slice().iter().map(|r| r + 1).collect(),
+            )
+            .expect("sized");
+            StarBattle {
+                regions: numbered,
+                k: self.k,
+                entries: None,
+            }
+        }))
     }
     fn verify(&self, g: &Shading) -> VerifyReport {
         let mut violations: Vec<_> = self.counts().iter().flat_map(|c| c.check(g, "star")).collect();

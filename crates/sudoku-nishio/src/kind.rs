@@ -284,7 +284,33 @@ impl Puzzle for Sudoku {
             }
         }
         b.max = vec![n as u32; shape.cells()];
+        b.edit = Some(pencilbox_core::board::Edit {
+            numbers: n as u32,
+            ..Default::default()
+        });
         Some(b)
+    }
+    /// A setter's board: its numbers, on a square grid (this puzzle's blocks, or the squarest
+    /// blocks of another side).
+    fn compose(&self, d: &pencilbox_core::board::Draft) -> Option<Result<Self, PuzzleError>> {
+        Some(d.shape().and_then(|shape| {
+            let n = shape.height;
+            let block = if n == self.n() {
+                Some(self.block())
+            } else if n == shape.width {
+                BlockShape::default_for(n)
+            } else {
+                None
+            }
+            .ok_or_else(|| {
+                PuzzleError::unsupported(format!("a Sudoku is square with blocks, not {}×{}", n, shape.width))
+            })?;
+            let givens = (0..shape.cells())
+                .map(|i| d.number(i).map_or(0, |v| v.min(255) as u8))
+                .collect();
+            Sudoku::new(block, givens)
+                .ok_or_else(|| PuzzleError::unsupported(format!("a {n}×{n} Sudoku takes the numbers 1 to {n}")))
+        }))
     }
     fn detect(text: &str) -> bool {
         let first = match batch_lines(text) {

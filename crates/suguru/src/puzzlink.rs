@@ -50,11 +50,13 @@ mod tests {
     }
 
     #[test]
-    fn a_url_with_extra_data_after_the_clues_is_refused_at_that_character() {
-        // The same genre with shaded "hole" cells appends more data, which plain Suguru does not have.
+    fn a_url_with_a_hole_is_refused_at_the_hole_s_bit() {
+        // pzprjs appends a hole mask (one bit per cell, base 32) when some cell is a hole; a
+        // Suguru here has none, so the hole is named at the mask character that holds its bit.
         let url = "https://pzprxs.vercel.app/p?suguru/16/6/gkca9ilcv6lapem2c8fraajtje56rd8u3r2j5h1n3k3p4m4j42j2m2p5k5g2l2h2j3000g0000000000000000";
         let e = parse_url(url).unwrap_err();
-        assert_eq!(e.pos.col, 107, "{e}");
+        assert_eq!(e.pos.col, 110, "{e}");
+        assert!(e.message.starts_with("r1c16 is a hole"), "{e}");
     }
 
     #[test]

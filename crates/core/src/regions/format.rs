@@ -36,7 +36,7 @@ struct JsonBoard {
 }
 
 /// `1 cell`, `2 cells`: a count and its noun, for messages.
-fn plural(n: usize, one: &str) -> String {
+pub(crate) fn plural(n: usize, one: &str) -> String {
     if n == 1 {
         format!("1 {one}")
     } else {

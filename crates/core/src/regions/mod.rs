@@ -218,7 +218,29 @@ impl Board {
             b.give(c, Given::Number { value: self.hint(c) });
         }
         b.max = shape.all().map(|c| self.regions().size_of(c) as u32).collect();
+        b.edit = Some(crate::board::Edit {
+            numbers: self.regions().max_size() as u32,
+            regions: true,
+            ..Default::default()
+        });
         b
+    }
+
+    /// The board a setter made ([`crate::board::Draft`]): its numbers as hints on its regions
+    /// (parts of one label that do not touch become separate regions). A hint larger than its
+    /// region is refused, naming the cell.
+    pub fn compose(d: &crate::board::Draft) -> Result<Board, crate::PuzzleError> {
+        let shape = d.shape()?;
+        let hints = Grid::from_vec(shape, (0..shape.cells()).map(|i| d.number(i).unwrap_or(0)).collect())
+            .expect("one hint per cell");
+        Board::new(hints, &d.labels()?).map_err(|e| match e {
+            BoardError::HintTooLarge { cell, hint, size } => crate::PuzzleError::unsupported(format!(
+                "{} holds {hint}, but its region has {}",
+                shape.name(cell),
+                format::plural(size, "cell")
+            )),
+            BoardError::ShapeMismatch => crate::PuzzleError::unsupported("the hint and region grids differ in shape"),
+        })
     }
     /// The `--stats` notes every region family shows: the number of regions and of hints.
     pub fn notes(&self) -> Vec<crate::puzzle::Note> {
@@ -342,6 +364,9 @@ macro_rules! region_board_methods {
         }
         fn board(&self) -> Option<$crate::board::Board> {
             Some(self.$board().board())
+        }
+        fn compose(&self, d: &$crate::board::Draft) -> Option<Result<Self, $crate::PuzzleError>> {
+            Some($crate::regions::Board::compose(d).map($wrap))
         }
     };
 }

@@ -49,7 +49,7 @@ impl Family {
             .map(|v| v.flatten().unwrap_or(0))
             .collect();
         if k < body.len() {
-            return Err(at(k, "unexpected characters after the last cell".into()));
+            hole_mask(&body[k..], shape, self.name, &|j, m| at(k + j, m))?;
         }
         let hints = Grid::from_vec(shape, hints).expect("sized");
         let labels = Grid::from_vec(shape, rooms(h, w, &borders)).expect("sized");
@@ -65,7 +65,7 @@ impl Family {
         })
     }
 
-    /// Writes the puzz.link URL of a board.
+    /// Writes the puzz.link URL of a board (with no hole mask: every cell is in a region).
     pub fn to_url(&self, b: &Board) -> String {
         let s = b.shape();
         let (h, w) = (s.height, s.width);
@@ -94,6 +94,48 @@ impl Family {
         encode_numbers(&hints, &mut body);
         crate::puzzlink::url(self.genre, None, s, &body)
     }
+}
+
+/// Reads pzprjs's optional hole mask after the numbers (`decodeEmpty`: one bit per cell in
+/// row-major order, 5 bits to a base-32 character, most significant first, written only when
+/// some cell is a hole, `ceil(cells / 5)` characters). A region board has no holes (every cell
+/// belongs to a region and holds a number), so a set bit is refused, with the hole's cell and
+/// the character that holds its bit; an all-zero (or shortened) mask is accepted.
+fn hole_mask(
+    mask: &str,
+    shape: Shape,
+    family: &str,
+    at: &dyn Fn(usize, String) -> ParseError,
+) -> Result<(), ParseError> {
+    let cells = shape.cells();
+    for (j, ch) in mask.char_indices() {
+        if j >= cells.div_ceil(5) {
+            return Err(at(j, "unexpected characters after the last cell".into()));
+        }
+        let Some(v) = ch.to_digit(32) else {
+            return Err(at(
+                j,
+                format!("unexpected `{ch}` after the last cell (the hole mask is base 32)"),
+            ));
+        };
+        for bit in 0..5 {
+            if v & (16 >> bit) == 0 {
+                continue;
+            }
+            let cell = j * 5 + bit;
+            if cell >= cells {
+                return Err(at(j, "unexpected characters after the last cell".into()));
+            }
+            return Err(at(
+                j,
+                format!(
+                    "{} is a hole (the URL's hole mask), and pencilbox's {family} has no holes: every cell belongs to a region",
+                    shape.name(crate::grid::CellId::from_index(cell))
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -125,6 +167,64 @@ mod tests {
         let body = format!("{}7-c8+fa0=388@328zk-3b{}p", "0".repeat(1800), "z".repeat(448));
         assert_eq!(url, format!("https://puzz.link/p?ripple/9001/1/{body}"));
         assert_eq!(RIPPLE.parse_url(&url).unwrap(), b);
+    }
+
+    /// pzprjs (since 2026-04) writes a hole mask after the numbers when some cell is a hole
+    /// (`/tmp/research/puzzlink.md` §5, vectors G1 to G3): holes are refused at the mask's
+    /// character, naming the cell; a mask of zeros (no hole) is read.
+    #[test]
+    fn suguru_hole_masks_are_refused_with_the_hole_named() {
+        use crate::regions::Family;
+        let suguru = Family {
+            name: "Suguru",
+            keyword: None,
+            genre: "suguru",
+        };
+        // G1: no holes, no mask.
+        let g1 = suguru
+            .parse_url("https://puzz.link/p?suguru/5/5/cih47bs73m3g5p1g2g")
+            .unwrap();
+        assert_eq!(g1.regions().num_regions(), 7);
+        // G2: a hole at row 3, column 1 (bit 8: the mask's second character, `2`).
+        let e = suguru
+            .parse_url("https://puzz.link/p?suguru/4/4/asgdf01h2h3l2g10200")
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "1:48: r3c1 is a hole (the URL's hole mask), and pencilbox's Suguru has no holes: every cell belongs to a region"
+        );
+        // The shortened mask pzprjs also reads.
+        let e = suguru
+            .parse_url("https://puzz.link/p?suguru/4/4/asgdf01h2h3l2g102")
+            .unwrap_err();
+        assert!(e.to_string().starts_with("1:48: r3c1 is a hole"), "{e}");
+        // G3: holes at cells 0 and 8; the first is named.
+        let e = suguru
+            .parse_url("https://puzz.link/p?suguru/3/3/0000j.jg2")
+            .unwrap_err();
+        assert!(e.to_string().starts_with("1:39: r1c1 is a hole"), "{e}");
+        // G2 without its hole: an all-zero mask is no hole at all.
+        let plain = suguru
+            .parse_url("https://puzz.link/p?suguru/4/4/asgdf01h2h3l2g1")
+            .unwrap();
+        assert_eq!(
+            suguru
+                .parse_url("https://puzz.link/p?suguru/4/4/asgdf01h2h3l2g10000")
+                .unwrap(),
+            plain
+        );
+        // More characters than the mask has, or a character outside base 32.
+        let e = suguru
+            .parse_url("https://puzz.link/p?suguru/4/4/asgdf01h2h3l2g100000")
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("unexpected characters after the last cell"),
+            "{e}"
+        );
+        let e = suguru
+            .parse_url("https://puzz.link/p?suguru/4/4/asgdf01h2h3l2g1w")
+            .unwrap_err();
+        assert!(e.to_string().contains("the hole mask is base 32"), "{e}");
     }
 
     #[test]

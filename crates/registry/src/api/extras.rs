@@ -24,13 +24,17 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 /// The extra features offered for a family (names the page looks for): `generate` for every
-/// family with a generator capability, and the family-specific tools.
+/// family with a generator capability, `levels` for every family with bundled levels, and the
+/// family-specific tools.
 pub fn features(kind: &dyn PuzzleKind) -> Vec<&'static str> {
     let mut f = match kind.name() {
-        "suguru" => vec!["hint", "levels"],
+        "suguru" => vec!["hint"],
         "sudoku" => vec!["nishio", "step"],
         _ => Vec::new(),
     };
+    if crate::levels::of(kind.name()).next().is_some() {
+        f.push("levels");
+    }
     // Every family with an explainer gives hints at three levels and its explained steps.
     f.push("hint-levels");
     f.push("explain");
@@ -427,7 +431,9 @@ mod tests {
             );
         }
         let ripple = crate::by_name("ripple").unwrap();
-        assert_eq!(features(ripple), vec!["hint-levels", "explain", "generate"]);
+        // Bundled levels, hints, explanations, a generator without difficulty levels.
+        assert_eq!(features(ripple), vec!["levels", "hint-levels", "explain", "generate"]);
+        assert!(difficulties(ripple).is_empty());
         assert_eq!(
             difficulties(crate::by_name("suguru").unwrap()),
             vec!["medium", "easy", "hard"]

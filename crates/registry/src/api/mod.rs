@@ -14,12 +14,13 @@
 //!
 //! | route | body | answer |
 //! |---|---|---|
-//! | `GET /api/puzzles` | – | families, algorithms, extra features, the limits |
+//! | `GET /api/puzzles` | – | families (name, title, summary, algorithms, extra features, number of bundled levels, the generator's sizes, difficulties and settings), the limits |
 //! | `GET /api/limits` | – | the sizes taken: grid side and cells, each family's own largest side, the generator's sides |
 //! | `POST /api/solve` | `puzzle`, `text`, optional `algorithm`, `settings`, `timeout` | `pencilbox solve --format json` |
 //! | `POST /api/count` | as solve, optional `limit` (default 2 = uniqueness) | `pencilbox count --format json`, plus `interrupted` |
 //! | `POST /api/verify` | `puzzle`, `text`, `solution` | `pencilbox verify --format json` |
 //! | `POST /api/board` | `puzzle`, `text` | `{"puzzle", "board"}`: the board as the page draws it ([`pencilbox_core::board`]) |
+//! | `POST /api/compose` | `puzzle`, `text`, `board` (a [`pencilbox_core::board::Draft`]: the board as a setter edited it) | `{"puzzle", "text"}`: the edited puzzle in the family's file format |
 //!
 //! Hints, the generator, levels, Nishio, steps and conversion are in [`extras`]; the setter's
 //! tools (`/api/forced`, `/api/suggest`, `/api/redundant`) in [`setter`]; the explained steps
@@ -234,6 +235,7 @@ pub const ROUTES: &[(&str, Method, Endpoint)] = &[
     ("/api/redundant", Method::Post, setter::redundant),
     ("/api/explain", Method::Post, explain::explain),
     ("/api/board", Method::Post, board),
+    ("/api/compose", Method::Post, compose),
 ];
 
 /// The endpoint of `path`.
@@ -476,13 +478,26 @@ pub fn puzzles(config: &Config, _: &[u8]) -> Result<Plan, ApiError> {
     let families: Vec<Value> = crate::PUZZLES
         .iter()
         .map(|k| {
-            json!({
+            let mut v = json!({
                 "name": k.name(),
+                "title": title(k.summary()),
                 "summary": k.summary(),
                 "algorithms": k.algorithms(),
                 "features": extras::features(*k),
                 "difficulties": extras::difficulties(*k),
-            })
+                "levels": crate::levels::of(k.name()).count(),
+            });
+            if let Some(g) = k.generator() {
+                v["generator"] = json!({
+                    "difficulties": g.difficulties,
+                    "settings": g.settings.iter().map(|s| json!({"key": s.key, "summary": s.summary})).collect::<Vec<_>>(),
+                    "default_size": [g.default_size.0, g.default_size.1],
+                    "max_cells": g.max_cells,
+                    "min_side": 2,
+                    "max_side": extras::MAX_GENERATED_SIDE,
+                });
+            }
+            v
         })
         .collect();
     let mut limits = json!({
@@ -496,6 +511,12 @@ pub fn puzzles(config: &Config, _: &[u8]) -> Result<Plan, ApiError> {
         m.extend(config.more_limits.clone());
     }
     Ok(Plan::Answer(json!({ "puzzles": families, "limits": limits })))
+}
+
+/// A family's display name: its summary up to the first `:` or `(` (`Ripple Effect`,
+/// `Path puzzles`).
+pub fn title(summary: &str) -> &str {
+    summary.split([':', '(']).next().unwrap_or(summary).trim()
 }
 
 /// `GET /api/limits`: every size refused above, so the page never builds a grid the API will
@@ -573,6 +594,47 @@ pub fn board(config: &Config, body: &[u8]) -> Result<Plan, ApiError> {
     }))
 }
 
+/// The body of `POST /api/compose`.
+#[derive(Debug, Deserialize)]
+struct ComposeRequest {
+    puzzle: String,
+    /// The puzzle the setter edited (for what its board does not show).
+    text: String,
+    /// The edited board.
+    board: pencilbox_core::board::Draft,
+    #[serde(default)]
+    settings: BTreeMap<String, String>,
+}
+
+/// `POST /api/compose`: the puzzle a setter made by editing the board of `text` (Creative
+/// Mode), written in the family's file format; a draft above the size limits is refused
+/// before the family reads it.
+pub fn compose(config: &Config, body: &[u8]) -> Result<Plan, ApiError> {
+    let req: ComposeRequest = decode(body)?;
+    let kind = kind_named(&req.puzzle)?;
+    check_settings(kind, req.settings.keys())?;
+    let (m, n) = (req.board.rows, req.board.cols);
+    let side = kind.max_side().map_or(config.max_side, |s| s.min(config.max_side));
+    if m > side || n > side || m.saturating_mul(n) > config.max_cells {
+        return Err(ApiError::new(
+            PAYLOAD_TOO_LARGE,
+            format!(
+                "the grid is too large: {m}×{n}; the limit is {side} rows or columns and {} cells",
+                config.max_cells
+            ),
+        ));
+    }
+    let opts = RunOptions {
+        settings: req.settings.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        ..RunOptions::default()
+    };
+    check_size(config, kind, &req.text, &opts)?;
+    Ok(Plan::job(None, move |_| {
+        kind.compose(&req.text, &req.board, &opts)
+            .map(|text| json!({ "puzzle": kind.name(), "text": text }))
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -601,6 +663,54 @@ mod tests {
                 "{name}"
             );
         }
+    }
+
+    /// Creative Mode: every family's board, sent back as drawn, is written as the same
+    /// puzzle; an edited one as the edit says.
+    #[test]
+    fn every_family_writes_its_board_back_and_an_edited_one() {
+        let c = Config::default();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+        for (name, file) in [
+            ("masyu", "masyu/published-wikipedia.txt"),
+            ("nurikabe", "nurikabe/published-janko-0007.txt"),
+            ("path", "path/example-6x6.txt"),
+            ("ripple", "ripple/example-6x6.in"),
+            ("starbattle", "starbattle/published-krazydad-10x10-v1-b1-1.txt"),
+            ("sudoku", "sudoku/9x9.txt"),
+            ("suguru", "suguru/example-6x6.in"),
+        ] {
+            let text = std::fs::read_to_string(root.join(file)).unwrap();
+            let body = json!({ "puzzle": name, "text": text }).to_string();
+            let board = call("/api/board", body.as_bytes(), &c).body["board"].clone();
+            assert!(board["edit"].is_object(), "{name}: {board}");
+            let body = json!({ "puzzle": name, "text": text, "board": board }).to_string();
+            let r = call("/api/compose", body.as_bytes(), &c);
+            assert_eq!(r.status, OK, "{name}: {}", r.body);
+            let again = json!({ "puzzle": name, "text": r.body["text"] }).to_string();
+            let back = call("/api/board", again.as_bytes(), &c).body["board"].clone();
+            assert_eq!(back, board, "{name}: the same board after writing it");
+        }
+        // A Suguru drawn on an empty 3×3: one region, then a region down column 3 and a hint.
+        let empty = json!({ "rows": 3, "cols": 3, "givens": vec![serde_json::Value::Null; 9], "regions": [1, 1, 2, 1, 1, 2, 1, 1, 2] });
+        let mut draft = empty.clone();
+        draft["givens"][4] = json!({"kind": "number", "value": 5});
+        let body = json!({ "puzzle": "suguru", "text": "1 1\n0\n1\n", "board": draft }).to_string();
+        let r = call("/api/compose", body.as_bytes(), &c);
+        assert_eq!(r.body["text"], json!("3 3\n0 0 0\n0 5 0\n0 0 0\n1 1 2\n1 1 2\n1 1 2\n"));
+        // A hint larger than its region is refused, naming the cell.
+        draft["givens"][2] = json!({"kind": "number", "value": 4});
+        let body = json!({ "puzzle": "suguru", "text": "1 1\n0\n1\n", "board": draft }).to_string();
+        let r = call("/api/compose", body.as_bytes(), &c);
+        assert_eq!(r.status, BAD_REQUEST);
+        assert_eq!(r.body["error"], json!("r1c3 holds 4, but its region has 3 cells"));
+        // Path needs both doors; a grid above the limits is refused before it is read.
+        let body = json!({ "puzzle": "path", "text": "2 2\n1 1\n2 2\n\n-1 -1\n-1 -1\n", "board": empty }).to_string();
+        let r = call("/api/compose", body.as_bytes(), &c);
+        assert!(r.body["error"].as_str().unwrap().contains("door A"), "{}", r.body);
+        let huge = json!({ "rows": 61, "cols": 2, "givens": vec![serde_json::Value::Null; 122] });
+        let body = json!({ "puzzle": "masyu", "text": "masyu 1 1\n-\n", "board": huge }).to_string();
+        assert_eq!(call("/api/compose", body.as_bytes(), &c).status, PAYLOAD_TOO_LARGE);
     }
 
     #[test]
