@@ -166,18 +166,9 @@ mod tests {
     #[test]
     fn text_and_candidates_keep_a_contrast_of_four_and_a_half() {
         let css = STYLE_CSS;
-        let palette = APP_JS
-            .lines()
-            .find(|l| l.starts_with("const PALETTE = ["))
-            .expect("the region palette");
-        let mut cells: Vec<[f64; 3]> = palette
-            .split('\'')
-            .skip(1)
-            .step_by(2)
-            .map(|h| colour(css, h).0)
-            .collect();
-        assert!(cells.len() >= 8, "{palette}");
-        cells.extend([colour(css, "#ffffff").0, colour(css, "#f7f9fb").0]);
+        // The region palette (`--reg0` … `--reg7`, the light theme's first) and the plain cells.
+        let mut cells: Vec<[f64; 3]> = (0..8).map(|i| colour(css, &format!("var(--reg{i})")).0).collect();
+        cells.extend([colour(css, "var(--cell)").0, colour(css, "var(--cell-alt)").0]);
         let tint = |sel: &str| Some(rule_colour(css, sel, "fill"));
         let over =
             |bg: [f64; 3], (fg, a): ([f64; 3], f64)| -> [f64; 3] { [0, 1, 2].map(|i| fg[i] * a + bg[i] * (1.0 - a)) };
@@ -193,13 +184,13 @@ mod tests {
                 }
             }
         }
+        // (`.cand.auto` is `.cand` in italics: the same fill.)
         let board_text = [
             ".num.given",
             ".num.entry",
             ".num.solved",
             ".cand",
             ".cand.pencil",
-            ".cand.auto",
             ".cand.focus",
             ".cand.removed",
             ".bad-icon",
@@ -225,5 +216,8 @@ mod tests {
         }
         let clue = rule_colour(css, ".clue.none", "fill").0;
         assert!(contrast(clue, white) >= 4.5);
+        // A number on a shaded cell (a Nurikabe wall, a Star Battle star's cell).
+        let on_shade = rule_colour(css, ".num.on-shade", "fill").0;
+        assert!(contrast(on_shade, colour(css, "var(--shade)").0) >= 4.5);
     }
 }
