@@ -97,10 +97,11 @@ def generate(binary, s, seeds, out_dir, timeout):
                "--difficulty", s["difficulty"], "--answer", ans]
         for kv in s["settings"]:
             cmd += ["--set", kv]
+        key = str(seed)
+        # The time limit is not part of what makes the puzzle: a set made with one is reused.
+        shown = " ".join(["pencilbox"] + cmd[1:])
         if timeout:
             cmd += ["--timeout", str(timeout)]
-        key = str(seed)
-        shown = " ".join(["pencilbox"] + cmd[1:])
         if os.path.exists(txt) and os.path.getsize(txt) > 0 and log.get(key, {}).get("command") == shown:
             continue
         t = time.perf_counter()
