@@ -28,7 +28,8 @@ instance, 60 by default, over both solves). Exit code 0 unless an input could no
 Input formats (tokens separated by whitespace, `-` is an empty cell, the first line a header):
 
   snake R C        a line of C column counts, a line of R row counts (`-` = no count), then R rows
-                   of `x` (a given end of the snake) or `-`.
+                   of `x` (a given end of the snake), `o` (a white circle: a snake cell that is
+                   not an end) or `-`.
   starbattle R C K R rows of positive region labels; K stars per row, column and region.
   nurikabe R C     R rows of numbers, `?` (a numbered cell of unknown size) or `-`.
   masyu R C        R rows of `w` (white pearl), `b` (black pearl) or `-`.
@@ -42,7 +43,7 @@ Models (everything is in the model and solved in one CP-SAT call per solve; no l
   Star Battle  one Boolean per cell; linear sums per row, column and region; at most one star in
                every 2x2 block (which is exactly "no two stars touch, even diagonally").
   Snake        one Boolean per cell and one "end" Boolean per cell (exactly two ends; given `x`
-               cells are ends). Local rules as clauses and reified sums (a snake cell has exactly
+               cells are ends, `o` cells snake cells that are not ends). Local rules as clauses and reified sums (a snake cell has exactly
                two snake neighbours, an end exactly one; no diagonal-only pair in a 2x2 block).
                Single path: AddCircuit over the cells plus one extra node, with a self-loop
                literal (= not snake) on every cell and arcs extra->end and end->extra; each
@@ -146,9 +147,10 @@ def parse(text, genre=None):
         grid = rows(2, C, R)
         for r in grid:
             for t in r:
-                if t not in ("x", "-"):
+                if t not in ("x", "o", "-"):
                     raise InputError(f"snake: bad cell {t!r}")
-        return genre, dict(R=R, C=C, cols=cols, rows=rws, ends=[[t == "x" for t in r] for r in grid])
+        return genre, dict(R=R, C=C, cols=cols, rows=rws, ends=[[t == "x" for t in r] for r in grid],
+                           middles=[[t == "o" for t in r] for r in grid])
     if genre == "starbattle":
         grid = rows(0, C, R)
         try:
@@ -243,6 +245,9 @@ def model_snake(p):
             if p["ends"][r][c]:
                 m.Add(end[r][c] == 1)
             elif len(given) == 2:
+                m.Add(end[r][c] == 0)
+            if p["middles"][r][c]:  # a white circle: on the snake, not an end
+                m.Add(s[r][c] == 1)
                 m.Add(end[r][c] == 0)
     m.Add(sum(v for row in end for v in row) == 2)
     for c, n in enumerate(p["cols"]):

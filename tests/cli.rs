@@ -1,6 +1,6 @@
 //! End-to-end tests of the `pencilbox` binary: exit codes, error messages, formats.
 
-use pencilbox_tests::{run, run_with_stdin, temp_file};
+use pencilbox_tests::{root, run, run_with_stdin, temp_file};
 
 #[test]
 fn list_names_every_puzzle_family() {
@@ -64,6 +64,64 @@ fn an_empty_file_is_bad_input_not_a_crash() {
 #[test]
 fn bench_rejects_a_missing_path() {
     run(&["bench", "does/not/exist"]).code(2).stderr_has("no such file");
+}
+
+/// `bench --limit N` counts like `count --limit N`: a unique puzzle counts 1 (exactly) and its
+/// answer file, checked by the verifier, matches; a puzzle with several solutions stops at the
+/// limit; a wrong answer file is a mismatch (exit 1); `--limit 0` is refused.
+#[test]
+fn bench_limit_counts_solutions_like_count() {
+    let unique = "examples/snake/published-janko-schlange-007.txt";
+    let v = run(&["bench", "-f", "json", "--limit", "2", unique]).code(0).json();
+    let i = &v["instances"][0];
+    assert_eq!(
+        (
+            i["status"].as_str(),
+            i["solutions"].as_u64(),
+            i["complete"].as_bool(),
+            i["matches_answer"].as_bool()
+        ),
+        (Some("solved"), Some(1), Some(true), Some(true)),
+        "{v}"
+    );
+    assert_eq!(
+        (v["summary"]["limit"].as_u64(), v["summary"]["unique"].as_u64()),
+        (Some(2), Some(1)),
+        "{v}"
+    );
+    let several = "examples/several/ripple-6x6-several.in";
+    let count = run(&["count", "-f", "json", "--limit", "2", several]).code(0).json();
+    let v = run(&["bench", "-f", "json", "-l", "2", several]).code(0).json();
+    let i = &v["instances"][0];
+    assert_eq!(
+        (
+            i["solutions"].as_u64(),
+            i["complete"].as_bool(),
+            v["summary"]["unique"].as_u64()
+        ),
+        (count["count"].as_u64(), count["complete"].as_bool(), Some(0)),
+        "{v} {count}"
+    );
+    assert_eq!(i["solutions"].as_u64(), Some(2), "{v}");
+    let text = run(&["bench", "--limit", "2", unique, several]);
+    text.code(0)
+        .stdout_has("solutions")
+        .stdout_has("≥2")
+        .stdout_has("1 of 2 instances have exactly one");
+    // A wrong answer file next to a unique puzzle is a mismatch.
+    let dir = std::env::temp_dir().join(format!("pencilbox-bench-limit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::copy(root().join(unique), dir.join("p.txt")).expect("copy");
+    let answer =
+        std::fs::read_to_string(root().join("examples/snake/published-janko-schlange-007.ans")).expect("answer");
+    let wrong = answer.replacen('x', "-", 1);
+    std::fs::write(dir.join("p.ans"), wrong).expect("write");
+    let v = run(&["bench", "-f", "json", "--limit", "2", dir.to_str().unwrap_or_default()])
+        .code(1)
+        .json();
+    assert_eq!(v["instances"][0]["matches_answer"].as_bool(), Some(false), "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+    run(&["bench", "--limit", "0", unique]).code(2).stderr_has("--limit");
 }
 
 #[test]

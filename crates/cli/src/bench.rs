@@ -5,6 +5,11 @@
 //! instance is solved N times and the fastest run is reported, which is what the benchmark
 //! tables in BENCHMARKS.md use on this shared, noisy machine.
 //!
+//! With `--limit N` each instance is counted instead, up to N solutions (the work of `pencilbox
+//! count --limit N`; `--limit 2` solves and proves uniqueness), and the time covers the count.
+//! An answer file is then checked with the family's verifier, outside the timing: it matches
+//! when it is a solution (with one solution counted, the solution).
+//!
 //! Exit codes: 0 every instance solved (and matched its answer file, when there is one), 1 some
 //! answer differs from its answer file (or an instance with an answer file was found
 //! unsolvable), 3 no mismatch but some instances timed out (their answer column says `-`), 2
@@ -44,6 +49,10 @@ pub struct BenchArgs {
     /// Puzzle-specific setting KEY=VALUE; repeatable.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     settings: Vec<String>,
+    /// Count up to this many solutions per instance instead of solving, like `count --limit`
+    /// (`--limit 2` solves and proves uniqueness); the solutions column shows the count.
+    #[arg(long, short = 'l', value_name = "N")]
+    limit: Option<u64>,
     /// Print only the summary.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -59,6 +68,17 @@ struct Row {
     elapsed: Duration,
     nodes: u64,
     failures: u64,
+    /// Solutions counted (with `--limit`), and whether the count is exact.
+    solutions: Option<(u64, bool)>,
+}
+
+/// What one timed run produced: the status, the rendered solution (solve) or the count (with
+/// `--limit`: solutions, complete), and the search counters.
+struct Outcome {
+    status: Status,
+    solution: Option<pencilbox_core::Rendered>,
+    solutions: Option<(u64, bool)>,
+    stats: pencilbox_core::Stats,
 }
 
 /// Collects instance files under `paths`, sorted, skipping answer files of known families.
@@ -121,6 +141,9 @@ pub fn run(args: &BenchArgs) -> u8 {
             )));
         }
     }
+    if args.limit == Some(0) {
+        return fail(InputError("--limit must be at least 1".into()));
+    }
     let repeat = args.repeat.max(1);
     // Read and classify everything first, so bad input fails before any timing starts.
     let mut jobs = Vec::new();
@@ -168,7 +191,7 @@ pub fn run(args: &BenchArgs) -> u8 {
             } else {
                 name.clone()
             };
-            let mut best: Option<(Duration, pencilbox_core::SolveReport)> = None;
+            let mut best: Option<(Duration, Outcome)> = None;
             for _ in 0..repeat {
                 let limits = Limits {
                     deadline: args
@@ -186,7 +209,32 @@ pub fn run(args: &BenchArgs) -> u8 {
                     notes: false,
                 };
                 let t0 = Instant::now();
-                let report = match kind.solve(inst.text, &opts) {
+                let outcome = match args.limit {
+                    None => kind.solve(inst.text, &opts).map(|r| Outcome {
+                        status: r.status,
+                        solution: r.solution,
+                        solutions: None,
+                        stats: r.stats,
+                    }),
+                    Some(limit) => kind.count(inst.text, Some(limit), &opts).map(|r| {
+                        let n = u64::try_from(&r.count).unwrap_or(u64::MAX);
+                        Outcome {
+                            // A count stopped by the deadline is a timeout even after a first
+                            // solution: the work asked for (the count) did not finish.
+                            status: if r.interrupted {
+                                Status::Timeout
+                            } else if n == 0 {
+                                Status::Unsolvable
+                            } else {
+                                Status::Solved
+                            },
+                            solution: None,
+                            solutions: Some((n, r.complete)),
+                            stats: r.stats,
+                        }
+                    }),
+                };
+                let outcome = match outcome {
                     Ok(r) => r,
                     Err(e) => {
                         if let Some(b) = &bar {
@@ -201,7 +249,7 @@ pub fn run(args: &BenchArgs) -> u8 {
                     break 'jobs;
                 }
                 if best.as_ref().is_none_or(|(b, _)| dt < *b) {
-                    best = Some((dt, report));
+                    best = Some((dt, outcome));
                 }
             }
             let Some((elapsed, report)) = best else { continue };
@@ -210,6 +258,19 @@ pub fn run(args: &BenchArgs) -> u8 {
                     Ok(m) => Some(m),
                     Err(e) => return fail(describe(name, 1, &e)),
                 },
+                // Counted (`--limit`): the answer file must be a solution; with one solution
+                // counted it is then that solution. Checked after the timing.
+                (None, Some(ans)) if !many && report.status == Status::Solved => {
+                    let opts = RunOptions {
+                        algorithm: args.algorithm.clone(),
+                        settings: settings.clone(),
+                        ..RunOptions::default()
+                    };
+                    match kind.verify(inst.text, ans, &opts) {
+                        Ok(v) => Some(v.is_valid()),
+                        Err(_) => Some(false),
+                    }
+                }
                 // A timeout is reported as a timeout, not as a wrong answer.
                 (None, Some(_)) if !many && report.status != Status::Timeout => Some(false),
                 _ => None,
@@ -221,6 +282,7 @@ pub fn run(args: &BenchArgs) -> u8 {
                 elapsed,
                 nodes: report.stats.nodes,
                 failures: report.stats.failures,
+                solutions: report.solutions,
             });
             if let Some(b) = &bar {
                 b.inc(1);
@@ -242,19 +304,30 @@ fn report(args: &BenchArgs, rows: &[Row], stopped: Option<(usize, usize)>) -> u8
     let timeouts = rows.iter().filter(|r| r.status == Status::Timeout).count();
     let total: Duration = rows.iter().map(|r| r.elapsed).sum();
     let nodes: u64 = rows.iter().map(|r| r.nodes).sum();
+    // With `--limit`: instances counted to exactly one solution.
+    let unique = rows.iter().filter(|r| r.solutions == Some((1, true))).count();
     if args.format == Format::Json {
         let instances: Vec<_> = rows
             .iter()
             .map(|r| {
-                json!({"file": r.file, "status": r.status, "matches_answer": r.matches,
+                let mut o = json!({"file": r.file, "status": r.status, "matches_answer": r.matches,
                        "elapsed_us": r.elapsed.as_micros() as u64,
                        "elapsed_ns": r.elapsed.as_nanos() as u64, "nodes": r.nodes,
-                       "failures": r.failures})
+                       "failures": r.failures});
+                if let Some((n, complete)) = r.solutions {
+                    o["solutions"] = json!(n);
+                    o["complete"] = json!(complete);
+                }
+                o
             })
             .collect();
         let mut v = json!({"instances": instances, "summary": {"instances": rows.len(), "solved": solved,
             "mismatches": mismatches, "timeouts": timeouts, "nodes": nodes,
             "elapsed_us": total.as_micros() as u64}});
+        if let Some(limit) = args.limit {
+            v["summary"]["limit"] = json!(limit);
+            v["summary"]["unique"] = json!(unique);
+        }
         if let Some((_, all)) = stopped {
             v["summary"]["of"] = json!(all);
             v["stopped_by"] = json!("ctrl-c");
@@ -264,8 +337,13 @@ fn report(args: &BenchArgs, rows: &[Row], stopped: Option<(usize, usize)>) -> u8
         if !args.quiet {
             // The file column is as wide as the longest name, so long paths keep the columns.
             let w = rows.iter().map(|r| r.file.chars().count()).max().unwrap_or(0).max(40);
+            let counted = if args.limit.is_some() {
+                format!(" {:>9}", "solutions")
+            } else {
+                String::new()
+            };
             emit(&format!(
-                "{:<w$} {:>10} {:>8} {:>12} {:>12}",
+                "{:<w$} {:>10} {:>8} {:>12} {:>12}{counted}",
                 "file", "status", "answer", "time (ms)", "nodes"
             ));
             for r in rows {
@@ -279,8 +357,14 @@ fn report(args: &BenchArgs, rows: &[Row], stopped: Option<(usize, usize)>) -> u8
                     Some(false) => "MISMATCH",
                     None => "-",
                 };
+                // `≥2`: the count stopped at the limit.
+                let counted = match r.solutions {
+                    Some((n, true)) => format!(" {n:>9}"),
+                    Some((n, false)) => format!(" {:>9}", format!("≥{n}")),
+                    None => String::new(),
+                };
                 emit(&format!(
-                    "{:<w$} {:>10} {:>8} {:>12.3} {:>12}",
+                    "{:<w$} {:>10} {:>8} {:>12.3} {:>12}{counted}",
                     r.file,
                     status,
                     m,
@@ -298,6 +382,12 @@ fn report(args: &BenchArgs, rows: &[Row], stopped: Option<(usize, usize)>) -> u8
             nodes,
             total.as_secs_f64() * 1000.0
         ));
+        if let Some(limit) = args.limit {
+            emit(&format!(
+                "counted up to {limit} solution(s): {unique} of {} instances have exactly one",
+                rows.len()
+            ));
+        }
         if let Some((done, all)) = stopped {
             emit(&format!(
                 "interrupted: Ctrl-C stopped the run after {done} of {all} instances"
