@@ -7,22 +7,22 @@
 //! regions ([`Bands`]).
 #![deny(missing_docs)]
 
+mod generate;
+
 use pencilbox_core::board::{Board, Form, Input};
 use pencilbox_core::constraints::SumRule;
 use pencilbox_core::counts::{Bands, Counts};
-use pencilbox_core::engine::{Engine, EngineSearch, SmallestDomain};
+use pencilbox_core::engine::Engine;
 use pencilbox_core::genre::{self, Genre};
 use pencilbox_core::grid::ORTHOGONAL;
 use pencilbox_core::human::RuleInfo;
 use pencilbox_core::plugin::{GenerateRequest, Generated, GeneratorInfo, Plugin, Puzzle, SettingInfo};
 use pencilbox_core::puzzlink::{self, Frame};
 use pencilbox_core::regions::Regions;
-use pencilbox_core::rng::SplitMix64;
-use pencilbox_core::search::{run, Flow, Limits};
 use pencilbox_core::setter::Clue;
 use pencilbox_core::shading::{self, answer, ShadeModel, ShadeRules, Shading};
 use pencilbox_core::VerifyReport;
-use pencilbox_core::{generate, AlgorithmInfo, CellId, Grid, PuzzleError, Render, Rendered, RunOptions, Shape};
+use pencilbox_core::{AlgorithmInfo, CellId, Grid, PuzzleError, Render, Rendered, RunOptions, Shape};
 
 /// The registry entry.
 pub static KIND: Plugin<StarBattle> = Plugin::new();
@@ -97,89 +97,6 @@ impl StarBattle {
         }
         Ok((e, m))
     }
-
-    /// Random stars: `k` per row and column, not touching, placed row by row with random
-    /// values (`None` when none was found fast).
-    fn random_stars(shape: Shape, k: u32, rng: &mut SplitMix64) -> Option<Shading> {
-        let mut e = Engine::new();
-        let m = ShadeModel::new(&mut e, shape, ["empty", "star"]);
-        m.no_touch(&mut e);
-        let ks = vec![Some(k); shape.height.max(shape.width)];
-        let mut c = Counts::new("rows");
-        c.rows(shape, &ks[..shape.height], SumRule::Exactly)
-            .columns(shape, &ks[..shape.width], SumRule::Exactly);
-        c.post(&mut e, &m.cells);
-        let mut s = EngineSearch::new(e, SmallestDomain::over(m.cells.clone()).shuffled_values(rng.next_u64()));
-        let mut out = None;
-        run(
-            &mut s,
-            &Limits {
-                node_limit: Some(20 * shape.cells() as u64),
-                ..Limits::first()
-            },
-            |s| {
-                out = Some(m.grid(&s.engine));
-                Flow::Stop
-            },
-        );
-        out
-    }
-
-    /// Regions around `stars`: one per star grown at random over the grid, then merged with
-    /// neighbours until each holds `k` stars, the region with the fewest choices first
-    /// (`None` when the merging gets stuck).
-    fn random_regions(stars: &Shading, k: u32, rng: &mut SplitMix64) -> Option<Grid<u32>> {
-        let shape = stars.shape();
-        let mut label = Grid::from_vec(shape, shape.all().map(|c| if stars[c] { c.0 + 1 } else { 0 }).collect())?;
-        let mut open: Vec<CellId> = shape.all().filter(|&c| label[c] == 0).collect();
-        while !open.is_empty() {
-            let i = rng.below(open.len());
-            let c = open[i];
-            let next: Vec<CellId> = ORTHOGONAL
-                .iter()
-                .filter_map(|&d| shape.step(c, d))
-                .filter(|&n| label[n] != 0)
-                .collect();
-            if let Some(&n) = next.get(rng.below(next.len().max(1))) {
-                label[c] = label[n];
-                open.swap_remove(i);
-            }
-        }
-        let mut count = vec![0u32; shape.cells() + 1];
-        shape
-            .all()
-            .filter(|&c| stars[c])
-            .for_each(|c| count[label[c] as usize] += 1);
-        loop {
-            // Each region short of k stars, with the neighbours it could merge with.
-            let mut best: Option<(u32, Vec<u32>)> = None;
-            for l in (1..count.len() as u32).filter(|&l| count[l as usize] > 0 && count[l as usize] < k) {
-                let mut near: Vec<u32> = shape
-                    .all()
-                    .filter(|&c| label[c] == l)
-                    .flat_map(|c| ORTHOGONAL.iter().filter_map(move |&d| shape.step(c, d)))
-                    .map(|n| label[n])
-                    .filter(|&m| m != l && count[m as usize] + count[l as usize] <= k)
-                    .collect();
-                near.sort_unstable();
-                near.dedup();
-                if best.as_ref().is_none_or(|(_, b)| near.len() < b.len()) {
-                    best = Some((l, near));
-                }
-            }
-            let Some((l, near)) = best else {
-                return Some(label);
-            };
-            let &m = near.get(rng.below(near.len().max(1)))?;
-            label
-                .as_mut_slice()
-                .iter_mut()
-                .filter(|x| **x == m)
-                .for_each(|x| *x = l);
-            count[l as usize] += count[m as usize];
-            count[m as usize] = 0;
-        }
-    }
 }
 
 impl Genre for StarBattle {
@@ -209,7 +126,7 @@ impl Puzzle for StarBattle {
             key: "stars",
             summary: "stars per row, column and region (default: 1, 2 from 10×10)",
         }],
-        ..generate::info(900, (8, 8))
+        ..pencilbox_core::generate::info(900, (8, 8))
     });
     pencilbox_core::genre_methods!();
     pencilbox_core::shading_genre_methods!("starbattle", shape, entries, ["empty", "star"]);
@@ -342,20 +259,6 @@ impl Puzzle for StarBattle {
         Some(Vec::new()) // the regions are the whole puzzle: no clue can go
     }
     fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
-        let shape = Shape::new(req.height, req.width);
-        let k = req.setting("stars").map_or(
-            Ok(if shape.height.min(shape.width) >= 10 { 2 } else { 1 }),
-            str::parse::<u32>,
-        );
-        let k = k.map_err(|_| PuzzleError::unsupported("stars wants a whole number"))?;
-        generate::make(req, |rng| {
-            let stars = StarBattle::random_stars(shape, k, rng)?;
-            let p = StarBattle::new(&StarBattle::random_regions(&stars, k, rng)?, k);
-            let check = Limits {
-                node_limit: Some(200 * shape.cells() as u64),
-                ..req.limits.clone()
-            };
-            Some((generate::repair(p, &stars, rng, shape.cells(), &check)?, stars))
-        })
+        generate::generate(req)
     }
 }

@@ -150,6 +150,49 @@ fn generated_puzzles_are_unique_and_deterministic() {
     }
 }
 
+/// Generates, checks uniqueness, the answer and determinism, and returns the puzzle.
+fn generated(height: usize, k: u32, difficulty: &str, seed: u64) -> StarBattle {
+    let req = GenerateRequest {
+        height,
+        width: height,
+        difficulty: Some(difficulty.into()),
+        seed,
+        settings: vec![("stars".into(), k.to_string())],
+        ..GenerateRequest::default()
+    };
+    let g = KIND.generate(&req).unwrap();
+    assert_eq!(g, KIND.generate(&req).unwrap(), "deterministic");
+    let opts = RunOptions::default();
+    let c = KIND.count(&g.text, Some(2), &opts).unwrap();
+    assert_eq!(c.count, 1u32.into(), "{difficulty} seed {seed}\n{}", g.text);
+    assert!(KIND.verify(&g.text, &g.answer, &opts).unwrap().is_valid());
+    let p = StarBattle::parse(&g.text, &opts).unwrap();
+    assert_eq!((p.shape(), p.k), (Shape::new(height, height), k));
+    p
+}
+
+#[test]
+fn generated_10x10_and_14x14_puzzles_are_unique_and_solved_without_a_guess() {
+    let no_guess = pencilbox_core::human::ExplainOptions {
+        no_guess: true,
+        ..Default::default()
+    };
+    for (size, k, difficulty, seed) in [(10, 2, "medium", 1), (10, 2, "hard", 2), (14, 3, "hard", 3)] {
+        let p = generated(size, k, difficulty, seed);
+        let x = pencilbox_core::genre::explain(&p, &no_guess).unwrap().unwrap();
+        assert_eq!(x.status, pencilbox_core::human::ExplainStatus::Solved, "{difficulty}");
+        let trial = x.steps.iter().any(|s| s.rule == "trial");
+        assert_eq!(trial, difficulty == "hard", "{difficulty} seed {seed}: trial {trial}");
+    }
+}
+
+#[test]
+fn generated_puzzles_of_other_seeds_differ() {
+    let a = generated(8, 1, "medium", 5);
+    let b = generated(8, 1, "medium", 6);
+    assert_ne!(a.regions, b.regions);
+}
+
 #[test]
 fn the_fixtures_solve_to_their_answers() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/starbattle");
