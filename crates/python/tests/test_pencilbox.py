@@ -29,7 +29,9 @@ def binary():
 
 
 def test_families_lists_every_family():
-    assert pencilbox.families() == ["path", "ripple", "sudoku", "suguru"]
+    assert pencilbox.families() == [
+        "masyu", "nurikabe", "path", "ripple", "snake", "starbattle", "sudoku", "suguru",
+    ]
 
 
 def test_solve_returns_the_json_of_the_command_line():
@@ -127,7 +129,9 @@ def test_hint_at_three_levels_and_from_a_position():
 
 
 def test_generate_makes_a_unique_puzzle_that_solves_to_its_answer():
-    for family, size in [("suguru", "6x6"), ("path", (6, 6)), ("sudoku", "4x4"), ("ripple", "5x5")]:
+    families = [("suguru", "6x6"), ("path", (6, 6)), ("sudoku", "4x4"), ("ripple", "5x5")]
+    families += [("masyu", "6x6"), ("nurikabe", "6x6"), ("snake", "6x6"), ("starbattle", "6x6")]
+    for family, size in families:
         g = pencilbox.generate(family, size=size, seed=11)
         assert g["unique"] is True and g["seed"] >= 11
         assert pencilbox.verify(g["text"], g["answer"], puzzle=family)["valid"] is True
