@@ -300,3 +300,36 @@ pub fn check_fixtures(kind: &dyn crate::kind::PuzzleKind, dir: &Path) -> usize {
     }
     n
 }
+
+/// Checks a family's generator at each `(difficulty, size)` with `seed`: the same request
+/// makes the same puzzle, which has exactly one solution, its answer verifies, and its
+/// explanation without guesses needs no guess, and no trial below `hard`.
+pub fn check_generated(kind: &dyn crate::kind::PuzzleKind, cases: &[(&str, usize)], seed: u64) {
+    let opts = crate::puzzle::RunOptions::default();
+    for &(difficulty, size) in cases {
+        let req = crate::puzzle::GenerateRequest {
+            height: size,
+            width: size,
+            difficulty: Some(difficulty.into()),
+            seed,
+            ..crate::puzzle::GenerateRequest::default()
+        };
+        let g = kind.generate(&req).unwrap();
+        assert_eq!(g, kind.generate(&req).unwrap(), "{difficulty}: not deterministic");
+        let c = kind.count(&g.text, Some(2), &opts).unwrap();
+        assert_eq!(c.count, 1u32.into(), "{difficulty}\n{}", g.text);
+        assert!(
+            kind.verify(&g.text, &g.answer, &opts).unwrap().is_valid(),
+            "{difficulty}"
+        );
+        let x = kind.explain(&g.text, None, &opts, &Default::default()).unwrap();
+        assert!(!x.steps.iter().any(|s| s.guess), "{difficulty}: a guess\n{}", g.text);
+        if difficulty != "hard" {
+            assert!(
+                !x.steps.iter().any(|s| s.rule == crate::human::TRIAL),
+                "{difficulty} needs trial\n{}",
+                g.text
+            );
+        }
+    }
+}

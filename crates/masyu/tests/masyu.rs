@@ -4,9 +4,9 @@
 
 use pencilbox_core::genre::{Algorithm, Genre};
 use pencilbox_core::lines::LineRules;
-use pencilbox_core::plugin::{GenerateRequest, Puzzle};
+use pencilbox_core::plugin::Puzzle;
 use pencilbox_core::rng::SplitMix64;
-use pencilbox_core::testing::{all_line_grids, assert_fixpoints_after, check_fixtures, crosscheck};
+use pencilbox_core::testing::{all_line_grids, assert_fixpoints_after, check_fixtures, check_generated, crosscheck};
 use pencilbox_core::{Grid, PuzzleKind, RunOptions, Shape};
 use pencilbox_masyu::{Masyu, BLACK, KIND, WHITE};
 use proptest::prelude::*;
@@ -121,34 +121,7 @@ fn the_verifier_names_each_broken_rule() {
 
 #[test]
 fn generated_puzzles_are_unique_deterministic_and_of_their_difficulty() {
-    for difficulty in ["easy", "medium", "hard"] {
-        let req = GenerateRequest {
-            height: 7,
-            width: 7,
-            difficulty: Some(difficulty.into()),
-            seed: 5,
-            ..GenerateRequest::default()
-        };
-        let g = KIND.generate(&req).unwrap();
-        assert_eq!(g, KIND.generate(&req).unwrap(), "deterministic");
-        let c = KIND.count(&g.text, Some(2), &RunOptions::default()).unwrap();
-        assert_eq!(c.count, 1u32.into(), "{difficulty}\n{}", g.text);
-        assert!(KIND
-            .verify(&g.text, &g.answer, &RunOptions::default())
-            .unwrap()
-            .is_valid());
-        let x = pencilbox_core::genre::explain(
-            &Masyu::parse(&g.text, &RunOptions::default()).unwrap(),
-            &Default::default(),
-        )
-        .unwrap()
-        .unwrap();
-        let trial = x.steps.iter().any(|s| s.rule == "trial");
-        assert!(!x.steps.iter().any(|s| s.guess), "{difficulty}: a guess");
-        if difficulty != "hard" {
-            assert!(!trial, "{difficulty} needs trial");
-        }
-    }
+    check_generated(&KIND, &[("easy", 7), ("medium", 7), ("hard", 7)], 5);
 }
 
 #[test]

@@ -4,10 +4,10 @@
 //! the fixtures in `examples/nurikabe` (published puzzles, sources in SOURCES.md).
 
 use pencilbox_core::genre::Genre;
-use pencilbox_core::plugin::{GenerateRequest, Puzzle};
+use pencilbox_core::plugin::Puzzle;
 use pencilbox_core::rng::SplitMix64;
 use pencilbox_core::shading::ShadeRules;
-use pencilbox_core::testing::{all_shadings, assert_fixpoints_after, check_fixtures, crosscheck};
+use pencilbox_core::testing::{all_shadings, assert_fixpoints_after, check_fixtures, check_generated, crosscheck};
 use pencilbox_core::{CellId, Grid, PuzzleKind, RunOptions, Shape};
 use pencilbox_nurikabe::{Nurikabe, EMPTY, KIND, UNKNOWN};
 use proptest::prelude::*;
@@ -172,33 +172,7 @@ fn the_setter_tools_move_between_sizes_and_question_marks() {
 
 #[test]
 fn generated_puzzles_are_unique_deterministic_and_of_their_difficulty() {
-    for (difficulty, size) in [("easy", 7), ("medium", 8), ("hard", 9)] {
-        let req = GenerateRequest {
-            height: size,
-            width: size,
-            difficulty: Some(difficulty.into()),
-            seed: 11,
-            ..GenerateRequest::default()
-        };
-        let g = KIND.generate(&req).unwrap();
-        assert_eq!(g, KIND.generate(&req).unwrap(), "deterministic");
-        let c = KIND.count(&g.text, Some(2), &RunOptions::default()).unwrap();
-        assert_eq!(c.count, 1u32.into(), "{difficulty}\n{}", g.text);
-        assert!(KIND
-            .verify(&g.text, &g.answer, &RunOptions::default())
-            .unwrap()
-            .is_valid());
-        let x = pencilbox_core::genre::explain(
-            &Nurikabe::parse(&g.text, &RunOptions::default()).unwrap(),
-            &Default::default(),
-        )
-        .unwrap()
-        .unwrap();
-        assert!(!x.steps.iter().any(|s| s.guess), "{difficulty}: a guess");
-        if difficulty != "hard" {
-            assert!(!x.steps.iter().any(|s| s.rule == "trial"), "{difficulty} needs trial");
-        }
-    }
+    check_generated(&KIND, &[("easy", 7), ("medium", 8), ("hard", 9)], 11);
 }
 
 #[test]

@@ -5,9 +5,9 @@
 
 use pencilbox_core::genre::Genre;
 use pencilbox_core::lines::LineRules;
-use pencilbox_core::plugin::{GenerateRequest, Puzzle};
+use pencilbox_core::plugin::Puzzle;
 use pencilbox_core::rng::SplitMix64;
-use pencilbox_core::testing::{all_shadings, assert_fixpoints_after, check_fixtures, crosscheck};
+use pencilbox_core::testing::{all_shadings, assert_fixpoints_after, check_fixtures, check_generated, crosscheck};
 use pencilbox_core::{CellId, PuzzleKind, RunOptions, Shape};
 use pencilbox_snake::{Snake, KIND};
 use proptest::prelude::*;
@@ -187,33 +187,7 @@ fn the_setter_tools_add_circles_and_take_counts_away() {
 
 #[test]
 fn generated_puzzles_are_unique_deterministic_and_of_their_difficulty() {
-    for (difficulty, size) in [("easy", 8), ("medium", 10), ("hard", 12)] {
-        let req = GenerateRequest {
-            height: size,
-            width: size,
-            difficulty: Some(difficulty.into()),
-            seed: 7,
-            ..GenerateRequest::default()
-        };
-        let g = KIND.generate(&req).unwrap();
-        assert_eq!(g, KIND.generate(&req).unwrap(), "deterministic");
-        let c = KIND.count(&g.text, Some(2), &RunOptions::default()).unwrap();
-        assert_eq!(c.count, 1u32.into(), "{difficulty}\n{}", g.text);
-        assert!(KIND
-            .verify(&g.text, &g.answer, &RunOptions::default())
-            .unwrap()
-            .is_valid());
-        let x = pencilbox_core::genre::explain(
-            &Snake::parse(&g.text, &RunOptions::default()).unwrap(),
-            &Default::default(),
-        )
-        .unwrap()
-        .unwrap();
-        assert!(!x.steps.iter().any(|s| s.guess), "{difficulty}: a guess");
-        if difficulty != "hard" {
-            assert!(!x.steps.iter().any(|s| s.rule == "trial"), "{difficulty} needs trial");
-        }
-    }
+    check_generated(&KIND, &[("easy", 8), ("medium", 10), ("hard", 12)], 7);
 }
 
 #[test]
