@@ -142,7 +142,11 @@ pub fn make<P: Puzzle>(
                 continue;
             };
             let q = clue.puzzle;
-            let ok = rate(&q, &check, cap).is_some_and(|r| if trial { r.solved } else { r.plain });
+            // The cheap test when the family has one (the same answer as the explanation).
+            let ok = q
+                .settles(cap, trial, &check)
+                .or_else(|| rate(&q, &check, cap).map(|r| if trial { r.solved } else { r.plain }))
+                .unwrap_or(false);
             if ok {
                 p = q;
             }
@@ -169,11 +173,28 @@ pub fn make<P: Puzzle>(
     }
 }
 
+/// A round of [`settle`] makes one change, plus one per this many open cells.
+const SETTLE_BATCH: usize = 30;
+
+/// Rounds of [`settle`] without a new best after which it stops.
+const SETTLE_PATIENCE: usize = 300;
+
+/// The chance that [`settle`] takes a change that leaves a few more cells open.
+const SETTLE_WORSE: f64 = 0.3;
+
 /// Local search towards a solution whose complete clues the rules settle: from `state`, up to
-/// `rounds` times, changes it near a random cell its clues leave undecided (`perturb`: `false`
+/// `rounds` times, changes it near random cells its clues leave undecided (`perturb`: `false`
 /// when it could not) and keeps the change unless more cells are left undecided
 /// (`undecided`: `None` when the state's clues have no solution). Returns the best state (none
 /// undecided when it got there).
+///
+/// While many cells are open, a round makes several changes at once (one per
+/// [`SETTLE_BATCH`] open cells): most changes of a loose grid decide nothing, and each
+/// evaluation propagates the whole grid, so a round per change made large grids quadratic.
+/// A change that leaves a few more cells open (up to one per 50 of the first count, plus one)
+/// is still taken with chance [`SETTLE_WORSE`], which walks off the plateaus where every
+/// single change near the last open cells makes things worse; the search stops after
+/// [`SETTLE_PATIENCE`] rounds without a new best.
 pub fn settle<S: Clone>(
     mut state: S,
     rng: &mut SplitMix64,
@@ -184,21 +205,33 @@ pub fn settle<S: Clone>(
     let Some(mut open) = undecided(&state) else {
         return state;
     };
+    let slack = 1 + open.len() / 50;
+    let mut best = (open.len(), state.clone());
+    let mut since_best = 0;
     for _ in 0..rounds {
-        if open.is_empty() {
+        if best.0 == 0 || since_best > SETTLE_PATIENCE {
             break;
         }
+        since_best += 1;
         let mut next = state.clone();
-        if !perturb(&mut next, open[rng.below(open.len())], rng) {
+        let mut changed = false;
+        for _ in 0..1 + open.len() / SETTLE_BATCH {
+            changed |= perturb(&mut next, open[rng.below(open.len())], rng);
+        }
+        if !changed {
             continue;
         }
-        if let Some(o) = undecided(&next) {
-            if o.len() <= open.len() {
-                (state, open) = (next, o);
+        let Some(o) = undecided(&next) else {
+            continue;
+        };
+        if o.len() <= open.len() || (o.len() <= open.len() + slack && rng.chance(SETTLE_WORSE)) {
+            (state, open) = (next, o);
+            if open.len() < best.0 {
+                (best, since_best) = ((open.len(), state.clone()), 0);
             }
         }
     }
-    state
+    best.1
 }
 
 /// Repairs a puzzle towards uniqueness while keeping `solution`: up to `rounds` times, finds

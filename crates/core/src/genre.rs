@@ -136,6 +136,14 @@ pub fn explain<G: Genre>(g: &G, opts: &ExplainOptions) -> Option<Result<Explanat
     Some(Ok(crate::human::explain_engine(&mut e, &vocabulary::<G>(&kit), opts)))
 }
 
+/// The cheap test of [`crate::plugin::Puzzle::settles`] ([`crate::human::settles_engine`]).
+pub fn settles<G: Genre>(g: &G, max_level: Option<u8>, trial: bool, limits: &Limits) -> Option<bool> {
+    let Ok((mut e, kit)) = g.model(<G::Kit as Toolkit>::all_rules()) else {
+        return Some(false);
+    };
+    crate::human::settles_engine(&mut e, &vocabulary::<G>(&kit), max_level, trial, limits)
+}
+
 /// The cells the rules leave undecided at the root of `g`'s model (propagation, no search):
 /// what a generator's local search drives to nothing ([`crate::generate::settle`]). `None`
 /// when the rules find no solution.
@@ -219,6 +227,9 @@ macro_rules! genre_methods {
         }
         fn fact_model(&self, _: &$crate::RunOptions) -> Option<Result<$crate::setter::Setup, $crate::PuzzleError>> {
             $crate::genre::fact_model(self)
+        }
+        fn settles(&self, max_level: Option<u8>, trial: bool, limits: &$crate::Limits) -> Option<bool> {
+            $crate::genre::settles(self, max_level, trial, limits)
         }
     };
 }

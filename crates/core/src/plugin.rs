@@ -166,6 +166,15 @@ pub trait Puzzle: Sized + 'static {
             Self::NAME
         )))
     }
+    /// Whether an explanation without guesses, with the rules up to `max_level` (`None`:
+    /// all) and trial when `trial`, solves the puzzle ([`crate::human::settles_engine`]),
+    /// decided without writing the explanation; `None` when the family cannot tell so
+    /// cheaply (then [`crate::generate::make`] explains) or the limits stopped it. Default:
+    /// `None`.
+    fn settles(&self, max_level: Option<u8>, trial: bool, limits: &Limits) -> Option<bool> {
+        let _ = (max_level, trial, limits);
+        None
+    }
     /// The player's `entries` (as [`Puzzle::with_entries`] takes them) that `solution` does
     /// not have, as facts (`r2c3` = `4`, `r2c3-r2c4` = `line`): when a position has no
     /// solution and the puzzle has exactly one, these are the entries at fault. `None` (the

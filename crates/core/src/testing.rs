@@ -333,3 +333,40 @@ pub fn check_generated(kind: &dyn crate::kind::PuzzleKind, cases: &[(&str, usize
         }
     }
 }
+
+/// Asserts that [`crate::plugin::Puzzle::settles`] answers as an explanation without guesses
+/// does, for `p` and the puzzle left by each of its removable clues, at the three settings a
+/// generator's thinning asks (rules up to level 2 without trial, every rule without trial,
+/// every rule with trial). Returns how many answers it compared (some `false`, some `true`
+/// for a useful test).
+pub fn assert_settles_as_explained<P: crate::plugin::Puzzle + Clone>(p: &P) -> (usize, usize) {
+    use crate::human::{ExplainOptions, ExplainStatus, TRIAL};
+    let limits = crate::search::Limits::default();
+    let mut puzzles: Vec<P> = p
+        .removable_clues()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|c| c.puzzle)
+        .collect();
+    puzzles.push(p.clone());
+    let (mut no, mut yes) = (0, 0);
+    for q in &puzzles {
+        for (max_level, trial) in [(Some(2), false), (None, false), (None, true)] {
+            let opts = ExplainOptions {
+                no_guess: true,
+                max_level,
+                limits: limits.clone(),
+            };
+            let x = q.explain(&opts).expect("an explainer").expect("explained");
+            let solved = x.status == ExplainStatus::Solved && (trial || !x.steps.iter().any(|s| s.rule == TRIAL));
+            let fast = q.settles(max_level, trial, &limits).expect("a cheap test");
+            assert_eq!(fast, solved, "level {max_level:?}, trial {trial}\n{:?}", q.write(false));
+            if fast {
+                yes += 1;
+            } else {
+                no += 1;
+            }
+        }
+    }
+    (no, yes)
+}

@@ -139,3 +139,22 @@ fn the_genre_gives_its_pearls_and_every_algorithm_is_listed() {
     let _ = Algorithm::Fast;
     let _ = <pencilbox_core::lines::LineModel as pencilbox_core::genre::Toolkit>::all_rules();
 }
+
+#[test]
+fn the_cheap_settling_test_answers_as_the_explanation_does() {
+    let (mut no, mut yes) = (0, 0);
+    for (difficulty, seed) in [("medium", 3), ("hard", 4)] {
+        let req = GenerateRequest {
+            height: 6,
+            width: 6,
+            difficulty: Some(difficulty.into()),
+            seed,
+            ..GenerateRequest::default()
+        };
+        let g = KIND.generate(&req).unwrap();
+        let p = Masyu::parse(&g.text, &RunOptions::default()).unwrap();
+        let (n, y) = pencilbox_core::testing::assert_settles_as_explained(&p);
+        (no, yes) = (no + n, yes + y);
+    }
+    assert!(no > 0 && yes > 0, "{no} unsettled, {yes} settled");
+}

@@ -2,6 +2,10 @@
 //! local search ([`pencilbox_core::generate::settle`]) reshapes it (an island grows or shrinks
 //! by a cell, a number moves within its island) until the rules settle every cell, and core's
 //! driver ([`pencilbox_core::generate::make`]) rates it and turns sizes into `?` by difficulty.
+//!
+//! Every change keeps the wall connected. Whether it stays connected when a wall cell becomes
+//! island is read from the eight cells around it ([`wall_stays_connected`]), with a flood only
+//! when they do not tell: a flood of the whole grid per change made large grids quadratic.
 
 use super::{Nurikabe, EMPTY};
 use pencilbox_core::genre;
@@ -11,9 +15,63 @@ use pencilbox_core::rng::SplitMix64;
 use pencilbox_core::shading::{connect::groups, Shading};
 use pencilbox_core::{CellId, Grid, PuzzleError, Shape};
 
-/// Is the wall (shaded cells) of `g` connected?
-fn wall_connected(g: &Shading) -> bool {
-    groups(g.shape(), |c| g[c]).len() <= 1
+/// The eight cells around a cell, in order around it: each is orthogonally next to the one
+/// before.
+const RING: [(isize, isize); 8] = [(-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)];
+
+/// Does the wall (shaded cells) of `g` stay connected when its cell `c` becomes island? The
+/// eight cells around `c` settle most cases: when its wall neighbours are joined around it,
+/// yes. Otherwise a flood from one of them looks for the others.
+fn wall_stays_connected(g: &Shading, c: CellId) -> bool {
+    let shape = g.shape();
+    let ring = RING.map(|d| shape.step(c, d).is_some_and(|n| g[n]));
+    let orthogonal = (0..8).step_by(2).filter(|&i| ring[i]).count();
+    if orthogonal <= 1 {
+        return true;
+    }
+    // The runs of wall around `c` that hold an orthogonal neighbour.
+    let runs = match (0..8).find(|&i| !ring[i]) {
+        None => 1,
+        Some(start) => {
+            let (mut runs, mut counted) = (0, false);
+            for i in (start..start + 8).map(|i| i % 8) {
+                if !ring[i] {
+                    counted = false;
+                    continue;
+                }
+                if i % 2 == 0 && !counted {
+                    runs += 1;
+                    counted = true;
+                }
+            }
+            runs
+        }
+    };
+    if runs == 1 {
+        return true;
+    }
+    let targets: Vec<CellId> = ORTHOGONAL
+        .iter()
+        .filter_map(|&d| shape.step(c, d))
+        .filter(|&n| g[n])
+        .collect();
+    let mut seen = vec![false; shape.cells()];
+    seen[c.index()] = true;
+    seen[targets[0].index()] = true;
+    let (mut queue, mut found) = (vec![targets[0]], 1);
+    while let Some(x) = queue.pop() {
+        for n in ORTHOGONAL.iter().filter_map(|&d| shape.step(x, d)) {
+            if g[n] && !seen[n.index()] {
+                seen[n.index()] = true;
+                found += usize::from(targets.contains(&n));
+                if found == targets.len() {
+                    return true;
+                }
+                queue.push(n);
+            }
+        }
+    }
+    false
 }
 
 /// The island cells joined to `c`'s island neighbours (a flood over island cells).
@@ -43,19 +101,16 @@ fn try_island(g: &mut Shading, c: CellId) -> bool {
         .filter(|&n| !g[n])
         .collect();
     let first = around.first().map(|&n| island_of(g, n));
-    if !g[c] || first.is_some_and(|i| around.iter().any(|n| !i.contains(n))) {
+    if !g[c] || first.is_some_and(|i| around.iter().any(|n| !i.contains(n))) || !wall_stays_connected(g, c) {
         return false;
     }
     g[c] = false;
-    if !wall_connected(g) {
-        g[c] = true;
-        return false;
-    }
     true
 }
 
 /// A random solution: islands grown from random seeds to random sizes, then every 2×2 block
-/// of wall broken by one more island cell, the wall always connected.
+/// of wall broken by one more island cell, the wall always connected (`None` when a block
+/// cannot be broken).
 fn random_solution(shape: Shape, rng: &mut SplitMix64) -> Option<Shading> {
     let mut g = Grid::filled(shape, true);
     let n = shape.cells();
@@ -86,22 +141,21 @@ fn random_solution(shape: Shape, rng: &mut SplitMix64) -> Option<Shading> {
             }
         }
     }
-    for _ in 0..4 * n {
-        let pools: Vec<(usize, usize)> = (0..shape.height.saturating_sub(1))
-            .flat_map(|r| (0..shape.width.saturating_sub(1)).map(move |c| (r, c)))
-            .filter(|&(r, c)| {
-                [(0, 0), (0, 1), (1, 0), (1, 1)]
-                    .iter()
-                    .all(|(dr, dc)| *g.at(r + dr, c + dc))
-            })
-            .collect();
-        let Some(&(r, c)) = pools.get(rng.below(pools.len().max(1))) else {
-            return Some(g);
-        };
-        let (dr, dc) = [(0, 0), (0, 1), (1, 0), (1, 1)][rng.below(4)];
-        try_island(&mut g, shape.id(r + dr, c + dc));
+    // Every 2×2 block of wall loses a cell (which may join islands), in a random order.
+    let mut pools: Vec<CellId> = (0..shape.height.saturating_sub(1))
+        .flat_map(|r| (0..shape.width.saturating_sub(1)).map(move |c| shape.id(r, c)))
+        .collect();
+    rng.shuffle(&mut pools);
+    for corner in pools {
+        let mut block = [(0, 0), (0, 1), (1, 0), (1, 1)].map(|d| shape.step(corner, d).expect("inside"));
+        if !block.iter().all(|&x| g[x]) {
+            continue;
+        }
+        rng.shuffle(&mut block);
+        let x = block.into_iter().find(|&x| wall_stays_connected(&g, x))?;
+        g[x] = false;
     }
-    None
+    Some(g)
 }
 
 /// The puzzle of a solution: each island's size at a random cell of it.
@@ -185,6 +239,10 @@ fn numbered_like(p: &Nurikabe, g: &Shading) -> Nurikabe {
     Nurikabe::from(clues)
 }
 
+/// A settled candidate with more cells left open than this is dropped before the driver's
+/// uniqueness check, which a loose grid of this size would spend its whole budget on.
+const CLOSE: usize = 8;
+
 /// The generator behind [`Puzzle::generate`] (see the module docs).
 pub fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
     let shape = Shape::new(req.height, req.width);
@@ -193,6 +251,6 @@ pub fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
         let p = numbered(&g, rng);
         let (p, g) =
             pencilbox_core::generate::settle((p, g), rng, 3 * shape.cells(), |s| genre::undecided(&s.0), reshape);
-        Some((p, g))
+        genre::undecided(&p).is_some_and(|u| u.len() <= CLOSE).then_some((p, g))
     })
 }

@@ -188,3 +188,44 @@ fn the_genre_gives_its_numbers_and_every_algorithm_is_listed() {
     let names: Vec<_> = KIND.algorithms().iter().map(|a| a.name).collect();
     assert_eq!(names, ["fast", "sat"]);
 }
+
+#[test]
+fn the_cheap_settling_test_answers_as_the_explanation_does() {
+    let (mut no, mut yes) = (0, 0);
+    for (difficulty, seed) in [("medium", 3), ("hard", 4)] {
+        let req = GenerateRequest {
+            height: 7,
+            width: 7,
+            difficulty: Some(difficulty.into()),
+            seed,
+            ..GenerateRequest::default()
+        };
+        let g = KIND.generate(&req).unwrap();
+        let p = Nurikabe::parse(&g.text, &RunOptions::default()).unwrap();
+        let (n, y) = pencilbox_core::testing::assert_settles_as_explained(&p);
+        (no, yes) = (no + n, yes + y);
+    }
+    assert!(no > 0 && yes > 0, "{no} unsettled, {yes} settled");
+}
+
+#[test]
+fn a_large_generated_puzzle_is_unique_and_deterministic() {
+    let req = GenerateRequest {
+        height: 20,
+        width: 36,
+        seed: 1,
+        ..GenerateRequest::default()
+    };
+    let g = KIND.generate(&req).unwrap();
+    assert_eq!(g, KIND.generate(&req).unwrap(), "deterministic");
+    let opts = RunOptions::default();
+    assert_eq!(
+        KIND.count(&g.text, Some(2), &opts).unwrap().count,
+        1u32.into(),
+        "{}",
+        g.text
+    );
+    assert!(KIND.verify(&g.text, &g.answer, &opts).unwrap().is_valid());
+    let p = Nurikabe::parse(&g.text, &opts).unwrap();
+    assert_eq!(p.shape(), Shape::new(20, 36));
+}

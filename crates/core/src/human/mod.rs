@@ -651,6 +651,71 @@ pub fn explain_engine(e: &mut Engine, vocab: &dyn Vocabulary, opts: &ExplainOpti
     Explanation::new(steps, status, notes)
 }
 
+/// What [`explain_engine`] without guesses concludes about the puzzle posted on `e` (at its
+/// root, nothing propagated yet), without its steps: whether the rules up to `max_level`
+/// (`None`: all), with trial when `trial` and trial's level allows it, fix every variable, and
+/// every other rule accepts the result. `None` when the limits stopped it.
+///
+/// The explanation switches its rules on level by level and tries values only when every rule
+/// is stalled; the rules are monotone, so it ends at the same fixpoint as propagation with
+/// those rules at once, then failed-value probing of the trial variables (the whole-grid rules
+/// suspended inside a probe, as in a trial) until no probe refutes a value. A generator that
+/// thins clues asks this for every clue: it costs a propagation, not a logged explanation.
+pub fn settles_engine(
+    e: &mut Engine,
+    vocab: &dyn Vocabulary,
+    max_level: Option<u8>,
+    trial: bool,
+    limits: &Limits,
+) -> Option<bool> {
+    e.set_limits(limits);
+    let max = max_level.unwrap_or(u8::MAX);
+    let levels: Vec<(&'static str, u8)> = e
+        .rule_names()
+        .into_iter()
+        .map(|n| (n, vocab.propagator_level(n)))
+        .collect();
+    enable_up_to(e, &levels, max);
+    let stopped = |e: &Engine| e.interrupted().is_some();
+    if e.propagate().is_err() {
+        return (!stopped(e)).then_some(false);
+    }
+    let vars = if trial && rule_info(vocab, TRIAL).level <= max {
+        vocab.trial_vars()
+    } else {
+        Vec::new()
+    };
+    if !vars.is_empty() && !e.all_fixed() {
+        let probe = crate::engine::Probe {
+            vars: Some(vars),
+            max_values: 2,
+            passes: crate::engine::Passes::Fixpoint,
+            suspend: Some(Priority::Global),
+            descending: false,
+            after_failures: 0,
+        };
+        // A probe pass runs the suspended rules once at its end; what they fix may let
+        // another pass refute more. (The engine's change counter counts the probes' own
+        // changes: count the values left instead.)
+        let left = |e: &Engine| e.domains().iter().map(|d| d.len()).sum::<u32>();
+        loop {
+            let before = left(e);
+            if e.probe(&probe).is_err() {
+                return (!stopped(e)).then_some(false);
+            }
+            if left(e) == before || e.all_fixed() {
+                break;
+            }
+        }
+    }
+    if !e.all_fixed() {
+        return (!stopped(e)).then_some(false);
+    }
+    enable_up_to(e, &levels, u8::MAX);
+    let accepted = e.propagate().is_ok();
+    (!stopped(e)).then_some(accepted)
+}
+
 enum Trial {
     Refuted,
     Nothing,
