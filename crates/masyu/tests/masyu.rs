@@ -4,7 +4,7 @@
 
 use pencilbox_core::genre::{Algorithm, Genre};
 use pencilbox_core::lines::LineRules;
-use pencilbox_core::plugin::Puzzle;
+use pencilbox_core::plugin::{GenerateRequest, Puzzle};
 use pencilbox_core::rng::SplitMix64;
 use pencilbox_core::testing::{all_line_grids, assert_fixpoints_after, check_fixtures, check_generated, crosscheck};
 use pencilbox_core::{Grid, PuzzleKind, RunOptions, Shape};

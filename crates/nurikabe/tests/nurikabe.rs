@@ -4,7 +4,7 @@
 //! the fixtures in `examples/nurikabe` (published puzzles, sources in SOURCES.md).
 
 use pencilbox_core::genre::Genre;
-use pencilbox_core::plugin::Puzzle;
+use pencilbox_core::plugin::{GenerateRequest, Puzzle};
 use pencilbox_core::rng::SplitMix64;
 use pencilbox_core::shading::ShadeRules;
 use pencilbox_core::testing::{all_shadings, assert_fixpoints_after, check_fixtures, check_generated, crosscheck};
