@@ -189,12 +189,12 @@ const SETTLE_WORSE: f64 = 0.3;
 /// undecided when it got there).
 ///
 /// While many cells are open, a round makes several changes at once (one per
-/// [`SETTLE_BATCH`] open cells): most changes of a loose grid decide nothing, and each
+/// `SETTLE_BATCH` open cells): most changes of a loose grid decide nothing, and each
 /// evaluation propagates the whole grid, so a round per change made large grids quadratic.
 /// A change that leaves a few more cells open (up to one per 50 of the first count, plus one)
-/// is still taken with chance [`SETTLE_WORSE`], which walks off the plateaus where every
+/// is still taken with chance `SETTLE_WORSE`, which walks off the plateaus where every
 /// single change near the last open cells makes things worse; the search stops after
-/// [`SETTLE_PATIENCE`] rounds without a new best.
+/// `SETTLE_PATIENCE` rounds without a new best.
 pub fn settle<S: Clone>(
     mut state: S,
     rng: &mut SplitMix64,
