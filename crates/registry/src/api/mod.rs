@@ -645,8 +645,10 @@ mod tests {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
         for (name, file) in [
             ("masyu", "masyu/published-wikipedia.txt"),
+            ("nurikabe", "nurikabe/published-janko-0007.txt"),
             ("path", "path/example-6x6.txt"),
             ("ripple", "ripple/example-6x6.in"),
+            ("snake", "snake/example-8x8.txt"),
             ("starbattle", "starbattle/published-krazydad-10x10-v1-b1-1.txt"),
             ("sudoku", "sudoku/9x9.txt"),
             ("suguru", "suguru/example-6x6.in"),
