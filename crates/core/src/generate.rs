@@ -182,6 +182,17 @@ const SETTLE_PATIENCE: usize = 300;
 /// The chance that [`settle`] takes a change that leaves a few more cells open.
 const SETTLE_WORSE: f64 = 0.3;
 
+/// Rounds of [`settle_with`] without fewer open cells, with at most [`SETTLE_ENDGAME`] cells
+/// open, before its `endgame` candidates are tried.
+const SETTLE_STALL: usize = 40;
+
+/// The open cells at or below which [`settle_with`]'s `endgame` candidates are tried.
+const SETTLE_ENDGAME: usize = 12;
+
+/// How many more open cells an `endgame` candidate may leave than before (a way out of a dead
+/// end).
+const SETTLE_DETOUR: usize = 8;
+
 /// Local search towards a solution whose complete clues the rules settle: from `state`, up to
 /// `rounds` times, changes it near random cells its clues leave undecided (`perturb`: `false`
 /// when it could not) and keeps the change unless more cells are left undecided
@@ -196,23 +207,59 @@ const SETTLE_WORSE: f64 = 0.3;
 /// single change near the last open cells makes things worse; the search stops after
 /// `SETTLE_PATIENCE` rounds without a new best.
 pub fn settle<S: Clone>(
+    state: S,
+    rng: &mut SplitMix64,
+    rounds: usize,
+    undecided: impl Fn(&S) -> Option<Vec<crate::grid::CellId>>,
+    perturb: impl FnMut(&mut S, crate::grid::CellId, &mut SplitMix64) -> bool,
+) -> S {
+    settle_with(state, rng, rounds, undecided, perturb, |_, _| Vec::new())
+}
+
+/// [`settle`] with an endgame: when at most `SETTLE_ENDGAME` cells are open and
+/// `SETTLE_STALL` rounds have not lessened them, every state `endgame(state, open)` offers is
+/// evaluated and the best kept (when it leaves at most `SETTLE_DETOUR` more cells open). The
+/// last open cells are often two solutions that no single change near them tells apart (Star
+/// Battle: two stars swapped between two rows, their starless cells deep inside their
+/// regions); the endgame makes the larger change that does.
+pub fn settle_with<S: Clone>(
     mut state: S,
     rng: &mut SplitMix64,
     rounds: usize,
     undecided: impl Fn(&S) -> Option<Vec<crate::grid::CellId>>,
     mut perturb: impl FnMut(&mut S, crate::grid::CellId, &mut SplitMix64) -> bool,
+    mut endgame: impl FnMut(&S, &[crate::grid::CellId]) -> Vec<S>,
 ) -> S {
     let Some(mut open) = undecided(&state) else {
         return state;
     };
     let slack = 1 + open.len() / 50;
     let mut best = (open.len(), state.clone());
-    let mut since_best = 0;
+    let (mut since_best, mut since_less) = (0, 0);
     for _ in 0..rounds {
         if best.0 == 0 || since_best > SETTLE_PATIENCE {
             break;
         }
         since_best += 1;
+        since_less += 1;
+        let offered = match open.len() <= SETTLE_ENDGAME && since_less > SETTLE_STALL {
+            true => endgame(&state, &open),
+            false => Vec::new(),
+        };
+        if !offered.is_empty() {
+            since_less = 0;
+            let tried = offered.into_iter().filter_map(|s| undecided(&s).map(|o| (s, o)));
+            if let Some((s, o)) = tried
+                .filter(|(_, o)| o.len() <= open.len() + SETTLE_DETOUR)
+                .min_by_key(|(_, o)| o.len())
+            {
+                (state, open) = (s, o);
+                if open.len() < best.0 {
+                    (best, since_best) = ((open.len(), state.clone()), 0);
+                }
+            }
+            continue;
+        }
         let mut next = state.clone();
         let mut changed = false;
         for _ in 0..1 + open.len() / SETTLE_BATCH {
@@ -225,6 +272,7 @@ pub fn settle<S: Clone>(
             continue;
         };
         if o.len() <= open.len() || (o.len() <= open.len() + slack && rng.chance(SETTLE_WORSE)) {
+            since_less = if o.len() < open.len() { 0 } else { since_less };
             (state, open) = (next, o);
             if open.len() < best.0 {
                 (best, since_best) = ((open.len(), state.clone()), 0);
@@ -263,4 +311,30 @@ pub fn repair<P: Puzzle>(
         p = clues.swap_remove(k).puzzle;
     }
     unique(&p, limits).filter(|&u| u).map(|_| p)
+}
+
+/// A random solution of the model posted on `engine`: a search over `vars` (the smallest
+/// domain first, values in a random order) within `node_limit` nodes, the first solution
+/// read by `decode` (`None` when there is none within the limit). A generator's random
+/// planted solution when the genre's rules without clues make it (Star Battle's stars).
+pub fn random_solution<T>(
+    engine: crate::engine::Engine,
+    vars: Vec<crate::engine::VarId>,
+    rng: &mut SplitMix64,
+    node_limit: u64,
+    decode: impl Fn(&crate::engine::Engine) -> T,
+) -> Option<T> {
+    use crate::engine::{EngineSearch, SmallestDomain};
+    let order = SmallestDomain::over(vars).shuffled_values(rng.next_u64());
+    let mut s = EngineSearch::new(engine, order);
+    let mut out = None;
+    let limits = Limits {
+        node_limit: Some(node_limit),
+        ..Limits::first()
+    };
+    crate::search::run(&mut s, &limits, |s| {
+        out = Some(decode(&s.engine));
+        crate::search::Flow::Stop
+    });
+    out
 }

@@ -153,6 +153,27 @@ pub fn undecided<G: Genre>(g: &G) -> Option<Vec<CellId>> {
     Some(kit.undecided(&e))
 }
 
+/// The cells `rules` leave undecided at the root of `g`'s model, after propagation and, with
+/// `probe`, failed-value probing to a fixpoint (what the explanations' trial step does): a
+/// generator's local search that settles a puzzle for a difficulty. `None` when the rules find
+/// no solution.
+pub fn undecided_with<G: Genre>(g: &G, rules: <G::Kit as Toolkit>::Rules, probe: bool) -> Option<Vec<CellId>> {
+    let (mut e, kit) = g.model(rules).ok()?;
+    e.propagate().ok()?;
+    if probe {
+        e.probe(&crate::engine::Probe {
+            vars: None,
+            max_values: 2,
+            passes: crate::engine::Passes::Fixpoint,
+            suspend: Some(crate::engine::Priority::Global),
+            descending: true,
+            after_failures: 0,
+        })
+        .ok()?;
+    }
+    Some(kit.undecided(&e))
+}
+
 /// The setter's model of [`crate::plugin::Puzzle::fact_model`].
 pub fn fact_model<G: Genre>(g: &G) -> Option<Result<Setup, PuzzleError>> {
     let rules = <G::Kit as Toolkit>::all_rules();
@@ -263,13 +284,24 @@ pub fn clues_removed<T: Copy + PartialEq + Into<u32>, P>(
     none: T,
     make: impl Fn(Grid<T>) -> P,
 ) -> Vec<crate::setter::Clue<P>> {
+    clues_replaced(clues, |v| v != none, none, make)
+}
+
+/// Each clue of a grid of clues that `weaker` has a weaker form of (Nurikabe's size, whose
+/// weaker form is `?`), with the puzzle that has `weaker`'s value there instead.
+pub fn clues_replaced<T: Copy + Into<u32>, P>(
+    clues: &Grid<T>,
+    is_clue: impl Fn(T) -> bool,
+    weaker: T,
+    make: impl Fn(Grid<T>) -> P,
+) -> Vec<crate::setter::Clue<P>> {
     let shape = clues.shape();
     shape
         .all()
-        .filter(|&c| clues[c] != none)
+        .filter(|&c| is_clue(clues[c]))
         .map(|c| {
             let mut g = clues.clone();
-            g[c] = none;
+            g[c] = weaker;
             crate::setter::Clue {
                 at: shape.name(c),
                 value: clues[c].into(),

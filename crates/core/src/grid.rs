@@ -71,6 +71,10 @@ impl Shape {
         let c2 = col.checked_add_signed(dc)?;
         (r2 < self.height && c2 < self.width).then(|| self.id(r2, c2))
     }
+    /// The orthogonal neighbours of `c` inside the grid (up, left, right, down).
+    pub fn orth(self, c: CellId) -> impl Iterator<Item = CellId> {
+        ORTHOGONAL.iter().filter_map(move |&d| self.step(c, d))
+    }
     /// True when the cell is on the outer border.
     pub fn on_edge(&self, c: CellId) -> bool {
         let (r, col) = self.coords(c);

@@ -231,23 +231,8 @@ impl Puzzle for Nurikabe {
     }
     fn removable_clues(&self) -> Option<Vec<Clue<Self>>> {
         // A number's size taken away (the cell stays numbered: `?`).
-        let shape = self.shape();
-        let known = shape
-            .all()
-            .filter(|&c| self.clues[c] != EMPTY && self.clues[c] != UNKNOWN);
-        Some(
-            known
-                .map(|c| {
-                    let mut clues = self.clues.clone();
-                    clues[c] = UNKNOWN;
-                    Clue {
-                        at: shape.name(c),
-                        value: self.clues[c],
-                        puzzle: Nurikabe::from(clues),
-                    }
-                })
-                .collect(),
-        )
+        let known = |v: u32| v != EMPTY && v != UNKNOWN;
+        Some(genre::clues_replaced(&self.clues, known, UNKNOWN, Nurikabe::from))
     }
     fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
         generate::generate(req)

@@ -38,6 +38,7 @@ pub mod draw;
 pub mod entries;
 pub mod format;
 pub mod generate;
+pub mod layout;
 pub mod model;
 pub mod presolve;
 pub mod puzzlink;

@@ -107,6 +107,91 @@ pub fn groups(shape: Shape, on: impl Fn(CellId) -> bool) -> Vec<Vec<CellId>> {
     out
 }
 
+/// The cells joined to `from` through cells where `on` holds, `from` first (whatever `on`
+/// says of it): a flood, for generators that edit a shading cell by cell.
+pub fn flood(shape: Shape, from: CellId, on: impl Fn(CellId) -> bool) -> Vec<CellId> {
+    let mut seen = vec![false; shape.cells()];
+    seen[from.index()] = true;
+    let mut out = vec![from];
+    let mut k = 0;
+    while k < out.len() {
+        let c = out[k];
+        k += 1;
+        for n in shape.orth(c) {
+            if !seen[n.index()] && on(n) {
+                seen[n.index()] = true;
+                out.push(n);
+            }
+        }
+    }
+    out
+}
+
+/// The eight cells around a cell, in order around it: each is orthogonally next to the one
+/// before.
+const RING: [(isize, isize); 8] = [(-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)];
+
+/// Do the connected cells where `on` holds stay connected when `c` (one of them) leaves? The
+/// eight cells around `c` settle most cases: when its orthogonal neighbours among them are
+/// joined around it (one run of `on` cells in the ring), yes. Otherwise a flood from one of
+/// them, avoiding `c`, looks for the others. A generator's local search asks this at every
+/// change; a flood of the whole grid each time made large grids quadratic.
+pub fn stays_connected(shape: Shape, on: impl Fn(CellId) -> bool, c: CellId) -> bool {
+    let ring = RING.map(|d| shape.step(c, d).is_some_and(&on));
+    if (0..8).step_by(2).filter(|&i| ring[i]).count() <= 1 {
+        return true;
+    }
+    // The runs of `on` around `c` that hold an orthogonal neighbour.
+    let runs = match (0..8).find(|&i| !ring[i]) {
+        None => 1,
+        Some(start) => {
+            let (mut runs, mut counted) = (0, false);
+            for i in (start..start + 8).map(|i| i % 8) {
+                counted &= ring[i];
+                if ring[i] && i % 2 == 0 && !counted {
+                    runs += 1;
+                    counted = true;
+                }
+            }
+            runs
+        }
+    };
+    if runs == 1 {
+        return true;
+    }
+    // The flood stops as soon as it has met every other neighbour.
+    let targets: Vec<CellId> = shape.orth(c).filter(|&n| on(n)).collect();
+    let mut seen = vec![false; shape.cells()];
+    seen[c.index()] = true;
+    seen[targets[0].index()] = true;
+    let (mut queue, mut found) = (vec![targets[0]], 1);
+    while let Some(x) = queue.pop() {
+        for n in shape.orth(x) {
+            if !seen[n.index()] && on(n) {
+                seen[n.index()] = true;
+                found += usize::from(targets.contains(&n));
+                if found == targets.len() {
+                    return true;
+                }
+                queue.push(n);
+            }
+        }
+    }
+    false
+}
+
+/// Would `c` close a 2×2 block of cells where `on` holds, were it one of them?
+pub fn closes_2x2(shape: Shape, on: impl Fn(CellId) -> bool, c: CellId) -> bool {
+    const BLOCK: [(isize, isize); 4] = [(0, 0), (0, 1), (1, 0), (1, 1)];
+    BLOCK.iter().any(|&(dr, dc)| {
+        shape.step(c, (-dr, -dc)).is_some_and(|corner| {
+            BLOCK
+                .iter()
+                .all(|&d| shape.step(corner, d).is_some_and(|x| x == c || on(x)))
+        })
+    })
+}
+
 /// One group of the colour, statically (for export): exactly one coloured cell is the root
 /// when any cell is coloured, and every other coloured cell has a coloured neighbour of
 /// smaller rank (a binary number); following smaller ranks always ends at the root, so every
