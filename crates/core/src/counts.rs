@@ -251,3 +251,141 @@ impl crate::engine::Propagator for Bands {
         self.sweep(cx, |c| shape.coords(c).1, shape.width)
     }
 }
+
+/// The explanation entry of [`Packing`] (a genre lists it among its rules).
+pub const PACKING: crate::human::RuleInfo = crate::human::RuleInfo::new(
+    "packing",
+    "2×2 blocks",
+    2,
+    "a 2×2 block holds at most one star; when a set's open cells fall into as many blocks as it still needs stars, each block holds one",
+);
+
+/// `packing`: counts with the no-touch rule (Star Battle). A 2×2 block holds at most one
+/// shaded cell, since shaded cells never touch. For each counted set that needs `k` more, its
+/// open cells are covered by 2×2 blocks (greedily, row by row: any cover bounds the count
+/// from above). Fewer blocks than `k` is a conflict; exactly `k` means each block holds one,
+/// so a block of one open cell is shaded, and a cell that touches every open cell of a block
+/// is unshaded — the first thing a person looks for in Star Battle.
+pub struct Packing {
+    shape: Shape,
+    cells: Vec<VarId>,
+    /// The sets that need at least `k` (exactly or at least), cells in row-major order.
+    sets: Vec<(Vec<CellId>, u32)>,
+    /// Per cell, the set pass that last marked it open and not yet in a block.
+    mark: Vec<u32>,
+    pass: u32,
+}
+
+impl Packing {
+    /// The rule over every set of `families` with a lower bound, on the cells' variables
+    /// `cells` (row-major on `shape`).
+    pub fn new(shape: Shape, families: &[Counts], cells: Vec<VarId>) -> Self {
+        let mut sets = Vec::new();
+        for (_, set, rule) in families.iter().flat_map(|f| f.sets.iter()) {
+            if let SumRule::Exactly(k) | SumRule::AtLeast(k) = *rule {
+                let mut set = set.clone();
+                set.sort_unstable();
+                sets.push((set, k));
+            }
+        }
+        Packing {
+            shape,
+            cells,
+            sets,
+            mark: vec![0; shape.cells()],
+            pass: 0,
+        }
+    }
+}
+
+impl crate::engine::Propagator for Packing {
+    fn name(&self) -> &'static str {
+        "packing"
+    }
+    fn priority(&self) -> crate::engine::Priority {
+        crate::engine::Priority::Global
+    }
+    fn encode(&self, _: &mut crate::encode::Encoder) -> crate::encode::Encoded {
+        // A deduction from the counts and the no-touch clauses.
+        crate::encode::Encoded::Implied
+    }
+    fn init(&mut self, init: &mut crate::engine::Init) {
+        for &v in &self.cells {
+            init.wake_on_removal(v, crate::Domain::ALL);
+        }
+    }
+    fn propagate(&mut self, cx: &mut crate::engine::Context) -> Result<(), crate::engine::Conflict> {
+        use crate::engine::{Premise, FALSE, TRUE};
+        let shape = self.shape;
+        let touch = |a: CellId, b: CellId| {
+            let ((r1, c1), (r2, c2)) = (shape.coords(a), shape.coords(b));
+            r1.abs_diff(r2) <= 1 && c1.abs_diff(c2) <= 1
+        };
+        for (set, k) in &self.sets {
+            let stars = set.iter().filter(|c| cx.is_true(self.cells[c.index()])).count() as u32;
+            let Some(need) = k.checked_sub(stars).filter(|&n| n > 0) else {
+                continue;
+            };
+            self.pass += 1;
+            let pass = self.pass;
+            let open: Vec<CellId> = set
+                .iter()
+                .copied()
+                .filter(|c| !cx.is_fixed(self.cells[c.index()]))
+                .collect();
+            open.iter().for_each(|c| self.mark[c.index()] = pass);
+            let mut blocks: Vec<smallvec::SmallVec<[CellId; 4]>> = Vec::new();
+            for &x in &open {
+                if self.mark[x.index()] != pass {
+                    continue;
+                }
+                // The block with `x` in its top row covering the most open cells not yet in one.
+                let (r, c) = shape.coords(x);
+                let window = |c0: usize| -> smallvec::SmallVec<[CellId; 4]> {
+                    [(0, 0), (0, 1), (1, 0), (1, 1)]
+                        .iter()
+                        .filter(|&&(dr, dc)| r + dr < shape.height && c0 + dc < shape.width)
+                        .map(|&(dr, dc)| shape.id(r + dr, c0 + dc))
+                        .filter(|y| self.mark[y.index()] == pass)
+                        .collect()
+                };
+                let here = window(c);
+                let block = match c.checked_sub(1).map(window) {
+                    Some(left) if left.len() > here.len() => left,
+                    _ => here,
+                };
+                block.iter().for_each(|y| self.mark[y.index()] = 0);
+                blocks.push(block);
+                if blocks.len() > need as usize {
+                    break;
+                }
+            }
+            if blocks.len() != need as usize {
+                if blocks.len() < need as usize {
+                    return Err(crate::engine::Conflict);
+                }
+                continue;
+            }
+            for block in &blocks {
+                let touching = crate::grid::KING.iter().filter_map(|&d| shape.step(block[0], d));
+                let out: Vec<CellId> = touching
+                    .filter(|y| !block.contains(y))
+                    .filter(|&y| block.iter().all(|&z| touch(y, z)))
+                    .collect();
+                let single = (block.len() == 1).then_some(block[0]);
+                for (y, value) in out.into_iter().map(|y| (y, FALSE)).chain(single.map(|y| (y, TRUE))) {
+                    let v = self.cells[y.index()];
+                    if cx.value(v) != Some(value) {
+                        if cx.explaining() {
+                            let fixed = set.iter().map(|c| self.cells[c.index()]).filter(|&v| cx.is_fixed(v));
+                            let p: Vec<Premise> = fixed.map(|v| Premise::is(v, cx.value(v).unwrap_or(FALSE))).collect();
+                            cx.because_rule("packing", p);
+                        }
+                        cx.assign(v, value)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}

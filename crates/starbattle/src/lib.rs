@@ -3,15 +3,15 @@
 //!
 //! The genre is a model on core's shading and counts toolkits ([`pencilbox_core::shading`],
 //! [`pencilbox_core::counts`]): one Boolean per cell (a star), `no-touch` clauses, exactly `K`
-//! per row, column and region, and the `bands` pigeonhole rule between rows (columns) and
-//! regions ([`Bands`]).
+//! per row, column and region, `packing` (a 2×2 block holds one star at most: [`Packing`]),
+//! and the `bands` pigeonhole rule between rows (columns) and regions ([`Bands`]).
 #![deny(missing_docs)]
 
 mod generate;
 
 use pencilbox_core::board::{Board, Form, Input};
 use pencilbox_core::constraints::SumRule;
-use pencilbox_core::counts::{Bands, Counts};
+use pencilbox_core::counts::{Bands, Counts, Packing, PACKING};
 use pencilbox_core::engine::Engine;
 use pencilbox_core::genre::{self, Genre};
 use pencilbox_core::grid::ORTHOGONAL;
@@ -39,7 +39,8 @@ pub struct StarBattle {
 }
 
 /// Star Battle's own rules for explanations.
-pub const RULES: [RuleInfo; 4] = [
+pub const RULES: [RuleInfo; 5] = [
+    PACKING,
     RuleInfo::new("rows", "row", 1, "every row holds exactly K stars"),
     RuleInfo::new("columns", "column", 1, "every column holds exactly K stars"),
     RuleInfo::new("regions", "region", 1, "every region holds exactly K stars"),
@@ -81,13 +82,15 @@ impl StarBattle {
         [rows, cols, regions]
     }
 
-    /// The model: stars that do not touch, `k` per row, column and region, and (with
-    /// `rules.connect`) the bands.
+    /// The model: stars that do not touch, `k` per row, column and region with the packing
+    /// rule, and (with `rules.connect`) the bands.
     pub fn model(&self, rules: ShadeRules) -> Result<(Engine, ShadeModel), String> {
         let mut e = Engine::new();
         let m = ShadeModel::new(&mut e, self.shape(), ["empty", "star"]);
         m.no_touch(&mut e);
-        self.counts().iter().for_each(|c| c.post(&mut e, &m.cells));
+        let counts = self.counts();
+        counts.iter().for_each(|c| c.post(&mut e, &m.cells));
+        e.post(Packing::new(self.shape(), &counts, m.cells.clone()));
         if let Some(bands) = rules
             .connect
             .then(|| Bands::new(&self.regions, m.cells.clone()))

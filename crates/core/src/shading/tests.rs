@@ -199,3 +199,98 @@ proptest! {
         }
     }
 }
+
+/// A star shading from `bits` (cells taken in order while they touch no star) and counts of
+/// its rows, columns and the regions of a random layout, each `Exactly` what it holds.
+fn packed_counts(shape: Shape, bits: &[bool], seed: u64) -> (Shading, Vec<crate::counts::Counts>) {
+    use crate::constraints::SumRule;
+    let mut g = Grid::filled(shape, false);
+    for c in shape.all() {
+        let near = crate::grid::KING.iter().filter_map(|&d| shape.step(c, d)).any(|n| g[n]);
+        g[c] = bits[c.index()] && !near;
+    }
+    let labels = crate::regions::generate::random_layout(shape, &mut crate::rng::SplitMix64::new(seed), &[2, 3, 4, 5]);
+    let count = |cells: &mut dyn Iterator<Item = CellId>| SumRule::Exactly(cells.filter(|&c| g[c]).count() as u32);
+    let (mut rows, mut cols, mut regions) = (
+        crate::counts::Counts::new("rows"),
+        crate::counts::Counts::new("columns"),
+        crate::counts::Counts::new("regions"),
+    );
+    for r in 0..shape.height {
+        rows.add(
+            format!("row {r}"),
+            (0..shape.width).map(|c| shape.id(r, c)),
+            count(&mut (0..shape.width).map(|c| shape.id(r, c))),
+        );
+    }
+    for c in 0..shape.width {
+        cols.add(
+            format!("column {c}"),
+            (0..shape.height).map(|r| shape.id(r, c)),
+            count(&mut (0..shape.height).map(|r| shape.id(r, c))),
+        );
+    }
+    for l in labels
+        .as_slice()
+        .iter()
+        .copied()
+        .collect::<std::collections::BTreeSet<_>>()
+    {
+        let cells: Vec<CellId> = shape.all().filter(|&c| labels[c] == l).collect();
+        regions.add(format!("region {l}"), cells.clone(), count(&mut cells.into_iter()));
+    }
+    (g, vec![rows, cols, regions])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// `packing` never refutes a star shading that its counts come from, whatever order its
+    /// cells are assumed in.
+    #[test]
+    fn packing_never_refutes_a_shading_it_holds(
+        h in 2usize..9,
+        w in 2usize..9,
+        bits in prop::collection::vec(any::<bool>(), 64),
+        order in prop::collection::vec(any::<u32>(), 64),
+        seed in any::<u64>(),
+    ) {
+        let shape = Shape::new(h, w);
+        let (g, counts) = packed_counts(shape, &bits, seed);
+        let mut e = Engine::new();
+        let m = ShadeModel::new(&mut e, shape, ["empty", "star"]);
+        m.no_touch(&mut e);
+        counts.iter().for_each(|c| c.post(&mut e, &m.cells));
+        e.post(crate::counts::Packing::new(shape, &counts, m.cells.clone()));
+        prop_assert!(e.propagate().is_ok());
+        let mut cells: Vec<usize> = (0..shape.cells()).collect();
+        cells.sort_by_key(|&i| order[i]);
+        for i in cells {
+            let value = if g[CellId::from_index(i)] { TRUE } else { FALSE };
+            prop_assert!(e.assign(m.cells[i], value).is_ok() && e.propagate().is_ok(), "refuted at cell {}", i);
+        }
+    }
+
+    /// With `packing` the engine counts the solutions of random counts with no-touch as brute
+    /// force does, from random fixed cells (it only deduces what the counts imply).
+    #[test]
+    fn packing_counts_like_brute_force(
+        s in 0usize..5,
+        bits in prop::collection::vec(any::<bool>(), 16),
+        raw in prop::collection::vec(0u8..6, 16),
+        seed in any::<u64>(),
+    ) {
+        let (h, w) = SHAPES[s];
+        let shape = Shape::new(h, w);
+        let (_, counts) = packed_counts(shape, &bits, seed);
+        let fixed = fixings(shape.cells(), &raw);
+        let ok = |g: &Shading| check_no_touch(g, "star").is_empty() && counts.iter().all(|c| c.check(g, "star").is_empty());
+        let want = brute(shape, &fixed, &ok);
+        let post = |m: &ShadeModel, e: &mut Engine| {
+            m.no_touch(e);
+            counts.iter().for_each(|c| c.post(e, &m.cells));
+            e.post(crate::counts::Packing::new(shape, &counts, m.cells.clone()));
+        };
+        prop_assert_eq!(engine_count(shape, &fixed, ShadeRules::NONE, &post), want);
+    }
+}
