@@ -27,8 +27,9 @@ use pencilbox_core::human::{self, ExplainOptions, ExplainStatus, Explanation, Ru
 use pencilbox_core::lines::{self, LineModel};
 use pencilbox_core::{CellId, Domain};
 
-/// Path's rules, simplest first.
-pub const RULES: [RuleInfo; 15] = [
+/// Path's rules, simplest first: its clues, and the line toolkit's rules where Path words them
+/// its own way (a door, the path); the toolkit's others ([`lines::RULES`]) come with them.
+pub const RULES: [RuleInfo; 11] = [
     RuleInfo::new("clue-full", "clue full", 1, "the row or column already has its count"),
     RuleInfo::new(
         "clue-every-free-cell",
@@ -42,20 +43,6 @@ pub const RULES: [RuleInfo; 15] = [
         1,
         "the cell cannot get its two lines (a door: one)",
     ),
-    RuleInfo::new("line-enters", "line enters", 1, "a line enters the cell"),
-    RuleInfo::new(
-        "only-ways-out",
-        "only ways out",
-        1,
-        "the cell has exactly as many open links as lines it still needs",
-    ),
-    RuleInfo::new(
-        "cell-complete",
-        "cell complete",
-        1,
-        "the cell has all its lines (or is unused)",
-    )
-    .bookkeeping(),
     RuleInfo::new("loops", "no premature loop", 2, "the link would close a loop"),
     RuleInfo::new("finish", "path complete", 2, "the line already joins the two doors"),
     RuleInfo::new("chains", "no premature loop", 2, "no loop may close"),
@@ -89,7 +76,6 @@ pub const RULES: [RuleInfo; 15] = [
         6,
         "no rule applies; a guess that leads to the solution",
     ),
-    RuleInfo::new("degree", "cell complete", 1, "the cell's lines").bookkeeping(),
 ];
 
 /// The technique of a `lines` step: a clued row or column that takes every free cell, or
