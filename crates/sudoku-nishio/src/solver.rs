@@ -626,25 +626,34 @@ impl Deducer {
                 } else {
                     Rule::HiddenTriple
                 };
-                let mut cells: Vec<usize> = s.changes.iter().map(|c| c.var.index()).collect();
-                cells.dedup();
-                let keep: Domain = cells
+                // The premises say "≠ v" of the unit's other cells for each digit of the subset:
+                // the digits are what they exclude, the subset is the rest of the unit.
+                let digits = s
+                    .premises
                     .iter()
-                    .fold(Domain::EMPTY, |a, &c| a.or(self.model.engine.dom(VarId::from_index(c))));
-                let ds: String = keep.iter().map(|d| symbol(d as u8)).collect();
+                    .fold(Domain::EMPTY, |a, p| a.or(Domain::ALL.minus(p.dom)));
+                let mut changed: Vec<usize> = s.changes.iter().map(|c| c.var.index()).collect();
+                changed.dedup();
                 let mut all = premise_cells.clone();
-                all.extend(&cells);
-                let unit = self
-                    .unit_of(&all)
-                    .map_or_else(|| "a unit".to_string(), |u| geo.unit_name(u));
-                let names: Vec<String> = cells.iter().map(|&c| self.name(c)).collect();
+                all.extend(&changed);
+                let u = self.unit_of(&all)?;
+                let subset: Vec<usize> = geo
+                    .unit(u)
+                    .iter()
+                    .map(|&c| c as usize)
+                    .filter(|c| !premise_cells.contains(c))
+                    .collect();
+                let ds: String = digits.iter().map(|d| symbol(d as u8)).collect();
+                let names = |cells: &[usize]| cells.iter().map(|&c| self.name(c)).collect::<Vec<_>>().join(", ");
                 Some(Step {
                     premises: Vec::new(),
                     rule,
                     text: format!(
-                        "{} {{{ds}}} in {unit}: only {ds} stay in {}",
+                        "{} {{{ds}}} in {}: {ds} fit only {}, so {} keep only {ds}",
                         rule.name(),
-                        names.join(", ")
+                        geo.unit_name(u),
+                        names(&subset),
+                        names(&changed)
                     ),
                     placed: vec![],
                     eliminated,
@@ -1084,6 +1093,93 @@ mod tests {
             compared += 1;
         }
         println!("compared {compared} instances");
+    }
+
+    /// Each naked and hidden subset step checked against its own definition on the candidates
+    /// the steps before it leave (replayed; a placement also clears its digit from the peers,
+    /// which the singles do first): a naked subset is `k` open cells of one unit with `k`
+    /// candidates between them and removes only those digits from the unit's other cells; a
+    /// hidden subset is `k` digits whose places in one unit are the same `k` cells (at least two
+    /// each), and only those cells lose candidates. Puzzles from the generator, thinned as far as it goes.
+    #[test]
+    fn subset_steps_match_their_definitions() {
+        use crate::board::BlockShape;
+        use crate::geometry::Geometry;
+        let block = BlockShape::new(3, 3);
+        let geo = Geometry::get(block);
+        let mut rng = crate::generate::Rng::new(27);
+        let (mut naked, mut hidden) = (0, 0);
+        for _ in 0..120 {
+            let (p, _) = crate::generate::generate(block, &mut rng, 20);
+            let Ok(start) = Candidates::from_puzzle(&p) else {
+                continue;
+            };
+            let Ok(e) = explain(&p, RuleSet::ALL) else { continue };
+            let mut cand: Vec<Domain> = start.cells().to_vec();
+            for s in &e.steps {
+                let k = match s.rule {
+                    Rule::NakedPair | Rule::HiddenPair => 2,
+                    Rule::NakedTriple | Rule::HiddenTriple => 3,
+                    _ => 0,
+                };
+                let elim_cells: Vec<usize> = s.eliminated.iter().map(|&(c, _)| c).collect();
+                if matches!(s.rule, Rule::NakedPair | Rule::NakedTriple) {
+                    naked += 1;
+                    let cells = &s.premises;
+                    let union = cells.iter().fold(Domain::EMPTY, |u, &c| u.or(cand[c]));
+                    assert_eq!(cells.len(), k, "{}", s.text);
+                    assert!(cells.iter().all(|&c| cand[c].len() >= 2), "a solved cell in {}", s.text);
+                    assert_eq!(union.len() as usize, k, "{}", s.text);
+                    let unit = geo
+                        .units()
+                        .iter()
+                        .find(|u| cells.iter().chain(&elim_cells).all(|c| u.contains(&(*c as u16))));
+                    assert!(unit.is_some(), "removals outside the subset's unit: {}", s.text);
+                    assert!(s
+                        .eliminated
+                        .iter()
+                        .all(|&(c, d)| !cells.contains(&c) && union.contains(d as u32)));
+                }
+                if matches!(s.rule, Rule::HiddenPair | Rule::HiddenTriple) {
+                    hidden += 1;
+                    let kept = |c: usize| {
+                        let gone = s
+                            .eliminated
+                            .iter()
+                            .filter(|e| e.0 == c)
+                            .fold(Domain::EMPTY, |a, e| a.or(Domain::single(e.1 as u32)));
+                        cand[c].minus(gone)
+                    };
+                    let digits = elim_cells.iter().fold(Domain::EMPTY, |a, &c| a.or(kept(c)));
+                    assert_eq!(digits.len() as usize, k, "{}", s.text);
+                    let cand = &cand;
+                    let unit = geo.units().iter().find(|u| {
+                        let places = |d: u32| {
+                            u.iter()
+                                .filter(move |&&c| cand[c as usize].contains(d) && cand[c as usize].len() >= 2)
+                        };
+                        let cells: std::collections::BTreeSet<u16> = digits.iter().flat_map(places).copied().collect();
+                        cells.len() == k
+                            && digits.iter().all(|d| places(d).count() >= 2)
+                            && elim_cells.iter().all(|c| cells.contains(&(*c as u16)))
+                    });
+                    assert!(unit.is_some(), "not a hidden subset: {}", s.text);
+                }
+                for &(c, d) in &s.eliminated {
+                    cand[c] = cand[c].without(d as u32);
+                }
+                for &(c, d) in &s.placed {
+                    cand[c] = Domain::single(d as u32);
+                    for &q in geo.peers(c) {
+                        cand[q as usize] = cand[q as usize].without(d as u32);
+                    }
+                }
+            }
+        }
+        assert!(
+            naked > 20 && hidden > 20,
+            "too few subset steps to test: {naked} naked, {hidden} hidden"
+        );
     }
 
     /// The engine-based deducer against core's brute-force oracle on random 4×4 and 6×6

@@ -15,7 +15,7 @@
 //! | `naked-single` | immediate | a fixed value leaves every peer that conflicts with it on that value |
 //! | `hidden-single` | linear | in a permutation group, a value that fits one cell goes there; a value that fits none, or two fixed cells with one value, is a conflict; in an all-different group, fewer values than cells is a conflict |
 //! | `pointing` | costly | when a permutation group's places for `v` all conflict (on `v`) with a cell outside them, that cell loses `v` (Sudoku's pointing and claiming, Suguru's "a region's value confined to cells with a common neighbour") |
-//! | `naked-subset` | costly | `k` cells of a group whose candidates are `k` values between them: the values leave the group's other cells and every cell that conflicts with all of the cells able to take the value (naked pairs, triples) |
+//! | `naked-subset` | costly | `k` open cells of a group whose candidates are `k` values between them: the values leave the group's other cells (naked pairs, triples; nothing outside the group, which is pointing's step) |
 //! | `hidden-subset` | costly | `k` values of a permutation group whose places are `k` cells between them: those cells lose every other value (hidden pairs, triples) |
 //!
 //! `naked-single` and `hidden-single` together are exactly the "all-different with permutation"
@@ -722,8 +722,11 @@ impl GroupRule {
         }
         for (cells, union) in found {
             // The state may have changed since the subset was found: re-check it.
+            // Every cell still open: a cell solved since is no member of a subset (a "triple"
+            // of two open cells and a solved one is a pair and a single).
             let now = cells.iter().fold(Domain::EMPTY, |u, &c| u.or(cx.dom(self.g.var(c))));
-            if now.len() as usize != cells.len() || now != union {
+            let open = cells.iter().all(|&c| cx.dom(self.g.var(c)).len() >= 2);
+            if !open || now.len() as usize != cells.len() || now != union {
                 continue;
             }
             let rule = match cells.len() {
@@ -740,7 +743,10 @@ impl GroupRule {
                     .collect();
                 self.common_peers(cx, &holders, v);
                 let mut targets = std::mem::take(&mut self.targets);
-                targets.retain(|t| !cells.contains(t));
+                // The subset's removals stay in its group: what else follows (the value
+                // confined to cells that also share another group) is pointing's step.
+                let members = &self.g.groups[k].members;
+                targets.retain(|t| !cells.contains(t) && members.contains(t));
                 if targets.is_empty() {
                     self.targets = targets;
                     continue;
@@ -886,6 +892,19 @@ fn hidden_subsets(g: &DistinctGraph, cx: &mut Context, k: usize, max: u8) -> Res
         });
     }
     for (vals, cells) in found {
+        // The state may have changed since the subset was found (a smaller subset inside it
+        // applied first): each value must still have two places or more, all in the subset.
+        let still = vals.iter().all(|v| {
+            let places = group.members.iter().enumerate().filter(|(_, &i)| {
+                let d = cx.dom(g.var(i));
+                d.contains(v) && !d.is_single()
+            });
+            let (n, m) = places.fold((0, 0u64), |(n, m), (j, _)| (n + 1, m | 1 << j));
+            n >= 2 && m & !cells == 0
+        });
+        if !still {
+            continue;
+        }
         let rule = match vals.len() {
             2 => "hidden-pair",
             3 => "hidden-triple",

@@ -886,7 +886,7 @@ pub mod region {
                 "naked-pair",
                 "naked pair",
                 4,
-                "two cells of a region hold the same two numbers between them, so others that conflict with both lose them",
+                "two open cells of a region hold the same two numbers between them, so the region's other cells lose them",
             ),
             RuleInfo::new(
                 "hidden-pair",
@@ -898,7 +898,7 @@ pub mod region {
                 "naked-triple",
                 "naked triple",
                 5,
-                "three cells of a region hold three numbers between them",
+                "three open cells of a region hold three numbers between them, so the region's other cells lose them",
             ),
             RuleInfo::new(
                 "hidden-triple",
