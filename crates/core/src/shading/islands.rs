@@ -129,7 +129,10 @@ impl Islands {
     /// Marks in `reach` every cell a numbered group can still take, by breadth-first search
     /// within its room, through cells that are not shaded and touch no other numbered group.
     fn mark_reach(&mut self, cx: &Context, g: &Groups) {
+        let shape = self.shape;
         self.reach.fill(false);
+        let mut touched: Vec<CellId> = Vec::new();
+        let mut queue: VecDeque<CellId> = VecDeque::new();
         for k in 0..g.cells.len() {
             let Some(room) = self.room(g, k) else {
                 continue;
@@ -138,8 +141,7 @@ impl Islands {
             for &c in &g.cells[k] {
                 self.reach[c.index()] = true;
             }
-            let mut touched: Vec<CellId> = Vec::new();
-            let mut queue: VecDeque<CellId> = g.cells[k].iter().copied().collect();
+            queue.extend(g.cells[k].iter().copied());
             for &c in &g.cells[k] {
                 self.dist[c.index()] = 0;
                 touched.push(c);
@@ -149,7 +151,7 @@ impl Islands {
                 if d >= room {
                     continue;
                 }
-                for n in self.neighbours(c).collect::<Vec<_>>() {
+                for n in shape.orth(c) {
                     let i = n.index();
                     if self.dist[i] != u32::MAX || cx.is_true(self.cells[i]) {
                         continue;
@@ -159,7 +161,7 @@ impl Islands {
                         let gx = self.group[x.index()];
                         gx != NONE && g.number[gx as usize] != NONE && g.number[gx as usize] != me
                     };
-                    if other(n) || self.neighbours(n).any(other) {
+                    if other(n) || shape.orth(n).any(other) {
                         continue;
                     }
                     self.dist[i] = d + 1;
@@ -168,7 +170,7 @@ impl Islands {
                     queue.push_back(n);
                 }
             }
-            for c in touched {
+            for c in touched.drain(..) {
                 self.dist[c.index()] = u32::MAX;
             }
         }
@@ -214,7 +216,7 @@ impl Propagator for Islands {
                 continue;
             }
             for &c in &g.cells[k] {
-                for n in self.neighbours(c).collect::<Vec<_>>() {
+                for n in self.shape.orth(c) {
                     let v = self.cells[n.index()];
                     if !cx.is_fixed(v) {
                         if explaining {
@@ -277,21 +279,31 @@ impl Propagator for Islands {
         // around it, so a group next to a cell changed in this run is stale (its ways out are
         // those of the joined group): it is left to the next run (the change wakes this rule).
         let mut changed: Vec<CellId> = Vec::new();
+        let mut exits: Vec<CellId> = Vec::new();
         for k in 0..g.cells.len() {
             if self.room(&g, k) == Some(0) {
                 continue;
             }
-            let mut exits: Vec<CellId> = Vec::new();
+            exits.clear();
             for &c in &g.cells[k] {
-                for n in self.neighbours(c) {
+                for n in self.shape.orth(c) {
                     if !cx.is_fixed(self.cells[n.index()]) && !exits.contains(&n) {
                         exits.push(n);
+                        if exits.len() > 1 {
+                            break; // two ways out: nothing to conclude
+                        }
                     }
                 }
+                if exits.len() > 1 {
+                    break;
+                }
             }
-            let stale = g.cells[k]
-                .iter()
-                .any(|&c| self.neighbours(c).any(|n| changed.contains(&n)));
+            // `changed` cells are fixed now, so never among the exits; a group next to one is
+            // stale.
+            let stale = !changed.is_empty()
+                && g.cells[k]
+                    .iter()
+                    .any(|&c| self.shape.orth(c).any(|n| changed.contains(&n)));
             if stale {
                 continue;
             }
