@@ -2011,6 +2011,7 @@ function creativeTools() {
   const e = (G.board && G.board.edit) || {};
   const tools = [];
   if (e.numbers || (e.texts || []).length || e.pearls) tools.push(['given', e.pearls ? 'Pearls' : 'Givens', e.pearls ? 'a tap cycles a cell: white pearl, black pearl, none' : 'tap a cell, then type or tap its number']);
+  if (e.ends) tools.push(['given', 'Ends', 'a tap cycles a cell: end, white circle, none']);
   if (e.regions) tools.push(['region', 'Draw Region', 'press and drag over cells to make a new region']);
   for (const d of e.doors || []) tools.push([`door-${d}`, `Door ${d}`, `tap a cell on the frame to put door ${d} there`]);
   return tools;
@@ -2124,6 +2125,12 @@ function creativeDown(ev, h) {
   if (b.edit.pearls) {
     const g = b.givens[h.i];
     const next = !g ? { kind: 'pearl', black: false } : !g.black ? { kind: 'pearl', black: true } : null;
+    compose((d) => { d.givens[h.i] = next; });
+    return;
+  }
+  if (b.edit.ends) {
+    const g = b.givens[h.i];
+    const next = !g ? { kind: 'end' } : g.kind === 'end' ? { kind: 'pearl', black: false } : null;
     compose((d) => { d.givens[h.i] = next; });
     return;
   }

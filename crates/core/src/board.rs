@@ -175,6 +175,9 @@ pub struct Edit {
     pub texts: Vec<String>,
     /// Pearls, white or black.
     pub pearls: bool,
+    /// A line's two ends and white circles on it (Snake): a tap cycles end, circle, none.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ends: bool,
     /// Regions, drawn by the setter.
     pub regions: bool,
     /// The clues outside the grid (above the columns, left of the rows).
@@ -250,6 +253,23 @@ impl Draft {
             self.regions.clone()
         };
         Ok(Grid::from_vec(shape, labels).expect("checked by shape()"))
+    }
+
+    /// The clues outside the grid as numbers: above the columns, then left of the rows.
+    pub fn clue_numbers(&self) -> Result<[Vec<Option<u32>>; 2], crate::PuzzleError> {
+        let read = |texts: &[String], n: usize, what: &str| {
+            (0..n)
+                .map(|k| {
+                    texts
+                        .get(k)
+                        .map_or(Ok(None), |t| Draft::clue(t, &format!("{what} {}", k + 1)))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        };
+        Ok([
+            read(&self.top, self.cols, "column")?,
+            read(&self.left, self.rows, "row")?,
+        ])
     }
 
     /// A clue outside the grid as a number (`None`: none); `what` names it in errors.

@@ -137,6 +137,15 @@ impl Counts {
     }
 }
 
+/// The shaded cells of each column and of each row of `g`: a generator's complete counts.
+pub fn line_counts(g: &Grid<bool>) -> (Vec<Option<u32>>, Vec<Option<u32>>) {
+    let shape = g.shape();
+    let count = |cells: &mut dyn Iterator<Item = CellId>| Some(cells.filter(|&c| g[c]).count() as u32);
+    let columns = (0..shape.width).map(|k| count(&mut (0..shape.height).map(|r| shape.id(r, k))));
+    let rows = (0..shape.height).map(|r| count(&mut (0..shape.width).map(|k| shape.id(r, k))));
+    (columns.collect(), rows.collect())
+}
+
 /// `bands`: pigeonhole reasoning between the rows (or columns) and the regions of a grid in
 /// which every row, column and region holds exactly `k` shaded cells (Star Battle). For each
 /// band of consecutive rows, the regions whose undecided and shaded cells all lie inside it

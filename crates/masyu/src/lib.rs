@@ -249,9 +249,6 @@ impl Puzzle for Masyu {
         }
         VerifyReport { violations }
     }
-    fn render(&self, g: &LineGrid) -> Rendered {
-        self.render_as(g, Render::All)
-    }
     fn render_as(&self, g: &LineGrid, what: Render) -> Rendered {
         let glyph = |c: CellId, k: u8| [draw::line_glyph(k, false), '○', '●'][self.pearls[c] as usize];
         let picture = draw::Picture {

@@ -202,9 +202,6 @@ impl Puzzle for Nurikabe {
         violations.extend(shading::check_islands(g, &self.numbers()));
         VerifyReport { violations }
     }
-    fn render(&self, g: &Shading) -> Rendered {
-        self.render_as(g, Render::All)
-    }
     fn render_as(&self, g: &Shading, what: Render) -> Rendered {
         let cell = |c: CellId| match self.clues[c] {
             UNKNOWN => "?".to_string(),

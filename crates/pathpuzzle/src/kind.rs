@@ -323,7 +323,6 @@ impl Puzzle for PathPuzzle {
 
     /// A setter's board: its doors A and B and its clues (numbers or none).
     fn compose(&self, d: &pencilbox_core::board::Draft) -> Option<Result<Self, PuzzleError>> {
-        use pencilbox_core::board::Draft;
         Some(d.shape().and_then(|shape| {
             let door = |label: &str| {
                 d.doors
@@ -332,24 +331,9 @@ impl Puzzle for PathPuzzle {
                     .map(|x| (x.cell[0], x.cell[1]))
                     .ok_or_else(|| PuzzleError::unsupported(format!("place door {label} on a cell of the frame")))
             };
-            let clues = |texts: &[String], n: usize, what: &str| {
-                (0..n)
-                    .map(|k| {
-                        texts
-                            .get(k)
-                            .map_or(Ok(None), |t| Draft::clue(t, &format!("{what} {}", k + 1)))
-                    })
-                    .collect::<Result<Vec<_>, _>>()
-            };
-            PathPuzzle::new(
-                shape.height,
-                shape.width,
-                door("A")?,
-                door("B")?,
-                clues(&d.left, shape.height, "row")?,
-                clues(&d.top, shape.width, "column")?,
-            )
-            .map_err(|e| PuzzleError::unsupported(e.0))
+            let [columns, rows] = d.clue_numbers()?;
+            PathPuzzle::new(shape.height, shape.width, door("A")?, door("B")?, rows, columns)
+                .map_err(|e| PuzzleError::unsupported(e.0))
         }))
     }
 

@@ -23,18 +23,12 @@ pub fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
     generate::make(req, |rng| {
         let len = (shape.cells() * (25 + rng.below(21)) / 100).max(2);
         let path = cells::random_snake(shape, len, 40 * shape.cells() as u32, rng)?;
-        let mut on = Grid::from_vec(shape, vec![false; shape.cells()]).expect("sized");
+        let mut on = Grid::filled(shape, false);
         path.iter().for_each(|&c| on[c] = true);
-        let count = |cells: &mut dyn Iterator<Item = CellId>| Some(cells.filter(|&c| on[c]).count() as u32);
-        let columns = (0..shape.width)
-            .map(|k| count(&mut (0..shape.height).map(|r| shape.id(r, k))))
-            .collect();
-        let rows = (0..shape.height)
-            .map(|r| count(&mut (0..shape.width).map(|k| shape.id(r, k))))
-            .collect();
+        let (columns, rows) = pencilbox_core::counts::line_counts(&on);
         let full = Snake {
             ends: (path[0], path[path.len() - 1]),
-            middles: Grid::from_vec(shape, vec![false; shape.cells()]).expect("sized"),
+            middles: Grid::filled(shape, false),
             columns,
             rows,
             entries: None,

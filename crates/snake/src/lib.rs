@@ -13,7 +13,7 @@
 
 mod generate;
 
-use pencilbox_core::board::{clue_texts, Board, Form, Given, Input};
+use pencilbox_core::board::{clue_texts, Board, Draft, Edit, Form, Given, Input};
 use pencilbox_core::constraints::{Clauses, Literal, SumRule};
 use pencilbox_core::counts::Counts;
 use pencilbox_core::engine::{Engine, TRUE};
@@ -102,13 +102,7 @@ impl Snake {
         self.counts().post(&mut e, &line.vars.cell);
         line.post(&mut e, rules)
             .map_err(|_| "no snake between the ends".to_string())?;
-        Ok((
-            e,
-            CellLine {
-                line,
-                values: ["empty", "snake"],
-            },
-        ))
+        Ok((e, CellLine::new(line, ["empty", "snake"])))
     }
 
     fn from_cells(cells: Grid<u8>, columns: Vec<Option<u32>>, rows: Vec<Option<u32>>, ends: &[CellId]) -> Self {
@@ -118,6 +112,13 @@ impl Snake {
             columns,
             rows,
             entries: None,
+        }
+    }
+
+    fn with_middles(&self, middles: Grid<bool>) -> Self {
+        Snake {
+            middles,
+            ..self.clone()
         }
     }
 
@@ -131,13 +132,13 @@ impl Snake {
     }
 }
 
-/// The ends among the cells read (`2`), or an error at `at` unless there are exactly two.
-fn two_ends(cells: &Grid<u8>, at: impl FnOnce(String) -> ParseError) -> Result<Vec<CellId>, ParseError> {
+/// The ends among the cells read (`2`); an error unless there are exactly two.
+fn two_ends(cells: &Grid<u8>) -> Result<Vec<CellId>, String> {
     let ends: Vec<CellId> = cells.shape().all().filter(|&c| cells[c] == 2).collect();
-    if ends.len() != 2 {
-        return Err(at(format!("a snake has two given ends, found {}", ends.len())));
+    match ends.len() {
+        2 => Ok(ends),
+        n => Err(format!("a snake has two given ends, found {n}")),
     }
-    Ok(ends)
 }
 
 impl Genre for Snake {
@@ -188,7 +189,7 @@ impl Puzzle for Snake {
                     .into());
             }
             let cells = Grid::from_vec(f.shape, circles).expect("sized");
-            let ends = two_ends(&cells, |m| f.at(0, m))?;
+            let ends = two_ends(&cells).map_err(|m| f.at(0, m))?;
             let ex: Vec<Option<u32>> = ex.into_iter().map(Option::flatten).collect();
             return Ok(Snake::from_cells(cells, ex[..w].to_vec(), ex[w..].to_vec(), &ends));
         }
@@ -208,7 +209,7 @@ impl Puzzle for Snake {
                 o => Err(genre::expected("x (an end), o (a snake cell, not an end) or -", o)),
             },
         )?;
-        let ends = two_ends(&cells, |m| ParseError::new(pencilbox_core::Pos { line: 1, col: 1 }, m))?;
+        let ends = two_ends(&cells).map_err(|m| ParseError::new(pencilbox_core::Pos { line: 1, col: 1 }, m))?;
         Ok(Snake::from_cells(cells, counts.0, counts.1, &ends))
     }
     fn write(&self, url: bool) -> Option<String> {
@@ -236,25 +237,38 @@ impl Puzzle for Snake {
             }
         }
         (b.top, b.left) = (clue_texts(&self.columns), clue_texts(&self.rows));
+        b.edit = Some(Edit {
+            ends: true,
+            clues: true,
+            ..Default::default()
+        });
         Some(b)
+    }
+    /// A setter's board: its two ends, white circles and counts.
+    fn compose(&self, d: &Draft) -> Option<Result<Self, PuzzleError>> {
+        Some(d.shape().and_then(|shape| {
+            let cells = d.givens.iter().map(|g| match g {
+                None => Ok(0),
+                Some(Given::Pearl { black: false }) => Ok(1),
+                Some(Given::End) => Ok(2),
+                Some(o) => Err(PuzzleError::unsupported(format!(
+                    "a Snake cell holds an end or a circle, not {o:?}"
+                ))),
+            });
+            let cells = Grid::from_vec(shape, cells.collect::<Result<_, _>>()?).expect("sized");
+            let ([columns, rows], ends) = (d.clue_numbers()?, two_ends(&cells).map_err(PuzzleError::unsupported)?);
+            Ok(Snake::from_cells(cells, columns, rows, &ends))
+        }))
     }
     fn verify(&self, g: &Shading) -> VerifyReport {
         let shape = self.shape();
         let mut violations = lines::cells::check(g, self.ends, "snake");
         violations.extend(shading::check_diagonal_pairs(g, "snake"));
-        for c in shape.all().filter(|&c| self.middles[c] && !g[c]) {
-            let at = shape.name(c);
-            violations.push(Violation::new(
-                at.clone(),
-                "circle",
-                format!("the white circle at {at} is not on the snake"),
-            ));
-        }
+        let circles = shape.all().filter(|&c| self.middles[c] && !g[c]).map(|c| shape.name(c));
+        let message = |at: &String| format!("the white circle at {at} is not on the snake");
+        violations.extend(circles.map(|at| Violation::new(at.clone(), "circle", message(&at))));
         violations.extend(self.counts().check(g, "snake cell"));
         VerifyReport { violations }
-    }
-    fn render(&self, g: &Shading) -> Rendered {
-        self.render_as(g, Render::All)
     }
     fn render_as(&self, g: &Shading, what: Render) -> Rendered {
         let circles = self.circles();
@@ -264,16 +278,10 @@ impl Puzzle for Snake {
     }
     fn separating_clues(&self, keep: &Shading, drop: &Shading) -> Option<Vec<Clue<Self>>> {
         let circle = |c: CellId| (keep[c] && !drop[c] && !self.given(c)).then_some(true);
-        Some(genre::clues_added(&self.middles, circle, |middles| Snake {
-            middles,
-            ..self.clone()
-        }))
+        Some(genre::clues_added(&self.middles, circle, |m| self.with_middles(m)))
     }
     fn removable_clues(&self) -> Option<Vec<Clue<Self>>> {
-        let mut out = genre::clues_removed(&self.middles, false, |middles| Snake {
-            middles,
-            ..self.clone()
-        });
+        let mut out = genre::clues_removed(&self.middles, false, |m| self.with_middles(m));
         out.extend(genre::counts_removed(&self.columns, &self.rows, |columns, rows| {
             Snake {
                 columns,

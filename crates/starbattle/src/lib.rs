@@ -226,9 +226,6 @@ impl Puzzle for StarBattle {
         violations.extend(shading::check_no_touch(g, "star"));
         VerifyReport { violations }
     }
-    fn render(&self, g: &Shading) -> Rendered {
-        self.render_as(g, Render::All)
-    }
     fn render_as(&self, g: &Shading, what: Render) -> Rendered {
         let cell = |c: CellId| (if g[c] { "*" } else { "." }).to_string();
         answer::rendered(g, what, || {

@@ -24,6 +24,10 @@ pub struct CellLine {
 }
 
 impl CellLine {
+    /// The line answered by its cells, named `values` off and on it.
+    pub fn new(line: LineModel, values: [&'static str; 2]) -> Self {
+        CellLine { line, values }
+    }
     /// The grid.
     pub fn shape(&self) -> Shape {
         self.line.shape()

@@ -556,6 +556,9 @@ macro_rules! line_genre_methods {
         fn dimensions(&self) -> (usize, usize) {
             (self.$shape().height, self.$shape().width)
         }
+        fn render(&self, s: &$crate::lines::answer::LineGrid) -> $crate::Rendered {
+            self.render_as(s, $crate::Render::All)
+        }
         fn with_entries(&self, entries: &str) -> Result<Self, $crate::PuzzleError> {
             let x = $crate::lines::Entries::parse(entries, self.$shape(), $keyword)
                 .map_err($crate::PuzzleError::Solution)?;

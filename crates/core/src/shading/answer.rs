@@ -141,6 +141,9 @@ macro_rules! shading_genre_methods {
         fn dimensions(&self) -> (usize, usize) {
             (self.$shape().height, self.$shape().width)
         }
+        fn render(&self, s: &$crate::shading::Shading) -> $crate::Rendered {
+            self.render_as(s, $crate::Render::All)
+        }
         fn with_entries(&self, entries: &str) -> Result<Self, $crate::PuzzleError> {
             let x = $crate::shading::answer::parse_entries(entries, self.$shape(), $keyword)
                 .map_err($crate::PuzzleError::Solution)?;

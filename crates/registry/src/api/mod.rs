@@ -639,20 +639,23 @@ pub fn compose(config: &Config, body: &[u8]) -> Result<Plan, ApiError> {
 mod tests {
     use super::*;
 
+    /// A puzzle of every family among the bundled examples.
+    const EXAMPLES: [(&str, &str); 8] = [
+        ("masyu", "masyu/published-wikipedia.txt"),
+        ("nurikabe", "nurikabe/published-janko-0007.txt"),
+        ("path", "path/example-6x6.txt"),
+        ("ripple", "ripple/example-6x6.in"),
+        ("snake", "snake/example-8x8.txt"),
+        ("starbattle", "starbattle/published-krazydad-10x10-v1-b1-1.txt"),
+        ("sudoku", "sudoku/9x9.txt"),
+        ("suguru", "suguru/example-6x6.in"),
+    ];
+
     #[test]
     fn every_family_describes_its_board() {
         let c = Config::default();
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
-        for (name, file) in [
-            ("masyu", "masyu/published-wikipedia.txt"),
-            ("nurikabe", "nurikabe/published-janko-0007.txt"),
-            ("path", "path/example-6x6.txt"),
-            ("ripple", "ripple/example-6x6.in"),
-            ("snake", "snake/example-8x8.txt"),
-            ("starbattle", "starbattle/published-krazydad-10x10-v1-b1-1.txt"),
-            ("sudoku", "sudoku/9x9.txt"),
-            ("suguru", "suguru/example-6x6.in"),
-        ] {
+        for (name, file) in EXAMPLES {
             let text = std::fs::read_to_string(root.join(file)).unwrap();
             let body = json!({ "puzzle": name, "text": text }).to_string();
             let r = call("/api/board", body.as_bytes(), &c);
@@ -673,15 +676,7 @@ mod tests {
     fn every_family_writes_its_board_back_and_an_edited_one() {
         let c = Config::default();
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
-        for (name, file) in [
-            ("masyu", "masyu/published-wikipedia.txt"),
-            ("nurikabe", "nurikabe/published-janko-0007.txt"),
-            ("path", "path/example-6x6.txt"),
-            ("ripple", "ripple/example-6x6.in"),
-            ("starbattle", "starbattle/published-krazydad-10x10-v1-b1-1.txt"),
-            ("sudoku", "sudoku/9x9.txt"),
-            ("suguru", "suguru/example-6x6.in"),
-        ] {
+        for (name, file) in EXAMPLES {
             let text = std::fs::read_to_string(root.join(file)).unwrap();
             let body = json!({ "puzzle": name, "text": text }).to_string();
             let board = call("/api/board", body.as_bytes(), &c).body["board"].clone();
@@ -693,6 +688,31 @@ mod tests {
             let back = call("/api/board", again.as_bytes(), &c).body["board"].clone();
             assert_eq!(back, board, "{name}: the same board after writing it");
         }
+        // A Snake with one end taken away is refused, saying why; a circle placed is written `o`.
+        let text = std::fs::read_to_string(root.join("snake/example-8x8.txt")).unwrap();
+        let body = json!({ "puzzle": "snake", "text": text }).to_string();
+        let mut board = call("/api/board", body.as_bytes(), &c).body["board"].clone();
+        let ends: Vec<usize> = (0..64)
+            .filter(|&i| board["givens"][i]["kind"] == json!("end"))
+            .collect();
+        let first_empty = (0..64).find(|&i| board["givens"][i].is_null()).unwrap();
+        board["givens"][first_empty] = json!({"kind": "pearl", "black": false});
+        let body = json!({ "puzzle": "snake", "text": text, "board": board }).to_string();
+        let r = call("/api/compose", body.as_bytes(), &c);
+        let row = first_empty / 8;
+        let line = r.body["text"]
+            .as_str()
+            .unwrap()
+            .lines()
+            .nth(3 + row)
+            .unwrap()
+            .to_string();
+        assert_eq!(line.split(' ').nth(first_empty % 8), Some("o"), "{}", r.body);
+        board["givens"][ends[0]] = serde_json::Value::Null;
+        let body = json!({ "puzzle": "snake", "text": text, "board": board }).to_string();
+        let r = call("/api/compose", body.as_bytes(), &c);
+        assert_eq!(r.status, BAD_REQUEST);
+        assert_eq!(r.body["error"], json!("a snake has two given ends, found 1"));
         // A Suguru drawn on an empty 3×3: one region, then a region down column 3 and a hint.
         let empty = json!({ "rows": 3, "cols": 3, "givens": vec![serde_json::Value::Null; 9], "regions": [1, 1, 2, 1, 1, 2, 1, 1, 2] });
         let mut draft = empty.clone();
