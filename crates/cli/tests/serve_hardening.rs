@@ -404,3 +404,64 @@ fn issue_29_a_nishio_time_limit_is_503_as_documented() {
         assert!(a.error().contains("time limit"), "{a:?}");
     });
 }
+
+/// The resident memory of process `pid`, in MB (Linux).
+fn rss_mb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+#[test]
+fn issue_29_memory_goes_back_to_the_system_after_a_heavy_job() {
+    use std::io::BufRead;
+    if rss_mb(std::process::id()).is_none() {
+        pencilbox_core::testing::skip("no /proc/PID/status here: resident memory cannot be read");
+        return;
+    }
+    // The binary itself, with its allocator (mimalloc) and runtime.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pencilbox"))
+        .args(["serve", "--port", "0", "--timeout", "30"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("pencilbox serve starts");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr: SocketAddr = line
+        .trim()
+        .trim_start_matches("pencilbox playground: http://")
+        .trim_end_matches('/')
+        .parse()
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+    let pid = child.id();
+    let before = rss_mb(pid).unwrap();
+    // Nishio on an empty 25×25 builds a graph of about 200 MB (the issue saw 900 MB stay).
+    let (status, v) = serve_common::post(
+        addr,
+        "/api/nishio",
+        &json!({"puzzle": "sudoku", "text": ".".repeat(625), "digit": 1}),
+    );
+    let during = rss_mb(pid).unwrap();
+    let t0 = Instant::now();
+    let mut after = during;
+    while t0.elapsed() < Duration::from_secs(5) && after > before + 40 {
+        std::thread::sleep(Duration::from_millis(100));
+        after = rss_mb(pid).unwrap();
+    }
+    println!(
+        "RSS: {before} MB before, {during} MB after the answer, {after} MB {:?} later",
+        t0.elapsed()
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(status, 200, "{v}");
+    assert!(during > before + 100, "the job was not heavy: {before} → {during} MB");
+    assert!(
+        after <= before + 40,
+        "RSS stayed at {after} MB (before the job: {before} MB)"
+    );
+}

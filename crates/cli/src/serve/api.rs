@@ -44,7 +44,8 @@ pub struct AppState {
 impl AppState {
     /// State for a configuration.
     pub fn new(config: Config) -> Self {
-        let jobs = Jobs::with_per_client(config.jobs, config.jobs_per_client, config.timeout, config.queue_wait);
+        let jobs = Jobs::with_per_client(config.jobs, config.jobs_per_client, config.timeout, config.queue_wait)
+            .with_on_idle(pencilbox_registry::release_caches);
         AppState {
             api: config.api(),
             config,

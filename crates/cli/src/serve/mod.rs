@@ -283,6 +283,19 @@ pub fn url_of(addr: SocketAddr) -> String {
     format!("http://{host}:{}/", addr.port())
 }
 
+/// How long an idle thread of the blocking pool (where jobs run) is kept. The allocator gives
+/// a thread's freed pages back to the system when the thread ends, so after a heavy job the
+/// memory returns within this time (tokio's default is 10 s).
+pub const IDLE_THREAD_KEEP: Duration = Duration::from_secs(1);
+
+/// The server's runtime: tokio's multi-threaded one, with [`IDLE_THREAD_KEEP`].
+pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_keep_alive(IDLE_THREAD_KEEP)
+        .build()
+}
+
 /// Runs the server; returns the exit code (2 when it cannot start).
 pub fn run(args: ServeArgs) -> u8 {
     let config = match Config::from_args(&args) {
@@ -292,7 +305,7 @@ pub fn run(args: ServeArgs) -> u8 {
             return 2;
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match runtime() {
         Ok(r) => r,
         Err(e) => {
             eprintln!("pencilbox: cannot start the async runtime: {e}");
