@@ -78,7 +78,7 @@ pub struct BatchArgs {
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
     /// Give each puzzle at most this many seconds (past it: an error record).
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
     pub timeout: Option<f64>,
     /// Give each puzzle at most this many search nodes (past it: an error record).
     #[arg(long, value_name = "N")]
@@ -213,6 +213,9 @@ impl Config {
     pub fn kind(&self, puzzle: Option<&str>, text: &str) -> Result<&'static dyn PuzzleKind, Failure> {
         self.kind_of(puzzle, text).map_err(|mut f| {
             f.message = f.message.replace("with --puzzle", "with a \"puzzle\" field");
+            if let Some((_, rest)) = f.message.strip_prefix("--puzzle ").and_then(|m| m.split_once(": ")) {
+                f.message = rest.to_string();
+            }
             f
         })
     }
@@ -642,12 +645,12 @@ fn batch(a: &BatchArgs) -> Result<Ended, InputError> {
     if let Some(t) = a.timeout {
         if !(t.is_finite() && t >= 0.0) {
             return Err(InputError(format!(
-                "--timeout must be a number of seconds ≥ 0, found {t}"
+                "--timeout {t}: the time limit must be a non-negative number of seconds"
             )));
         }
     }
     if a.limit == Some(0) {
-        return Err(InputError("--limit must be at least 1".into()));
+        return Err(InputError("--limit 0: the limit must be at least 1".into()));
     }
     if let Some(p) = &a.puzzle {
         registry::by_name(p).ok_or_else(|| {

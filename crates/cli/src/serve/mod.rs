@@ -62,7 +62,7 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
     /// Time limit of one solve, count or check, in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    #[arg(long, value_name = "SECS", default_value_t = 10.0, allow_negative_numbers = true)]
     pub timeout: f64,
     /// Solves that may run at the same time (default: 4 × the number of cores, at least 8).
     #[arg(long, value_name = "N")]
@@ -190,7 +190,7 @@ impl Config {
     pub fn from_args(args: &ServeArgs) -> Result<Self, String> {
         if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 3600.0) {
             return Err(format!(
-                "--timeout must be a number of seconds in (0, 3600], found {}",
+                "--timeout {}: the time limit must be a number of seconds above 0 and at most 3600",
                 args.timeout
             ));
         }
@@ -201,16 +201,16 @@ impl Config {
         };
         if let Some(j) = args.jobs {
             if j == 0 {
-                return Err("--jobs must be at least 1".into());
+                return Err("--jobs 0: at least one job must be allowed".into());
             }
             c.jobs = j;
         }
         if args.memory_per_request == 0 {
-            return Err("--memory-per-request must be at least 1 (MB)".into());
+            return Err("--memory-per-request 0: the budget must be at least 1 (MB)".into());
         }
         c.memory_per_request = args.memory_per_request.min(1 << 40).saturating_mul(1 << 20);
         if args.jobs_per_client == 0 {
-            return Err("--jobs-per-client must be at least 1".into());
+            return Err("--jobs-per-client 0: at least one job per client must be allowed".into());
         }
         c.jobs_per_client = args.jobs_per_client;
         c.allowed_hosts = args.allow_hosts.iter().map(|h| h.to_ascii_lowercase()).collect();
