@@ -336,7 +336,21 @@ fn issue_29_dev_zero_ends_with_a_message_in_bounded_memory() {
         pencilbox_core::testing::skip("no /dev/zero on this system");
         return;
     }
-    let (out, took) = pencilbox_tests::run_bounded(&["batch", "/dev/zero"], 600_000);
+    // Under coreutils' `timeout 60`, so that a regression fails instead of hanging.
+    let t0 = Instant::now();
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 600000 && exec timeout 60 \"$0\" batch /dev/zero")
+        .arg(binary())
+        .stdin(Stdio::null())
+        .output()
+        .expect("sh runs");
+    let took = t0.elapsed();
+    let out = pencilbox_tests::Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(took < Duration::from_secs(20), "took {took:?}");
     assert!(

@@ -568,7 +568,7 @@ mod tests {
         let cases = [
             (
                 "2 4\n0 0 0\n1 1 1 1\n",
-                (3, 1),
+                (2, 6),
                 "row 1 of the hints has 3 numbers but the grid is 4 wide",
             ),
             (
