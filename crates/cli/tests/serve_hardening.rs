@@ -260,9 +260,8 @@ fn issue_29_twice_given_host_or_origin_and_absolute_targets_naming_another_host_
                 "names the host `evil.example`",
             ),
             (
-                format!(
-                    "GET http://evil.example/api/puzzles HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n"
-                ),
+                "GET http://evil.example/api/puzzles HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n"
+                    .to_string(),
                 "another host",
             ),
         ];
