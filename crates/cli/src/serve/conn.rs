@@ -234,8 +234,10 @@ pub fn check_head(buf: &[u8], limit: usize) -> HeadCheck {
     let len = match req.parse(buf) {
         Ok(httparse::Status::Partial) if buf.len() < limit => return HeadCheck::Partial,
         Ok(httparse::Status::Partial) => {
+            // The request line alone over the limit: 414; else the header lines: 431.
             let start = buf.iter().position(|&b| b != b'\r' && b != b'\n').unwrap_or(0);
-            return if !buf[start..].contains(&b'\n') {
+            let line = buf[start..].iter().position(|&b| b == b'\n').unwrap_or(buf.len());
+            return if line >= limit {
                 refused(
                     StatusCode::URI_TOO_LONG,
                     format!("the request line is longer than this server's limit of {limit} bytes"),
