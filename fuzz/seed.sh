@@ -7,7 +7,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 ex="$here/../examples"
 small() { find "$1" -type f -size -20k ! -name '*.png' -print0; }
 
-for t in suguru path sudoku verify settings; do mkdir -p "$here/corpus/$t"; done
+for t in suguru path sudoku verify settings serve batch entries; do mkdir -p "$here/corpus/$t"; done
 for t in suguru path sudoku; do
     # Puzzles and their answer files (answers read as puzzles exercise the error paths).
     while IFS= read -r -d '' f; do
@@ -55,7 +55,8 @@ for f in example-6x6.in paper-fig1-3x3.in paper-fig5-1x6-hintless.in paper-fig6-
 done
 with "algorithm=paper" suguru/example-6x6.in
 
-for t in suguru path sudoku verify settings; do
+# serve, batch, entries: the hand-made seeds only (fuzz/seeds/<target>/).
+for t in suguru path sudoku verify settings serve batch entries; do
     [ -d "$here/seeds/$t" ] && cp "$here/seeds/$t"/* "$here/corpus/$t/"
     echo "corpus/$t: $(ls "$here/corpus/$t" | wc -l) files"
 done

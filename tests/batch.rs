@@ -326,3 +326,82 @@ fn input_is_read_as_a_stream_not_all_at_once() {
     );
     assert_eq!(records(&out.code(0).stdout).len(), 2);
 }
+
+#[test]
+fn issue_29_dev_zero_ends_with_a_message_in_bounded_memory() {
+    // `timeout 30 pencilbox batch /dev/zero` printed nothing and never ended. Now: line 1 gets
+    // its error record, and the reader gives up 1 GiB past the line limit, with exit code 2,
+    // inside a 600 MB address space.
+    if !Path::new("/dev/zero").exists() {
+        pencilbox_core::testing::skip("no /dev/zero on this system");
+        return;
+    }
+    // Under coreutils' `timeout 60`, so that a regression fails instead of hanging.
+    let t0 = Instant::now();
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 600000 && exec timeout 60 \"$0\" batch /dev/zero")
+        .arg(binary())
+        .stdin(Stdio::null())
+        .output()
+        .expect("sh runs");
+    let took = t0.elapsed();
+    let out = pencilbox_tests::Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(took < Duration::from_secs(20), "took {took:?}");
+    assert!(
+        out.stderr.contains("line 1 is longer than 64 MiB") && out.stderr.contains("stopped reading"),
+        "{}",
+        out.stderr
+    );
+    let records: Vec<Value> = out.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(records.len(), 1, "{}", out.stdout);
+    assert_eq!((&records[0]["id"], &records[0]["status"]), (&json!(1), &json!("error")));
+    assert!(
+        records[0]["message"].as_str().unwrap().contains("no end within 1 GiB"),
+        "{}",
+        records[0]
+    );
+}
+
+#[test]
+fn issue_29_a_line_over_the_limit_is_an_error_record_and_the_run_goes_on() {
+    let sudoku = ".....21...1......4.9..3.....3....7...6...384.....7...2....1...572.86..1...89...3.";
+    let long = format!("{{\"id\": \"long\", \"text\": \"{}\"}}", "x".repeat(5000));
+    let input = format!("{sudoku}\n{long}\n{{\"id\": \"after\", \"text\": \"{sudoku}\"}}\n");
+    let file = temp_file("long-line.jsonl", input.as_bytes());
+    let out = run(&["batch", "--max-line-bytes", "1000", file.to_str().unwrap()]);
+    out.code(0);
+    let records: Vec<Value> = out.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(records.len(), 3, "{}", out.stdout);
+    assert_eq!(records[0]["status"], "solved");
+    // The long line's id cannot be read (its text is not kept): its line number stands in.
+    assert_eq!((&records[1]["id"], &records[1]["status"]), (&json!(2), &json!("error")));
+    assert!(
+        records[1]["message"]
+            .as_str()
+            .unwrap()
+            .contains("line 2: the line is longer than 1000 bytes (--max-line-bytes)"),
+        "{}",
+        records[1]
+    );
+    assert_eq!(
+        (&records[2]["id"], &records[2]["status"]),
+        (&json!("after"), &json!("solved"))
+    );
+    // A last line that never ends, on standard input: an error record, and the run ends cleanly.
+    let mut endless = format!("{sudoku}\n").into_bytes();
+    endless.extend(std::iter::repeat_n(b'7', 50_000));
+    let out = run_with_stdin(&["batch", "--max-line-bytes", "1000", "-"], &endless);
+    out.code(0);
+    let records: Vec<Value> = out.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(records.len(), 2, "{}", out.stdout);
+    assert_eq!((&records[1]["id"], &records[1]["status"]), (&json!(2), &json!("error")));
+    run(&["batch", "--max-line-bytes", "0", file.to_str().unwrap()])
+        .code(2)
+        .stderr_has("--max-line-bytes 0");
+}

@@ -405,3 +405,128 @@ fn bench_json_reports_nodes_failures_and_nanoseconds_per_instance() {
         bench.stdout
     );
 }
+
+/// Issue 29: the first hour, second pass.
+mod issue_29 {
+    use pencilbox_tests::{root, run, run_with_stdin, temp_file};
+
+    #[test]
+    fn a_puzzlink_url_given_as_the_argument_is_read_as_the_puzzle() {
+        let url = std::fs::read_to_string(root().join("examples/sudoku/9x9-url.txt")).unwrap();
+        let by_file = run(&["solve", "examples/sudoku/9x9-url.txt"]);
+        by_file.code(0);
+        let by_arg = run(&["solve", url.trim()]);
+        by_arg.code(0);
+        assert_eq!(by_arg.stdout, by_file.stdout);
+        // A broken URL is placed in `<url>`.
+        run(&["solve", "https://puzz.link/p?mashu/6/6/!!!"])
+            .code(2)
+            .stderr_has("pencilbox: <url>:1:31:");
+    }
+
+    #[test]
+    fn a_url_of_an_unknown_genre_on_stdin_is_named_as_a_url() {
+        let out = run_with_stdin(&["solve", "-"], b"https://puzz.link/p?kakuro/5/5/abc\n");
+        out.code(2)
+            .stderr_has("<stdin>:1:21: a puzz.link URL of the genre `kakuro`, which pencilbox does not read");
+        assert!(!out.stderr.contains("looks like"), "{}", out.stderr);
+    }
+
+    #[test]
+    fn help_says_every_family_draws_in_pretty_and_each_does() {
+        let help = run(&["help", "solve"]);
+        help.code(0).stdout_has("every family draws its own");
+        assert!(!help.stdout.contains("others fall back to text"), "{}", help.stdout);
+        for file in [
+            "examples/suguru/example-6x6.in",
+            "examples/path/example-6x6.txt",
+            "examples/sudoku/4x4.txt",
+            "examples/ripple/example-6x6.in",
+            "examples/masyu/example-6x6.txt",
+            "examples/nurikabe/example-6x6.txt",
+            "examples/starbattle/example-6x6.txt",
+            "examples/snake/example-6x6.txt",
+        ] {
+            let text = run(&["solve", file]);
+            let pretty = run(&["solve", "-f", "pretty", file]);
+            pretty.code(0);
+            assert_ne!(pretty.stdout, text.stdout, "{file}: pretty is the plain text");
+        }
+    }
+
+    #[test]
+    fn a_negative_timeout_is_refused_as_such() {
+        for cmd in ["solve", "count", "explain", "batch"] {
+            let out = run(&[cmd, "--timeout", "-1", "examples/sudoku/4x4.txt"]);
+            out.code(2)
+                .stderr_has("--timeout -1: the time limit must be a non-negative number of seconds");
+            assert!(!out.stderr.contains("-- -1"), "{cmd}: {}", out.stderr);
+        }
+    }
+
+    #[test]
+    fn naming_the_wrong_family_says_what_was_read_where_and_what_the_file_is() {
+        let out = run(&["solve", "-p", "sudoku", "examples/suguru/example-6x6.in"]);
+        out.code(2)
+            .stderr_has("examples/suguru/example-6x6.in:1:1: read as sudoku: the first row has 2 cells")
+            .stderr_has("looks like a suguru puzzle");
+        assert!(!out.stderr.contains("2×2 grid"), "{}", out.stderr);
+    }
+
+    #[test]
+    fn a_short_row_of_a_solution_is_placed_at_its_end() {
+        let short = temp_file(
+            "short-row.ans",
+            b"2 5 4 1 3 1\n3 1 3\n2 4 5 1 5 3\n3 1 2 4 2 1\n2 4 6 3 6 3\n1 5 2 1 4 5\n",
+        );
+        run(&["verify", "examples/suguru/example-6x6.in", short.to_str().unwrap()])
+            .code(2)
+            .stderr_has("short-row.ans:2:6: row 2 of the solution has 3 numbers but the grid is 6 wide");
+        let last = temp_file(
+            "short-last.ans",
+            b"2 5 4 1 3 1\n3 1 3 2 4 2\n2 4 5 1 5 3\n3 1 2 4 2 1\n2 4 6 3 6 3\n1 5 2 1 4\n",
+        );
+        run(&["verify", "examples/suguru/example-6x6.in", last.to_str().unwrap()])
+            .code(2)
+            .stderr_has("short-last.ans:6:10: expected 1 more number in row 6");
+    }
+
+    #[test]
+    fn option_errors_name_the_option() {
+        let f = "examples/sudoku/9x9.txt";
+        for (args, needle) in [
+            (
+                &["solve", "--set", "blok=3x3", f][..],
+                "pencilbox: --set blok=3x3: unknown setting `blok`",
+            ),
+            (
+                &["solve", "--set", "block", f],
+                "pencilbox: --set block: a setting is KEY=VALUE",
+            ),
+            (
+                &["count", "-a", "nope", f],
+                "pencilbox: --algorithm nope: unknown algorithm `nope`",
+            ),
+            (
+                &["verify", "--set", "x=1", f, f],
+                "pencilbox: --set x=1: unknown setting `x`",
+            ),
+            (
+                &["solve", "-p", "nope", f],
+                "pencilbox: --puzzle nope: unknown puzzle `nope`",
+            ),
+            (
+                &["count", "--limit", "0", f],
+                "pencilbox: --limit 0: the limit must be at least 1",
+            ),
+        ] {
+            run(args).code(2).stderr_has(needle);
+        }
+    }
+
+    #[test]
+    fn the_python_guide_installs_dask_for_the_dask_example() {
+        let guide = std::fs::read_to_string(root().join("docs/python.md")).unwrap();
+        assert!(guide.contains("pip install './crates/python[dask]'"), "docs/python.md");
+    }
+}

@@ -584,7 +584,7 @@ fn bad_entries_are_one_line_naming_the_entries_file_and_exit_2() {
     let suguru = root().join("examples/suguru/example-6x6.in");
     let path = root().join("examples/path/example-6x6.txt");
     for (i, puzzle, entries, says) in [
-        (&suguru, "0 0\n".to_string(), ":2:1:"),
+        (&suguru, "0 0\n".to_string(), ":1:4:"),
         (&suguru, "9 0 0 0 0 0\n".repeat(6), "larger than its region"),
         (&suguru, "0 4 0 0 0 0\n".repeat(6), "differs from its hint 5"),
         (&path, "q 0 0 0 0 0\n".repeat(6), ":1:1:"),

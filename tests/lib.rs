@@ -20,7 +20,7 @@ pub fn shared_data(rel: &str) -> Option<PathBuf> {
     if p.exists() {
         Some(p)
     } else {
-        pencilbox_core::testing::skip(&format!(
+        pencilbox_core::testing::skip_shared(&format!(
             "{} not found (../shared/data is not part of a clone)",
             p.display()
         ));

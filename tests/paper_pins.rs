@@ -64,7 +64,7 @@ fn paper_builds_the_pinned_search_tree_on_every_listed_instance() {
     }
     assert!(checked >= 10, "only {checked} pinned instances ran");
     if shared_missing {
-        pencilbox_core::testing::skip(&format!(
+        pencilbox_core::testing::skip_shared(&format!(
             "{skipped} pinned instances of ../shared/data not found; {checked} checked"
         ));
     }

@@ -17,11 +17,23 @@ sys.path.insert(0, str(HERE))
 import pencilbox_dask  # noqa: E402
 
 
+def target_dir():
+    """Cargo's target directory, as `cargo metadata` reports it (CARGO_TARGET_DIR included)."""
+    try:
+        out = subprocess.run(
+            ["cargo", "metadata", "--format-version", "1", "--no-deps"],
+            cwd=ROOT, capture_output=True, text=True, check=True,
+        ).stdout
+        return pathlib.Path(json.loads(out)["target_directory"])
+    except (OSError, subprocess.CalledProcessError, ValueError, KeyError):
+        return ROOT / "target"
+
+
 def binary():
-    for c in [os.environ.get("PENCILBOX_BIN")] + [str(ROOT / "target" / p / "pencilbox") for p in ("debug", "release")]:
+    for c in [os.environ.get("PENCILBOX_BIN")] + [str(target_dir() / p / "pencilbox") for p in ("debug", "release")]:
         if c and os.path.isfile(c):
             return c
-    pytest.skip("skip: no pencilbox binary (set PENCILBOX_BIN or run cargo build -p pencilbox-cli)")
+    pytest.skip("no pencilbox binary (set PENCILBOX_BIN or run cargo build -p pencilbox-cli)")
 
 
 def corpus(path):

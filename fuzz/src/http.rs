@@ -6,7 +6,7 @@
 //!
 //! Asserted: no panic; the status is one the API documents (200, 400, 403, 404, 405, 413, 415,
 //! 503 — a 500 means a puzzle crate panicked on the input, a finding); every answer carries
-//! `X-Content-Type-Options: nosniff` and `Cache-Control`; every non-2xx answer from `/api/`
+//! `X-Content-Type-Options: nosniff` and `Cache-Control`; every error answer (`405` included)
 //! is JSON with an `"error"` string; a request naming a foreign host is refused with 403.
 
 use arbitrary::Arbitrary;
@@ -44,6 +44,11 @@ const PATHS: &[&str] = &[
     "/api/nope",
     "/../etc/passwd",
     "/api/solve?x=1",
+    "/api/board",
+    "/api/compose",
+    "/api/explain",
+    "http://127.0.0.1:8080/api/solve",
+    "http://evil.example/api/solve",
 ];
 const HOSTS: &[&str] = &["127.0.0.1:8080", "localhost:8080", "[::1]:8080", "evil.example", "", "127.0.0.1"];
 const ORIGINS: &[&str] = &[
@@ -185,6 +190,8 @@ pub fn http(input: &HttpInput) {
     let method = pick(METHODS, input.method);
     let path = match &input.raw_path {
         Some(p) if p.starts_with('/') && p.parse::<axum::http::Uri>().is_ok() => p.as_str(),
+        // Absolute-form targets (`GET http://host/...`) too.
+        Some(p) if p.starts_with("http://") && p.parse::<axum::http::Uri>().is_ok() => p.as_str(),
         _ => pick(PATHS, input.path),
     };
     let host = pick(HOSTS, input.host);
@@ -234,9 +241,15 @@ pub fn http(input: &HttpInput) {
     );
     assert!(headers.contains_key(header::CACHE_CONTROL), "{method} {path}: no Cache-Control");
     if host.starts_with("evil.") {
-        assert_eq!(status, 403, "{method} {path}: a foreign host was served");
+        assert!(
+            status == 403 || (status == 400 && path.starts_with("http://")),
+            "{method} {path}: a foreign host was served ({status})"
+        );
     }
-    if status >= 400 && path.starts_with("/api/") && method != "HEAD" && status != 405 {
+    if path.starts_with("http://evil.") {
+        assert_eq!(status, 400, "{method} {path}: an absolute-form target naming another host was served");
+    }
+    if status >= 400 && method != "HEAD" {
         let v: Value = serde_json::from_slice(&bytes)
             .unwrap_or_else(|e| panic!("{method} {path}: {status} answer is not JSON ({e})"));
         assert!(v["error"].is_string(), "{method} {path}: {status} answer without error: {v}");

@@ -25,14 +25,23 @@
 //! the byte [`MARKER`].
 //!
 //! [`http`] and [`cli`] are the bodies of the `http` target (requests against the server's
-//! router) and the `cli` target (command lines run in-process).
+//! router) and the `cli` target (command lines run in-process); [`serve`] of the `serve` target
+//! (a connection's raw bytes, head and body, against a running server), [`batch`] of the `batch`
+//! target (JSON Lines through `pencilbox batch`'s reader and records), [`entries`] of the
+//! `entries` target (the player's entries of every family, `explain`/`hint --entries`).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod batch;
 pub mod cli;
+pub mod entries;
 pub mod http;
+pub mod serve;
+pub use batch::batch;
 pub use cli::{cli, CliInput};
+pub use entries::entries;
 pub use http::{http, HttpInput};
+pub use serve::serve;
 
 use pencilbox_core::scan::text_from_bytes;
 use pencilbox_core::{CountReport, Limits, ParseError, Pos, PuzzleError, PuzzleKind, RunOptions, Status};

@@ -22,6 +22,9 @@
 //! Ctrl-C stops the searches in flight and the reading: the records finished before it are
 //! written, the unfinished ones (running or queued) are not, and `--resume OUT` continues from
 //! there.
+//! A line longer than `--max-line-bytes` gets an error record and is skipped to its newline
+//! ([`read_line`]); one with no newline within [`MAX_SKIP_BYTES`] past the limit (`/dev/zero`)
+//! gets its error record and stops the reading (exit 2), so no input reads forever.
 //! Exit code: 0 when every selected line got its record (error records included), 130 when
 //! Ctrl-C stopped the run, 2 for a usage error or unreadable input or output.
 
@@ -35,7 +38,7 @@ use pencilbox_core::human::ExplainOptions;
 use pencilbox_core::{Limits, ParseError, PuzzleError, PuzzleKind, Render, RunOptions};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashSet};
-use std::io::{BufRead, BufReader, IsTerminal, Read, Seek, Write};
+use std::io::{BufRead, BufReader, IsTerminal, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Condvar, Mutex};
@@ -75,7 +78,7 @@ pub struct BatchArgs {
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
     /// Give each puzzle at most this many seconds (past it: an error record).
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
     pub timeout: Option<f64>,
     /// Give each puzzle at most this many search nodes (past it: an error record).
     #[arg(long, value_name = "N")]
@@ -99,6 +102,10 @@ pub struct BatchArgs {
     /// Keep `stats.elapsed_us` in the records (then two runs no longer give identical bytes).
     #[arg(long)]
     pub timings: bool,
+    /// The longest input line, in bytes (default 64 MiB, also the most a puzzle file may
+    /// hold): a longer line gets an error record and is skipped.
+    #[arg(long, value_name = "BYTES", default_value_t = MAX_INPUT_BYTES)]
+    pub max_line_bytes: u64,
     /// The JSON Lines file, or `-` for standard input.
     pub file: PathBuf,
 }
@@ -206,6 +213,9 @@ impl Config {
     pub fn kind(&self, puzzle: Option<&str>, text: &str) -> Result<&'static dyn PuzzleKind, Failure> {
         self.kind_of(puzzle, text).map_err(|mut f| {
             f.message = f.message.replace("with --puzzle", "with a \"puzzle\" field");
+            if let Some((_, rest)) = f.message.strip_prefix("--puzzle ").and_then(|m| m.split_once(": ")) {
+                f.message = rest.to_string();
+            }
             f
         })
     }
@@ -442,11 +452,67 @@ pub fn window(jobs: usize) -> usize {
     (jobs * 64).max(256)
 }
 
-/// Reads one line of at most [`MAX_INPUT_BYTES`] into `buf` (without the newline). `Ok(None)`
-/// at the end of the input; `Ok(Some(false))` when the line was longer (it is skipped).
-fn read_line(r: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
+/// How far past a line's limit the reader looks for the line's end before it gives up on the
+/// input (a stream without newlines, such as `/dev/zero`, would otherwise be read forever).
+pub const MAX_SKIP_BYTES: u64 = 1 << 30;
+
+/// Text taken in flight at most (read, not yet written), besides one line: with the window of
+/// lines ([`window`]) it bounds the reader's memory, however long the lines.
+pub const MAX_IN_FLIGHT_BYTES: u64 = 256 << 20;
+
+/// What [`read_line`] read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A whole line (or the last, unterminated one) of at most the limit, in the buffer.
+    Whole,
+    /// A line longer than the limit, read to its end and dropped (the buffer holds its start).
+    TooLong,
+    /// A line longer than the limit with no end within [`MAX_SKIP_BYTES`] more: the rest of
+    /// the input is not read.
+    Unending,
+}
+
+/// Reads one line of at most `max_line` bytes into `buf` (without the newline); `Ok(None)` at
+/// the end of the input. A longer line is skipped up to its newline, [`MAX_SKIP_BYTES`] at most.
+pub fn read_line(r: &mut impl BufRead, buf: &mut Vec<u8>, max_line: u64) -> std::io::Result<Option<Line>> {
+    read_line_within(r, buf, max_line, MAX_SKIP_BYTES)
+}
+
+/// [`read_line`] with the skip bound given.
+pub fn read_line_within(
+    r: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    max_line: u64,
+    max_skip: u64,
+) -> std::io::Result<Option<Line>> {
     buf.clear();
-    let n = r.by_ref().take(MAX_INPUT_BYTES + 1).read_until(b'\n', buf)?;
+    // By chunks, so that a long line's buffer grows to the limit and no further (a doubling
+    // `Vec` would reach twice the limit).
+    let cap = usize::try_from(max_line.saturating_add(1)).unwrap_or(usize::MAX);
+    let mut n = 0usize;
+    loop {
+        let (used, end) = {
+            let chunk = r.fill_buf()?;
+            if chunk.is_empty() {
+                break;
+            }
+            let (len, end) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (chunk.len(), false),
+            };
+            let len = len.min(cap - buf.len());
+            if buf.len() + len > buf.capacity() && buf.capacity().saturating_mul(2) > cap {
+                buf.reserve_exact(cap - buf.len());
+            }
+            buf.extend_from_slice(&chunk[..len]);
+            (len, end && buf.last() == Some(&b'\n'))
+        };
+        r.consume(used);
+        n += used;
+        if end || buf.len() == cap {
+            break;
+        }
+    }
     if n == 0 {
         return Ok(None);
     }
@@ -455,21 +521,43 @@ fn read_line(r: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<
         if buf.last() == Some(&b'\r') {
             buf.pop();
         }
-        return Ok(Some(true));
+        return Ok(Some(Line::Whole));
     }
-    if buf.len() as u64 > MAX_INPUT_BYTES {
-        // Skip the rest of the long line.
-        let mut rest = Vec::new();
-        loop {
-            rest.clear();
-            let m = r.by_ref().take(1 << 20).read_until(b'\n', &mut rest)?;
-            if m == 0 || rest.last() == Some(&b'\n') {
-                break;
+    if (buf.len() as u64) <= max_line {
+        return Ok(Some(Line::Whole));
+    }
+    // Skip the rest of the long line, a bounded amount at most.
+    let mut skipped = 0u64;
+    loop {
+        let (used, end) = {
+            let chunk = r.fill_buf()?;
+            if chunk.is_empty() {
+                return Ok(Some(Line::TooLong));
             }
+            match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (chunk.len(), false),
+            }
+        };
+        r.consume(used);
+        if end {
+            return Ok(Some(Line::TooLong));
         }
-        return Ok(Some(false));
+        skipped += used as u64;
+        if skipped >= max_skip {
+            return Ok(Some(Line::Unending));
+        }
     }
-    Ok(Some(true))
+}
+
+/// The size of a limit for people: `64 MiB`, `1 GiB`, or bytes.
+fn size_text(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 30 && b % (1 << 30) == 0 => format!("{} GiB", b >> 30),
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
+    }
 }
 
 /// Reads `OUT` of an interrupted run: drops a partial last line (truncating the file) and
@@ -513,10 +601,15 @@ fn resume_ids(path: &Path) -> Result<HashSet<String>, InputError> {
 }
 
 /// Counts the lines a run will process (for the progress bar): non-blank lines of the shard.
-fn count_selected(path: &Path, shard: (u64, u64)) -> Option<u64> {
+fn count_selected(path: &Path, shard: (u64, u64), max_line: u64) -> Option<u64> {
     let mut r = BufReader::new(std::fs::File::open(path).ok()?);
     let (mut buf, mut index, mut n) = (Vec::new(), 0u64, 0u64);
-    while let Ok(Some(_)) = read_line(&mut r, &mut buf) {
+    loop {
+        match read_line(&mut r, &mut buf, max_line) {
+            Ok(Some(Line::Whole | Line::TooLong)) => {}
+            Ok(Some(Line::Unending)) => return None,
+            Ok(None) | Err(_) => break,
+        }
         if index % shard.1 == shard.0 && !buf.iter().all(u8::is_ascii_whitespace) {
             n += 1;
         }
@@ -527,7 +620,8 @@ fn count_selected(path: &Path, shard: (u64, u64)) -> Option<u64> {
 
 /// The lines in flight and the signal the writer gives when one is written.
 struct Window {
-    in_flight: Mutex<usize>,
+    /// Lines and bytes of text read and not yet written.
+    in_flight: Mutex<(usize, u64)>,
     freed: Condvar,
 }
 
@@ -551,12 +645,12 @@ fn batch(a: &BatchArgs) -> Result<Ended, InputError> {
     if let Some(t) = a.timeout {
         if !(t.is_finite() && t >= 0.0) {
             return Err(InputError(format!(
-                "--timeout must be a number of seconds ≥ 0, found {t}"
+                "--timeout {t}: the time limit must be a non-negative number of seconds"
             )));
         }
     }
     if a.limit == Some(0) {
-        return Err(InputError("--limit must be at least 1".into()));
+        return Err(InputError("--limit 0: the limit must be at least 1".into()));
     }
     if let Some(p) = &a.puzzle {
         registry::by_name(p).ok_or_else(|| {
@@ -580,6 +674,11 @@ fn batch(a: &BatchArgs) -> Result<Ended, InputError> {
         timings: a.timings,
     });
     let name = crate::input::display_name(&a.file);
+    if a.max_line_bytes == 0 {
+        return Err(InputError(
+            "--max-line-bytes 0: the limit must be at least 1 byte".into(),
+        ));
+    }
     let input: Box<dyn BufRead> = if a.file.as_os_str() == "-" {
         Box::new(BufReader::new(std::io::stdin()))
     } else {
@@ -612,7 +711,7 @@ fn batch(a: &BatchArgs) -> Result<Ended, InputError> {
         let total = if a.file.as_os_str() == "-" {
             None
         } else {
-            count_selected(&a.file, shard)
+            count_selected(&a.file, shard, a.max_line_bytes)
         };
         let bar = indicatif::ProgressBar::with_draw_target(total, indicatif::ProgressDrawTarget::stderr());
         bar.set_style(
@@ -636,6 +735,7 @@ fn batch(a: &BatchArgs) -> Result<Ended, InputError> {
         !a.unordered,
         progress.as_ref(),
         &name,
+        a.max_line_bytes,
     )?;
     if let Some(bar) = &progress {
         bar.finish_and_clear();
@@ -695,14 +795,15 @@ fn run_lines(
     ordered: bool,
     progress: Option<&indicatif::ProgressBar>,
     name: &str,
+    max_line: u64,
 ) -> Result<Summary, InputError> {
     let limit = window(pool.current_num_threads());
     let win = Arc::new(Window {
-        in_flight: Mutex::new(0),
+        in_flight: Mutex::new((0, 0)),
         freed: Condvar::new(),
     });
     let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel::<(u64, Option<String>)>();
+    let (tx, rx) = mpsc::channel::<(u64, Option<String>, u64)>();
     let writer = {
         let (win, stop, progress) = (win.clone(), stop.clone(), progress.cloned());
         std::thread::spawn(move || write_records(rx, out, ordered, &win, &stop, progress.as_ref()))
@@ -714,21 +815,42 @@ fn run_lines(
             if stop.load(Ordering::Relaxed) || cfg.cancelled() {
                 return Ok(());
             }
-            let whole = match read_line(&mut input, &mut buf) {
-                Ok(Some(whole)) => whole,
+            let read = match read_line(&mut input, &mut buf, max_line) {
+                Ok(Some(read)) => read,
                 Ok(None) => return Ok(()),
                 Err(e) => return Err(InputError(format!("{name}: cannot read: {e}"))),
             };
             let line = index + 1;
             index += 1;
-            if (line - 1) % shard.1 != shard.0 || buf.iter().all(u8::is_ascii_whitespace) {
+            if read == Line::Whole && ((line - 1) % shard.1 != shard.0 || buf.iter().all(u8::is_ascii_whitespace)) {
                 continue;
             }
-            let text = match (whole, std::str::from_utf8(&buf)) {
-                (true, Ok(t)) => Ok(t.to_string()),
-                (false, _) => Err(format!("the line is longer than {} MiB", MAX_INPUT_BYTES >> 20)),
-                (true, Err(e)) => Err(format!("not UTF-8 text at byte {}", e.valid_up_to() + 1)),
+            let too_long = format!("the line is longer than {} (--max-line-bytes)", size_text(max_line));
+            let text = match (read, std::str::from_utf8(&buf)) {
+                (Line::Whole, Ok(t)) => Ok(t.to_string()),
+                (Line::TooLong, _) => Err(too_long),
+                (Line::Unending, _) => Err(format!(
+                    "{too_long} and has no end within {} more bytes: the rest of the input is not read",
+                    size_text(MAX_SKIP_BYTES)
+                )),
+                (Line::Whole, Err(e)) => Err(format!("not UTF-8 text at byte {}", e.valid_up_to() + 1)),
             };
+            if buf.capacity() > 1 << 20 {
+                buf = Vec::new(); // after a long line: give its memory back
+            }
+            if read == Line::Unending {
+                // Its error record, then the reading stops (the records so far are written).
+                let message = text.as_ref().err().map_or("", String::as_str);
+                win.in_flight.lock().unwrap_or_else(|p| p.into_inner()).0 += 1;
+                let _ = tx.send((seq, Some(with_id(&json!(line), &error_body(line, message))), 0));
+                return Err(InputError(format!(
+                    "{name}: line {line} is longer than {} and has no end within {} more bytes; stopped reading \
+                     (is this a JSON Lines file?)",
+                    size_text(max_line),
+                    size_text(MAX_SKIP_BYTES)
+                )));
+            }
+            let bytes = text.as_ref().map_or(0, |t| t.len() as u64);
             if !done.is_empty() && done.contains(&id_key(line, text.as_deref().unwrap_or(""))) {
                 resumed += 1;
                 if let Some(bar) = progress {
@@ -738,10 +860,15 @@ fn run_lines(
             }
             {
                 let mut n = win.in_flight.lock().unwrap_or_else(|p| p.into_inner());
-                while *n >= limit && !stop.load(Ordering::Relaxed) && !cfg.cancelled() {
+                while n.0 > 0
+                    && (n.0 >= limit || n.1 + bytes > MAX_IN_FLIGHT_BYTES)
+                    && !stop.load(Ordering::Relaxed)
+                    && !cfg.cancelled()
+                {
                     n = win.freed.wait(n).unwrap_or_else(|p| p.into_inner());
                 }
-                *n += 1;
+                n.0 += 1;
+                n.1 += bytes;
             }
             let (tx, cfg, s) = (tx.clone(), cfg.clone(), seq);
             seq += 1;
@@ -759,7 +886,7 @@ fn run_lines(
                 });
                 // A record finished after Ctrl-C may have been cut short: dropped, so that
                 // `--resume` runs its line again.
-                let _ = tx.send((s, (!cfg.cancelled()).then_some(record)));
+                let _ = tx.send((s, (!cfg.cancelled()).then_some(record), bytes));
             });
         }
     });
@@ -779,7 +906,7 @@ fn run_lines(
 /// The writer thread: records in sequence order (or as they come), flushed whenever no other
 /// record is waiting. A closed pipe stops the run quietly. Returns (records, error records).
 fn write_records(
-    rx: mpsc::Receiver<(u64, Option<String>)>,
+    rx: mpsc::Receiver<(u64, Option<String>, u64)>,
     out: Box<dyn Write + Send>,
     ordered: bool,
     win: &Window,
@@ -790,7 +917,7 @@ fn write_records(
     let (mut next, mut pending) = (0u64, BTreeMap::new());
     let (mut written, mut errors, mut dropped) = (0u64, 0u64, 0u64);
     let mut failed = None;
-    let mut put = |record: &Option<String>, out: &mut std::io::BufWriter<Box<dyn Write + Send>>| {
+    let mut put = |record: &Option<String>, bytes: u64, out: &mut std::io::BufWriter<Box<dyn Write + Send>>| {
         if let Some(record) = record {
             if failed.is_none() {
                 if let Err(e) = writeln!(out, "{record}") {
@@ -809,11 +936,12 @@ fn write_records(
             dropped += 1;
         }
         let mut n = win.in_flight.lock().unwrap_or_else(|p| p.into_inner());
-        *n -= 1;
+        n.0 -= 1;
+        n.1 -= bytes;
         win.freed.notify_one();
     };
     loop {
-        let (seq, record) = match rx.try_recv() {
+        let (seq, record, bytes) = match rx.try_recv() {
             Ok(r) => r,
             Err(mpsc::TryRecvError::Empty) => {
                 let _ = out.flush();
@@ -825,12 +953,12 @@ fn write_records(
             Err(mpsc::TryRecvError::Disconnected) => break,
         };
         if !ordered {
-            put(&record, &mut out);
+            put(&record, bytes, &mut out);
             continue;
         }
-        pending.insert(seq, record);
-        while let Some(record) = pending.remove(&next) {
-            put(&record, &mut out);
+        pending.insert(seq, (record, bytes));
+        while let Some((record, bytes)) = pending.remove(&next) {
+            put(&record, bytes, &mut out);
             next += 1;
         }
     }

@@ -41,7 +41,7 @@ pub struct BenchArgs {
     #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
     format: Format,
     /// Time limit per instance in seconds.
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
     timeout: Option<f64>,
     /// Solve each instance this many times and report the fastest.
     #[arg(long, default_value_t = 1)]
@@ -137,12 +137,12 @@ pub fn run(args: &BenchArgs) -> u8 {
     if let Some(t) = args.timeout {
         if !(t.is_finite() && t >= 0.0) {
             return fail(InputError(format!(
-                "--timeout must be a number of seconds ≥ 0, found {t}"
+                "--timeout {t}: the time limit must be a non-negative number of seconds"
             )));
         }
     }
     if args.limit == Some(0) {
-        return fail(InputError("--limit must be at least 1".into()));
+        return fail(InputError("--limit 0: the limit must be at least 1".into()));
     }
     let repeat = args.repeat.max(1);
     // Read and classify everything first, so bad input fails before any timing starts.

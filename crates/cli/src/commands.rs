@@ -5,7 +5,7 @@ use crate::interrupt::Watch;
 use crate::output::{self, emit};
 use crate::registry;
 use crate::{Format, PuzzleArgs};
-use pencilbox_core::{Limits, PuzzleKind, Render, RunOptions, Status};
+use pencilbox_core::{Limits, PuzzleError, PuzzleKind, Render, RunOptions, Status};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -18,10 +18,16 @@ pub fn fail(e: InputError) -> u8 {
 /// Picks the puzzle family: by name, or by detecting the text.
 pub fn resolve_kind(name: Option<&str>, text: &str, file: &str) -> Result<&'static dyn PuzzleKind, InputError> {
     match name {
-        Some(n) => registry::by_name(n).ok_or_else(|| {
-            let names: Vec<_> = registry::PUZZLES.iter().map(|k| k.name()).collect();
-            InputError(format!("unknown puzzle `{n}`; choose one of: {}", names.join(", ")))
-        }),
+        Some(n) => {
+            let kind = registry::by_name(n).ok_or_else(|| {
+                let names: Vec<_> = registry::PUZZLES.iter().map(|k| k.name()).collect();
+                InputError(format!(
+                    "--puzzle {n}: unknown puzzle `{n}`; choose one of: {}",
+                    names.join(", ")
+                ))
+            })?;
+            named_but_another(kind, text, file).map_or(Ok(kind), Err)
+        }
         None => {
             let found = registry::detect(text);
             match found.as_slice() {
@@ -39,6 +45,32 @@ pub fn resolve_kind(name: Option<&str>, text: &str, file: &str) -> Result<&'stat
     }
 }
 
+/// When `--puzzle` names a family whose parser refuses the text while other families recognise
+/// it (`-p sudoku` on a Suguru file): the family's complaint, where it is, and what the text
+/// looks like.
+fn named_but_another(kind: &'static dyn PuzzleKind, text: &str, file: &str) -> Option<InputError> {
+    let others: Vec<_> = registry::detect(text)
+        .into_iter()
+        .filter(|k| k.name() != kind.name())
+        .map(|k| k.name())
+        .collect();
+    if others.is_empty() || registry::detect(text).iter().any(|k| k.name() == kind.name()) {
+        return None;
+    }
+    let first = kind.instances(text).into_iter().next()?;
+    let Err(PuzzleError::Parse(e)) = kind.dimensions(first.text, &RunOptions::default()) else {
+        return None;
+    };
+    Some(InputError(format!(
+        "{file}:{}:{}: read as {}: {}; but the text looks like a {} puzzle: name that family, or none",
+        e.pos.line + first.first_line - 1,
+        e.pos.col,
+        kind.name(),
+        e.message,
+        others.join(" or ")
+    )))
+}
+
 /// The error for a text no family recognises: where it fails as the family it most resembles
 /// (see [`registry::closest`]).
 fn unrecognised(text: &str, file: &str) -> InputError {
@@ -46,6 +78,9 @@ fn unrecognised(text: &str, file: &str) -> InputError {
         return InputError(format!(
             "{file}:1:1: the file is empty; expected a puzzle (see `pencilbox list` and the formats in docs/formats.md)"
         ));
+    }
+    if let Some(e) = unknown_url_genre(text, file) {
+        return e;
     }
     match registry::closest(text) {
         Some((kinds, e)) => {
@@ -67,13 +102,43 @@ fn unrecognised(text: &str, file: &str) -> InputError {
     }
 }
 
+/// The error for a puzz.link URL of a genre no family reads (rather than the complaint of the
+/// family whose text format it resembles most).
+fn unknown_url_genre(text: &str, file: &str) -> Option<InputError> {
+    let t = text.trim();
+    if t.lines().count() != 1 || !pencilbox_core::genre::is_url(t) {
+        return None;
+    }
+    let (line_no, line) = text.lines().enumerate().find(|(_, l)| !l.trim().is_empty())?;
+    let q = line.find('?')?;
+    let genre = line[q + 1..].split('/').next().unwrap_or("");
+    // No family detected the text; the URL readers say whether it is the genre they refuse
+    // (else, e.g. a known genre with a broken body, the closest family's message is better).
+    let names: Vec<_> = registry::PUZZLES.iter().map(|k| k.name()).collect();
+    let refused_genre = |k: &&dyn PuzzleKind| {
+        k.dimensions(text, &RunOptions::default()).err().is_some_and(|e| {
+            let m = e.to_string();
+            m.contains("genre") && m.contains(&format!("found `{genre}`"))
+        })
+    };
+    if !registry::PUZZLES.iter().any(refused_genre) {
+        return None;
+    }
+    let col = line[..q + 1].chars().count() + 1;
+    Some(InputError(format!(
+        "{file}:{}:{col}: a puzz.link URL of the genre `{genre}`, which pencilbox does not read; it reads the URLs of {} (see `pencilbox list`)",
+        line_no + 1,
+        names.join(", ")
+    )))
+}
+
 /// Builds run options from the shared flags.
 pub fn run_options(args: &PuzzleArgs) -> Result<RunOptions, InputError> {
     let mut limits = Limits::default();
     if let Some(t) = args.timeout {
         if !(t.is_finite() && t >= 0.0) {
             return Err(InputError(format!(
-                "--timeout must be a number of seconds ≥ 0, found {t}"
+                "--timeout {t}: the time limit must be a non-negative number of seconds"
             )));
         }
         limits.deadline = Some(Instant::now() + Duration::from_secs_f64(t.min(1e9)));
@@ -88,12 +153,42 @@ pub fn run_options(args: &PuzzleArgs) -> Result<RunOptions, InputError> {
     })
 }
 
+/// Checks `--algorithm` and the keys of `--set` against the family before anything runs, so
+/// that a wrong one is reported at the option (`--set blok=3x3: unknown setting ...`) rather
+/// than as a fault of the file. (A value the family refuses, such as `--set rules=zzz`, is
+/// reported by the family with the value named.)
+pub fn check_options(kind: &dyn PuzzleKind, opts: &RunOptions) -> Result<(), InputError> {
+    if let Some(a) = &opts.algorithm {
+        if let Err(e) = kind.algorithm(Some(a)) {
+            return Err(InputError(format!("--algorithm {a}: {e}")));
+        }
+    }
+    let known: Vec<&str> = kind.settings().iter().map(|s| s.key).collect();
+    for (key, value) in &opts.settings {
+        if !known.contains(&key.as_str()) {
+            let why = if known.is_empty() {
+                format!("unknown setting `{key}`: {} takes no settings", kind.name())
+            } else {
+                format!(
+                    "unknown setting `{key}` for {}; it accepts: {}",
+                    kind.name(),
+                    known.join(", ")
+                )
+            };
+            return Err(InputError(format!("--set {key}={value}: {why}")));
+        }
+    }
+    Ok(())
+}
+
 /// Parses `--set KEY=VALUE` settings.
 pub fn parse_settings(raw: &[String]) -> Result<Vec<(String, String)>, InputError> {
     let mut out = Vec::new();
     for s in raw {
         let Some((k, v)) = s.split_once('=') else {
-            return Err(InputError(format!("--set takes KEY=VALUE, found `{s}`")));
+            return Err(InputError(format!(
+                "--set {s}: a setting is KEY=VALUE (e.g. `--set block=2x3`)"
+            )));
         };
         out.push((k.trim().to_string(), v.trim().to_string()));
     }
@@ -106,6 +201,7 @@ fn load(args: &PuzzleArgs, file: &Path) -> Result<(String, String, &'static dyn 
     let text = read_text(file)?;
     let kind = resolve_kind(args.puzzle.as_deref(), &text, &name)?;
     let opts = run_options(args)?;
+    check_options(kind, &opts)?;
     Ok((name, text, kind, opts))
 }
 
@@ -191,6 +287,9 @@ pub fn verify(puzzle: Option<&str>, settings: &[String], format: Format, file: &
         },
         Err(e) => return fail(e),
     };
+    if let Err(e) = check_options(kind, &opts) {
+        return fail(e);
+    }
     let report = match kind.verify(&text, &sol, &opts) {
         Ok(r) => r,
         Err(e @ pencilbox_core::PuzzleError::Solution(_)) => return fail(describe(&sol_name, 1, &e)),
@@ -233,7 +332,7 @@ pub fn count(args: &PuzzleArgs, limit: Option<u64>, format: Format, show_stats: 
     };
     wanted(&mut opts, format, show_stats);
     if limit == Some(0) {
-        return fail(InputError("--limit must be at least 1".into()));
+        return fail(InputError("--limit 0: the limit must be at least 1".into()));
     }
     let mut worst = 0u8;
     for inst in kind.instances(&text) {

@@ -93,7 +93,9 @@ pub fn explain(a: &ExplainArgs) -> u8 {
     let name = display_name(&a.file);
     let loaded = read_text(&a.file).and_then(|text| {
         let kind = resolve_kind(a.args.puzzle.as_deref(), &text, &name)?;
-        Ok((text, kind, run_options(&a.args)?, read_entries(&a.entries)?))
+        let opts = run_options(&a.args)?;
+        crate::commands::check_options(kind, &opts)?;
+        Ok((text, kind, opts, read_entries(&a.entries)?))
     });
     let (text, kind, mut opts, entries) = match loaded {
         Ok(l) => l,
@@ -203,7 +205,9 @@ pub fn hint(a: &HintArgs) -> u8 {
     };
     let loaded = read_text(&a.file).and_then(|text| {
         let kind = resolve_kind(a.args.puzzle.as_deref(), &text, &name)?;
-        Ok((text, kind, run_options(&a.args)?, read_entries(&a.entries)?))
+        let opts = run_options(&a.args)?;
+        crate::commands::check_options(kind, &opts)?;
+        Ok((text, kind, opts, read_entries(&a.entries)?))
     });
     let (text, kind, mut opts, entries) = match loaded {
         Ok(l) => l,

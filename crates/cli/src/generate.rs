@@ -49,7 +49,7 @@ pub struct GenerateArgs {
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub settings: Vec<String>,
     /// Give up after this many seconds (generators that can be interrupted).
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
     pub timeout: Option<f64>,
     /// Output format.
     #[arg(long, short = 'f', value_enum, default_value_t = GenFormat::Text)]
@@ -116,7 +116,7 @@ fn generate(a: &GenerateArgs) -> Result<(), (u8, String)> {
     if let Some(t) = a.timeout {
         if !(t.is_finite() && t > 0.0) {
             return Err(usage(format!(
-                "--timeout must be a positive number of seconds, found {t}"
+                "--timeout {t}: the time limit must be a positive number of seconds"
             )));
         }
         limits.deadline = Some(Instant::now() + Duration::from_secs_f64(t.min(1e9)));

@@ -23,9 +23,19 @@ impl std::fmt::Display for InputError {
 pub fn display_name(path: &Path) -> String {
     if path.as_os_str() == "-" {
         "<stdin>".to_string()
+    } else if url_argument(path).is_some() {
+        "<url>".to_string()
     } else {
         path.display().to_string()
     }
+}
+
+/// A puzz.link URL given where a file name goes (`pencilbox solve 'https://puzz.link/p?…'`):
+/// an argument that names no file and looks like a URL is the puzzle itself.
+pub fn url_argument(path: &Path) -> Option<String> {
+    let text = path.to_str()?;
+    let looks = text.starts_with("http://") || text.starts_with("https://") || text.contains("puzz.link/p?");
+    (looks && !text.contains('\n') && !path.exists()).then(|| text.trim().to_string())
 }
 
 /// The first bytes read and checked for binary data before the rest of the input is read.
@@ -35,6 +45,9 @@ const PREFIX_BYTES: usize = 4096;
 /// data (a NUL byte or bytes that are not UTF-8) in the first few KiB is refused before the
 /// rest is read, so `/dev/urandom` is refused at once rather than after 64 MiB.
 pub fn read_text(path: &Path) -> Result<String, InputError> {
+    if let Some(url) = url_argument(path) {
+        return Ok(url);
+    }
     let name = display_name(path);
     let mut bytes = Vec::new();
     let res = if path.as_os_str() == "-" {

@@ -42,7 +42,8 @@ pub enum Format {
     Text,
     /// JSON on one line.
     Json,
-    /// A drawing for people (Path puzzles draw the path; others fall back to text).
+    /// A drawing for people: the grid with its regions, clues and the solution's numbers,
+    /// shading or lines (every family draws its own).
     Pretty,
 }
 
@@ -56,7 +57,7 @@ pub struct PuzzleArgs {
     #[arg(long, short = 'a')]
     pub algorithm: Option<String>,
     /// Give up after this many seconds (exit code 3).
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
     pub timeout: Option<f64>,
     /// Give up after this many search nodes (exit code 3).
     #[arg(long, value_name = "N")]
@@ -135,7 +136,7 @@ enum Command {
         #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
         format: Format,
         /// Give up after this many seconds (exit code 3; the facts found so far are listed).
-        #[arg(long, value_name = "SECS")]
+        #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
         timeout: Option<f64>,
         /// Puzzle-specific setting KEY=VALUE (e.g. `--set block=2x3` for Sudoku); repeatable.
         #[arg(long = "set", value_name = "KEY=VALUE")]

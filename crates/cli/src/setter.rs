@@ -26,6 +26,7 @@ pub(crate) fn load_one(args: &PuzzleArgs, file: &Path, what: &str) -> Result<One
     let text = read_text(file)?;
     let kind = resolve_kind(args.puzzle.as_deref(), &text, &name)?;
     let opts = run_options(args)?;
+    crate::commands::check_options(kind, &opts)?;
     let instances = kind.instances(&text);
     let (inst_text, first_line) = match instances.as_slice() {
         [one] => (one.text.to_string(), one.first_line),

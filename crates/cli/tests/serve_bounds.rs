@@ -244,7 +244,7 @@ fn issue_16_foreign_hosts_and_cross_origin_posts_are_refused() {
         );
         assert_eq!(exchange(local(1), addr, own).await.unwrap().status, 200);
         let by_name = format!(
-            "POST /api/solve HTTP/1.1\r\nHost: localhost:{port}\r\nOrigin: http://localhost:{port}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{solve}",
+            "POST /api/solve HTTP/1.1\r\nHost: localhost:{port}\r\nOrigin: http://localhost:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{solve}",
             solve.to_string().len(),
             port = addr.port()
         );

@@ -117,6 +117,14 @@ impl<'a> Scanner<'a> {
         self.skip_ws(true)
     }
 
+    /// Where the current line ends: just past its last token (trailing spaces skipped), before
+    /// the newline; where a row that ended early is reported.
+    pub fn line_end(&self) -> Pos {
+        let mut s = self.clone();
+        s.skip_ws(false);
+        s.pos()
+    }
+
     /// The end-of-input position (after trailing white space).
     pub fn end_pos(&self) -> Pos {
         let mut s = self.clone();

@@ -164,12 +164,85 @@ pub fn assert_all_listed(dir: &Path, ext: &str, listed: &[&str]) {
     );
 }
 
-/// Prints `skip: <what>` where the person running the tests sees it: straight to the process's
-/// standard error, which the test harness does not capture (a `println!` in a passing test is
-/// swallowed, so a skipped check would look like a passed one).
+/// The file named by this environment variable, when set, receives one line per skipped check
+/// (`KIND<TAB>TEST<TAB>WHAT`) instead of standard error; `.ci/run` sets it, prints one summary
+/// line, and fails a CI run on a skip that is not on its allow-list (docs/testing.md).
+pub const SKIP_LOG: &str = "PENCILBOX_SKIP_LOG";
+
+/// Why a check was skipped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Skip {
+    /// `../shared/data` (the public data sets beside the checkout, not part of a clone) or a
+    /// file in it is absent.
+    SharedData,
+    /// A tool, a browser, a build or a system facility this machine lacks.
+    Missing,
+}
+
+impl Skip {
+    /// The kind as the skip log writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Skip::SharedData => "shared-data",
+            Skip::Missing => "missing",
+        }
+    }
+}
+
+/// Reports a skipped check (see [`skip_for`]) that needs something this machine lacks.
 pub fn skip(what: &str) {
+    skip_for(Skip::Missing, what);
+}
+
+/// Reports a skipped check that needs `../shared/data`.
+pub fn skip_shared(what: &str) {
+    skip_for(Skip::SharedData, what);
+}
+
+/// Reports a skipped check so that it cannot pass for a passed one: with [`SKIP_LOG`] set,
+/// as a line of that file (the test binary and the test's name, the kind, `what`); otherwise as
+/// `skip: <what>` straight to the process's standard error, which the test harness does not
+/// capture (a `println!` in a passing test is swallowed), and, for [`Skip::SharedData`], once
+/// per test binary (without `../shared` beside a clone, dozens of checks skip for that one
+/// reason).
+pub fn skip_for(kind: Skip, what: &str) {
     use std::io::Write;
-    let _ = writeln!(std::io::stderr().lock(), "skip: {what}");
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static SHARED_SAID: AtomicBool = AtomicBool::new(false);
+    if let Some(log) = std::env::var_os(SKIP_LOG).filter(|v| !v.is_empty()) {
+        let binary = std::env::current_exe()
+            .ok()
+            .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+            .unwrap_or_default();
+        // Test binaries are `NAME-HASH`.
+        let binary = binary.rsplit_once('-').map_or(binary.as_str(), |(n, _)| n).to_string();
+        let test = std::thread::current().name().unwrap_or("main").to_string();
+        let line = format!(
+            "{}\t{binary}::{test}\t{}\n",
+            kind.name(),
+            what.replace(['\t', '\n'], " ")
+        );
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log)
+            .and_then(|mut f| f.write_all(line.as_bytes()));
+        if written.is_ok() {
+            return;
+        }
+    }
+    let mut err = std::io::stderr().lock();
+    if kind == Skip::SharedData {
+        if !SHARED_SAID.swap(true, Ordering::Relaxed) {
+            let _ = writeln!(
+                err,
+                "skip: {what} (and every other check of this test binary that reads ../shared/data; \
+                 {SKIP_LOG}=FILE lists them)"
+            );
+        }
+        return;
+    }
+    let _ = writeln!(err, "skip: {what}");
 }
 
 /// A public data set under `../shared/data` beside the checkout (found from a crate's
@@ -182,7 +255,7 @@ pub fn shared_data(manifest_dir: &str, relative: &str) -> Option<PathBuf> {
     match root.map(|r| r.join(relative)).filter(|p| p.exists()) {
         Some(p) => Some(p),
         None => {
-            skip(&format!("../shared/data/{relative} is not present"));
+            skip_shared(&format!("../shared/data/{relative} is not present"));
             None
         }
     }

@@ -17,15 +17,27 @@ EXAMPLES = ROOT / "examples"
 SUDOKU = ".....21...1......4.9..3.....3....7...6...384.....7...2....1...572.86..1...89...3."
 
 
+def target_dir():
+    """Cargo's target directory, as `cargo metadata` reports it (CARGO_TARGET_DIR included)."""
+    try:
+        out = subprocess.run(
+            ["cargo", "metadata", "--format-version", "1", "--no-deps"],
+            cwd=ROOT, capture_output=True, text=True, check=True,
+        ).stdout
+        return pathlib.Path(json.loads(out)["target_directory"])
+    except (OSError, subprocess.CalledProcessError, ValueError, KeyError):
+        return ROOT / "target"
+
+
 def binary():
     """The `pencilbox` binary to compare with (PENCILBOX_BIN, else a cargo build's)."""
     candidates = [os.environ.get("PENCILBOX_BIN")] + [
-        str(ROOT / "target" / p / "pencilbox") for p in ("debug", "release")
+        str(target_dir() / p / "pencilbox") for p in ("debug", "release")
     ]
     for c in candidates:
         if c and os.path.isfile(c):
             return c
-    pytest.skip("skip: no pencilbox binary (set PENCILBOX_BIN or run cargo build -p pencilbox-cli)")
+    pytest.skip("no pencilbox binary (set PENCILBOX_BIN or run cargo build -p pencilbox-cli)")
 
 
 def test_families_lists_every_family():

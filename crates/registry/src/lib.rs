@@ -30,6 +30,13 @@ pub static PUZZLES: &[&dyn PuzzleKind] = &[
     &pencilbox_suguru::KIND,
 ];
 
+/// Frees what the families cache across puzzles beyond small grids (Sudoku's Nishio graphs of
+/// 16×16 and larger, [`pencilbox_sudoku_nishio::release_cached`]); `pencilbox serve` calls it
+/// when its job pool is idle, so memory goes back to the system after heavy jobs.
+pub fn release_caches() {
+    pencilbox_sudoku_nishio::release_cached();
+}
+
 /// The family called `name`.
 pub fn by_name(name: &str) -> Option<&'static dyn PuzzleKind> {
     PUZZLES.iter().copied().find(|k| k.name() == name)

@@ -423,6 +423,17 @@ fn parse_grid_text(text: &str, block: Option<BlockShape>) -> Result<Sudoku, Pars
         return finish(n, cells, block, start);
     }
     let n = rows[0].1.len();
+    if n < 4 {
+        // The first row sets the size: say so, rather than name a grid the text does not hold.
+        return Err(ParseError::new(
+            start,
+            format!(
+                "the first row has {n} cell{}, so this would be a {n}×{n} Sudoku; a Sudoku has at least 4×4 cells \
+                 (rows of n symbols, or one line of n² symbols)",
+                if n == 1 { "" } else { "s" }
+            ),
+        ));
+    }
     check_size(n, start)?;
     for (line_no, cells) in &rows {
         if cells.len() != n {

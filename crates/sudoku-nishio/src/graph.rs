@@ -96,6 +96,13 @@ fn cache() -> &'static Mutex<HashMap<BlockShape, Slot>> {
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
+/// Drops the cached graphs of block shapes larger than `keep_up_to`×`keep_up_to` (see
+/// [`crate::release_cached`]); a graph still in use lives on until its last user is done.
+pub(crate) fn release(keep_up_to: usize) {
+    let mut map = cache().lock().unwrap_or_else(|e| e.into_inner());
+    map.retain(|b, _| b.n() <= keep_up_to);
+}
+
 impl AbGraph {
     /// The cached graph of a block shape, built on first use.
     pub fn get(block: BlockShape) -> Result<Arc<AbGraph>, GraphTooLarge> {

@@ -210,3 +210,16 @@ pub fn nishio_for_digit(cand: &Candidates, digit: u8, method: Method) -> Result<
         placements: r.placements,
     })
 }
+
+/// Grids up to this side keep their cached Nishio graphs and overlay placements in
+/// [`release_cached`] (a 9×9's graph is about 2 MB; a 16×16's tens of MB, a 25×25's about 200 MB).
+pub const KEEP_CACHED_UP_TO: usize = 9;
+
+/// Drops the per-shape caches of the Nishio graph ([`AbGraph::get`]) and of the pattern overlay
+/// for grids above [`KEEP_CACHED_UP_TO`]: a long-running process (`pencilbox serve`) calls it
+/// when no job runs, so that one 25×25 request does not hold its graph for the life of the
+/// process. A cache still in use is freed when its last user ends; the next use builds it again.
+pub fn release_cached() {
+    graph::release(KEEP_CACHED_UP_TO);
+    overlay::release(KEEP_CACHED_UP_TO);
+}

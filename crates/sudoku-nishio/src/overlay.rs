@@ -28,6 +28,12 @@ fn cache() -> &'static Mutex<HashMap<BlockShape, Slot>> {
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
+/// Drops the cached placement lists of shapes larger than `keep_up_to`×`keep_up_to`.
+pub(crate) fn release(keep_up_to: usize) {
+    let mut map = cache().lock().unwrap_or_else(|e| e.into_inner());
+    map.retain(|b, _| b.n() <= keep_up_to);
+}
+
 impl Overlay {
     /// The cached placement list of a shape, or why it is infeasible.
     pub fn get(block: BlockShape) -> Result<Arc<Overlay>, String> {

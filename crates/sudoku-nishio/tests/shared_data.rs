@@ -14,7 +14,7 @@ fn data(name: &str) -> Option<String> {
     match std::fs::read_to_string(&p) {
         Ok(t) => Some(t),
         Err(_) => {
-            pencilbox_core::testing::skip(&format!("../shared/data not found ({})", p.display()));
+            pencilbox_core::testing::skip_shared(&format!("../shared/data not found ({})", p.display()));
             None
         }
     }

@@ -227,8 +227,9 @@ mod tests {
     fn answers_are_read_row_by_row() {
         let s = Shape::new(2, 2);
         assert_eq!(parse_answer("1 2\n3 4\n", s).unwrap().as_slice(), &[1, 2, 3, 4]);
+        // A short row is placed at its own end.
         let e = parse_answer("1 2\n3\n", s).unwrap_err();
-        assert_eq!(e.pos, Pos { line: 3, col: 1 });
+        assert_eq!(e.pos, Pos { line: 2, col: 2 });
         let e = parse_answer("1 2 3\n3 4\n", s).unwrap_err();
         assert_eq!(e.pos, Pos { line: 1, col: 5 });
     }

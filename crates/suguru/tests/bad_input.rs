@@ -30,7 +30,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     (
         "short hint row",
         "2 3\n0 0\n0 0 0\n1 1 1\n1 1 1\n",
-        "3:1",
+        "2:4",
         "has 2 numbers",
     ),
     ("long hint row", "2 2\n0 0 0\n0 0\n1 1\n1 1\n", "2:5", "more than 2"),

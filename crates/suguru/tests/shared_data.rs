@@ -15,7 +15,7 @@ fn data_dir(sub: &str) -> Option<PathBuf> {
     if d.is_dir() {
         Some(d)
     } else {
-        pencilbox_core::testing::skip(&format!("../shared/data not found ({})", d.display()));
+        pencilbox_core::testing::skip_shared(&format!("../shared/data not found ({})", d.display()));
         None
     }
 }

@@ -44,7 +44,8 @@ pub struct AppState {
 impl AppState {
     /// State for a configuration.
     pub fn new(config: Config) -> Self {
-        let jobs = Jobs::with_per_client(config.jobs, config.jobs_per_client, config.timeout, config.queue_wait);
+        let jobs = Jobs::with_per_client(config.jobs, config.jobs_per_client, config.timeout, config.queue_wait)
+            .with_on_idle(pencilbox_registry::release_caches);
         AppState {
             api: config.api(),
             config,
@@ -71,7 +72,10 @@ pub fn router(state: Arc<AppState>) -> Router {
             api::Method::Post => router.route(
                 path,
                 post(
-                    move |State(state): Shared, Client(client): Client, body: Result<Bytes, BytesRejection>| async move {
+                    move |State(state): Shared,
+                          Client(client): Client,
+                          _: JsonContent,
+                          body: Result<Bytes, BytesRejection>| async move {
                         let body = read_body(&state, body)?;
                         run(&state, client, endpoint(&state.api, &body)?).await
                     },
@@ -91,7 +95,54 @@ pub fn router(state: Arc<AppState>) -> Router {
 pub async fn run(state: &AppState, client: IpAddr, plan: Plan) -> Result<Json<Value>, ApiError> {
     match plan {
         Plan::Answer(v) => Ok(Json(v)),
-        Plan::Job(job) => Ok(Json(state.jobs.run_for(client, job.timeout, job.work).await?)),
+        Plan::Job(job) => {
+            let work = job.work;
+            match state
+                .jobs
+                .run_for(client, job.timeout, move |limits| Ok(work(limits)))
+                .await?
+            {
+                Ok(v) => Ok(Json(v)),
+                Err(e) => Err(e.into()),
+            }
+        }
+    }
+}
+
+/// A `POST` body must be JSON: `415` for any other (or no) `Content-Type`, before the body is
+/// read. (A page of another origin can send a "simple" cross-origin POST as `text/plain` or
+/// form data without asking first; `application/json` needs the browser's permission.)
+#[derive(Clone, Copy, Debug)]
+pub struct JsonContent;
+
+impl<S: Send + Sync> FromRequestParts<S> for JsonContent {
+    type Rejection = ApiError;
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        let types: Vec<_> = parts.headers.get_all(header::CONTENT_TYPE).iter().collect();
+        let essence = |v: &HeaderValue| {
+            v.to_str()
+                .ok()
+                .and_then(|t| t.split(';').next())
+                .map(|t| t.trim().to_ascii_lowercase())
+        };
+        match types.as_slice() {
+            [one] if essence(one).as_deref() == Some("application/json") => Ok(JsonContent),
+            [] => Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "the request has no Content-Type; send the JSON body with `Content-Type: application/json`",
+            )),
+            [one] => Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                format!(
+                    "the body must be JSON sent as `Content-Type: application/json`, not `{}`",
+                    one.to_str().unwrap_or("\u{fffd}")
+                ),
+            )),
+            _ => Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "the request has more than one Content-Type header",
+            )),
+        }
     }
 }
 
@@ -149,11 +200,7 @@ pub fn refusal(config: &Config, method: &Method, headers: &axum::http::HeaderMap
     let host = text(header::HOST);
     if let Some(h) = host {
         if !host_allowed(config, h) {
-            return Some(format!(
-                "the host name `{}` is not one of this server's (start it with `--allow-host {}` to accept it)",
-                host_name(h),
-                host_name(h)
-            ));
+            return Some(foreign_host(h));
         }
     }
     if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
@@ -179,28 +226,90 @@ pub fn refusal(config: &Config, method: &Method, headers: &axum::http::HeaderMap
     None
 }
 
-/// The first layer of every request: refuses foreign hosts and cross-origin requests with
-/// `403`, and adds `X-Content-Type-Options: nosniff`, a Content-Security-Policy and
-/// `Cache-Control: no-store` to answers that do not set their own (the page's files do).
+fn foreign_host(authority: &str) -> String {
+    format!(
+        "the host name `{}` is not one of this server's (start it with `--allow-host {}` to accept it)",
+        host_name(authority),
+        host_name(authority)
+    )
+}
+
+/// Why a request is malformed where it names its host or origin (`400`): `Host` or `Origin`
+/// given twice (which one would count?), or an absolute-form target (`POST http://host/...`)
+/// naming another host than `Host` or one that is not this server's.
+pub fn malformed(config: &Config, uri: &axum::http::Uri, headers: &axum::http::HeaderMap) -> Option<String> {
+    for name in [header::HOST, header::ORIGIN] {
+        if headers.get_all(&name).iter().count() > 1 {
+            return Some(format!("the request has more than one {name} header"));
+        }
+    }
+    let authority = uri.authority()?.as_str();
+    let host = headers.get(header::HOST).map(|v| v.to_str().unwrap_or("\u{fffd}"));
+    if uri.scheme_str().is_some_and(|s| !s.eq_ignore_ascii_case("http")) {
+        return Some(format!(
+            "the request target names the scheme `{}`; this server speaks plain http",
+            uri.scheme_str().unwrap_or("")
+        ));
+    }
+    match host {
+        Some(h) if !h.trim().eq_ignore_ascii_case(authority) => Some(format!(
+            "the request target names the host `{authority}` but the Host header says `{h}`"
+        )),
+        _ if !host_allowed(config, authority) => Some(format!(
+            "the request target names another host: {}",
+            foreign_host(authority)
+        )),
+        _ => None,
+    }
+}
+
+/// The first layer of every request: refuses a twice-given `Host` or `Origin` and absolute-form
+/// targets naming another host with `400`, foreign hosts and cross-origin requests with `403`;
+/// answers every error that is not JSON yet (axum's own `405`, say) with `{"error": ...}`; and
+/// adds `X-Content-Type-Options: nosniff`, a Content-Security-Policy and `Cache-Control:
+/// no-store` to answers that do not set their own (the page's files do).
 pub async fn guard(State(state): Shared, req: Request, next: Next) -> Response {
-    let mut res = match refusal(&state.config, req.method(), req.headers()) {
-        Some(why) => ApiError::new(StatusCode::FORBIDDEN, why).into_response(),
-        None => next.run(req).await,
+    let (method, path) = (req.method().clone(), req.uri().path().to_string());
+    let mut res = if let Some(why) = malformed(&state.config, req.uri(), req.headers()) {
+        ApiError::new(StatusCode::BAD_REQUEST, why).into_response()
+    } else if let Some(why) = refusal(&state.config, req.method(), req.headers()) {
+        ApiError::new(StatusCode::FORBIDDEN, why).into_response()
+    } else {
+        next.run(req).await
     };
+    let json = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.starts_with("application/json"));
+    if res.status().as_u16() >= 400 && !json {
+        let status = res.status();
+        let message = match status {
+            StatusCode::METHOD_NOT_ALLOWED => {
+                // (axum adds `Allow` outside this layer.)
+                let takes = match api::ROUTES.iter().find(|r| r.0 == path) {
+                    Some((_, api::Method::Post, _)) => "POST",
+                    _ => "GET or HEAD",
+                };
+                format!("{method} is not allowed on {path}; it takes {takes}")
+            }
+            _ => format!(
+                "{} {}",
+                status.as_u16(),
+                status.canonical_reason().unwrap_or("error").to_ascii_lowercase()
+            ),
+        };
+        let (mut parts, _) = res.into_parts();
+        parts.headers.remove(header::CONTENT_LENGTH);
+        parts.headers.remove(header::CONTENT_TYPE);
+        let answer = ApiError::new(status, message).into_response();
+        let (answer_parts, body) = answer.into_parts();
+        parts.headers.extend(answer_parts.headers);
+        res = Response::from_parts(parts, body);
+    }
     let h = res.headers_mut();
-    for (name, value) in [
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (
-            header::CONTENT_SECURITY_POLICY,
-            "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
-        ),
-        (header::CACHE_CONTROL, "no-store"),
-        (
-            header::HeaderName::from_static("cross-origin-resource-policy"),
-            "same-origin",
-        ),
-    ] {
-        if !h.contains_key(&name) {
+    for (name, value) in super::conn::SECURITY_HEADERS {
+        if !h.contains_key(name) {
             h.insert(name, HeaderValue::from_static(value));
         }
     }
@@ -269,17 +378,24 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// The request body, answering `413` for an oversized body.
+/// The request body, answering `413` for an oversized body and `408` for one that came too
+/// slowly ([`super::conn::BodyTimeout`]).
 pub fn read_body(state: &AppState, body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
     body.map_err(|rej| {
         if rej.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            api::ApiError::too_large(&state.api).into()
-        } else {
-            ApiError::new(
-                rej.status(),
-                format!("cannot read the request body: {}", rej.body_text()),
-            )
+            return api::ApiError::too_large(&state.api).into();
         }
+        let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&rej);
+        while let Some(e) = source {
+            if let Some(t) = e.downcast_ref::<super::conn::BodyTimeout>() {
+                return ApiError::new(StatusCode::REQUEST_TIMEOUT, t.to_string());
+            }
+            source = e.source();
+        }
+        ApiError::new(
+            rej.status(),
+            format!("cannot read the request body: {}", rej.body_text()),
+        )
     })
 }
 

@@ -58,6 +58,8 @@ pub struct Jobs {
     clients: Arc<Mutex<HashMap<IpAddr, Arc<Semaphore>>>>,
     timeout: Duration,
     queue_wait: Duration,
+    /// Called (on the blocking pool) when a job ends and no other runs.
+    on_idle: Option<fn()>,
 }
 
 /// A client's slot; drops the client's entry when no job of it is left.
@@ -105,7 +107,15 @@ impl Jobs {
             clients: Arc::new(Mutex::new(HashMap::new())),
             timeout,
             queue_wait,
+            on_idle: None,
         }
+    }
+
+    /// Calls `f` on the blocking pool whenever a job ends and no other job runs (the server
+    /// frees the families' caches there, [`pencilbox_registry::release_caches`]).
+    pub fn with_on_idle(mut self, f: fn()) -> Self {
+        self.on_idle = Some(f);
+        self
     }
 
     /// Jobs of one client that may run at once.
@@ -177,9 +187,18 @@ impl Jobs {
             cancel: Some(cancel),
             ..Limits::default()
         };
+        let (slots, on_idle) = (self.slots.clone(), self.on_idle);
+        let capacity = self.capacity;
         let handle = tokio::task::spawn_blocking(move || {
-            let _slots = (permit, client_slot);
-            work(limits)
+            let out = {
+                let _slots = (permit, client_slot);
+                work(limits)
+            };
+            // The job's slot is free now: the last job out frees the caches.
+            if let Some(f) = on_idle.filter(|_| slots.available_permits() == capacity) {
+                f();
+            }
+            out
         });
         match tokio::time::timeout(limit + GRACE, handle).await {
             Ok(Ok(Ok(v))) => Ok(v),

@@ -25,23 +25,31 @@
 //!   [`Config::jobs`] at a time and [`Config::jobs_per_client`] per client address (the rest
 //!   queue), under a deadline and a cancellation flag ([`pencilbox_core::Limits`]) that is
 //!   also raised when the client goes away, so a hard puzzle never blocks other requests.
-//! * Connections: a request's header must arrive within [`Config::header_timeout`] (also the
-//!   idle limit of a kept-alive connection), and at most [`Config::max_connections`] are open,
-//!   [`Config::max_connections_per_client`] per address; others are closed at once.
+//! * Connections ([`conn`]): one request each; its head must arrive within
+//!   [`Config::header_timeout`] and its body within [`Config::body_timeout`] plus a second per
+//!   [`Config::body_min_rate`] bytes (at most [`Config::body_max_time`]), both `408`; an answer
+//!   the client does not read is dropped after [`Config::write_timeout`]. At most
+//!   [`Config::max_connections`] are open, [`Config::max_connections_per_client`] per address;
+//!   when all are taken, a new connection closes the one that has waited longest (at least
+//!   [`Config::evict_after`]) for its client, so slow or silent clients cannot keep others out.
+//! * The request head is checked before hyper reads it ([`conn::check_head`]), so that what
+//!   hyper would refuse with an empty answer (`400`, `414`, `431`) is refused with a JSON reason.
 //! * `Host` must name the bound address, a loopback name or an `--allow-host` name (DNS
-//!   rebinding), and a request other than `GET`/`HEAD` that carries an `Origin` must come from
-//!   the server's own origin (no cross-origin POSTs); answers carry `nosniff`, a CSP and
-//!   `Cache-Control: no-store` ([`api::guard`]).
-//! * Bad JSON, unknown puzzles, malformed grids → `400` with `{"error": ...}`; the server keeps
-//!   serving after any bad request (even a panic in a solver is answered with a `500`).
+//!   rebinding), once, and an absolute-form target must name that same host; a request other
+//!   than `GET`/`HEAD` that carries an `Origin` (once) must come from the server's own origin
+//!   (no cross-origin POSTs), and a `POST` must say `Content-Type: application/json` (`415`);
+//!   answers carry `nosniff`, a CSP and `Cache-Control: no-store` ([`api::guard`]).
+//! * Every error answer is `{"error": ...}` with those headers, from the head check to `405`.
+//!   Bad JSON, unknown puzzles, malformed grids → `400`; the server keeps serving after any bad
+//!   request (even a panic in a solver is answered with a `500`).
 
 pub mod api;
 pub mod assets;
+pub mod conn;
 pub mod jobs;
 
-use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Flags of `pencilbox serve`.
@@ -54,7 +62,7 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
     /// Time limit of one solve, count or check, in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    #[arg(long, value_name = "SECS", default_value_t = 10.0, allow_negative_numbers = true)]
     pub timeout: f64,
     /// Solves that may run at the same time (default: 4 × the number of cores, at least 8).
     #[arg(long, value_name = "N")]
@@ -95,8 +103,24 @@ pub struct Config {
     pub memory_per_request: u64,
     /// Jobs of one client address running at once.
     pub jobs_per_client: usize,
-    /// Time for a request's header to arrive (and for an idle kept-alive connection).
+    /// Time for a request's head to arrive (`408` past it).
     pub header_timeout: Duration,
+    /// The largest request head (request line and header lines), in bytes (`431` above it,
+    /// `414` for a request line alone above it).
+    pub max_head: usize,
+    /// Time for a request's body to arrive, before the extensions of
+    /// [`Config::body_min_rate`] (`408` past it; see [`conn`]).
+    pub body_timeout: Duration,
+    /// The minimum transfer rate of a body, in bytes per second: each this many bytes received
+    /// give the body one more second.
+    pub body_min_rate: u64,
+    /// Time for a body at most, however fast it comes.
+    pub body_max_time: Duration,
+    /// Time an answer may wait for the client to read it before the connection is dropped.
+    pub write_timeout: Duration,
+    /// When every connection is taken, a new one closes the connection that has waited longest
+    /// for its client (head, body or reading the answer), if it has waited at least this long.
+    pub evict_after: Duration,
     /// Open connections at most.
     pub max_connections: usize,
     /// Open connections of one client address at most.
@@ -121,6 +145,12 @@ impl Default for Config {
             memory_per_request: api.memory_per_request,
             jobs_per_client: 2,
             header_timeout: Duration::from_secs(5),
+            max_head: 64 * 1024,
+            body_timeout: Duration::from_secs(10),
+            body_min_rate: 1024,
+            body_max_time: Duration::from_secs(60),
+            write_timeout: Duration::from_secs(10),
+            evict_after: Duration::from_secs(1),
             max_connections: 512,
             max_connections_per_client: 64,
             allowed_hosts: Vec::new(),
@@ -136,6 +166,9 @@ impl Config {
             "jobs": self.jobs,
             "jobs_per_client": self.jobs_per_client,
             "header_timeout_s": self.header_timeout.as_secs_f64(),
+            "body_timeout_s": self.body_timeout.as_secs_f64(),
+            "body_min_rate": self.body_min_rate,
+            "body_max_time_s": self.body_max_time.as_secs_f64(),
             "max_connections": self.max_connections,
             "max_connections_per_client": self.max_connections_per_client,
         });
@@ -157,7 +190,7 @@ impl Config {
     pub fn from_args(args: &ServeArgs) -> Result<Self, String> {
         if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 3600.0) {
             return Err(format!(
-                "--timeout must be a number of seconds in (0, 3600], found {}",
+                "--timeout {}: the time limit must be a number of seconds above 0 and at most 3600",
                 args.timeout
             ));
         }
@@ -168,16 +201,16 @@ impl Config {
         };
         if let Some(j) = args.jobs {
             if j == 0 {
-                return Err("--jobs must be at least 1".into());
+                return Err("--jobs 0: at least one job must be allowed".into());
             }
             c.jobs = j;
         }
         if args.memory_per_request == 0 {
-            return Err("--memory-per-request must be at least 1 (MB)".into());
+            return Err("--memory-per-request 0: the budget must be at least 1 (MB)".into());
         }
         c.memory_per_request = args.memory_per_request.min(1 << 40).saturating_mul(1 << 20);
         if args.jobs_per_client == 0 {
-            return Err("--jobs-per-client must be at least 1".into());
+            return Err("--jobs-per-client 0: at least one job per client must be allowed".into());
         }
         c.jobs_per_client = args.jobs_per_client;
         c.allowed_hosts = args.allow_hosts.iter().map(|h| h.to_ascii_lowercase()).collect();
@@ -191,60 +224,18 @@ pub fn app(config: Config) -> axum::Router {
     api::router(Arc::new(api::AppState::new(config)))
 }
 
-/// Open connections per client address.
-type Connections = Arc<Mutex<HashMap<IpAddr, usize>>>;
-
-/// One open connection, counted until dropped.
-struct Open {
-    peer: IpAddr,
-    open: Connections,
-}
-
-impl Open {
-    /// Counts a new connection of `peer`; `None` when the caps are reached.
-    fn admit(open: &Connections, peer: IpAddr, config: &Config) -> Option<Open> {
-        let mut map = open.lock().unwrap_or_else(|e| e.into_inner());
-        let total: usize = map.values().sum();
-        let mine = map.entry(peer).or_insert(0);
-        if total >= config.max_connections || *mine >= config.max_connections_per_client {
-            if *mine == 0 {
-                map.remove(&peer);
-            }
-            return None;
-        }
-        *mine += 1;
-        Some(Open {
-            peer,
-            open: open.clone(),
-        })
-    }
-}
-
-impl Drop for Open {
-    fn drop(&mut self) {
-        let mut map = self.open.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = map.get_mut(&self.peer) {
-            *n -= 1;
-            if *n == 0 {
-                map.remove(&self.peer);
-            }
-        }
-    }
-}
-
 /// Serves the application on `listener` until `shutdown` resolves.
 ///
-/// The accept loop is ours (hyper's HTTP/1 connection driver, as axum's own) so that the
-/// header-read timeout is armed ([`Config::header_timeout`], which also closes idle kept-alive
-/// connections) and connections are capped in total and per client address. Each request
-/// carries the peer address ([`axum::extract::ConnectInfo`]) for per-client fairness.
+/// The accept loop is ours so that connections are capped in total and per client address
+/// (making room by closing the connection that has waited longest for its client) and each
+/// connection's head, body and answer are under the limits of [`conn`]; hyper's HTTP/1
+/// connection driver (as axum's own) serves the request. Each request carries the peer address
+/// ([`axum::extract::ConnectInfo`]) for per-client fairness.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     mut config: Config,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    use hyper_util::rt::{TokioIo, TokioTimer};
-    use tower::ServiceExt;
     if let Ok(local) = listener.local_addr() {
         let ip = local.ip();
         if !ip.is_unspecified() {
@@ -255,7 +246,8 @@ pub async fn serve(
         }
     }
     let app = app(config.clone());
-    let open: Connections = Arc::default();
+    let config = Arc::new(config);
+    let open = Arc::new(conn::Conns::default());
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
         let (stream, peer) = tokio::select! {
@@ -271,25 +263,12 @@ pub async fn serve(
             },
             () = &mut shutdown => return Ok(()),
         };
-        let Some(guard) = Open::admit(&open, peer.ip(), &config) else {
+        let Some(admitted) = open.admit(peer.ip(), &config) else {
             drop(stream);
             continue;
         };
         let _ = stream.set_nodelay(true);
-        let app = app.clone();
-        let header_timeout = config.header_timeout;
-        tokio::spawn(async move {
-            let _guard = guard;
-            let service = hyper::service::service_fn(move |mut req: hyper::Request<hyper::body::Incoming>| {
-                req.extensions_mut().insert(axum::extract::ConnectInfo(peer));
-                app.clone().oneshot(req.map(axum::body::Body::new))
-            });
-            let conn = hyper::server::conn::http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(header_timeout)
-                .serve_connection(TokioIo::new(stream), service);
-            let _ = conn.await;
-        });
+        tokio::spawn(conn::handle(stream, peer, admitted, app.clone(), config.clone()));
     }
 }
 
@@ -304,6 +283,19 @@ pub fn url_of(addr: SocketAddr) -> String {
     format!("http://{host}:{}/", addr.port())
 }
 
+/// How long an idle thread of the blocking pool (where jobs run) is kept. The allocator gives
+/// a thread's freed pages back to the system when the thread ends, so after a heavy job the
+/// memory returns within this time (tokio's default is 10 s).
+pub const IDLE_THREAD_KEEP: Duration = Duration::from_secs(1);
+
+/// The server's runtime: tokio's multi-threaded one, with [`IDLE_THREAD_KEEP`].
+pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_keep_alive(IDLE_THREAD_KEEP)
+        .build()
+}
+
 /// Runs the server; returns the exit code (2 when it cannot start).
 pub fn run(args: ServeArgs) -> u8 {
     let config = match Config::from_args(&args) {
@@ -313,7 +305,7 @@ pub fn run(args: ServeArgs) -> u8 {
             return 2;
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match runtime() {
         Ok(r) => r,
         Err(e) => {
             eprintln!("pencilbox: cannot start the async runtime: {e}");

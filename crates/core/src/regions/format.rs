@@ -63,11 +63,13 @@ fn read_row<'a>(
     let line = first.pos.line;
     each(first)?;
     for j in 1..width {
+        // A row that ends early is reported at its own end, not where the next token is.
+        let before = sc.clone();
         let tok = match sc.next_token() {
             Some(t) if t.pos.line == line => t,
-            Some(t) => {
+            Some(_) => {
                 return Err(ParseError::new(
-                    t.pos,
+                    before.line_end(),
                     format!(
                         "row {row} of the {what} has {} but the grid is {} wide",
                         plural(j, "number"),
@@ -77,7 +79,7 @@ fn read_row<'a>(
             }
             None => {
                 return Err(ParseError::new(
-                    sc.pos(),
+                    before.line_end(),
                     format!(
                         "expected {} more {} in row {row} of the {what}, found the end of the input",
                         width - j,
@@ -415,7 +417,7 @@ fn integer_rows(text: &str, w: usize, max_rows: usize) -> Option<usize> {
 /// let s = Shape::new(1, 2);
 /// assert_eq!(parse_answer("2 1\n", s).unwrap().as_slice(), &[2, 1]);
 /// assert_eq!(parse_answer("{\"solution\": [[2, 1]]}", s).unwrap().as_slice(), &[2, 1]);
-/// assert_eq!(parse_answer("2\n1\n", s).unwrap_err().to_string(), "2:1: row 1 of the solution has 1 number but the grid is 2 wide");
+/// assert_eq!(parse_answer("2\n1\n", s).unwrap_err().to_string(), "1:2: row 1 of the solution has 1 number but the grid is 2 wide");
 /// ```
 pub fn parse_answer(text: &str, shape: Shape) -> Result<Grid<u32>, ParseError> {
     let trimmed = text.trim_start();
@@ -566,7 +568,7 @@ mod tests {
         let cases = [
             (
                 "2 4\n0 0 0\n1 1 1 1\n",
-                (3, 1),
+                (2, 6),
                 "row 1 of the hints has 3 numbers but the grid is 4 wide",
             ),
             (

@@ -274,43 +274,48 @@ pub fn nishio(config: &Config, body: &[u8]) -> Result<Plan, ApiError> {
         ))
     })?;
     let block = sudoku_block(&req.settings)?;
-    Ok(Plan::job(None, move |limits| {
-        let p = Sudoku::parse(&req.text, block)?;
-        let n = p.n();
-        if req.digit == 0 || req.digit as usize > n {
-            return Err(PuzzleError::unsupported(format!(
-                "`digit` must be between 1 and {n}, found {}",
-                req.digit
-            )));
-        }
-        let mut cand = Candidates::from_puzzle(&p).map_err(|c| PuzzleError::unsupported(c.message))?;
-        if let Some(masks) = &req.candidates {
-            check_candidate_count(masks, n)?;
-            for (cell, &mask) in cand.cells_mut().iter_mut().zip(masks) {
-                let mut allowed = Domain::EMPTY;
-                for v in 1..=n as u32 {
-                    if mask >> v & 1 == 1 {
-                        allowed.insert(v);
-                    }
-                }
-                *cell = cell.and(allowed);
+    // A time limit reached before Nishio finished is a `503`, like a job that overran it.
+    Ok(Plan::job_answering(None, move |limits| {
+        let run = || -> Result<Option<Value>, PuzzleError> {
+            let p = Sudoku::parse(&req.text, block)?;
+            let n = p.n();
+            if req.digit == 0 || req.digit as usize > n {
+                return Err(PuzzleError::unsupported(format!(
+                    "`digit` must be between 1 and {n}, found {}",
+                    req.digit
+                )));
             }
-        }
-        let Some(r) =
-            nishio_for_digit_limited(&cand, req.digit as u8, method, &limits).map_err(PuzzleError::unsupported)?
-        else {
-            return Err(PuzzleError::unsupported(
-                "the time limit was reached before Nishio finished",
-            ));
+            let mut cand = Candidates::from_puzzle(&p).map_err(|c| PuzzleError::unsupported(c.message))?;
+            if let Some(masks) = &req.candidates {
+                check_candidate_count(masks, n)?;
+                for (cell, &mask) in cand.cells_mut().iter_mut().zip(masks) {
+                    let mut allowed = Domain::EMPTY;
+                    for v in 1..=n as u32 {
+                        if mask >> v & 1 == 1 {
+                            allowed.insert(v);
+                        }
+                    }
+                    *cell = cell.and(allowed);
+                }
+            }
+            let r =
+                nishio_for_digit_limited(&cand, req.digit as u8, method, &limits).map_err(PuzzleError::unsupported)?;
+            Ok(r.map(|r| {
+                json!({
+                    "puzzle": "sudoku",
+                    "digit": req.digit,
+                    "method": method.name(),
+                    "candidates": r.candidates.len(),
+                    "removed": r.removed.names(),
+                    "placements": r.placements.map(|x| x.to_string()),
+                })
+            }))
         };
-        Ok(json!({
-            "puzzle": "sudoku",
-            "digit": req.digit,
-            "method": method.name(),
-            "candidates": r.candidates.len(),
-            "removed": r.removed.names(),
-            "placements": r.placements.map(|x| x.to_string()),
-        }))
+        match run() {
+            Ok(Some(v)) => Ok(v),
+            Ok(None) => Err(ApiError::timed_out("the time limit was reached before Nishio finished")),
+            Err(e) => Err(ApiError::from_puzzle(e)),
+        }
     }))
 }
 

@@ -50,6 +50,9 @@ pub const NOT_FOUND: u16 = 404;
 pub const PAYLOAD_TOO_LARGE: u16 = 413;
 /// `500 Internal Server Error`.
 pub const INTERNAL_ERROR: u16 = 500;
+/// `503 Service Unavailable`: the work ran out of its time limit (or, in the server, no job
+/// slot was free).
+pub const SERVICE_UNAVAILABLE: u16 = 503;
 
 /// The limits of the API, whoever serves it.
 #[derive(Clone, Debug)]
@@ -153,6 +156,12 @@ impl ApiError {
         )
     }
 
+    /// The answer to a job that reached its time limit before it had an answer (`503`, as
+    /// the server answers a job that overran it).
+    pub fn timed_out(message: impl Into<String>) -> Self {
+        Self::new(SERVICE_UNAVAILABLE, message)
+    }
+
     /// The answer when the puzzle code panicked on the input.
     pub fn panicked() -> Self {
         Self::new(
@@ -163,8 +172,9 @@ impl ApiError {
 }
 
 /// The puzzle work of a request, run under limits carrying its deadline (and, in the server, a
-/// cancellation flag).
-pub type Work = Box<dyn FnOnce(Limits) -> Result<Value, PuzzleError> + Send + 'static>;
+/// cancellation flag): the answer, or the error answer (a puzzle error's `400`, a time limit's
+/// `503`).
+pub type Work = Box<dyn FnOnce(Limits) -> Result<Value, ApiError> + Send + 'static>;
 
 /// Puzzle work with the time limit its request asked for.
 pub struct Job {
@@ -193,10 +203,18 @@ pub enum Plan {
 }
 
 impl Plan {
-    /// A job.
+    /// A job whose puzzle errors are answered by [`ApiError::from_puzzle`].
     pub fn job<F>(timeout: Option<Duration>, work: F) -> Self
     where
         F: FnOnce(Limits) -> Result<Value, PuzzleError> + Send + 'static,
+    {
+        Self::job_answering(timeout, move |limits| work(limits).map_err(ApiError::from_puzzle))
+    }
+
+    /// A job that chooses its error answers itself (e.g. [`ApiError::timed_out`]).
+    pub fn job_answering<F>(timeout: Option<Duration>, work: F) -> Self
+    where
+        F: FnOnce(Limits) -> Result<Value, ApiError> + Send + 'static,
     {
         Plan::Job(Job {
             timeout,
@@ -282,7 +300,7 @@ pub fn call(path: &str, body: &[u8], config: &Config) -> Response {
             };
             match (job.work)(limits) {
                 Ok(body) => Response { status: OK, body },
-                Err(e) => ApiError::from_puzzle(e).into(),
+                Err(e) => e.into(),
             }
         }
     }
