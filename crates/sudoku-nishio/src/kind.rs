@@ -175,6 +175,7 @@ pub fn deduction_share(limits: &Limits) -> Limits {
         deadline: limits.deadline.map(|d| now + d.saturating_duration_since(now) / 2),
         cancel: limits.cancel.clone(),
         progress: limits.progress.clone(),
+        memory: limits.memory,
     }
 }
 
