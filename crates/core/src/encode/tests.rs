@@ -13,7 +13,7 @@ use rustsat::types::TernaryVal;
 
 /// The assignments of the first `n` formula variables that extend to a model of the CNF.
 fn models(enc: &Encoder, n: usize) -> Vec<Vec<bool>> {
-    let cnf = enc.cnf();
+    let cnf = enc.cnf().expect("a small formula fits in memory");
     let mut s = rustsat_batsat::BasicSolver::default();
     for cl in cnf.clauses.iter() {
         s.add_clause_ref(cl).unwrap();
