@@ -112,7 +112,10 @@ fn generate(a: &GenerateArgs) -> Result<(), (u8, String)> {
         None => info.default_size,
     };
     let settings = crate::commands::parse_settings(&a.settings).map_err(|e| usage(e.0))?;
-    let mut limits = Limits::default();
+    let mut limits = Limits {
+        memory: crate::memory_budget(),
+        ..Limits::default()
+    };
     if let Some(t) = a.timeout {
         if !(t.is_finite() && t > 0.0) {
             return Err(usage(format!(

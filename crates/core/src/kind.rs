@@ -118,13 +118,16 @@ pub trait PuzzleKind: Sync {
     }
     /// The puzzle's engine model as a formula in `format` (DIMACS CNF, CPLEX LP or OPB; see
     /// [`crate::encode`]), variables named after the cells and links. Default: not available.
+    /// The formula is written to `out` as it is made (DIMACS is streamed and never held; LP and
+    /// OPB are refused when their rows would take more than the memory budget).
     fn export(
         &self,
         text: &str,
         format: crate::encode::ExportFormat,
         opts: &RunOptions,
-    ) -> Result<String, PuzzleError> {
-        let _ = (text, format, opts);
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), PuzzleError> {
+        let _ = (text, format, opts, out);
         Err(PuzzleError::unsupported(format!(
             "`export` is not available for {} puzzles",
             self.name()
