@@ -143,7 +143,9 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
             (r, vec![])
         }
         Algorithm::Extend(rules) => {
-            let mut s = ExtendSearch::new(p, *rules);
+            // The set-up and every node cost time in proportion to the grid: the search reads
+            // the clock itself.
+            let mut s = ExtendSearch::new_limited(p, *rules, limits);
             let r = run(&mut s, limits, |s| {
                 if kept.len() < keep {
                     kept.push(s.configuration());
