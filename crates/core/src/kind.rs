@@ -5,8 +5,7 @@
 
 use crate::error::PuzzleError;
 use crate::puzzle::{
-    bytes_for_cells, AlgorithmInfo, CountReport, Instance, Rendered, RunOptions, SolveReport, VerifyReport,
-    DEFAULT_BYTES_PER_CELL,
+    AlgorithmInfo, CountReport, Instance, Rendered, RunOptions, SolveReport, VerifyReport, DEFAULT_BYTES_PER_CELL,
 };
 
 /// A puzzle family, as the CLI and server see it. Object-safe.
@@ -31,7 +30,7 @@ pub trait PuzzleKind: Sync {
     /// [`PuzzleKind::dimensions`].
     fn memory_estimate(&self, text: &str, opts: &RunOptions) -> Result<u64, PuzzleError> {
         let (m, n) = self.dimensions(text, opts)?;
-        Ok(bytes_for_cells(m, n, DEFAULT_BYTES_PER_CELL))
+        Ok(crate::puzzle::estimate(m, n, DEFAULT_BYTES_PER_CELL, 0))
     }
     /// The largest side the family serves interactively (the playground server refuses larger
     /// grids with a message pointing at `pencilbox solve`); `None`: only the server's own limits.

@@ -15,12 +15,14 @@
 //! # The default budget
 //! [`default_budget`] is half of the smallest of: the machine's physical memory
 //! (`MemTotal` in `/proc/meminfo`), the control group's memory limit (`memory.max`, cgroup v2,
-//! or `memory.limit_in_bytes`, v1) and the address space still free under `RLIMIT_AS`
-//! (`ulimit -v`, from `/proc/self/limits` and `/proc/self/status`). Half, because estimates
-//! are of the memory used (resident), while an address-space limit counts what is reserved
-//! too (an engine reserves its vectors ahead, thread stacks, the allocator's arenas): about
-//! twice as much, measured. Where `/proc` cannot be read (macOS, Windows, the browser) there
-//! is no default budget and only the system's own limits apply.
+//! or `memory.limit_in_bytes`, v1) and the address-space limit (`RLIMIT_AS`, `ulimit -v`, from
+//! `/proc/self/limits`). Half, because estimates are of the memory used (resident), while an
+//! address-space limit counts what is reserved too (an engine reserves its vectors ahead,
+//! thread stacks, the allocator's arenas): about twice as much, measured; and a machine's
+//! memory is shared with everything else it runs. (The address space a process already uses
+//! says little: the binary's allocator reserves a 1 GiB arena at start-up, which later
+//! allocations fill.) Where `/proc` cannot be read (macOS, Windows, the browser) there is no
+//! default budget and only the system's own limits apply.
 //!
 //! Estimates are per family and algorithm, from measured bytes per cell
 //! ([`crate::plugin::Puzzle::memory_estimate`]; the figures are in `docs/cli.md`).
@@ -155,21 +157,18 @@ pub struct System {
     pub cgroup: Option<u64>,
     /// The address-space limit (`RLIMIT_AS`, soft).
     pub address_space: Option<u64>,
-    /// The address space the process already uses (`VmSize`).
-    pub address_space_used: Option<u64>,
 }
 
 impl System {
     /// Reads `/proc` (Linux); every figure is `None` elsewhere.
     pub fn read() -> Self {
         let read = |p: &str| std::fs::read_to_string(p).ok();
-        let kib_field = |text: &str, key: &str| {
-            text.lines()
-                .find_map(|l| l.strip_prefix(key))
+        let physical = read("/proc/meminfo").and_then(|t| {
+            t.lines()
+                .find_map(|l| l.strip_prefix("MemTotal:"))
                 .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
                 .map(|k| k.saturating_mul(1024))
-        };
-        let physical = read("/proc/meminfo").and_then(|t| kib_field(&t, "MemTotal:"));
+        });
         let cgroup = read("/sys/fs/cgroup/memory.max")
             .or_else(|| read("/sys/fs/cgroup/memory/memory.limit_in_bytes"))
             .and_then(|t| t.trim().parse::<u64>().ok())
@@ -181,22 +180,17 @@ impl System {
                 .and_then(|l| l.split_whitespace().nth(3))
                 .and_then(|soft| soft.parse::<u64>().ok())
         });
-        let address_space_used = read("/proc/self/status").and_then(|t| kib_field(&t, "VmSize:"));
         System {
             physical,
             cgroup,
             address_space,
-            address_space_used,
         }
     }
 
     /// The default budget these figures give (see the module docs); `None` when nothing is
     /// known.
     pub fn budget(&self) -> Option<u64> {
-        let free_address_space = self
-            .address_space
-            .map(|limit| limit.saturating_sub(self.address_space_used.unwrap_or(0)));
-        [self.physical, self.cgroup, free_address_space]
+        [self.physical, self.cgroup, self.address_space]
             .into_iter()
             .flatten()
             .min()
@@ -239,9 +233,8 @@ mod tests {
             physical: Some(16 << 30),
             cgroup: None,
             address_space: Some(4 << 30),
-            address_space_used: Some(1 << 30),
         };
-        assert_eq!(s.budget(), Some(3 << 29));
+        assert_eq!(s.budget(), Some(2 << 30));
         let s = System {
             physical: Some(16 << 30),
             cgroup: Some(2 << 30),

@@ -121,12 +121,15 @@ pub trait Puzzle: Sized + 'static {
     /// `(height, width)` of the grid.
     fn dimensions(&self) -> (usize, usize);
     /// An estimate, in bytes, of the memory a solve or count with `algorithm` (`None`: the
-    /// default) takes at most ([`PuzzleKind::memory_estimate`]). Default:
+    /// default) takes at most ([`PuzzleKind::memory_estimate`]); checked against the run's
+    /// budget ([`crate::memory`]) before any model is built, so it should be measured (peak
+    /// resident memory over a few grid sizes) and err high. Default:
+    /// [`crate::puzzle::estimate`] with
     /// [`DEFAULT_BYTES_PER_CELL`](crate::puzzle::DEFAULT_BYTES_PER_CELL) per cell.
     fn memory_estimate(&self, algorithm: Option<&str>) -> u64 {
         let _ = algorithm;
         let (m, n) = self.dimensions();
-        crate::puzzle::bytes_for_cells(m, n, crate::puzzle::DEFAULT_BYTES_PER_CELL)
+        crate::puzzle::estimate(m, n, crate::puzzle::DEFAULT_BYTES_PER_CELL, 0)
     }
     /// Figures about the instance for `--stats` (size, a paper's bound).
     fn notes(&self) -> Vec<Note> {
@@ -504,6 +507,12 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
         };
         let engine = m.search.engine();
         refused_memory(&p, None, &opts.limits, work, engine.interrupted())?;
+        // Every variable's name and literals next to the model.
+        let names = (engine.num_vars() as u64).saturating_mul(EXPORT_VAR_BYTES);
+        let model = p.memory_estimate(None);
+        crate::memory::check(model.saturating_add(names), &opts.limits, || {
+            describe_work(&p, None, work)
+        })?;
         let mut named: Vec<Option<VarInfo>> = vec![None; engine.num_vars()];
         for place in &m.places {
             named[place.var.index()] = Some(VarInfo {
@@ -525,12 +534,15 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
         // LP and OPB keep the formula's rows (and LP every variable's name): measured by a
         // first pass that keeps nothing, and refused above the budget before they are kept.
         let (rows, vars) = crate::encode::formula_size(engine, info, &opts.limits)?;
-        let names = if format == ExportFormat::Lp {
+        let lp_names = if format == ExportFormat::Lp {
             vars.saturating_mul(LP_NAME_BYTES)
         } else {
             0
         };
-        let needed = p.memory_estimate(None).saturating_add(rows).saturating_add(names);
+        let needed = model
+            .saturating_add(names)
+            .saturating_add(rows)
+            .saturating_add(lp_names);
         crate::memory::check(needed, &opts.limits, || describe_work(&p, None, work))?;
         let mut enc = Encoder::limited(engine.domains(), info, &opts.limits, None)
             .with_rows_of(engine)
@@ -626,6 +638,10 @@ pub fn refused_memory<P: Puzzle>(
     }
     .into())
 }
+
+/// The bytes an export holds per engine variable: its name, kept for both passes, and its
+/// literals in the encoder.
+const EXPORT_VAR_BYTES: u64 = 128;
 
 /// The bytes an LP export holds per formula variable for its name (the name, its copy in the
 /// clash check, their vectors and hashing).

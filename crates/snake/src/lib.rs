@@ -166,6 +166,15 @@ impl Puzzle for Snake {
     const GENERATOR: Option<GeneratorInfo> = Some(pencilbox_core::generate::info(2500, (10, 10)));
     pencilbox_core::genre_methods!();
     pencilbox_core::shading_genre_methods!("snake", shape, entries, ["empty", "snake"]);
+    /// Measured peaks per cell (docs/cli.md, "Memory"): the engine model 1.6–1.75 KB, the SAT
+    /// formula about 8.5 KB.
+    fn memory_estimate(&self, algorithm: Option<&str>) -> u64 {
+        let (m, n) = self.dimensions();
+        match algorithm {
+            Some("sat") => pencilbox_core::puzzle::estimate(m, n, 10 << 10, 0),
+            _ => pencilbox_core::puzzle::estimate(m, n, 2048, 0),
+        }
+    }
 
     fn detect(text: &str) -> bool {
         text.trim_start().starts_with("snake") || text.contains("?snake/")

@@ -130,6 +130,15 @@ impl Puzzle for StarBattle {
     });
     pencilbox_core::genre_methods!();
     pencilbox_core::shading_genre_methods!("starbattle", shape, entries, ["empty", "star"]);
+    /// Measured peaks per cell (docs/cli.md, "Memory"): the engine model 0.7–1 KB, the SAT
+    /// formula about 5.3 KB.
+    fn memory_estimate(&self, algorithm: Option<&str>) -> u64 {
+        let (m, n) = self.dimensions();
+        match algorithm {
+            Some("sat") => pencilbox_core::puzzle::estimate(m, n, 8 << 10, 0),
+            _ => pencilbox_core::puzzle::estimate(m, n, 1228, 0),
+        }
+    }
 
     fn detect(text: &str) -> bool {
         text.trim_start().starts_with("starbattle") || text.contains("?starbattle/")

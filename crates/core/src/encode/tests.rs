@@ -231,7 +231,9 @@ fn streamed_dimacs_is_the_kept_formulas_text() {
     // for byte, as the formula kept in memory and written whole.
     let e = path_model(5);
     let header = vec!["a header".to_string()];
-    let kept = Encoder::of_engine(&e, named).unwrap().write(ExportFormat::Dimacs, &header);
+    let kept = Encoder::of_engine(&e, named)
+        .unwrap()
+        .write(ExportFormat::Dimacs, &header);
     let mut streamed = Vec::new();
     write_dimacs(&e, named, &header, &Limits::default(), &mut streamed).unwrap();
     assert_eq!(String::from_utf8(streamed).unwrap(), kept);
@@ -265,7 +267,9 @@ fn a_formula_built_past_its_deadline_halts_and_sat_reports_the_timeout() {
         deadline: Some(crate::time::Instant::now()),
         ..Limits::default()
     };
-    let mut enc = Encoder::limited(e.domains(), named, &past, None).with_rows_of(&e).unwrap();
+    let mut enc = Encoder::limited(e.domains(), named, &past, None)
+        .with_rows_of(&e)
+        .unwrap();
     assert!(matches!(enc.take_halt(), Some(Halt::Limit(StopReason::Deadline))));
     let found = sat_search(&mut e, unnamed, &past, 1, |_| ()).unwrap();
     assert_eq!(found.interrupted, Some(StopReason::Deadline));
