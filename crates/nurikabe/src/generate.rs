@@ -249,8 +249,16 @@ pub fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
     pencilbox_core::generate::make(req, |rng| {
         let g = random_solution(shape, rng)?;
         let p = numbered(&g, rng);
-        let (p, g) =
-            pencilbox_core::generate::settle((p, g), rng, 3 * shape.cells(), |s| genre::undecided(&s.0), reshape);
-        genre::undecided(&p).is_some_and(|u| u.len() <= CLOSE).then_some((p, g))
+        let (p, g) = pencilbox_core::generate::settle(
+            (p, g),
+            rng,
+            3 * shape.cells(),
+            |s| genre::undecided_limited(&s.0, &req.limits),
+            reshape,
+            &req.limits,
+        );
+        genre::undecided_limited(&p, &req.limits)
+            .is_some_and(|u| u.len() <= CLOSE)
+            .then_some((p, g))
     })
 }

@@ -42,7 +42,11 @@ pub fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
         let mut p = generate::repair(full, &on, rng, shape.cells(), &check)?;
         // White circles on the snake where the rules (without trial) leave cells open.
         loop {
-            let open = genre::undecided(&p)?;
+            // One propagation of the grid per circle: the deadline is read each time.
+            if req.limits.interrupted().is_some() {
+                return None;
+            }
+            let open = genre::undecided_limited(&p, &req.limits)?;
             let mut on_snake: Vec<CellId> = open.into_iter().filter(|&c| on[c] && !p.given(c)).collect();
             if on_snake.is_empty() {
                 break;

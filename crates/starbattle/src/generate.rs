@@ -71,9 +71,9 @@ pub fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
     generate::make(req, |rng| {
         let stars = random_stars(shape, k, rng)?;
         let p = StarBattle::new(&random_regions(&stars, k, rng)?, k);
-        let mut p = settle(p, &stars, rng, rounds, ShadeRules::ALL)?;
+        let mut p = settle(p, &stars, rng, rounds, ShadeRules::ALL, &req.limits)?;
         if !rules.probe {
-            if let Some(q) = settle(p.clone(), &stars, rng, rounds, rules) {
+            if let Some(q) = settle(p.clone(), &stars, rng, rounds, rules, &req.limits) {
                 p = q;
             }
         }
@@ -174,8 +174,10 @@ fn random_regions(stars: &Shading, k: u32, rng: &mut SplitMix64) -> Option<Grid<
 
 /// The cells that the rules (with `rules.probe`: and trial, as the explanations try
 /// values) leave undecided at the root; `None` when they find no solution.
-fn undecided(p: &StarBattle, rules: ShadeRules) -> Option<Vec<CellId>> {
+fn undecided(p: &StarBattle, rules: ShadeRules, limits: &Limits) -> Option<Vec<CellId>> {
     let (mut e, m) = p.model(rules).ok()?;
+    // The local search runs many of these: each reads the deadline (`None` once it passed).
+    e.set_limits(limits);
     e.propagate().ok()?;
     if rules.probe {
         e.probe(&Probe {
@@ -188,26 +190,31 @@ fn undecided(p: &StarBattle, rules: ShadeRules) -> Option<Vec<CellId>> {
         })
         .ok()?;
     }
+    if e.interrupted().is_some() {
+        return None;
+    }
     Some(m.shape.all().filter(|&c| e.value(m.cell(c)).is_none()).collect())
 }
 
 /// The local search of the module docs: `p` changed until `rules` leave no cell of it
-/// undecided (`None` when it stopped before).
+/// undecided (`None` when it stopped before, also at the deadline or cancellation of
+/// `limits`, read every round).
 fn settle(
     mut p: StarBattle,
     stars: &Shading,
     rng: &mut SplitMix64,
     rounds: usize,
     rules: ShadeRules,
+    limits: &Limits,
 ) -> Option<StarBattle> {
-    let mut open = undecided(&p, rules)?;
+    let mut open = undecided(&p, rules, limits)?;
     let mut best = open.len();
     let (mut since_best, mut since_less) = (0, 0);
     for _ in 0..rounds {
         if open.is_empty() {
             return Some(p);
         }
-        if since_best > PATIENCE {
+        if since_best > PATIENCE || limits.interrupted().is_some() {
             return None;
         }
         since_best += 1;
@@ -218,7 +225,7 @@ fn settle(
             for &x in open.iter().filter(|&&x| !stars[x]) {
                 for labels in detours(&p.regions, stars, x) {
                     let q = StarBattle::new(&labels, p.k);
-                    if let Some(o) = undecided(&q, rules) {
+                    if let Some(o) = undecided(&q, rules, limits) {
                         tried.push((q, o));
                     }
                 }
@@ -234,7 +241,7 @@ fn settle(
                 moved |= reshape(&mut q, stars, open[rng.below(open.len())], rng);
             }
             moved
-                .then(|| undecided(&q, rules).map(|o| (q, o)))
+                .then(|| undecided(&q, rules, limits).map(|o| (q, o)))
                 .flatten()
                 .filter(|(_, o)| o.len() <= open.len())
         };
