@@ -6,7 +6,11 @@
 //! json` (so a record from `pencilbox.batch` equals the line `pencilbox batch` writes). The GIL
 //! is released while puzzles are solved (`Python::detach`). Bad input raises
 //! `pencilbox.PuzzleError` (a `ValueError`) with `.line` and `.col` (1-based, within the text;
-//! `None` when the problem has no position, like an unknown family) and `.message`.
+//! `None` when the problem has no position, like an unknown family) and `.message`. A puzzle
+//! whose memory estimate is above the budget (`memory=`, default: half of the machine's memory
+//! or of a lower limit; [`pencilbox_core::memory`]), or memory the system refuses, raises
+//! `MemoryError`: an allocation that fails must never abort the interpreter. A generator
+//! stopped by `timeout=` raises `TimeoutError`.
 //!
 //! Ctrl-C works during a long call on the main thread: a SIGINT handler chained after Python's
 //! own cancels the search (it stops at its next check, as at a timeout), and once the work has
