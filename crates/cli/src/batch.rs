@@ -133,6 +133,9 @@ pub struct Config {
     /// Cancels every run (the CLI's Ctrl-C): a search stops at its next check, and a record
     /// finished once it is set is dropped, not written, so `--resume` runs that line again.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// The memory budget of one puzzle ([`Limits::memory`]): `pencilbox batch` shares the
+    /// run's budget (`--memory`) among its worker threads.
+    pub memory: Option<u64>,
 }
 
 /// Why a puzzle could not be served: a message and, for malformed text, where (1-based line
@@ -143,6 +146,9 @@ pub struct Failure {
     pub message: String,
     /// The line and column in the text, for a parse error.
     pub pos: Option<(u32, u32)>,
+    /// The work needed more memory than the budget, or the system refused it
+    /// ([`PuzzleError::Memory`]; Python raises `MemoryError`).
+    pub memory: bool,
 }
 
 impl Failure {
@@ -150,6 +156,7 @@ impl Failure {
         Failure {
             message: message.into(),
             pos: None,
+            memory: false,
         }
     }
 }
@@ -176,6 +183,7 @@ fn puzzle_failure(e: &PuzzleError) -> Failure {
     Failure {
         message: describe(name, 1, e).0,
         pos,
+        memory: matches!(e, PuzzleError::Memory(_)),
     }
 }
 
@@ -198,6 +206,7 @@ impl Config {
         }
         limits.node_limit = self.node_limit;
         limits.cancel = self.cancel.clone();
+        limits.memory = self.memory;
         Ok(RunOptions {
             algorithm: self.algorithm.clone(),
             limits,
@@ -395,6 +404,7 @@ fn parse_line(line: u64, input: &str) -> Result<Job, (Value, Failure)> {
                 Failure {
                     message: format!("malformed JSON: {e}"),
                     pos: Some((1, e.column() as u32)),
+                    memory: false,
                 },
             ))
         }
@@ -662,7 +672,13 @@ fn batch(a: &BatchArgs) -> Result<Ended, InputError> {
     // finished before it are written, and `--resume` continues from them.
     let mut watched = Limits::default();
     let _watch = crate::interrupt::Watch::cancel_only(&mut watched);
+    // Every worker may hold a puzzle's model at once: each gets its share of the budget.
+    let workers = match a.jobs {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
     let cfg = Arc::new(Config {
+        memory: crate::memory_budget().map(|b| b / workers as u64),
         cancel: watched.cancel.clone(),
         op: Some(a.op),
         puzzle: a.puzzle.clone(),

@@ -198,6 +198,7 @@ pub fn run(args: &BenchArgs) -> u8 {
                         .timeout
                         .map(|t| Instant::now() + Duration::from_secs_f64(t.min(1e9))),
                     cancel: watched.cancel.clone(),
+                    memory: crate::memory_budget(),
                     ..Limits::default()
                 };
                 // Bench compares the text form with the answer file and prints no notes.

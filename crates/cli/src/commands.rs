@@ -134,7 +134,10 @@ fn unknown_url_genre(text: &str, file: &str) -> Option<InputError> {
 
 /// Builds run options from the shared flags.
 pub fn run_options(args: &PuzzleArgs) -> Result<RunOptions, InputError> {
-    let mut limits = Limits::default();
+    let mut limits = Limits {
+        memory: crate::memory_budget(),
+        ..Limits::default()
+    };
     if let Some(t) = args.timeout {
         if !(t.is_finite() && t >= 0.0) {
             return Err(InputError(format!(

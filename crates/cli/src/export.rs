@@ -3,11 +3,11 @@
 
 use crate::commands::fail;
 use crate::input::{describe, InputError};
-use crate::output::emit;
 use crate::setter::load_one;
 use crate::PuzzleArgs;
 use clap::ValueEnum;
 use pencilbox_core::encode::ExportFormat;
+use std::io::Write;
 use std::path::PathBuf;
 
 /// The file formats.
@@ -40,7 +40,30 @@ pub struct ExportArgs {
     pub file: PathBuf,
 }
 
-/// Runs `pencilbox export`: exit 0 written, 2 bad input or an unwritable output.
+/// A writer that remembers its first error, so that a closed pipe can end the run quietly
+/// as [`crate::output::emit`] does.
+struct Recording<W> {
+    inner: W,
+    error: Option<std::io::ErrorKind>,
+}
+
+impl<W: Write> Write for Recording<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.inner.write(buf).inspect_err(|e| {
+            self.error.get_or_insert(e.kind());
+        })
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush().inspect_err(|e| {
+            self.error.get_or_insert(e.kind());
+        })
+    }
+}
+
+/// Runs `pencilbox export`: exit 0 written, 2 bad input, a model or formula above the memory
+/// budget (`--memory`), or an unwritable output. The formula is written as it is made
+/// (DIMACS is streamed and never held in memory), so a failure part-way leaves a partial
+/// file behind: the exit code tells.
 pub fn run(a: &ExportArgs) -> u8 {
     let args = PuzzleArgs {
         puzzle: a.puzzle.clone(),
@@ -58,18 +81,29 @@ pub fn run(a: &ExportArgs) -> u8 {
         Format::Lp => ExportFormat::Lp,
         Format::Opb => ExportFormat::Opb,
     };
-    let text = match one.kind.export(&one.text, format, &one.opts) {
-        Ok(t) => t,
-        Err(e) => return fail(describe(&one.name, one.first_line, &e)),
-    };
-    match &a.output {
-        None => {
-            emit(text.trim_end());
-            0
-        }
-        Some(path) => match std::fs::write(path, text) {
-            Ok(()) => 0,
-            Err(e) => fail(InputError(format!("{}: cannot write: {e}", path.display()))),
+    let sink: Box<dyn Write> = match &a.output {
+        None => Box::new(std::io::stdout().lock()),
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => Box::new(f),
+            Err(e) => return fail(InputError(format!("{}: cannot write: {e}", path.display()))),
         },
+    };
+    let mut out = Recording {
+        inner: sink,
+        error: None,
+    };
+    let written = one.kind.export(&one.text, format, &one.opts, &mut out);
+    match (written, out.error) {
+        (Ok(()), _) => 0,
+        // `pencilbox export … | head`: a closed pipe is not an error.
+        (Err(_), Some(std::io::ErrorKind::BrokenPipe)) if a.output.is_none() => 0,
+        (Err(e), Some(_)) => {
+            let to = a
+                .output
+                .as_ref()
+                .map_or("<stdout>".to_string(), |p| p.display().to_string());
+            fail(InputError(format!("{to}: {e}")))
+        }
+        (Err(e), None) => fail(describe(&one.name, one.first_line, &e)),
     }
 }

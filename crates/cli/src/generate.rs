@@ -7,13 +7,15 @@
 //! file format (or its JSON, or a puzz.link URL) and writes its solution to `--answer`. The
 //! size, the difficulty names and the setting keys are checked against what the generator
 //! declares (`pencilbox list` shows them). Exit 2 on a bad request, 1 when the generator found
-//! no puzzle (Path: no unique puzzle from the seeds it was allowed to try), 130 on Ctrl-C (at
-//! once: a generator has nothing to show part-way). On a terminal a run that takes over a
+//! no puzzle (Path: no unique puzzle from the seeds it was allowed to try), 3 when `--timeout`
+//! passed first (every generator reads the clock between its steps and inside its searches,
+//! [`pencilbox_core::generate::stopped`]), 130 on Ctrl-C (at once: a generator has nothing to
+//! show part-way). On a terminal a run that takes over a
 //! second shows a progress line ([`crate::interrupt`]).
 
 use clap::ValueEnum;
 use pencilbox_core::plugin::GenerateRequest;
-use pencilbox_core::search::Limits;
+use pencilbox_core::search::{Limits, StopReason};
 use pencilbox_core::PuzzleError;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -48,7 +50,7 @@ pub struct GenerateArgs {
     /// Generator setting KEY=VALUE (Path: clues=PERCENT, tries=N, any=yes; Sudoku: block=RxC); repeatable.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub settings: Vec<String>,
-    /// Give up after this many seconds (generators that can be interrupted).
+    /// Give up after this many seconds (exit code 3).
     #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
     pub timeout: Option<f64>,
     /// Output format.
@@ -112,7 +114,10 @@ fn generate(a: &GenerateArgs) -> Result<(), (u8, String)> {
         None => info.default_size,
     };
     let settings = crate::commands::parse_settings(&a.settings).map_err(|e| usage(e.0))?;
-    let mut limits = Limits::default();
+    let mut limits = Limits {
+        memory: crate::memory_budget(),
+        ..Limits::default()
+    };
     if let Some(t) = a.timeout {
         if !(t.is_finite() && t > 0.0) {
             return Err(usage(format!(
@@ -137,6 +142,12 @@ fn generate(a: &GenerateArgs) -> Result<(), (u8, String)> {
     watch.done();
     let g = g.map_err(|e| match e {
         PuzzleError::NotFound(m) => (1, m),
+        // The time limit (or Ctrl-C, should a generator see it first) stopped it: as a search.
+        PuzzleError::Interrupted {
+            reason: StopReason::Cancelled,
+            message,
+        } => (130, message),
+        PuzzleError::Interrupted { message, .. } => (3, format!("timeout: {message}")),
         other => (2, other.to_string()),
     })?;
     let out = match a.format {

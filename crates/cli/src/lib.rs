@@ -5,8 +5,9 @@
 //!
 //! A thin shell over the puzzle crates: flags are parsed here ([`Cli`]), resolved into
 //! [`pencilbox_core::RunOptions`], and handed to the [`registry`]'s [`pencilbox_core::PuzzleKind`]s.
-//! Exit codes: 0 solved / valid, 1 no solution / invalid, 2 bad input or usage, 3 timeout or
-//! limit reached, 130 stopped by Ctrl-C ([`interrupt`]).
+//! Exit codes: 0 solved / valid, 1 no solution / invalid, 2 bad input or usage (also work
+//! whose memory estimate is above the budget, `--memory`), 3 timeout or limit reached, 130
+//! stopped by Ctrl-C ([`interrupt`]).
 
 pub mod batch;
 pub mod bench;
@@ -26,13 +27,30 @@ pub mod sudoku;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Solve, check, count and benchmark pencil-and-paper logic puzzles (Suguru, Path puzzles, Sudoku).
 #[derive(Parser, Debug)]
 #[command(name = "pencilbox", version, about, long_about = None)]
 pub struct Cli {
+    /// The memory a run may use, e.g. 2G or 512M (K, M, G, T: powers of 1024): work whose
+    /// estimate is above it is refused with exit code 2 before anything is allocated
+    /// (default: half of the machine's memory, or of a lower limit such as `ulimit -v`).
+    #[arg(long, global = true, value_name = "SIZE", value_parser = pencilbox_core::memory::parse_size)]
+    memory: Option<u64>,
     #[command(subcommand)]
     command: Command,
+}
+
+/// The memory budget of the current run in bytes (0: none): `--memory`, or the system's
+/// default ([`pencilbox_core::memory::default_budget`]), set by [`run_from`] before the
+/// command runs.
+static MEMORY_BUDGET: AtomicU64 = AtomicU64::new(0);
+
+/// The memory budget of the current run ([`pencilbox_core::Limits::memory`]), for every
+/// command's limits.
+pub fn memory_budget() -> Option<u64> {
+    Some(MEMORY_BUDGET.load(Ordering::Relaxed)).filter(|&b| b > 0)
 }
 
 /// Output formats.
@@ -188,6 +206,8 @@ where
             return code;
         }
     };
+    let budget = cli.memory.or_else(pencilbox_core::memory::default_budget);
+    MEMORY_BUDGET.store(budget.unwrap_or(0), Ordering::Relaxed);
     match cli.command {
         Command::Solve {
             args,

@@ -140,6 +140,15 @@ fn read_puzzles(file: &Path, block: Option<BlockShape>) -> Result<(String, Vec<(
                 kinds.join(" or ")
             )),
         })?;
+        // These tools build Nishio's graph (hundreds of megabytes at 25×25): its estimate is
+        // checked against the memory budget before anything is built.
+        let limits = pencilbox_core::Limits {
+            memory: crate::memory_budget(),
+            ..pencilbox_core::Limits::default()
+        };
+        let needed = pencilbox_core::plugin::Puzzle::memory_estimate(&p, Some("deduce"));
+        pencilbox_core::memory::check(needed, &limits, || format!("Nishio on this {0}×{0} Sudoku", p.n()))
+            .map_err(|e| InputError(format!("{name}:{}: {e}", inst.first_line)))?;
         out.push((inst.first_line, p));
     }
     Ok((name, out))

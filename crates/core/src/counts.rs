@@ -201,6 +201,11 @@ impl Bands {
         for lo in 0..lines {
             let mut touched = 0u128;
             for (hi, &row) in in_line.iter().enumerate().take(lines.min(lo + lines / 2)).skip(lo) {
+                // A band costs a pass over the grid, and a sweep has lines² / 2 of them (a
+                // tenth of a second at 100×100): the limits are polled per band.
+                if cx.should_stop() {
+                    return Ok(());
+                }
                 let n = (hi - lo + 1) as u32;
                 touched |= row;
                 let inside: u128 = span

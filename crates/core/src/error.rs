@@ -74,12 +74,34 @@ pub enum PuzzleError {
     /// allowed without making a unique puzzle). The CLI exits with 1, not 2.
     #[error("{0}")]
     NotFound(String),
+    /// The work would need more memory than the budget allows, or the system refused an
+    /// allocation ([`crate::memory`]). The CLI exits with 2, Python raises `MemoryError`.
+    #[error(transparent)]
+    Memory(#[from] crate::memory::MemoryError),
+    /// A time limit, node limit or cancellation stopped work that has no partial answer to
+    /// give (a generator that has not made a puzzle yet). The CLI exits with 3 (130 for
+    /// Ctrl-C).
+    #[error("{message}")]
+    Interrupted {
+        /// What stopped it.
+        reason: crate::search::StopReason,
+        /// What was not done, in words.
+        message: String,
+    },
 }
 
 impl PuzzleError {
     /// An [`PuzzleError::Unsupported`] error with a message.
     pub fn unsupported(message: impl Into<String>) -> Self {
         PuzzleError::Unsupported(message.into())
+    }
+
+    /// A [`PuzzleError::Interrupted`] error: `reason` stopped the work before `message`.
+    pub fn interrupted(reason: crate::search::StopReason, message: impl Into<String>) -> Self {
+        PuzzleError::Interrupted {
+            reason,
+            message: message.into(),
+        }
     }
 
     /// A [`PuzzleError::NotFound`] error with a message.

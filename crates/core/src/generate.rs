@@ -22,7 +22,7 @@ use crate::human::{ExplainOptions, ExplainStatus, TRIAL};
 use crate::plugin::Puzzle;
 use crate::puzzle::{GenerateRequest, Generated, GeneratorInfo, RunOptions};
 use crate::rng::SplitMix64;
-use crate::search::Limits;
+use crate::search::{Limits, StopReason};
 
 /// The difficulty names of [`make`], the default first.
 pub const DIFFICULTIES: &[&str] = &["medium", "easy", "hard"];
@@ -43,6 +43,19 @@ const BAND_ATTEMPTS: u32 = 4;
 /// Node budget per cell of each uniqueness check: a removal whose uniqueness takes longer to
 /// prove is not kept.
 pub const NODES_PER_CELL: u64 = 20;
+
+/// The error of a generator that the deadline or cancellation of `limits` stopped before it
+/// made a puzzle: [`PuzzleError::Interrupted`], so the command line exits with 3 (130 for
+/// Ctrl-C) as for a search, and Python raises `TimeoutError`.
+pub fn stopped(limits: &Limits) -> PuzzleError {
+    let reason = limits.interrupted().unwrap_or(StopReason::Deadline);
+    let message = if reason == StopReason::Cancelled {
+        "cancelled before a puzzle was made"
+    } else {
+        "the time limit passed before a puzzle was made"
+    };
+    PuzzleError::interrupted(reason, message)
+}
 
 /// The family's answer when a search with the default algorithm counts at most two
 /// solutions: `Some(true)` unique, `Some(false)` not, `None` when the limits stopped it.
@@ -100,7 +113,7 @@ pub fn make<P: Puzzle>(
 ) -> Result<Generated, PuzzleError> {
     let difficulty = req.difficulty.as_deref().unwrap_or(DIFFICULTIES[0]);
     let limits = &req.limits;
-    let stopped = || PuzzleError::unsupported("the time limit passed before a puzzle was made");
+    let stopped = || stopped(limits);
     let mut rng = SplitMix64::new(req.seed ^ 0x6E6E_7261_7465_0001);
     let cells = (req.height * req.width) as u64;
     let check = Limits {
@@ -157,6 +170,10 @@ pub fn make<P: Puzzle>(
             plain: false,
             solved: false,
         });
+        // A rating the limits cut short says nothing: stopped, not a puzzle of the band.
+        if limits.interrupted().is_some() {
+            return Err(stopped());
+        }
         if attempts < BAND_ATTEMPTS && !in_band(difficulty, outcome) {
             continue;
         }
@@ -197,7 +214,8 @@ const SETTLE_DETOUR: usize = 8;
 /// `rounds` times, changes it near random cells its clues leave undecided (`perturb`: `false`
 /// when it could not) and keeps the change unless more cells are left undecided
 /// (`undecided`: `None` when the state's clues have no solution). Returns the best state (none
-/// undecided when it got there).
+/// undecided when it got there), also when the deadline or cancellation of `limits` stop it
+/// (read every round: a round propagates the whole grid once).
 ///
 /// While many cells are open, a round makes several changes at once (one per
 /// `SETTLE_BATCH` open cells): most changes of a loose grid decide nothing, and each
@@ -212,8 +230,9 @@ pub fn settle<S: Clone>(
     rounds: usize,
     undecided: impl Fn(&S) -> Option<Vec<crate::grid::CellId>>,
     perturb: impl FnMut(&mut S, crate::grid::CellId, &mut SplitMix64) -> bool,
+    limits: &Limits,
 ) -> S {
-    settle_with(state, rng, rounds, undecided, perturb, |_, _| Vec::new())
+    settle_with(state, rng, rounds, undecided, perturb, limits, |_, _| Vec::new())
 }
 
 /// [`settle`] with an endgame: when at most `SETTLE_ENDGAME` cells are open and
@@ -228,6 +247,7 @@ pub fn settle_with<S: Clone>(
     rounds: usize,
     undecided: impl Fn(&S) -> Option<Vec<crate::grid::CellId>>,
     mut perturb: impl FnMut(&mut S, crate::grid::CellId, &mut SplitMix64) -> bool,
+    limits: &Limits,
     mut endgame: impl FnMut(&S, &[crate::grid::CellId]) -> Vec<S>,
 ) -> S {
     let Some(mut open) = undecided(&state) else {
@@ -237,7 +257,7 @@ pub fn settle_with<S: Clone>(
     let mut best = (open.len(), state.clone());
     let (mut since_best, mut since_less) = (0, 0);
     for _ in 0..rounds {
-        if best.0 == 0 || since_best > SETTLE_PATIENCE {
+        if best.0 == 0 || since_best > SETTLE_PATIENCE || limits.interrupted().is_some() {
             break;
         }
         since_best += 1;

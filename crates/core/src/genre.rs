@@ -148,17 +148,30 @@ pub fn settles<G: Genre>(g: &G, max_level: Option<u8>, trial: bool, limits: &Lim
 /// what a generator's local search drives to nothing ([`crate::generate::settle`]). `None`
 /// when the rules find no solution.
 pub fn undecided<G: Genre>(g: &G) -> Option<Vec<CellId>> {
+    undecided_limited(g, &crate::Limits::default())
+}
+
+/// [`undecided`] with the propagation under the deadline and cancellation flag of `limits`
+/// (a generator's local search runs many of them): `None` also when they stopped it.
+pub fn undecided_limited<G: Genre>(g: &G, limits: &crate::Limits) -> Option<Vec<CellId>> {
     let (mut e, kit) = g.model(<G::Kit as Toolkit>::all_rules()).ok()?;
+    e.set_limits(limits);
     e.propagate().ok()?;
-    Some(kit.undecided(&e))
+    e.interrupted().is_none().then(|| kit.undecided(&e))
 }
 
 /// The cells `rules` leave undecided at the root of `g`'s model, after propagation and, with
 /// `probe`, failed-value probing to a fixpoint (what the explanations' trial step does): a
 /// generator's local search that settles a puzzle for a difficulty. `None` when the rules find
-/// no solution.
-pub fn undecided_with<G: Genre>(g: &G, rules: <G::Kit as Toolkit>::Rules, probe: bool) -> Option<Vec<CellId>> {
+/// no solution, or the deadline or cancellation of `limits` stopped them.
+pub fn undecided_with<G: Genre>(
+    g: &G,
+    rules: <G::Kit as Toolkit>::Rules,
+    probe: bool,
+    limits: &crate::Limits,
+) -> Option<Vec<CellId>> {
     let (mut e, kit) = g.model(rules).ok()?;
+    e.set_limits(limits);
     e.propagate().ok()?;
     if probe {
         e.probe(&crate::engine::Probe {
@@ -171,7 +184,7 @@ pub fn undecided_with<G: Genre>(g: &G, rules: <G::Kit as Toolkit>::Rules, probe:
         })
         .ok()?;
     }
-    Some(kit.undecided(&e))
+    e.interrupted().is_none().then(|| kit.undecided(&e))
 }
 
 /// The setter's model of [`crate::plugin::Puzzle::fact_model`].

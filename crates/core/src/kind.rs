@@ -5,8 +5,7 @@
 
 use crate::error::PuzzleError;
 use crate::puzzle::{
-    bytes_for_cells, AlgorithmInfo, CountReport, Instance, Rendered, RunOptions, SolveReport, VerifyReport,
-    DEFAULT_BYTES_PER_CELL,
+    AlgorithmInfo, CountReport, Instance, Rendered, RunOptions, SolveReport, VerifyReport, DEFAULT_BYTES_PER_CELL,
 };
 
 /// A puzzle family, as the CLI and server see it. Object-safe.
@@ -31,7 +30,7 @@ pub trait PuzzleKind: Sync {
     /// [`PuzzleKind::dimensions`].
     fn memory_estimate(&self, text: &str, opts: &RunOptions) -> Result<u64, PuzzleError> {
         let (m, n) = self.dimensions(text, opts)?;
-        Ok(bytes_for_cells(m, n, DEFAULT_BYTES_PER_CELL))
+        Ok(crate::puzzle::estimate(m, n, DEFAULT_BYTES_PER_CELL, 0))
     }
     /// The largest side the family serves interactively (the playground server refuses larger
     /// grids with a message pointing at `pencilbox solve`); `None`: only the server's own limits.
@@ -118,13 +117,16 @@ pub trait PuzzleKind: Sync {
     }
     /// The puzzle's engine model as a formula in `format` (DIMACS CNF, CPLEX LP or OPB; see
     /// [`crate::encode`]), variables named after the cells and links. Default: not available.
+    /// The formula is written to `out` as it is made (DIMACS is streamed and never held; LP and
+    /// OPB are refused when their rows would take more than the memory budget).
     fn export(
         &self,
         text: &str,
         format: crate::encode::ExportFormat,
         opts: &RunOptions,
-    ) -> Result<String, PuzzleError> {
-        let _ = (text, format, opts);
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), PuzzleError> {
+        let _ = (text, format, opts, out);
         Err(PuzzleError::unsupported(format!(
             "`export` is not available for {} puzzles",
             self.name()

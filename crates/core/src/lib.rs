@@ -34,7 +34,8 @@
 //!   separates two solutions, redundant givens.
 //! * [`rng`] — a deterministic random stream for generators; [`generate`] — any family's
 //!   generator with three difficulties from a random complete puzzle.
-//! * [`time`] — the clock of deadlines, also in the browser build.
+//! * [`time`] — the clock of deadlines, also in the browser build; [`memory`] — the memory
+//!   budget: estimates checked before allocating, sizes, the system's limits.
 //! * [`switches`] — the rule-list mini-language (`-cuts,+edges`, `reach,owed`, `none,+x`).
 //! * [`scan`] — the line/column tokenizer all parsers use; [`error`] — parse errors.
 //! * `testing` (feature `test-support`) — brute-force oracles, the fixpoint check and the
@@ -58,6 +59,7 @@ pub mod human;
 pub mod kind;
 pub mod lines;
 pub mod links;
+pub mod memory;
 pub mod plugin;
 pub mod puzzle;
 pub mod puzzlink;

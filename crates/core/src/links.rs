@@ -42,11 +42,15 @@ impl Links {
 
     /// [`Links::new`] that calls `stop` once per grid row (and per row of links) and gives
     /// up, returning `None`, as soon as it returns true: for models built under a deadline
-    /// (numbering the links of a million-cell grid takes tens of milliseconds).
+    /// (numbering the links of a million-cell grid takes tens of milliseconds). `None` too
+    /// when the system refuses the memory of the tables.
     pub fn new_until(shape: Shape, mut stop: impl FnMut() -> bool) -> Option<Self> {
         let (h, w) = (shape.height, shape.width);
         let horizontal = h * w.saturating_sub(1);
-        let mut ends = Vec::with_capacity(horizontal + h.saturating_sub(1) * w);
+        // Asked with `try_reserve`: a refused table gives up like a stop (the caller tells the
+        // two apart by its engine's state, see `PathVars::new`).
+        let mut ends = Vec::new();
+        ends.try_reserve_exact(horizontal + h.saturating_sub(1) * w).ok()?;
         for r in 0..h {
             if stop() {
                 return None;
@@ -64,7 +68,8 @@ impl Links {
             }
         }
         // Filled cell by cell (not preset for the whole grid first): the rows are polled.
-        let mut incident = Vec::with_capacity(shape.cells());
+        let mut incident = Vec::new();
+        incident.try_reserve_exact(shape.cells()).ok()?;
         for cell in shape.all() {
             let (r, c) = shape.coords(cell);
             if c == 0 && stop() {

@@ -121,13 +121,21 @@ pub trait Puzzle: Sized + 'static {
     /// `(height, width)` of the grid.
     fn dimensions(&self) -> (usize, usize);
     /// An estimate, in bytes, of the memory a solve or count with `algorithm` (`None`: the
-    /// default) takes at most ([`PuzzleKind::memory_estimate`]). Default:
-    /// [`DEFAULT_BYTES_PER_CELL`](crate::puzzle::DEFAULT_BYTES_PER_CELL) per cell.
+    /// default) takes at most ([`PuzzleKind::memory_estimate`]); checked against the run's
+    /// budget ([`crate::memory`]) before any model is built, so it should be measured (peak
+    /// resident memory over a few grid sizes) and err high. Default:
+    /// [`Puzzle::MEMORY`]'s figures for the grid's size.
     fn memory_estimate(&self, algorithm: Option<&str>) -> u64 {
-        let _ = algorithm;
-        let (m, n) = self.dimensions();
-        crate::puzzle::bytes_for_cells(m, n, crate::puzzle::DEFAULT_BYTES_PER_CELL)
+        Self::MEMORY.estimate(self.dimensions(), algorithm)
     }
+    /// The measured figures behind the default [`Puzzle::memory_estimate`] (default:
+    /// [`DEFAULT_BYTES_PER_CELL`](crate::puzzle::DEFAULT_BYTES_PER_CELL) per cell for every
+    /// algorithm).
+    const MEMORY: crate::puzzle::Memory = crate::puzzle::Memory::new(
+        crate::puzzle::DEFAULT_BYTES_PER_CELL,
+        crate::puzzle::DEFAULT_BYTES_PER_CELL,
+        0,
+    );
     /// Figures about the instance for `--stats` (size, a paper's bound).
     fn notes(&self) -> Vec<Note> {
         Vec::new()
@@ -322,8 +330,11 @@ impl<P: Puzzle> Plugin<P> {
         check_settings::<P>(opts)?;
         let (alg, name) = algorithm_of::<P>(opts)?;
         let p = P::parse(text, opts)?;
+        let work = if max == Some(1) { "solving" } else { "counting" };
+        check_memory(&p, opts.algorithm.as_deref(), &opts.limits, work)?;
         let limits = opts.limits.clone().with_max_solutions(max);
         let found = p.search(alg, opts, &limits, keep)?;
+        refused_memory(&p, opts.algorithm.as_deref(), &opts.limits, work, found.interrupted)?;
         // Every returned solution passes the family's verifier in debug builds (all tests); a
         // release build trusts the solvers those tests cross-check.
         let checked: &[P::Solution] = if cfg!(debug_assertions) { &found.solutions } else { &[] };
@@ -453,8 +464,16 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
     fn forced(&self, text: &str, opts: &RunOptions) -> Result<crate::setter::ForcedReport, PuzzleError> {
         check_settings::<P>(opts)?;
         let p = P::parse(text, opts)?;
+        check_memory(&p, None, &opts.limits, "listing the forced facts of")?;
         match p.fact_model(opts) {
-            Some(setup) => Ok(crate::setter::forced(setup?, &opts.limits)),
+            Some(setup) => {
+                let setup = setup?;
+                if let crate::setter::Setup::Model(m) = &setup {
+                    let stop = m.search.engine().interrupted();
+                    refused_memory(&p, None, &opts.limits, "listing the forced facts of", stop)?;
+                }
+                Ok(crate::setter::forced(setup, &opts.limits))
+            }
             None => Err(PuzzleError::unsupported(format!(
                 "`forced` is not available for {} puzzles",
                 P::NAME
@@ -466,49 +485,91 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
         text: &str,
         format: crate::encode::ExportFormat,
         opts: &RunOptions,
-    ) -> Result<String, PuzzleError> {
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), PuzzleError> {
+        use crate::encode::{Encoder, ExportFormat, VarInfo};
         check_settings::<P>(opts)?;
         let p = P::parse(text, opts)?;
         let (h, w) = p.dimensions();
         let mut header = vec![format!("pencilbox export: {} {h}x{w}", P::NAME)];
+        let work = match format {
+            ExportFormat::Dimacs => "exporting as DIMACS",
+            ExportFormat::Lp => "exporting as LP",
+            ExportFormat::Opb => "exporting as OPB",
+        };
+        // The engine model first: its estimate, then the model.
+        check_memory(&p, None, &opts.limits, work)?;
         let setup = p
             .fact_model(opts)
             .ok_or_else(|| PuzzleError::unsupported(format!("`export` is not available for {} puzzles", P::NAME)))??;
-        let enc = match setup {
+        let io = |e: std::io::Error| PuzzleError::unsupported(format!("cannot write the formula: {e}"));
+        let m = match setup {
             crate::setter::Setup::NoSolution(reason) => {
                 header.push(format!("no solution: {reason}"));
-                crate::encode::Encoder::unsatisfiable()
+                return Encoder::unsatisfiable().write_to(format, &header, out).map_err(io);
             }
-            crate::setter::Setup::Model(m) => {
-                let engine = m.search.engine();
-                let mut named: Vec<Option<crate::encode::VarInfo>> = vec![None; engine.num_vars()];
-                for place in &m.places {
-                    named[place.var.index()] = Some(crate::encode::VarInfo {
-                        name: place.name.clone(),
-                        boolean: matches!(place.values, crate::setter::Values::Bool { .. }),
-                    });
-                }
-                header.push("variables: a cell's number is one literal per value (`r3c1=5`), a yes/no place one literal (a link `r2c3-r2c4` used, a cell `r2c3` visited); unnamed ones are auxiliary".into());
-                crate::encode::Encoder::of_engine(engine, |v| {
-                    named[v.index()].take().unwrap_or_else(|| crate::encode::VarInfo {
-                        name: format!("v{}", v.index()),
-                        boolean: true,
-                    })
-                })
-                .map_err(|u| PuzzleError::unsupported(u.to_string()))?
-            }
+            crate::setter::Setup::Model(m) => m,
         };
-        Ok(enc.write(format, &header))
+        let engine = m.search.engine();
+        refused_memory(&p, None, &opts.limits, work, engine.interrupted())?;
+        // Every variable's name and literals next to the model.
+        let names = (engine.num_vars() as u64).saturating_mul(EXPORT_VAR_BYTES);
+        let model = p.memory_estimate(None);
+        crate::memory::check(model.saturating_add(names), &opts.limits, || {
+            describe_work(&p, None, work)
+        })?;
+        let mut named: Vec<Option<VarInfo>> = vec![None; engine.num_vars()];
+        for place in &m.places {
+            named[place.var.index()] = Some(VarInfo {
+                name: place.name.clone(),
+                boolean: matches!(place.values, crate::setter::Values::Bool { .. }),
+            });
+        }
+        let info = |v: crate::var::VarId| {
+            named[v.index()].clone().unwrap_or_else(|| VarInfo {
+                name: format!("v{}", v.index()),
+                boolean: true,
+            })
+        };
+        header.push("variables: a cell's number is one literal per value (`r3c1=5`), a yes/no place one literal (a link `r2c3-r2c4` used, a cell `r2c3` visited); unnamed ones are auxiliary".into());
+        if format == ExportFormat::Dimacs {
+            // Streamed: the clauses are written as they are made, never held.
+            return crate::encode::write_dimacs(engine, info, &header, &opts.limits, out);
+        }
+        // LP and OPB keep the formula's rows (and LP every variable's name): measured by a
+        // first pass that keeps nothing, and refused above the budget before they are kept.
+        let (rows, vars) = crate::encode::formula_size(engine, info, &opts.limits)?;
+        let lp_names = if format == ExportFormat::Lp {
+            vars.saturating_mul(LP_NAME_BYTES)
+        } else {
+            0
+        };
+        let needed = model
+            .saturating_add(names)
+            .saturating_add(rows)
+            .saturating_add(lp_names);
+        crate::memory::check(needed, &opts.limits, || describe_work(&p, None, work))?;
+        let mut enc = Encoder::limited(engine.domains(), info, &opts.limits, None)
+            .with_rows_of(engine)
+            .map_err(|u| PuzzleError::unsupported(u.to_string()))?;
+        if let Some(h) = enc.take_halt() {
+            return Err(crate::encode::halt_error(h));
+        }
+        enc.write_to(format, &header, out).map_err(io)
     }
     fn suggest(&self, text: &str, limit: u64, opts: &RunOptions) -> Result<crate::setter::SuggestReport, PuzzleError> {
         check_settings::<P>(opts)?;
         let (alg, _) = algorithm_of::<P>(opts)?;
-        suggest(&P::parse(text, opts)?, alg, opts, limit)
+        let p = P::parse(text, opts)?;
+        check_memory(&p, opts.algorithm.as_deref(), &opts.limits, "suggesting a clue for")?;
+        suggest(&p, alg, opts, limit)
     }
     fn redundant(&self, text: &str, opts: &RunOptions) -> Result<crate::setter::RedundantReport, PuzzleError> {
         check_settings::<P>(opts)?;
         let (alg, _) = algorithm_of::<P>(opts)?;
-        redundant(&P::parse(text, opts)?, alg, opts)
+        let p = P::parse(text, opts)?;
+        check_memory(&p, opts.algorithm.as_deref(), &opts.limits, "checking the clues of")?;
+        redundant(&p, alg, opts)
     }
     fn explain(
         &self,
@@ -519,6 +580,7 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
     ) -> Result<Explanation, PuzzleError> {
         check_settings::<P>(opts)?;
         let base = P::parse(text, opts)?;
+        check_memory(&base, None, &explain.limits, "explaining")?;
         let run = |p: &P| {
             p.explain(explain).unwrap_or_else(|| {
                 Err(PuzzleError::unsupported(format!(
@@ -547,6 +609,54 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
         check_generate(P::NAME, &info, req)?;
         P::generate(req)
     }
+}
+
+/// Refuses `p` when the family's estimate of the memory `work` with `algorithm` (`None`: the
+/// default) takes ([`Puzzle::memory_estimate`]) is above the budget of `limits`
+/// ([`crate::memory`]): checked after parsing and before any model is built.
+pub fn check_memory<P: Puzzle>(p: &P, algorithm: Option<&str>, limits: &Limits, work: &str) -> Result<(), PuzzleError> {
+    crate::memory::check(p.memory_estimate(algorithm), limits, || {
+        describe_work(p, algorithm, work)
+    })?;
+    Ok(())
+}
+
+/// The error for a run the system refused memory to ([`StopReason::Memory`]: a model's
+/// `try_reserve` failed, so the model was left incomplete and not searched); `Ok` for any
+/// other outcome.
+pub fn refused_memory<P: Puzzle>(
+    p: &P,
+    algorithm: Option<&str>,
+    limits: &Limits,
+    work: &str,
+    stop: Option<crate::search::StopReason>,
+) -> Result<(), PuzzleError> {
+    if stop != Some(crate::search::StopReason::Memory) {
+        return Ok(());
+    }
+    Err(crate::memory::MemoryError {
+        what: describe_work(p, algorithm, work),
+        needed: p.memory_estimate(algorithm),
+        budget: limits.memory,
+        refused: true,
+        at_least: false,
+    }
+    .into())
+}
+
+/// The bytes an export holds per engine variable: its name, kept for both passes, and its
+/// literals in the encoder.
+const EXPORT_VAR_BYTES: u64 = 128;
+
+/// The bytes an LP export holds per formula variable for its name (the name, its copy in the
+/// clash check, their vectors and hashing).
+const LP_NAME_BYTES: u64 = 112;
+
+/// "solving this 2000×2000 path puzzle with `fast`".
+fn describe_work<P: Puzzle>(p: &P, algorithm: Option<&str>, work: &str) -> String {
+    let (h, w) = p.dimensions();
+    let with = algorithm.map_or(String::new(), |a| format!(" with `{a}`"));
+    format!("{work} this {h}×{w} {} puzzle{with}", P::NAME)
 }
 
 /// A position with the player's `entries` has no solution, or stalled: names the entries at

@@ -12,14 +12,17 @@
 //! node limit bounds the solver's conflicts (learnt clauses), over all calls of one search;
 //! the statistics report its decisions as nodes and its conflicts as failures.
 
-use crate::encode::{Cnf, Encoder, VarInfo};
+use crate::encode::cnf::encode_row;
+use crate::encode::{Encoder, Halt, VarInfo};
 use crate::engine::{Engine, VarId};
 use crate::error::PuzzleError;
+use crate::memory::MemoryError;
 use crate::puzzle::Found;
 use crate::puzzle::Note;
 use crate::search::{Limits, Stats, StopReason};
 use crate::time::Instant;
 use batsat::SolverInterface as _;
+use rustsat::instances::{BasicVarManager, ManageVars as _};
 use rustsat::solvers::{Solve as _, SolverResult};
 use rustsat::types::{Clause, TernaryVal};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -58,25 +61,108 @@ impl Stop {
     }
 }
 
-/// An engine model as a formula and its clauses.
-#[derive(Clone, Debug)]
-pub struct SatModel {
-    /// The formula.
-    pub encoder: Encoder,
-    /// Its clauses.
-    pub cnf: Cnf,
+/// Rows encoded into the solver between two looks at the limits.
+const ROWS_PER_POLL: usize = 256;
+
+/// Clauses added to the solver between two looks at the limits: a single row (a cardinality
+/// over every cell) can encode into hundreds of millions of clauses.
+const CLAUSES_PER_POLL: u64 = 4096;
+
+/// The memory the solver takes per clause, estimated: its literals and header in the clause
+/// arena and two watchers.
+fn clause_bytes(len: usize) -> u64 {
+    32 + 4 * len as u64
 }
 
-impl SatModel {
-    /// The formula of `engine` (variables named by `info`) and its clauses.
-    pub fn new(engine: &Engine, info: impl FnMut(VarId) -> VarInfo) -> Result<Self, PuzzleError> {
-        let encoder = Encoder::new(engine.domains(), info)
-            .allowing_lazy()
-            .with_rows_of(engine)
-            .map_err(|u| PuzzleError::unsupported(u.to_string()))?;
-        let cnf = encoder.cnf();
-        Ok(SatModel { encoder, cnf })
+/// Why [`IntoSolver`] stopped taking clauses.
+enum Cut {
+    Limit(StopReason),
+    Memory,
+}
+
+/// A clause collector that adds each clause to the solver as it is made (no copy of the
+/// clauses is held), counting them and their memory; an empty clause or a refused one makes
+/// the formula unsatisfiable. It polls the limits every [`CLAUSES_PER_POLL`] clauses and
+/// stops (an `OutOfMemory` error to the encoding, the reason in `cut`) past the deadline or
+/// the memory budget, so that one huge row cannot overrun either.
+struct IntoSolver<'a> {
+    solver: &'a mut rustsat_batsat::Solver<Stop>,
+    limits: &'a Limits,
+    /// The bytes the clauses may take.
+    budget: Option<u64>,
+    bytes: u64,
+    clauses: u64,
+    failed: bool,
+    cut: Option<Cut>,
+}
+
+impl IntoSolver<'_> {
+    /// Adds one clause; false once stopped.
+    fn add(&mut self, cl: &Clause) -> bool {
+        if self.cut.is_some() {
+            return false;
+        }
+        self.clauses += 1;
+        self.bytes += clause_bytes(cl.len());
+        if self.budget.is_some_and(|b| self.bytes > b) {
+            self.cut = Some(Cut::Memory);
+            return false;
+        }
+        if self.clauses % CLAUSES_PER_POLL == 0 {
+            if let Some(r) = self.limits.interrupted() {
+                self.cut = Some(Cut::Limit(r));
+                return false;
+            }
+        }
+        if cl.is_empty() || self.solver.add_clause_ref(cl).is_err() {
+            self.failed = true;
+        }
+        true
     }
+}
+
+impl rustsat::encodings::CollectClauses for IntoSolver<'_> {
+    fn n_clauses(&self) -> usize {
+        self.clauses as usize
+    }
+    fn extend_clauses<T: IntoIterator<Item = Clause>>(&mut self, cl_iter: T) -> Result<(), rustsat::OutOfMemory> {
+        for cl in cl_iter {
+            if !self.add(&cl) {
+                return Err(rustsat::OutOfMemory::ExternalApi);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The formula of `engine` under `limits`: `Err` with a found-nothing result when the limits
+/// stopped its building, an error when it would take more than the memory budget.
+fn formula<S>(
+    engine: &Engine,
+    info: impl FnMut(VarId) -> VarInfo,
+    limits: &Limits,
+    stats: impl Fn() -> Stats,
+) -> Result<Result<Encoder<'static>, Found<S>>, PuzzleError> {
+    let mut encoder = Encoder::limited(engine.domains(), info, limits, limits.memory)
+        .allowing_lazy()
+        .with_rows_of(engine)
+        .map_err(|u| PuzzleError::unsupported(u.to_string()))?;
+    match encoder.take_halt() {
+        None => Ok(Ok(encoder)),
+        Some(Halt::Limit(r)) => Ok(Err(stopped(r, stats()))),
+        Some(Halt::Memory(m)) => Err(PuzzleError::Memory(MemoryError {
+            what: "the SAT formula".into(),
+            ..m
+        })),
+        Some(Halt::Sink(e)) => Err(PuzzleError::unsupported(e.to_string())),
+    }
+}
+
+/// Nothing found: `reason` stopped the run.
+fn stopped<S>(reason: StopReason, stats: Stats) -> Found<S> {
+    let mut found = Found::counted(Vec::new(), 0, false, stats);
+    found.interrupted = Some(reason);
+    found
 }
 
 /// Solves or counts the engine model on the SAT solver under `limits` (its `max_solutions` is
@@ -91,7 +177,17 @@ pub fn sat_search<S>(
     mut decode: impl FnMut(&Engine) -> S,
 ) -> Result<Found<S>, PuzzleError> {
     let start = Instant::now();
-    let model = SatModel::new(engine, info)?;
+    let elapsed = || Stats {
+        elapsed_us: start.elapsed().as_micros() as u64,
+        ..Stats::default()
+    };
+    // The formula is built under the limits (polled every few rows) and its kept rows count
+    // against the memory budget; its clauses then go straight into the solver, row by row,
+    // with the limits polled between rows: no copy of the clauses is held.
+    let encoder = match formula(engine, info, limits, elapsed)? {
+        Ok(e) => e,
+        Err(stopped) => return Ok(stopped),
+    };
     let mut solver = rustsat_batsat::Solver::<Stop>::default();
     *solver.batsat_mut().cb_mut() = Stop {
         deadline: limits.deadline,
@@ -99,15 +195,37 @@ pub fn sat_search<S>(
         conflicts: 0,
         max_conflicts: limits.node_limit,
     };
-    let mut failed = model.cnf.clauses.iter().any(|cl| cl.is_empty());
-    if !failed {
-        for cl in model.cnf.clauses.iter() {
-            if solver.add_clause_ref(cl).is_err() {
-                failed = true;
-                break;
+    let mut vm = BasicVarManager::from_next_free(rustsat::types::Var::new(encoder.num_lits() as u32));
+    let mut into = IntoSolver {
+        solver: &mut solver,
+        limits,
+        budget: limits.memory.map(|b| b.saturating_sub(encoder.kept_bytes())),
+        bytes: 0,
+        clauses: 0,
+        failed: false,
+        cut: None,
+    };
+    for (k, row) in encoder.rows().iter().enumerate() {
+        if k % ROWS_PER_POLL == 0 {
+            if let Some(r) = limits.interrupted() {
+                return Ok(stopped(r, elapsed()));
             }
         }
+        if encode_row(row, &mut into, &mut vm).is_err() {
+            return match into.cut {
+                Some(Cut::Limit(r)) => Ok(stopped(r, elapsed())),
+                cut => Err(PuzzleError::Memory(MemoryError {
+                    what: "solving with `sat`: the formula's clauses".into(),
+                    needed: into.bytes.saturating_add(encoder.kept_bytes()),
+                    budget: limits.memory,
+                    refused: cut.is_none(),
+                    at_least: true,
+                })),
+            };
+        }
     }
+    let (num_clauses, mut failed) = (into.clauses, into.failed);
+    let num_vars = vm.n_used();
     let n = engine.num_vars();
     let cap = limits.max_solutions.unwrap_or(u64::MAX);
     let (mut count, mut complete, mut interrupted) = (0u64, false, None);
@@ -138,7 +256,7 @@ pub fn sat_search<S>(
         let truth = |l| solver.lit_val(l).is_ok_and(|v| v == TernaryVal::True);
         // Constraints checked lazily (a path's detached cycles): cut the model off and solve
         // again.
-        let cuts = model.encoder.lazy_cuts(&truth);
+        let cuts = encoder.lazy_cuts(&truth);
         if !cuts.is_empty() {
             lazy_cuts += cuts.len() as u64;
             for cut in cuts {
@@ -149,7 +267,7 @@ pub fn sat_search<S>(
             continue;
         }
         for (i, slot) in values.iter_mut().enumerate() {
-            *slot = model.encoder.value(VarId::from_index(i), truth).unwrap_or(0);
+            *slot = encoder.value(VarId::from_index(i), truth).unwrap_or(0);
         }
         count += 1;
         if solutions.len() < keep {
@@ -165,7 +283,7 @@ pub fn sat_search<S>(
             engine.pop_level();
         }
         // The uniqueness cut: not all of these values again.
-        let block: Clause = model.encoder.assignment_lits(&values).into_iter().map(|l| !l).collect();
+        let block: Clause = encoder.assignment_lits(&values).into_iter().map(|l| !l).collect();
         if block.is_empty() || solver.add_clause(block).is_err() {
             failed = true;
         }
@@ -178,8 +296,8 @@ pub fn sat_search<S>(
         elapsed_us: start.elapsed().as_micros() as u64,
     };
     let mut found = Found::counted(solutions, count, complete, stats).with_notes([
-        Note::new("SAT variables", model.cnf.num_vars),
-        Note::new("SAT clauses", model.cnf.clauses.len()),
+        Note::new("SAT variables", num_vars),
+        Note::new("SAT clauses", num_clauses),
         Note::new("SAT lazy cuts", lazy_cuts),
     ]);
     found.interrupted = interrupted;

@@ -100,6 +100,9 @@ pub struct Limits {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Live counters for a progress display (not a limit: nothing stops because of it).
     pub progress: Option<Arc<Progress>>,
+    /// The memory a run may take, in bytes ([`crate::memory`]): work whose estimate is above
+    /// it is refused before anything is allocated. `None`: no budget.
+    pub memory: Option<u64>,
 }
 
 /// Live counters of the searches run under one [`Limits`], read by another thread (the
@@ -214,6 +217,9 @@ pub enum StopReason {
     Deadline,
     /// The cancellation flag was set.
     Cancelled,
+    /// The system refused memory while the model was built ([`crate::memory`]): the model is
+    /// incomplete and was not searched.
+    Memory,
 }
 
 impl StopReason {
@@ -221,7 +227,7 @@ impl StopReason {
     pub fn is_interrupted(self) -> bool {
         matches!(
             self,
-            StopReason::NodeLimit | StopReason::Deadline | StopReason::Cancelled
+            StopReason::NodeLimit | StopReason::Deadline | StopReason::Cancelled | StopReason::Memory
         )
     }
 }

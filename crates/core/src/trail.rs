@@ -55,6 +55,10 @@ impl<T> Trail<T> {
     pub fn reserve(&mut self, additional: usize) {
         self.entries.reserve(additional);
     }
+    /// [`Trail::reserve`], false (and nothing reserved) when the system refuses the memory.
+    pub fn try_reserve(&mut self, additional: usize) -> bool {
+        self.entries.try_reserve(additional).is_ok()
+    }
     /// The entries recorded since the last [`Trail::new_level`] (all of them at level 0).
     #[inline]
     pub fn top(&self) -> &[T] {

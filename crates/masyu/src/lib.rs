@@ -154,6 +154,9 @@ impl Puzzle for Masyu {
     const GENERATOR: Option<GeneratorInfo> = Some(generate::info(2500, (8, 8)));
     pencilbox_core::genre_methods!();
     pencilbox_core::line_genre_methods!("masyu", shape, entries);
+    /// Measured peaks per cell (docs/cli.md, "Memory"): the engine model 1.2–1.35 KB, the SAT
+    /// formula 8.5–10 KB.
+    const MEMORY: pencilbox_core::puzzle::Memory = pencilbox_core::puzzle::Memory::new(1400, 10 << 10, 0);
 
     fn detect(text: &str) -> bool {
         let t = text.trim_start();
@@ -274,7 +277,9 @@ impl Puzzle for Masyu {
     fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
         let shape = Shape::new(req.height, req.width);
         let of = |b: &Blob| {
-            Masyu::from(Grid::from_vec(shape, shape.all().map(|c| Masyu::fits(&b.grid(), c)).collect()).expect("sized"))
+            // The blob's grid once, not once per cell (quadratic: 0.15 s a call at 50×50).
+            let grid = b.grid();
+            Masyu::from(Grid::from_vec(shape, shape.all().map(|c| Masyu::fits(&grid, c)).collect()).expect("sized"))
         };
         generate::make(req, |rng: &mut SplitMix64| {
             let blob = Blob::random(shape, rng)?;
@@ -282,8 +287,9 @@ impl Puzzle for Masyu {
                 blob,
                 rng,
                 4 * shape.cells(),
-                |b| genre::undecided(&of(b)),
+                |b| genre::undecided_limited(&of(b), &req.limits),
                 Blob::toggle_near,
+                &req.limits,
             );
             Some((of(&blob), blob.grid()))
         })

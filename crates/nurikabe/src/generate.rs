@@ -115,8 +115,9 @@ pub fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
     pencilbox_core::generate::make(req, |rng| {
         let g = random_solution(shape, rng)?;
         let p = numbered(&g, |i| i[rng.below(i.len())]);
-        let (p, g) =
-            pencilbox_core::generate::settle((p, g), rng, 3 * shape.cells(), |s| genre::undecided(&s.0), reshape);
-        genre::undecided(&p).is_some_and(|u| u.len() <= CLOSE).then_some((p, g))
+        let undecided = |p: &Nurikabe| genre::undecided_limited(p, &req.limits);
+        let cells = 3 * shape.cells();
+        let (p, g) = pencilbox_core::generate::settle((p, g), rng, cells, |s| undecided(&s.0), reshape, &req.limits);
+        undecided(&p).is_some_and(|u| u.len() <= CLOSE).then_some((p, g))
     })
 }

@@ -112,6 +112,10 @@ impl Puzzle for Nurikabe {
     const GENERATOR: Option<GeneratorInfo> = Some(pencilbox_core::generate::info(2500, (8, 8)));
     pencilbox_core::genre_methods!();
     pencilbox_core::shading_genre_methods!("nurikabe", shape, entries, ["island", "wall"]);
+    /// Measured peaks (docs/cli.md, "Memory"): the engine model 0.56–0.7 KB per cell; the SAT
+    /// formula grows with the square of the grid (a cardinality over every cell, as a
+    /// totalizer): 31–41 bytes per pair of cells at 50×50 and 100×100.
+    const MEMORY: pencilbox_core::puzzle::Memory = pencilbox_core::puzzle::Memory::new(1024, 10 << 10, 40);
 
     fn detect(text: &str) -> bool {
         text.trim_start().starts_with("nurikabe") || text.contains("?nurikabe/")

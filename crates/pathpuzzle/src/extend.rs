@@ -23,11 +23,19 @@
 //! can be switched off ([`Pruning::parse`], CLI `--set prune=-parity`), and [`ExtendSearch`]
 //! counts how often each one cut the tree so their effect can be measured (`--stats`).
 //! With every rule off the search visits exactly the nodes of Algorithm 3.
+//!
+//! # Deadlines
+//! A node's fills and counts cost time proportional to the grid (tens of milliseconds on a
+//! million cells), so the driver's look at the clock every 256 nodes would overrun a deadline
+//! by seconds there (18 s at `--timeout 0.1` on an empty 1000×1000 grid). The search reads
+//! the clock itself ([`ExtendSearch::set_limits`]) after every [`POLL_WORK`] cells of work,
+//! between the phases of a node, and answers a dead node with [`Backtrack::interrupted`] when
+//! the limits stopped it.
 
 use crate::bitboard::{BitWord, Steps};
 use crate::model::{configuration_from_path, Configuration, PathPuzzle};
 use pencilbox_core::reach::Flood;
-use pencilbox_core::search::{Backtrack, Expand};
+use pencilbox_core::search::{Backtrack, Expand, Limits, StopReason};
 use pencilbox_core::switches::{self, Switches};
 use pencilbox_core::{CellId, Shape};
 
@@ -272,23 +280,62 @@ pub struct ExtendSearch {
     uf: Vec<u32>,
     queue: Vec<CellId>,
     prunes: [u64; 12],
+    /// The deadline and cancellation flag, read after every [`POLL_WORK`] cells of work.
+    limits: Option<Limits>,
+    /// Cells of work since the clock was last read.
+    work: usize,
+    /// Why the limits stopped the search, once they have.
+    stopped: Option<StopReason>,
 }
+
+/// Cells of work (fills, counts) between two looks at the clock (see the module docs).
+const POLL_WORK: usize = 1 << 16;
 
 impl ExtendSearch {
     /// The search at its root: the path is door A alone. Run
     /// [`crate::checks::no_solution_reason`] first: door A's row and column must not have the
     /// clue 0 and the doors must differ.
     pub fn new(p: &PathPuzzle, rules: Pruning) -> Self {
+        Self::new_limited(p, rules, &Limits::default())
+    }
+
+    /// [`ExtendSearch::new`] reading the deadline and cancellation flag of `limits` while the
+    /// grid-sized tables are built (once per row of the largest) and then inside the nodes
+    /// ([`ExtendSearch::set_limits`]): when they stop the set-up, the search is left empty
+    /// and its first node answers [`Backtrack::interrupted`].
+    pub fn new_limited(p: &PathPuzzle, rules: Pruning, limits: &Limits) -> Self {
         let shape = p.shape();
-        let cells = shape.cells();
+        // The flood's tables first: the largest part of the set-up, polled row by row.
+        let flood = match limits.interrupted() {
+            Some(_) => None,
+            None => Flood::new_until(shape, || limits.interrupted().is_some()),
+        };
+        let (flood, stopped) = match (flood, limits.interrupted()) {
+            (Some(f), None) => (f, None),
+            (_, reason) => (
+                Flood::new(Shape::new(0, 0)),
+                Some(reason.unwrap_or(StopReason::Deadline)),
+            ),
+        };
+        let mut s = Self::with_flood(p, rules, flood, stopped.is_some());
+        s.set_limits(limits);
+        s.stopped = stopped;
+        s
+    }
+
+    /// The search with `flood`; `empty`: every grid-sized table left empty (a set-up the
+    /// limits stopped: the search is never expanded).
+    fn with_flood(p: &PathPuzzle, rules: Pruning, flood: Flood, empty: bool) -> Self {
+        let shape = p.shape();
+        let cells = if empty { 0 } else { shape.cells() };
         let row_need = p.cr();
         let col_need = p.cc();
         let mut s = ExtendSearch {
             shape,
             rules,
             door_b: p.cell_b(),
-            row_of: shape.all().map(|c| shape.coords(c).0 as u32).collect(),
-            col_of: shape.all().map(|c| shape.coords(c).1 as u32).collect(),
+            row_of: shape.all().take(cells).map(|c| shape.coords(c).0 as u32).collect(),
+            col_of: shape.all().take(cells).map(|c| shape.coords(c).1 as u32).collect(),
             sum_rows: row_need.iter().filter(|&&v| v >= 0).map(|&v| i64::from(v)).sum(),
             sum_cols: col_need.iter().filter(|&&v| v >= 0).map(|&v| i64::from(v)).sum(),
             rows_complete: row_need.iter().all(|&v| v >= 0),
@@ -297,7 +344,7 @@ impl ExtendSearch {
             col_need,
             on_path: vec![false; cells],
             path: Vec::with_capacity(cells),
-            flood: Flood::new(shape),
+            flood,
             reach_row: vec![0; p.height()],
             reach_col: vec![0; p.width()],
             viable_row: vec![0; p.height()],
@@ -312,7 +359,7 @@ impl ExtendSearch {
             tail_col: vec![0; p.width()],
             closed_row: vec![false; p.height()],
             closed_col: vec![false; p.width()],
-            bits: if rules.bitboards {
+            bits: if rules.bitboards && !empty {
                 Board::new(shape).map(std::rc::Rc::new)
             } else {
                 None
@@ -320,7 +367,7 @@ impl ExtendSearch {
             on_bits: 0,
             s_bits: 0,
             bit_mode: false,
-            nbr: neighbour_table(shape),
+            nbr: if empty { Vec::new() } else { neighbour_table(shape) },
             // The edge propagation's scratch is allocated on its first use.
             alive: Vec::new(),
             must: Vec::new(),
@@ -329,9 +376,42 @@ impl ExtendSearch {
             uf: Vec::new(),
             queue: Vec::new(),
             prunes: [0; 12],
+            limits: None,
+            work: 0,
+            stopped: None,
         };
-        s.enter(p.cell_a());
+        if !empty {
+            s.enter(p.cell_a());
+        }
         s
+    }
+
+    /// Reads the deadline and cancellation flag of `limits` inside the nodes (see the module
+    /// docs), not only every 256 nodes as the driver does.
+    pub fn set_limits(&mut self, limits: &Limits) {
+        self.limits = (limits.deadline.is_some() || limits.cancel.is_some()).then(|| Limits {
+            deadline: limits.deadline,
+            cancel: limits.cancel.clone(),
+            ..Limits::default()
+        });
+        self.stopped = None;
+    }
+
+    /// Counts a phase of a node's work (a fill or count over the grid) and reads the clock
+    /// once [`POLL_WORK`] cells have passed; true when the limits stopped the search.
+    fn over_time(&mut self) -> bool {
+        if self.stopped.is_some() {
+            return true;
+        }
+        let Some(limits) = &self.limits else {
+            return false;
+        };
+        self.work += self.shape.cells();
+        if self.work >= POLL_WORK {
+            self.work = 0;
+            self.stopped = limits.interrupted();
+        }
+        self.stopped.is_some()
     }
 
     /// How many nodes each rule cut, in the order of [`RULES`].
@@ -972,7 +1052,14 @@ impl Backtrack for ExtendSearch {
     /// The next cell of the path.
     type Branch = CellId;
 
+    fn interrupted(&self) -> Option<StopReason> {
+        self.stopped
+    }
+
     fn expand(&mut self, out: &mut Vec<CellId>) -> Expand {
+        if self.over_time() {
+            return Expand::Dead;
+        }
         let head = *self.path.last().expect("the path holds door A at least");
         let b = self.door_b;
         if head == b {
@@ -1016,6 +1103,9 @@ impl Backtrack for ExtendSearch {
         if fill {
             // The flood fill over usable cells, not passing through door B.
             let (found, reached, same_colour) = self.fill_from(head);
+            if self.over_time() {
+                return Expand::Dead;
+            }
             if rules.reach && !found {
                 return self.cut(REACH);
             }
@@ -1024,6 +1114,9 @@ impl Backtrack for ExtendSearch {
             }
             if rules.cuts && {
                 self.count_pairs(head);
+                if self.over_time() {
+                    return Expand::Dead;
+                }
                 cut_blocked(&self.row_need, &self.reach_row, &self.pairs_row, hr, br)
                     || cut_blocked(&self.col_need, &self.reach_col, &self.pairs_col, hc, bc)
             } {
@@ -1043,6 +1136,9 @@ impl Backtrack for ExtendSearch {
             }
             if rules.deadend || rules.forced || rules.order || rules.edges {
                 let viable_total = self.count_viable(head);
+                if self.over_time() {
+                    return Expand::Dead;
+                }
                 if rules.deadend
                     && (lower > viable_total
                         || owes_more(&self.row_need, &self.viable_row, &self.col_need, &self.viable_col))
@@ -1051,7 +1147,11 @@ impl Backtrack for ExtendSearch {
                 }
             }
             if rules.edges {
-                match self.propagate(head, lower) {
+                let propagated = self.propagate(head, lower);
+                if self.over_time() {
+                    return Expand::Dead;
+                }
+                match propagated {
                     Err(()) => return self.cut(EDGES),
                     Ok(Some(next)) => {
                         out.push(next);

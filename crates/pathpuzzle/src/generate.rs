@@ -33,6 +33,7 @@
 use crate::model::{InvalidInstance, PathPuzzle};
 use crate::solve::{count, Algorithm};
 use pencilbox_core::plugin::{GenerateRequest, Generated, SettingInfo};
+use pencilbox_core::search::StopReason;
 use pencilbox_core::{CellId, Limits, Neighbours, PuzzleError, Shape};
 
 /// How many clues a generated puzzle keeps.
@@ -124,10 +125,13 @@ pub const PATH_CHECK_NODES: u64 = 2_000;
 /// Node budget for the uniqueness check after removing one clue.
 pub const CLUE_CHECK_NODES: u64 = 5_000;
 
-/// Unique within `nodes` search nodes? (`None` when the budget ran out.)
-fn unique_within_budget(p: &PathPuzzle, nodes: u64) -> Option<bool> {
+/// Unique within `nodes` search nodes? (`None` when the budget, or the deadline or
+/// cancellation of `stop`, ran out.)
+fn unique_within_budget(p: &PathPuzzle, nodes: u64, stop: &Limits) -> Option<bool> {
     let limits = Limits {
         node_limit: Some(nodes),
+        deadline: stop.deadline,
+        cancel: stop.cancel.clone(),
         ..Limits::default()
     };
     let o = count(p, &Algorithm::default(), Some(2), &limits);
@@ -159,7 +163,40 @@ pub fn generate(
     unique: bool,
     seed: u64,
 ) -> Result<PathPuzzle, InvalidInstance> {
-    generate_paths(height, width, clues, unique, seed, 200, true)
+    generate_paths(height, width, clues, unique, seed, 200, true, &Limits::default()).map_err(Failed::invalid)
+}
+
+/// Why a generator with limits made no puzzle.
+#[derive(Debug)]
+enum Failed {
+    /// No puzzle within its attempts (or a bad request).
+    Invalid(InvalidInstance),
+    /// The deadline passed or the run was cancelled.
+    Stopped(StopReason),
+}
+
+impl From<InvalidInstance> for Failed {
+    fn from(e: InvalidInstance) -> Self {
+        Failed::Invalid(e)
+    }
+}
+
+impl Failed {
+    /// The error of a run without a deadline or a cancellation flag (which cannot stop).
+    fn invalid(self) -> InvalidInstance {
+        match self {
+            Failed::Invalid(e) => e,
+            Failed::Stopped(r) => InvalidInstance(format!("stopped: {r:?}")),
+        }
+    }
+}
+
+/// `Err` once the deadline of `stop` passed or it was cancelled.
+fn check(stop: &Limits) -> Result<(), Failed> {
+    match stop.interrupted() {
+        Some(r) => Err(Failed::Stopped(r)),
+        None => Ok(()),
+    }
 }
 
 /// A unique random puzzle whose path is never shortened: 40–80 % of the grid, as on
@@ -182,11 +219,13 @@ pub fn generate_long(
     seed: u64,
     paths: u32,
 ) -> Result<PathPuzzle, InvalidInstance> {
-    generate_paths(height, width, clues, true, seed, paths, false)
+    generate_paths(height, width, clues, true, seed, paths, false, &Limits::default()).map_err(Failed::invalid)
 }
 
 /// [`generate`] with at most `attempts` paths, shrinking the target length after each
-/// rejected one when `shrink` is set.
+/// rejected one when `shrink` is set; `stop`'s deadline and cancellation are read before
+/// each path and each clue's uniqueness check, and inside the checks.
+#[allow(clippy::too_many_arguments)] // `generate`'s arguments, the two knobs and the limits
 fn generate_paths(
     height: usize,
     width: usize,
@@ -195,12 +234,13 @@ fn generate_paths(
     seed: u64,
     attempts: u32,
     shrink: bool,
-) -> Result<PathPuzzle, InvalidInstance> {
+    stop: &Limits,
+) -> Result<PathPuzzle, Failed> {
     let cells = height.saturating_mul(width);
     if height == 0 || width == 0 || !(2..=MAX_GENERATED_CELLS).contains(&cells) {
-        return Err(InvalidInstance(format!(
+        return Err(Failed::Invalid(InvalidInstance(format!(
             "the generator makes grids of 2 to {MAX_GENERATED_CELLS} cells, not {height}×{width}"
-        )));
+        ))));
     }
     let shape = Shape::new(height, width);
     let percent = match clues {
@@ -209,6 +249,7 @@ fn generate_paths(
     };
     let mut rng = SplitMix64::new(seed);
     for attempt in 0..attempts {
+        check(stop)?;
         let (lo, hi) = length_range(cells, height + width, if shrink { attempt } else { 0 }, unique);
         let min_len = lo + rng.below(hi - lo + 1);
         let Some(path) = random_path(shape, min_len, &mut rng) else {
@@ -229,9 +270,9 @@ fn generate_paths(
                     cols[k - height] = None;
                 }
             }
-            return full.with_clues(rows, cols);
+            return Ok(full.with_clues(rows, cols)?);
         }
-        if unique_within_budget(&full, PATH_CHECK_NODES) != Some(true) {
+        if unique_within_budget(&full, PATH_CHECK_NODES, stop) != Some(true) {
             continue;
         }
         let mut kept = n;
@@ -239,6 +280,7 @@ fn generate_paths(
             if kept <= target_kept {
                 break;
             }
+            check(stop)?;
             let (mut r2, mut c2) = (rows.clone(), cols.clone());
             if k < height {
                 r2[k] = None;
@@ -246,17 +288,20 @@ fn generate_paths(
                 c2[k - height] = None;
             }
             let candidate = full.with_clues(r2.clone(), c2.clone())?;
-            if unique_within_budget(&candidate, CLUE_CHECK_NODES) == Some(true) {
+            if unique_within_budget(&candidate, CLUE_CHECK_NODES, stop) == Some(true) {
                 rows = r2;
                 cols = c2;
                 kept -= 1;
             }
         }
-        return full.with_clues(rows, cols);
+        // A removal whose check the limits cut short is not kept: stopped, not a puzzle.
+        check(stop)?;
+        return Ok(full.with_clues(rows, cols)?);
     }
-    Err(InvalidInstance(format!(
+    check(stop)?;
+    Err(Failed::Invalid(InvalidInstance(format!(
         "no unique {height}×{width} puzzle found in {attempts} attempts from seed {seed}"
-    )))
+    ))))
 }
 
 /// [`generate`] from `seed`, then `seed + 1`, … for up to `tries` seeds (at least one): the
@@ -278,15 +323,31 @@ pub fn generate_trying(
     seed: u64,
     tries: u32,
 ) -> Result<(PathPuzzle, u64), InvalidInstance> {
+    trying(height, width, clues, unique, seed, tries, &Limits::default()).map_err(Failed::invalid)
+}
+
+/// [`generate_trying`] under the deadline and cancellation of `stop`.
+fn trying(
+    height: usize,
+    width: usize,
+    clues: ClueDensity,
+    unique: bool,
+    seed: u64,
+    tries: u32,
+    stop: &Limits,
+) -> Result<(PathPuzzle, u64), Failed> {
     let mut last = None;
     for k in 0..u64::from(tries.max(1)) {
         let s = seed.wrapping_add(k);
-        match generate(height, width, clues, unique, s) {
+        match generate_paths(height, width, clues, unique, s, 200, true, stop) {
             Ok(p) => return Ok((p, s)),
-            Err(e) => last = Some(e),
+            Err(Failed::Invalid(e)) => last = Some(e),
+            Err(stopped) => return Err(stopped),
         }
     }
-    Err(last.unwrap_or_else(|| InvalidInstance("no seed was tried".into())))
+    Err(Failed::Invalid(
+        last.unwrap_or_else(|| InvalidInstance("no seed was tried".into())),
+    ))
 }
 
 /// The difficulty of a generated puzzle: the band of levels its hardest explained step falls in
@@ -335,7 +396,17 @@ impl Difficulty {
 
 /// The level of the hardest step in `p`'s explanation (0: nothing to do).
 pub fn hardest_level(p: &PathPuzzle) -> u8 {
-    let x = crate::explain::explain(p, &pencilbox_core::human::ExplainOptions::default());
+    hardest_level_limited(p, &Limits::default())
+}
+
+/// [`hardest_level`] with the explanation under `limits` (then meaningless once they stopped
+/// it: the caller checks).
+fn hardest_level_limited(p: &PathPuzzle, limits: &Limits) -> u8 {
+    let opts = pencilbox_core::human::ExplainOptions {
+        limits: limits.clone(),
+        ..pencilbox_core::human::ExplainOptions::default()
+    };
+    let x = crate::explain::explain(p, &opts);
     x.rating.hardest.map_or(0, |h| h.level)
 }
 
@@ -344,7 +415,9 @@ pub const DIFFICULTY_PUZZLES: u64 = 60;
 
 /// The first puzzle of `difficulty` made by [`generate_trying`] from `seed`, then from the seed
 /// after the one that gave the previous puzzle, and so on, for up to [`DIFFICULTY_PUZZLES`]
-/// puzzles or until `deadline`: the puzzle and its seed.
+/// puzzles: the puzzle and its seed. `Ok(None)` when the deadline or cancellation of `limits`
+/// stopped it first (read before each path, each clue's check and inside the checks and the
+/// rating).
 #[allow(clippy::too_many_arguments)] // the arguments of `generate_trying`, plus two
 pub fn generate_rated(
     height: usize,
@@ -354,16 +427,21 @@ pub fn generate_rated(
     difficulty: Difficulty,
     seed: u64,
     tries: u32,
-    deadline: Option<pencilbox_core::time::Instant>,
-) -> Result<(PathPuzzle, u64), InvalidInstance> {
+    limits: &Limits,
+) -> Result<Option<(PathPuzzle, u64)>, InvalidInstance> {
     let mut next = seed;
     for _ in 0..DIFFICULTY_PUZZLES {
-        if deadline.is_some_and(|d| pencilbox_core::time::Instant::now() >= d) {
-            break;
+        let (p, s) = match trying(height, width, clues, unique, next, tries, limits) {
+            Ok(found) => found,
+            Err(Failed::Stopped(_)) => return Ok(None),
+            Err(Failed::Invalid(e)) => return Err(e),
+        };
+        let level = hardest_level_limited(&p, limits);
+        if limits.interrupted().is_some() {
+            return Ok(None);
         }
-        let (p, s) = generate_trying(height, width, clues, unique, next, tries)?;
-        if difficulty.band().contains(&hardest_level(&p)) {
-            return Ok((p, s));
+        if difficulty.band().contains(&level) {
+            return Ok(Some((p, s)));
         }
         next = s.wrapping_add(1);
     }
@@ -431,21 +509,23 @@ pub fn generated(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
         )));
     }
     if let Some(d) = difficulty {
-        let (p, seed) = generate_rated(h, w, density, unique, d, req.seed, tries, req.limits.deadline)
+        let (p, seed) = generate_rated(h, w, density, unique, d, req.seed, tries, &req.limits)
             .map_err(|_| {
                 PuzzleError::not_found(format!(
                     "no {} {h}x{w} Path puzzle among {DIFFICULTY_PUZZLES} from seed {}; try another seed, size or --set clues=PERCENT",
                     DIFFICULTIES[d as usize], req.seed
                 ))
-            })?;
+            })?
+            .ok_or_else(|| pencilbox_core::generate::stopped(&req.limits))?;
         return finish(p, seed, unique, req);
     }
-    let (p, seed) = generate_trying(h, w, density, unique, req.seed, tries).map_err(|_| {
-        PuzzleError::not_found(format!(
+    let (p, seed) = trying(h, w, density, unique, req.seed, tries, &req.limits).map_err(|e| match e {
+        Failed::Stopped(_) => pencilbox_core::generate::stopped(&req.limits),
+        Failed::Invalid(_) => PuzzleError::not_found(format!(
             "no unique {h}x{w} Path puzzle from seeds {}..{} (200 paths each); try other seeds, more tries (--set tries=N) or --set any=yes",
             req.seed,
             req.seed.wrapping_add(u64::from(tries) - 1)
-        ))
+        )),
     })?;
     finish(p, seed, unique, req)
 }
@@ -457,7 +537,7 @@ fn finish(p: PathPuzzle, seed: u64, unique: bool, req: &GenerateRequest) -> Resu
         .solutions
         .first()
         .map(|sol| crate::model::configuration_to_text(&p, sol))
-        .ok_or_else(|| PuzzleError::not_found("the time limit passed before the generated puzzle was solved"))?;
+        .ok_or_else(|| pencilbox_core::generate::stopped(&req.limits))?;
     let unique = unique || {
         let c = count(&p, &Algorithm::default(), Some(2), &req.limits);
         c.count == 1 && c.stop == pencilbox_core::search::StopReason::Exhausted
@@ -560,7 +640,9 @@ mod tests {
             let mut total = 0.0;
             for seed in [1, 2, 3, 4] {
                 let density = ClueDensity::Percent(d.default_clues());
-                let (p, _) = generate_rated(7, 7, density, true, d, seed * 100, 20, None).unwrap();
+                let (p, _) = generate_rated(7, 7, density, true, d, seed * 100, 20, &Limits::default())
+                    .unwrap()
+                    .expect("no limits: a puzzle");
                 assert!(d.band().contains(&hardest_level(&p)));
                 assert_eq!(crate::solve::is_unique(&p, &Limits::default()), Some(true));
                 let x = crate::explain::explain(&p, &pencilbox_core::human::ExplainOptions::default());

@@ -346,11 +346,18 @@ impl Puzzle for PathPuzzle {
         (self.height(), self.width())
     }
 
-    /// `fast` races two link models of about 0.5–0.7 KB per cell each (variables, watches,
-    /// the propagators' tables) plus probing and the trail: 1.4 KB per cell measured at 300×300
-    /// (128 MB peak), 2 KB per cell with a margin.
-    fn memory_estimate(&self, _algorithm: Option<&str>) -> u64 {
-        pencilbox_core::puzzle::bytes_for_cells(self.height(), self.width(), 2048)
+    /// Measured peaks (docs/cli.md, "Memory"): `fast` needs one link model (about 1 KB per
+    /// cell: variables, watches, the propagators' tables, the trail; its other racers join
+    /// only while the budget has room for them, [`crate::solve`]), `extend` and `paper` a
+    /// few tables per cell, `sat` its formula in the solver.
+    fn memory_estimate(&self, algorithm: Option<&str>) -> u64 {
+        let per_cell = match algorithm {
+            Some("extend") => crate::solve::EXTEND_BYTES_PER_CELL,
+            Some("paper") => crate::solve::PAPER_BYTES_PER_CELL,
+            Some("sat") => crate::solve::SAT_BYTES_PER_CELL,
+            _ => crate::solve::MODEL_BYTES_PER_CELL,
+        };
+        pencilbox_core::puzzle::estimate(self.height(), self.width(), per_cell, 0)
     }
 
     /// The paper's text, or the URL in the puzz.link style ([`crate::puzzlink`]: puzz.link has

@@ -39,6 +39,18 @@ const RACERS: [(Branching, Option<u64>, u64); 6] = [
     (Branching::Links, Some(4), 8),
 ];
 
+/// The memory of one link model of `fast` (one racer), per cell: measured peaks of one
+/// racer 0.98–1.05 KB per cell from 400×400 to 1000×1000 (plus the base,
+/// [`pencilbox_core::puzzle::BASE_BYTES`]).
+pub const MODEL_BYTES_PER_CELL: u64 = 1100;
+/// `extend`'s tables per cell (measured: about 90 bytes per cell at 800×800).
+pub const EXTEND_BYTES_PER_CELL: u64 = 128;
+/// `paper`'s tables per cell (measured: under 30 bytes per cell at 800×800).
+pub const PAPER_BYTES_PER_CELL: u64 = 64;
+/// `sat`'s model, formula and solver per cell (measured: 5–6 KB per cell at 200×200 and
+/// 300×300 after 30 s, 10.6 KB per cell at 100×100 with the base).
+pub const SAT_BYTES_PER_CELL: u64 = 10 * 1024;
+
 /// A solving algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Algorithm {
@@ -143,7 +155,9 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
             (r, vec![])
         }
         Algorithm::Extend(rules) => {
-            let mut s = ExtendSearch::new(p, *rules);
+            // The set-up and every node cost time in proportion to the grid: the search reads
+            // the clock itself.
+            let mut s = ExtendSearch::new_limited(p, *rules, limits);
             let r = run(&mut s, limits, |s| {
                 if kept.len() < keep {
                     kept.push(s.configuration());
@@ -266,6 +280,9 @@ fn race_engine(p: &PathPuzzle, rules: &Rules, limits: &Limits, keep: usize) -> R
         Branching::Lines => &RACERS[0..1],
         Branching::Links => &RACERS[1..2],
     };
+    // Each racer holds a model of its own: only as many race as the memory budget has room
+    // for (the first always runs; the estimate checked before the search counted it).
+    let strategies = &strategies[..affordable_racers(p, limits).min(strategies.len())];
     let starts: Vec<u64> = strategies.iter().map(|r| r.2).collect();
     // Solutions are kept per racer; the winner's are reported.
     let mut per_racer: Vec<Vec<Configuration>> = vec![Vec::new(); strategies.len()];
@@ -298,6 +315,16 @@ fn race_engine(p: &PathPuzzle, rules: &Rules, limits: &Limits, keep: usize) -> R
         answered_by: strategies[race.winner].0,
         answered_seed: strategies[race.winner].1,
     }
+}
+
+/// How many link models fit in the memory budget of `limits` (at least one).
+fn affordable_racers(p: &PathPuzzle, limits: &Limits) -> usize {
+    let Some(budget) = limits.memory else {
+        return usize::MAX;
+    };
+    let base = pencilbox_core::puzzle::estimate(p.height(), p.width(), 0, 0);
+    let model = pencilbox_core::puzzle::bytes_for_cells(p.height(), p.width(), MODEL_BYTES_PER_CELL).max(1);
+    (budget.saturating_sub(base) / model).max(1) as usize
 }
 
 /// Models of at least this many cells are freed on a thread of their own.

@@ -6,7 +6,11 @@
 //! json` (so a record from `pencilbox.batch` equals the line `pencilbox batch` writes). The GIL
 //! is released while puzzles are solved (`Python::detach`). Bad input raises
 //! `pencilbox.PuzzleError` (a `ValueError`) with `.line` and `.col` (1-based, within the text;
-//! `None` when the problem has no position, like an unknown family) and `.message`.
+//! `None` when the problem has no position, like an unknown family) and `.message`. A puzzle
+//! whose memory estimate is above the budget (`memory=`, default: half of the machine's memory
+//! or of a lower limit; [`pencilbox_core::memory`]), or memory the system refuses, raises
+//! `MemoryError`: an allocation that fails must never abort the interpreter. A generator
+//! stopped by `timeout=` raises `TimeoutError`.
 //!
 //! Ctrl-C works during a long call on the main thread: a SIGINT handler chained after Python's
 //! own cancels the search (it stops at its next check, as at a timeout), and once the work has
@@ -17,7 +21,7 @@ use pencilbox_cli::batch::{Config, Failure, Op};
 use pencilbox_core::plugin::GenerateRequest;
 use pencilbox_core::PuzzleError as CoreError;
 use pyo3::create_exception;
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTimeoutError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyIterator, PyString, PyTuple};
 use rayon::prelude::*;
@@ -96,6 +100,10 @@ create_exception!(
 
 /// The Python exception of a failure.
 fn raise(py: Python<'_>, f: Failure) -> PyErr {
+    if f.memory {
+        // Above the memory budget, or refused by the system: never an abort of the interpreter.
+        return PyMemoryError::new_err(f.message);
+    }
     let err = PuzzleError::new_err(f.message.clone());
     let value = err.value(py);
     let (line, col) = match f.pos {
@@ -124,6 +132,7 @@ fn config(
     algorithm: Option<String>,
     timeout: Option<f64>,
     settings: Option<Vec<(String, String)>>,
+    memory: Option<u64>,
 ) -> Config {
     Config {
         op: Some(op),
@@ -132,8 +141,44 @@ fn config(
         timeout,
         settings: settings.unwrap_or_default(),
         timings: true,
+        memory,
         ..Config::default()
     }
+}
+
+/// The memory budget of a call: `memory` in bytes (an int) or as a size (`"2G"`, `"512M"`:
+/// powers of 1024), else the system's default ([`pencilbox_core::memory::default_budget`]:
+/// half of the machine's memory or of a lower limit). Work whose estimate is above it raises
+/// `MemoryError` before anything is allocated.
+fn budget(py: Python<'_>, memory: Option<Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    let Some(m) = memory else {
+        return Ok(pencilbox_core::memory::default_budget());
+    };
+    let size = if let Ok(bytes) = m.extract::<u64>() {
+        Ok(bytes).and_then(|b| {
+            if b > 0 {
+                Ok(b)
+            } else {
+                Err("memory must be at least one byte".to_string())
+            }
+        })
+    } else if let Ok(text) = m.extract::<String>() {
+        pencilbox_core::memory::parse_size(&text)
+    } else {
+        return Err(PyTypeError::new_err(
+            "memory is a number of bytes or a size such as \"2G\"",
+        ));
+    };
+    size.map(Some).map_err(|message| {
+        raise(
+            py,
+            Failure {
+                message: format!("memory: {message}"),
+                pos: None,
+                memory: false,
+            },
+        )
+    })
 }
 
 /// Runs one operation with the GIL released and returns its JSON as a dict.
@@ -170,7 +215,7 @@ fn json_call(
 /// "unsolvable" or "timeout", `solution`, `stats`, ...). The family is detected from the text
 /// when `puzzle` is None; `settings` are `(key, value)` pairs like `--set key=value`.
 #[pyfunction]
-#[pyo3(signature = (text, puzzle=None, algorithm=None, timeout=None, settings=None))]
+#[pyo3(signature = (text, puzzle=None, algorithm=None, timeout=None, settings=None, memory=None))]
 fn solve(
     py: Python<'_>,
     text: String,
@@ -178,15 +223,17 @@ fn solve(
     algorithm: Option<String>,
     timeout: Option<f64>,
     settings: Option<Vec<(String, String)>>,
+    memory: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let cfg = config(Op::Solve, None, algorithm, timeout, settings);
+    let cfg = config(Op::Solve, None, algorithm, timeout, settings, budget(py, memory)?);
     run_one(py, cfg, puzzle, text, None)
 }
 
 /// Count solutions up to `limit` (None: all; 2: a uniqueness check): the dict of `pencilbox
 /// count --format json` plus `status` ("counted" or "timeout").
 #[pyfunction]
-#[pyo3(signature = (text, puzzle=None, algorithm=None, timeout=None, limit=None, settings=None))]
+#[pyo3(signature = (text, puzzle=None, algorithm=None, timeout=None, limit=None, settings=None, memory=None))]
+#[allow(clippy::too_many_arguments)]
 fn count(
     py: Python<'_>,
     text: String,
@@ -195,8 +242,9 @@ fn count(
     timeout: Option<f64>,
     limit: Option<u64>,
     settings: Option<Vec<(String, String)>>,
+    memory: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let mut cfg = config(Op::Count, None, algorithm, timeout, settings);
+    let mut cfg = config(Op::Count, None, algorithm, timeout, settings, budget(py, memory)?);
     cfg.limit = limit;
     run_one(py, cfg, puzzle, text, None)
 }
@@ -212,7 +260,7 @@ fn verify(
     puzzle: Option<String>,
     settings: Option<Vec<(String, String)>>,
 ) -> PyResult<Py<PyAny>> {
-    let cfg = config(Op::Verify, None, None, None, settings);
+    let cfg = config(Op::Verify, None, None, None, settings, None);
     run_one(py, cfg, puzzle, text, Some(solution))
 }
 
@@ -222,7 +270,8 @@ fn verify(
 /// filled answer grid; for Path the drawn lines as arrows): the steps start from it, and a
 /// position without solutions lists the entries at fault under `wrong`.
 #[pyfunction]
-#[pyo3(signature = (text, puzzle=None, timeout=None, rating_only=false, settings=None, entries=None))]
+#[pyo3(signature = (text, puzzle=None, timeout=None, rating_only=false, settings=None, entries=None, memory=None))]
+#[allow(clippy::too_many_arguments)]
 fn explain(
     py: Python<'_>,
     text: String,
@@ -231,9 +280,10 @@ fn explain(
     rating_only: bool,
     settings: Option<Vec<(String, String)>>,
     entries: Option<String>,
+    memory: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let op = if rating_only { Op::Rate } else { Op::Explain };
-    let cfg = config(op, None, None, timeout, settings);
+    let cfg = config(op, None, None, timeout, settings, budget(py, memory)?);
     run_one(py, cfg, puzzle, text, entries)
 }
 
@@ -242,7 +292,8 @@ fn explain(
 /// player's position `entries` when given (as `explain`'s). Without a step, `text` is None and
 /// `message` says why (`wrong` lists the entries the puzzle's only solution lacks).
 #[pyfunction]
-#[pyo3(signature = (text, level="rule", puzzle=None, entries=None, timeout=None, settings=None))]
+#[pyo3(signature = (text, level="rule", puzzle=None, entries=None, timeout=None, settings=None, memory=None))]
+#[allow(clippy::too_many_arguments)]
 fn hint(
     py: Python<'_>,
     text: String,
@@ -251,8 +302,9 @@ fn hint(
     entries: Option<String>,
     timeout: Option<f64>,
     settings: Option<Vec<(String, String)>>,
+    memory: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let cfg = config(Op::Explain, None, None, timeout, settings);
+    let cfg = config(Op::Explain, None, None, timeout, settings, budget(py, memory)?);
     let level = level.to_string();
     json_call(py, cfg, move |cfg| {
         cfg.hint(puzzle.as_deref(), &text, entries.as_deref(), &level)
@@ -263,7 +315,8 @@ fn hint(
 /// `json`, `url` (or None), `answer`, `seed` and `unique`. `size` is "RxC" or (rows, cols)
 /// (default: the generator's); `seed` None draws one from the clock.
 #[pyfunction]
-#[pyo3(signature = (puzzle, size=None, difficulty=None, seed=None, settings=None, timeout=None))]
+#[pyo3(signature = (puzzle, size=None, difficulty=None, seed=None, settings=None, timeout=None, memory=None))]
+#[allow(clippy::too_many_arguments)]
 fn generate(
     py: Python<'_>,
     puzzle: String,
@@ -272,8 +325,19 @@ fn generate(
     seed: Option<u64>,
     settings: Option<Vec<(String, String)>>,
     timeout: Option<f64>,
+    memory: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let plain = |m: String| raise(py, Failure { message: m, pos: None });
+    let memory = budget(py, memory)?;
+    let plain = |m: String| {
+        raise(
+            py,
+            Failure {
+                message: m,
+                pos: None,
+                memory: false,
+            },
+        )
+    };
     let kind = pencilbox_registry::by_name(&puzzle).ok_or_else(|| {
         let names: Vec<_> = pencilbox_registry::PUZZLES
             .iter()
@@ -316,6 +380,7 @@ fn generate(
         }
         req.limits.deadline = Some(Instant::now() + Duration::from_secs_f64(t.min(1e9)));
     }
+    req.limits.memory = memory;
     let (g, _) = interruptible(py, move |cancel| {
         req.limits.cancel = cancel;
         kind.generate(&req)
@@ -323,6 +388,9 @@ fn generate(
     match g {
         Ok(g) => to_python(py, &serde_json::to_string(&g).unwrap_or_default()),
         Err(CoreError::NotFound(m)) => Err(PyRuntimeError::new_err(m)),
+        Err(e @ CoreError::Memory(_)) => Err(PyMemoryError::new_err(e.to_string())),
+        // The time limit (or Ctrl-C) stopped the generator before it made a puzzle.
+        Err(e @ CoreError::Interrupted { .. }) => Err(PyTimeoutError::new_err(e.to_string())),
         Err(e) => Err(plain(e.to_string())),
     }
 }
@@ -420,7 +488,7 @@ impl BatchIter {
 /// non-blank item, in order: `{"id", "status", ...}` with the fields of the single-file JSON
 /// (no `elapsed_us` unless `timings`), or `{"id", "status": "error", "message": "line L: ..."}`.
 #[pyfunction]
-#[pyo3(signature = (items, op="solve", puzzle=None, algorithm=None, timeout=None, node_limit=None, limit=None, settings=None, jobs=None, timings=false))]
+#[pyo3(signature = (items, op="solve", puzzle=None, algorithm=None, timeout=None, node_limit=None, limit=None, settings=None, jobs=None, timings=false, memory=None))]
 #[allow(clippy::too_many_arguments)]
 fn batch(
     items: &Bound<'_, PyAny>,
@@ -433,8 +501,10 @@ fn batch(
     settings: Option<Vec<(String, String)>>,
     jobs: Option<usize>,
     timings: bool,
+    memory: Option<Bound<'_, PyAny>>,
 ) -> PyResult<BatchIter> {
     let py = items.py();
+    let memory = budget(py, memory)?;
     let op = match op {
         "solve" => Op::Solve,
         "count" => Op::Count,
@@ -447,6 +517,7 @@ fn batch(
                 Failure {
                     message: format!("unknown op `{other}`; choose solve, count, verify, explain or rate"),
                     pos: None,
+                    memory: false,
                 },
             ))
         }
@@ -458,6 +529,7 @@ fn batch(
                 Failure {
                     message: format!("unknown puzzle `{p}`"),
                     pos: None,
+                    memory: false,
                 },
             ));
         }
@@ -466,7 +538,8 @@ fn batch(
         .num_threads(jobs.unwrap_or(0))
         .build()
         .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-    let chunk = pencilbox_cli::batch::window(pool.current_num_threads());
+    let threads = pool.current_num_threads().max(1);
+    let chunk = pencilbox_cli::batch::window(threads);
     Ok(BatchIter {
         source: PyIterator::from_object(items)?.unbind(),
         cfg: Arc::new(Config {
@@ -479,6 +552,8 @@ fn batch(
             settings: settings.unwrap_or_default(),
             timings,
             cancel: None,
+            // Every worker may hold a puzzle's model at once: each gets its share.
+            memory: memory.map(|b| b / threads as u64),
         }),
         pool: Arc::new(pool),
         ready: VecDeque::new(),

@@ -151,6 +151,55 @@ def test_generate_makes_a_unique_puzzle_that_solves_to_its_answer():
         assert pencilbox.generate(family, size=size, seed=11) == g
 
 
+def empty_path(n):
+    clues = " ".join(["-1"] * n)
+    return f"{n} {n}\n1 1\n{n} {n}\n\n{clues}\n{clues}\n"
+
+
+def test_a_puzzle_above_the_memory_budget_raises_memory_error():
+    # Issue 29: the interpreter aborted on an empty 2000x2000 Path under a 4 GB address-space
+    # limit. The estimate is checked against the budget before anything is allocated.
+    big = empty_path(2000)
+    for call in (
+        lambda: pencilbox.solve(big, puzzle="path", timeout=1, memory="1G"),
+        lambda: pencilbox.count(big, puzzle="path", limit=2, memory=1 << 30),
+        lambda: pencilbox.explain(big, puzzle="path", memory="1G"),
+        lambda: pencilbox.hint(big, puzzle="path", memory="1G"),
+    ):
+        with pytest.raises(MemoryError) as e:
+            call()
+        assert "budget of 1.0 GiB" in str(e.value), str(e.value)
+    records = list(pencilbox.batch([json.dumps({"puzzle": "path", "text": big})], jobs=1, memory="1G"))
+    assert records[0]["status"] == "error" and "budget" in records[0]["message"], records
+    # Within the budget the same call runs.
+    small = empty_path(30)
+    assert pencilbox.solve(small, puzzle="path", memory="1G")["status"] == "solved"
+    with pytest.raises(pencilbox.PuzzleError):
+        pencilbox.solve(small, puzzle="path", memory="lots")
+
+
+def test_the_memory_budget_holds_in_a_process_under_an_address_space_limit():
+    # The issue's reproducer itself: `ulimit -v 4000000`, the default budget (half of it).
+    code = (
+        "import resource, pencilbox\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (4_000_000 * 1024, 4_000_000 * 1024))\n"
+        f"text = {empty_path(2000)!r}\n"
+        "try:\n"
+        "    pencilbox.solve(text, puzzle='path', timeout=1)\n"
+        "except MemoryError as e:\n"
+        "    print('MemoryError', e)\n"
+    )
+    import sys
+
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.startswith("MemoryError"), (r.returncode, r.stdout, r.stderr)
+
+
+def test_a_generator_stopped_by_its_timeout_raises_timeout_error():
+    with pytest.raises(TimeoutError):
+        pencilbox.generate("suguru", size="30x30", difficulty="hard", seed=3, timeout=0.3)
+
+
 def test_bad_input_raises_with_line_and_column():
     with pytest.raises(pencilbox.PuzzleError) as e:
         pencilbox.solve("3 3\n1 0 0\n0 0 0\n0 0 0\n1 1 2\n1 2 2\n3 3 x\n", puzzle="suguru")

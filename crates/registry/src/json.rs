@@ -228,7 +228,9 @@ pub fn no_hint_message(s: ExplainStatus) -> &'static str {
         ExplainStatus::Solved => "nothing left to do: every cell is decided",
         ExplainStatus::Stalled => "no rule applies here",
         ExplainStatus::NoSolution => "the grid has no solution from here (an entry may break a rule)",
-        ExplainStatus::Timeout => "the time limit was reached before a step was found",
+        ExplainStatus::Timeout => {
+            "the time limit was reached before the next step was found and checked (a longer time limit may give one)"
+        }
     }
 }
 

@@ -123,6 +123,15 @@ impl Puzzle for Ripple {
         default_size: (8, 8),
     });
     pencilbox_core::region_family_methods!(FAMILY, board, Ripple);
+    /// Measured peaks per cell (docs/cli.md, "Memory"): the engine model 1.2–1.35 KB, the SAT
+    /// formula 6.4–7.3 KB.
+    fn memory_estimate(&self, algorithm: Option<&str>) -> u64 {
+        let (m, n) = self.dimensions();
+        match algorithm {
+            Some("sat") => pencilbox_core::puzzle::estimate(m, n, 8 << 10, 0),
+            _ => pencilbox_core::puzzle::estimate(m, n, 1400, 0),
+        }
+    }
 
     fn search(
         &self,
@@ -221,7 +230,7 @@ const SIZES: [usize; 10] = [1, 2, 2, 3, 3, 3, 4, 4, 4, 5];
 pub fn generate(height: usize, width: usize, seed: u64, limits: &Limits) -> Result<Generated, PuzzleError> {
     let model = |b: &Board| Ripple(b.clone()).model(DistinctRules::ALL);
     let (b, full) = unique_puzzle(Shape::new(height, width), &SIZES, seed, limits, &model)
-        .ok_or_else(|| PuzzleError::unsupported("the time limit passed before a puzzle was made"))?;
+        .ok_or_else(|| pencilbox_core::generate::stopped(limits))?;
     let (text, json, url) = (FAMILY.to_text(&b), FAMILY.to_json(&b), Some(FAMILY.to_url(&b)));
     Ok(Generated {
         text,

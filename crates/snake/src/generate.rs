@@ -36,7 +36,8 @@ pub fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
         let mut p = generate::repair(full, &on, rng, shape.cells(), &check)?;
         // White circles on the snake where the rules (without trial) leave cells open.
         loop {
-            let open = genre::undecided(&p)?;
+            // One propagation of the grid per circle: it reads the deadline (`None` once past).
+            let open = genre::undecided_limited(&p, &req.limits)?;
             let mut on_snake: Vec<CellId> = open.into_iter().filter(|&c| on[c] && !p.given(c)).collect();
             if on_snake.is_empty() {
                 break;

@@ -76,8 +76,7 @@ impl Snake {
 
     /// The model: a path between the ends, no touching, the counts, the white circles.
     pub fn model(&self, rules: LineRules) -> Result<(Engine, CellLine), String> {
-        let shape = self.shape();
-        let mut e = Engine::new();
+        let (shape, mut e) = (self.shape(), Engine::new());
         let line = LineModel::new(&mut e, shape, Some(self.ends));
         let cell = |c: CellId| line.cell(c);
         let mut touch = Clauses::new("touch");
@@ -167,6 +166,9 @@ impl Puzzle for Snake {
     const GENERATOR: Option<GeneratorInfo> = Some(pencilbox_core::generate::info(2500, (10, 10)));
     pencilbox_core::genre_methods!();
     pencilbox_core::shading_genre_methods!("snake", shape, entries, ["empty", "snake"]);
+    /// Measured peaks per cell (docs/cli.md, "Memory"): the engine model 1.6–1.75 KB, the SAT
+    /// formula about 8.5 KB.
+    const MEMORY: pencilbox_core::puzzle::Memory = pencilbox_core::puzzle::Memory::new(2048, 10 << 10, 0);
 
     fn detect(text: &str) -> bool {
         text.trim_start().starts_with("snake") || text.contains("?snake/")

@@ -24,7 +24,7 @@ use pencilbox_core::plugin::{GenerateRequest, Generated};
 use pencilbox_core::regions::layout;
 use pencilbox_core::rng::SplitMix64;
 use pencilbox_core::shading::{ShadeModel, ShadeRules, Shading};
-use pencilbox_core::{generate, Grid, PuzzleError, Shape};
+use pencilbox_core::{generate, Grid, Limits, PuzzleError, Shape};
 
 /// The growth speed of the slow regions (the others grow at 1).
 const SLOW: f64 = 0.1;
@@ -54,8 +54,9 @@ pub fn generate(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
             .collect();
         layout::grow(&mut labels, rng, |l| speed[l as usize]);
         layout::merge_to(&mut labels, |c| stars[c], k, rng)?;
-        let p = settle(StarBattle::new(&labels, k), &stars, rng, ShadeRules::ALL)?;
-        Some((settle(p.clone(), &stars, rng, rules).unwrap_or(p), stars))
+        let limits = &req.limits;
+        let p = settle(StarBattle::new(&labels, k), &stars, rng, ShadeRules::ALL, limits)?;
+        Some((settle(p.clone(), &stars, rng, rules, limits).unwrap_or(p), stars))
     })
 }
 
@@ -74,14 +75,20 @@ fn random_stars(shape: Shape, k: u32, rng: &mut SplitMix64) -> Option<Shading> {
 
 /// The local search of the module docs: `p` changed until `rules` (with `rules.probe`: and
 /// trial) leave no cell undecided (`None` when it stopped before).
-fn settle(p: StarBattle, stars: &Shading, rng: &mut SplitMix64, rules: ShadeRules) -> Option<StarBattle> {
+fn settle(
+    p: StarBattle,
+    stars: &Shading,
+    rng: &mut SplitMix64,
+    rules: ShadeRules,
+    limits: &Limits,
+) -> Option<StarBattle> {
     let (k, rounds) = (p.k, 4 * p.shape().cells());
-    let open = |l: &Grid<u32>| undecided_with(&StarBattle::new(l, k), rules, rules.probe);
+    let open = |l: &Grid<u32>| undecided_with(&StarBattle::new(l, k), rules, rules.probe, limits);
     let shift = |l: &mut Grid<u32>, c, rng: &mut SplitMix64| layout::shift_near(l, |x| stars[x], c, rng);
     let detours = |l: &Grid<u32>, open: &[_]| {
         let starless = open.iter().filter(|&&x| !stars[x]);
         starless.flat_map(|&x| layout::detours(l, |y| stars[y], x)).collect()
     };
-    let labels = generate::settle_with(p.regions, rng, rounds, open, shift, detours);
+    let labels = generate::settle_with(p.regions, rng, rounds, open, shift, limits, detours);
     open(&labels)?.is_empty().then(|| StarBattle::new(&labels, k))
 }

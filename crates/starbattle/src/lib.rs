@@ -133,6 +133,9 @@ impl Puzzle for StarBattle {
     });
     pencilbox_core::genre_methods!();
     pencilbox_core::shading_genre_methods!("starbattle", shape, entries, ["empty", "star"]);
+    /// Measured peaks per cell (docs/cli.md, "Memory"): the engine model 0.7–1 KB, the SAT
+    /// formula about 5.3 KB.
+    const MEMORY: pencilbox_core::puzzle::Memory = pencilbox_core::puzzle::Memory::new(1228, 8 << 10, 0);
 
     fn detect(text: &str) -> bool {
         text.trim_start().starts_with("starbattle") || text.contains("?starbattle/")

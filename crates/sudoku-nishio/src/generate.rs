@@ -215,6 +215,10 @@ pub fn generated(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
     let wanted = req.difficulty.as_deref().unwrap_or("any");
     let mut draws = 0;
     let (p, solution) = loop {
+        // A draw takes milliseconds: the deadline is read before each one.
+        if req.limits.interrupted().is_some() {
+            return Err(pencilbox_core::generate::stopped(&req.limits));
+        }
         let (p, solution) = generate(block, &mut rng, 0);
         draws += 1;
         if wanted == "any" || difficulty_of(rating(&p)) == wanted {

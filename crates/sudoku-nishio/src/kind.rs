@@ -175,6 +175,7 @@ pub fn deduction_share(limits: &Limits) -> Limits {
         deadline: limits.deadline.map(|d| now + d.saturating_duration_since(now) / 2),
         cancel: limits.cancel.clone(),
         progress: limits.progress.clone(),
+        memory: limits.memory,
     }
 }
 
@@ -462,7 +463,7 @@ impl Puzzle for Sudoku {
     /// state is 124 bytes per search level); the default is one of those two.
     fn memory_estimate(&self, algorithm: Option<&str>) -> u64 {
         let n = self.n();
-        let model = pencilbox_core::puzzle::bytes_for_cells(n, n, pencilbox_core::puzzle::DEFAULT_BYTES_PER_CELL);
+        let model = pencilbox_core::puzzle::estimate(n, n, pencilbox_core::puzzle::DEFAULT_BYTES_PER_CELL, 0);
         if matches!(algorithm, None | Some("backtrack") | Some("bits")) {
             return model;
         }

@@ -146,8 +146,9 @@ fn unplaceable_region(p: &Suguru, doms: &[pencilbox_core::Domain]) -> Option<usi
     })
 }
 
-/// A random solution of a hintless layout, or `None` if none is found within a node budget.
-fn random_fill(p: &Suguru, rng: &mut SplitMix64, progress: Option<&Arc<Progress>>) -> Option<Grid<u32>> {
+/// A random solution of a hintless layout, or `None` if none is found within a node budget
+/// (or before the deadline or cancellation of `stop`).
+fn random_fill(p: &Suguru, rng: &mut SplitMix64, stop: &Limits) -> Option<Grid<u32>> {
     let mut s = FastSearch::new(p).ok()?;
     s.randomise(rng.next_u64());
     // Probing pays on puzzles with hints; on an empty layout it multiplies the cost of every
@@ -156,8 +157,7 @@ fn random_fill(p: &Suguru, rng: &mut SplitMix64, progress: Option<&Arc<Progress>
     let mut out = None;
     let limits = Limits {
         node_limit: Some(2_000 + 5 * p.shape().cells() as u64),
-        progress: progress.cloned(),
-        ..Limits::first()
+        ..stop.clone().with_max_solutions(Some(1))
     };
     run(&mut s, &limits, |s| {
         out = Some(s.grid());
@@ -171,16 +171,16 @@ fn solved_by(p: &Suguru, rules: Rules) -> bool {
     FastSearch::with_rules(p, rules).is_ok_and(|mut s| s.propagate_root() && s.all_fixed())
 }
 
-/// Is the instance acceptable at this difficulty (given it came from a solution)?
-fn acceptable(p: &Suguru, d: Difficulty, min_hints: usize, progress: Option<&Arc<Progress>>) -> bool {
+/// Is the instance acceptable at this difficulty (given it came from a solution)? A check
+/// that the deadline or cancellation of `stop` cut short says no.
+fn acceptable(p: &Suguru, d: Difficulty, min_hints: usize, stop: &Limits) -> bool {
     match d {
         Difficulty::Easy => p.num_hints() >= min_hints && solved_by(p, Rules::SINGLES_AND_HIDDEN),
         Difficulty::Medium => solved_by(p, Rules::ALL),
         Difficulty::Hard => {
             let limits = Limits {
                 node_limit: Some(200_000),
-                progress: progress.cloned(),
-                ..Limits::default()
+                ..stop.clone()
             };
             solver::is_unique(p, &limits)
         }
@@ -209,10 +209,35 @@ pub fn generate_counting(
     seed: u64,
     progress: Option<&Arc<Progress>>,
 ) -> Suguru {
+    let limits = Limits {
+        progress: progress.cloned(),
+        ..Limits::default()
+    };
+    match generate_limited(height, width, difficulty, seed, &limits) {
+        Some(p) => p,
+        // Without a deadline or a cancellation flag the loop runs until it has a puzzle.
+        None => unreachable!("an unlimited generator always makes a puzzle"),
+    }
+}
+
+/// [`generate`] under the deadline and cancellation flag of `limits` (read before each layout,
+/// each hint's check and inside the checks and the rating), adding the nodes of its searches
+/// to their progress counters; `None` when they stopped it before it made a puzzle.
+pub fn generate_limited(
+    height: usize,
+    width: usize,
+    difficulty: Difficulty,
+    seed: u64,
+    limits: &Limits,
+) -> Option<Suguru> {
+    let stop = limits.clone().with_max_solutions(None);
     let shape = Shape::new(height.max(1), width.max(1));
     let mut rng = SplitMix64::new(seed ^ 0x5EED_5EED_0000_0001);
     let mut attempts = 0;
     loop {
+        if stop.interrupted().is_some() {
+            return None;
+        }
         let mut labels = random_layout(shape, &mut rng);
         let Some(empty) = repair_layout(&mut labels) else {
             continue;
@@ -220,7 +245,7 @@ pub fn generate_counting(
         if precheck(&empty).is_some() {
             continue;
         }
-        let Some(solution) = random_fill(&empty, &mut rng, progress) else {
+        let Some(solution) = random_fill(&empty, &mut rng, &stop) else {
             continue;
         };
         let mut hints = solution.clone();
@@ -228,10 +253,13 @@ pub fn generate_counting(
         rng.shuffle_mod(&mut order);
         let min_hints = shape.cells() * 35 / 100;
         for i in order {
+            if stop.interrupted().is_some() {
+                return None;
+            }
             let keep = hints.as_slice()[i];
             hints.as_mut_slice()[i] = 0;
             let candidate = empty.with_hints(hints.clone()).expect("hints come from a solution");
-            if !acceptable(&candidate, difficulty, min_hints, progress) {
+            if !acceptable(&candidate, difficulty, min_hints, &stop) {
                 hints.as_mut_slice()[i] = keep;
             }
         }
@@ -239,10 +267,14 @@ pub fn generate_counting(
         // The rating decides: a puzzle whose hardest step is outside the difficulty's band is
         // redrawn, a few times at most (the last one is kept).
         attempts += 1;
-        if attempts < BAND_ATTEMPTS && !difficulty.band().contains(&hardest_level(&p)) {
+        let level = hardest_level(&p, &stop);
+        if stop.interrupted().is_some() {
+            return None;
+        }
+        if attempts < BAND_ATTEMPTS && !difficulty.band().contains(&level) {
             continue;
         }
-        return p;
+        return Some(p);
     }
 }
 
@@ -252,8 +284,12 @@ const BAND_ATTEMPTS: u32 = 4;
 
 /// The level of the hardest step of the puzzle's explanation (0: nothing to do), on the scale
 /// of [`crate::explain`]: 1–2 singles, 3–5 pointing, pairs and triples, 6 trial, 7 guess.
-fn hardest_level(p: &Suguru) -> u8 {
-    crate::explain::explain(p, &pencilbox_core::human::ExplainOptions::default())
+fn hardest_level(p: &Suguru, limits: &Limits) -> u8 {
+    let opts = pencilbox_core::human::ExplainOptions {
+        limits: limits.clone(),
+        ..pencilbox_core::human::ExplainOptions::default()
+    };
+    crate::explain::explain(p, &opts)
         .ok()
         .and_then(|x| x.rating.hardest.map(|h| h.level))
         .unwrap_or(u8::MAX)
@@ -292,17 +328,12 @@ pub fn generated(req: &GenerateRequest) -> Result<Generated, PuzzleError> {
     let name = req.difficulty.as_deref().unwrap_or(GENERATOR.difficulties[0]);
     let difficulty =
         Difficulty::from_name(name).ok_or_else(|| PuzzleError::unsupported(format!("unknown difficulty `{name}`")))?;
-    let p = generate_counting(
-        req.height,
-        req.width,
-        difficulty,
-        req.seed,
-        req.limits.progress.as_ref(),
-    );
+    let p = generate_limited(req.height, req.width, difficulty, req.seed, &req.limits)
+        .ok_or_else(|| pencilbox_core::generate::stopped(&req.limits))?;
     let answer = solver::solve(&p, None, &req.limits)?
         .solution
         .map(|s| format!("{}\n", s.to_text()))
-        .ok_or_else(|| PuzzleError::not_found("the time limit passed before the generated puzzle was solved"))?;
+        .ok_or_else(|| pencilbox_core::generate::stopped(&req.limits))?;
     Ok(Generated {
         text: p.to_text(),
         json: p.to_json(),

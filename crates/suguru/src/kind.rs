@@ -123,6 +123,18 @@ impl Puzzle for Suguru {
         Some(crate::explain::explain(self, opts))
     }
 
+    /// Measured peaks per cell (docs/cli.md, "Memory"): the engine model of `fast` 0.6–0.7
+    /// KB, Algorithm 2's lists 0.23 KB, the SAT formula 4.5–6.6 KB.
+    fn memory_estimate(&self, algorithm: Option<&str>) -> u64 {
+        let per_cell = match algorithm {
+            Some("paper") => 320,
+            Some("linear") => 256,
+            Some("sat") => 8 << 10,
+            _ => 800,
+        };
+        let (m, n) = self.dimensions();
+        pencilbox_core::puzzle::estimate(m, n, per_cell, 0)
+    }
     fn notes(&self) -> Vec<Note> {
         notes(self)
     }

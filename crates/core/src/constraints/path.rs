@@ -46,18 +46,29 @@ impl PathVars {
     /// interrupted for good, and the variables must not be read (the model is never
     /// searched).
     pub fn new(engine: &mut Engine, shape: Shape) -> Self {
+        let cut_short = || PathVars {
+            links: Arc::new(Links::new(Shape::new(0, 0))),
+            link: Vec::new(),
+            cell: Vec::new(),
+        };
         let Some(links) = Links::new_until(shape, || engine.should_stop_posting()) else {
-            let links = Arc::new(Links::new(Shape::new(0, 0)));
-            return PathVars {
-                links,
-                link: Vec::new(),
-                cell: Vec::new(),
-            };
+            if engine.interrupted().is_none() {
+                // Not stopped by the limits: the system refused the link tables.
+                engine.refuse_memory();
+            }
+            return cut_short();
         };
         let links = Arc::new(links);
-        engine.reserve(links.len() + shape.cells());
+        // The engine's vectors for every variable, asked at once: when the system refuses
+        // them the engine stops for good (`StopReason::Memory`) and so does this builder.
+        if !engine.reserve(links.len() + shape.cells()) {
+            return cut_short();
+        }
         let mut bools = |n: usize| {
-            let mut vars = Vec::with_capacity(n);
+            let mut vars = Vec::new();
+            if !engine.try_reserve(&mut vars, n) {
+                return vars;
+            }
             for _ in 0..n {
                 if engine.should_stop_posting() {
                     break;

@@ -10,6 +10,7 @@ use super::{Cmp, Constraint, Encoder};
 use rustsat::types::Lit;
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
+use std::io::Write;
 
 /// A row over variable indices (0-based), with merged coefficients.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,16 +67,40 @@ fn row(terms: impl IntoIterator<Item = (Lit, i64)>, cmp: Cmp, mut rhs: i64) -> R
     r
 }
 
-impl Encoder {
+impl Encoder<'_> {
     /// The rows as linear rows over 0–1 variables, and the number of variables (the
     /// formula's, then the parities' auxiliaries).
     pub fn linear_rows(&self) -> (Vec<Row>, u32) {
-        let mut next = self.num_lits() as u32;
         let mut rows = Vec::with_capacity(self.rows().len());
+        let n = self.each_linear_row(|r| {
+            rows.push(r);
+            Ok(())
+        });
+        (rows, n.unwrap_or(0))
+    }
+
+    /// The number of variables of [`Encoder::linear_rows`] (the formula's and the parities'
+    /// auxiliaries), without making the rows.
+    fn num_linear_vars(&self) -> u32 {
+        let parity_bits: u32 = self
+            .rows()
+            .iter()
+            .map(|r| match r {
+                Constraint::Parity { lits, .. } => 64 - (lits.len() as u64 / 2).leading_zeros(),
+                _ => 0,
+            })
+            .sum();
+        self.num_lits() as u32 + parity_bits
+    }
+
+    /// Calls `each` with every row as a linear row, one at a time (none are held), and
+    /// returns the number of variables.
+    fn each_linear_row(&self, mut each: impl FnMut(Row) -> std::io::Result<()>) -> std::io::Result<u32> {
+        let mut next = self.num_lits() as u32;
         for r in self.rows() {
-            match r {
-                Constraint::Clause(lits) => rows.push(row(lits.iter().map(|&l| (l, 1)), Cmp::Ge, 1)),
-                Constraint::Linear { terms, cmp, rhs } => rows.push(row(terms.iter().copied(), *cmp, *rhs)),
+            let row = match r {
+                Constraint::Clause(lits) => row(lits.iter().map(|&l| (l, 1)), Cmp::Ge, 1),
+                Constraint::Linear { terms, cmp, rhs } => row(terms.iter().copied(), *cmp, *rhs),
                 Constraint::Parity { lits, odd } => {
                     let half = lits.len() as u64 / 2;
                     let bits = 64 - half.leading_zeros();
@@ -84,7 +109,7 @@ impl Encoder {
                         terms.push((Lit::positive(next), -(2i64 << i)));
                         next += 1;
                     }
-                    rows.push(row(terms, Cmp::Eq, i64::from(*odd)));
+                    row(terms, Cmp::Eq, i64::from(*odd))
                 }
                 Constraint::Less { cond, a, b } => {
                     let m = a.len().min(b.len()) as u32;
@@ -94,59 +119,86 @@ impl Encoder {
                         terms.push((a[i], -(1 << i)));
                     }
                     terms.push((!*cond, 1 << m));
-                    rows.push(row(terms, Cmp::Ge, 1));
+                    row(terms, Cmp::Ge, 1)
                 }
-            }
+            };
+            each(row)?;
         }
-        (rows, next)
+        Ok(next)
     }
 
     /// OPB text: a `*` header (`header` lines, then `* xN NAME` for the named variables), the
     /// (empty) objective left out, one row a line.
     pub fn opb(&self, header: &[String]) -> String {
-        let (rows, n) = self.linear_rows();
-        let mut out = format!("* #variable= {} #constraint= {}\n", n, rows.len());
+        let mut out = Vec::new();
+        // Writing into memory cannot fail.
+        let _ = self.opb_to(header, &mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// [`Encoder::opb`] to a writer, row by row.
+    pub fn opb_to(&self, header: &[String], out: &mut dyn Write) -> std::io::Result<()> {
+        writeln!(
+            out,
+            "* #variable= {} #constraint= {}",
+            self.num_linear_vars(),
+            self.rows().len()
+        )?;
         for h in header {
-            let _ = writeln!(out, "* {h}");
+            writeln!(out, "* {h}")?;
         }
         for i in 0..self.num_lits() {
             if !self.name(i).is_empty() {
-                let _ = writeln!(out, "* x{} {}", i + 1, self.name(i));
+                writeln!(out, "* x{} {}", i + 1, self.name(i))?;
             }
         }
-        for r in &rows {
+        let mut line = String::new();
+        self.each_linear_row(|r| {
+            line.clear();
             // OPB has `>=` and `=`: a `≤` row is written negated.
             let sign = if r.cmp == Cmp::Le { -1 } else { 1 };
             for &(v, a) in &r.terms {
-                let _ = write!(out, "{:+} x{} ", sign * a, v + 1);
+                let _ = write!(line, "{:+} x{} ", sign * a, v + 1);
             }
             let op = if r.cmp == Cmp::Eq { "=" } else { ">=" };
-            let _ = writeln!(out, "{op} {} ;", sign * r.rhs);
-        }
-        out
+            let _ = writeln!(line, "{op} {} ;", sign * r.rhs);
+            out.write_all(line.as_bytes())
+        })?;
+        Ok(())
     }
 
     /// CPLEX LP text: `\` comments (`header`), a zero objective, the rows under `Subject To`
     /// named `c1, c2, …`, every variable under `Binary`. Named variables keep their names
     /// (`r3c1=5` is `x_r3c1_5`), auxiliaries are `a` and their number.
     pub fn lp(&self, header: &[String]) -> String {
-        let (rows, n) = self.linear_rows();
+        let mut out = Vec::new();
+        // Writing into memory cannot fail.
+        let _ = self.lp_to(header, &mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// [`Encoder::lp`] to a writer, row by row (the variables' LP names are held).
+    pub fn lp_to(&self, header: &[String], out: &mut dyn Write) -> std::io::Result<()> {
+        let n = self.num_linear_vars();
         let names = self.lp_names(n);
-        let mut out = String::new();
         for h in header {
-            let _ = writeln!(out, "\\ {h}");
+            writeln!(out, "\\ {h}")?;
         }
-        out.push_str("Minimize\n obj:");
+        out.write_all(b"Minimize\n obj:")?;
         if n > 0 {
-            let _ = write!(out, " 0 {}", names[0]);
+            write!(out, " 0 {}", names[0])?;
         }
-        out.push_str("\nSubject To\n");
-        for (k, r) in rows.iter().enumerate() {
-            let _ = write!(out, " c{}:", k + 1);
+        out.write_all(b"\nSubject To\n")?;
+        let mut k = 0;
+        let mut line = String::new();
+        self.each_linear_row(|r| {
+            k += 1;
+            line.clear();
+            let _ = write!(line, " c{k}:");
             if r.terms.is_empty() {
                 // `0 ⋈ rhs`: LP needs a variable in a row.
                 if n > 0 {
-                    let _ = write!(out, " 0 {}", names[0]);
+                    let _ = write!(line, " 0 {}", names[0]);
                 }
             }
             for (j, &(v, a)) in r.terms.iter().enumerate() {
@@ -159,9 +211,9 @@ impl Encoder {
                 };
                 let mag = a.unsigned_abs();
                 if mag == 1 {
-                    let _ = write!(out, "{sign} {}", names[v as usize]);
+                    let _ = write!(line, "{sign} {}", names[v as usize]);
                 } else {
-                    let _ = write!(out, "{sign} {mag} {}", names[v as usize]);
+                    let _ = write!(line, "{sign} {mag} {}", names[v as usize]);
                 }
             }
             let op = match r.cmp {
@@ -169,14 +221,14 @@ impl Encoder {
                 Cmp::Ge => ">=",
                 Cmp::Eq => "=",
             };
-            let _ = writeln!(out, " {op} {}", r.rhs);
-        }
-        out.push_str("Binary\n");
+            let _ = writeln!(line, " {op} {}", r.rhs);
+            out.write_all(line.as_bytes())
+        })?;
+        out.write_all(b"Binary\n")?;
         for chunk in names.chunks(10) {
-            let _ = writeln!(out, " {}", chunk.join(" "));
+            writeln!(out, " {}", chunk.join(" "))?;
         }
-        out.push_str("End\n");
-        out
+        out.write_all(b"End\n")
     }
 
     /// LP names of the `n` variables: `x_` and the name with other characters than letters,

@@ -13,7 +13,7 @@ use rustsat::types::TernaryVal;
 
 /// The assignments of the first `n` formula variables that extend to a model of the CNF.
 fn models(enc: &Encoder, n: usize) -> Vec<Vec<bool>> {
-    let cnf = enc.cnf();
+    let cnf = enc.cnf().expect("a small formula fits in memory");
     let mut s = rustsat_batsat::BasicSolver::default();
     for cl in cnf.clauses.iter() {
         s.add_clause_ref(cl).unwrap();
@@ -192,4 +192,88 @@ fn an_unsolvable_puzzle_exports_a_formula_without_models_in_every_format() {
     assert!(e
         .write(ExportFormat::Opb, &[])
         .starts_with("* #variable= 1 #constraint= 2"));
+}
+
+/// A path model on a `n`×`n` grid with a row count: rows of every kind (degree, a totalizer,
+/// parities, the ranks' orders), named variables and auxiliaries.
+fn path_model(n: usize) -> Engine {
+    let mut e = Engine::new();
+    let shape = Shape::new(n, n);
+    let vars = PathVars::new(&mut e, shape);
+    let p = SinglePath {
+        vars: vars.clone(),
+        a: CellId(0),
+        b: CellId((n * n - 1) as u32),
+    };
+    p.post(
+        &mut e,
+        PathRules {
+            loops: true,
+            connect: true,
+        },
+    )
+    .unwrap();
+    e.post(BoolSum::new("lines", vars.cell[..n].to_vec(), SumRule::Exactly(2)));
+    e.post(BoolSum::new("cuts", vars.link[..3].to_vec(), SumRule::Parity(true)));
+    e
+}
+
+fn named(v: VarId) -> VarInfo {
+    VarInfo {
+        name: format!("x{}", v.index()),
+        boolean: true,
+    }
+}
+
+#[test]
+fn streamed_dimacs_is_the_kept_formulas_text() {
+    // Written in two passes (names and counts, then clauses), never held: the same text, byte
+    // for byte, as the formula kept in memory and written whole.
+    let e = path_model(5);
+    let header = vec!["a header".to_string()];
+    let kept = Encoder::of_engine(&e, named)
+        .unwrap()
+        .write(ExportFormat::Dimacs, &header);
+    let mut streamed = Vec::new();
+    write_dimacs(&e, named, &header, &Limits::default(), &mut streamed).unwrap();
+    assert_eq!(String::from_utf8(streamed).unwrap(), kept);
+    assert!(kept.starts_with("c a header\nc 1 x0\n"));
+}
+
+#[test]
+fn a_kept_formula_stops_at_its_budget_and_measures_without_keeping() {
+    let e = path_model(6);
+    let full = Encoder::of_engine(&e, named).unwrap();
+    let (bytes, vars) = formula_size(&e, named, &Limits::default()).unwrap();
+    assert_eq!(bytes, full.kept_bytes());
+    assert_eq!(vars, full.num_lits() as u64);
+    let mut small = Encoder::limited(e.domains(), named, &Limits::default(), Some(bytes / 2))
+        .with_rows_of(&e)
+        .unwrap();
+    match small.take_halt() {
+        Some(Halt::Memory(m)) => {
+            assert!(m.at_least && m.needed > bytes / 2 && m.needed <= bytes, "{m:?}");
+            assert!(m.to_string().contains("more than"), "{m}");
+        }
+        other => panic!("expected the budget to stop it, got {other:?}"),
+    }
+    assert!(small.rows().len() < full.rows().len());
+}
+
+#[test]
+fn a_formula_built_past_its_deadline_halts_and_sat_reports_the_timeout() {
+    let mut e = path_model(40);
+    let past = Limits {
+        deadline: Some(crate::time::Instant::now()),
+        ..Limits::default()
+    };
+    let mut enc = Encoder::limited(e.domains(), named, &past, None)
+        .with_rows_of(&e)
+        .unwrap();
+    assert!(matches!(enc.take_halt(), Some(Halt::Limit(StopReason::Deadline))));
+    let found = sat_search(&mut e, unnamed, &past, 1, |_| ()).unwrap();
+    assert_eq!(found.interrupted, Some(StopReason::Deadline));
+    let mut out = Vec::new();
+    let err = write_dimacs(&e, named, &[], &past, &mut out).unwrap_err();
+    assert!(matches!(err, crate::error::PuzzleError::Interrupted { .. }), "{err}");
 }

@@ -13,7 +13,12 @@ const POLL_CHUNK: usize = 1024;
 /// A vector of `len` items copied from `from` (cycled: one item repeats it), built in chunks
 /// that poll the limits as model-building work; `None` when they stopped it (then for good).
 fn filled<T: Copy>(poll: &mut super::store::Poll, len: usize, from: &[T]) -> Option<Vec<T>> {
-    let mut v = Vec::with_capacity(len);
+    let mut v = Vec::new();
+    if v.try_reserve_exact(len).is_err() {
+        // Refused memory stops the engine for good, like a deadline met while building.
+        poll.refuse_memory();
+        return None;
+    }
     while v.len() < len {
         if poll.building_tick() {
             return None;
@@ -161,22 +166,45 @@ impl Engine {
     }
     /// Makes room for `vars` more variables (and, as a guess, as many trailed integers, a few
     /// watches each, a trail of some depth and a few propagators), so that building a model
-    /// does not grow the engine's vectors step by step.
-    pub fn reserve(&mut self, vars: usize) {
-        let s = &mut self.store;
-        s.doms.reserve(vars);
-        s.ints.reserve(vars);
-        s.changed.reserve(vars);
-        s.trail.reserve(4 * vars);
-        self.weights.reserve(vars);
-        self.posted.reserve(6 * vars);
-        self.declared.reserve(2 * vars);
-        // A model posts a handful of propagators or one per constraint.
+    /// does not grow the engine's vectors step by step. The room is asked with `try_reserve`:
+    /// when the system refuses it, the engine stops for good with [`StopReason::Memory`]
+    /// (the builder then stops as at a deadline, and the run reports the refusal instead of
+    /// aborting the process) and `false` is returned.
+    pub fn reserve(&mut self, vars: usize) -> bool {
         let props = 8.max(vars / 4);
-        self.props.reserve(props);
-        self.meta.reserve(props);
-        self.hot.reserve(props);
-        self.events.reserve(props);
+        let s = &mut self.store;
+        let ok = s.doms.try_reserve(vars).is_ok()
+            && s.ints.try_reserve(vars).is_ok()
+            && s.changed.try_reserve(vars).is_ok()
+            && s.trail.try_reserve(4 * vars)
+            && self.weights.try_reserve(vars).is_ok()
+            && self.posted.try_reserve(6 * vars).is_ok()
+            && self.declared.try_reserve(2 * vars).is_ok()
+            // A model posts a handful of propagators or one per constraint.
+            && self.props.try_reserve(props).is_ok()
+            && self.meta.try_reserve(props).is_ok()
+            && self.hot.try_reserve(props).is_ok()
+            && self.events.try_reserve(props).is_ok();
+        if !ok {
+            self.store.poll.refuse_memory();
+        }
+        ok
+    }
+    /// Records that the system refused memory to the model's builder: the engine stops for
+    /// good with [`StopReason::Memory`] (see [`Engine::reserve`]).
+    pub fn refuse_memory(&mut self) {
+        self.store.poll.refuse_memory();
+    }
+    /// Makes room for `additional` more items in a model builder's grid-sized vector `v`;
+    /// when the system refuses the memory, the engine stops for good with
+    /// [`StopReason::Memory`] (as [`Engine::reserve`]) and `false` is returned: the builder
+    /// stops where it is, and the incomplete model is never searched.
+    pub fn try_reserve<T>(&mut self, v: &mut Vec<T>, additional: usize) -> bool {
+        if v.try_reserve(additional).is_ok() {
+            return true;
+        }
+        self.store.poll.refuse_memory();
+        false
     }
     /// A new Boolean variable (`{FALSE, TRUE}`).
     pub fn new_bool(&mut self) -> VarId {
@@ -280,7 +308,9 @@ impl Engine {
         if self.declared.is_empty() {
             self.everywhere.push(id);
         }
-        self.posted.reserve(self.declared.len());
+        if self.posted.try_reserve(self.declared.len()).is_err() {
+            self.store.poll.refuse_memory();
+        }
         // A grid-sized copy: polled once per chunk, and left incomplete (the engine then stays
         // interrupted for good) once the limits stop the run.
         for chunk in self.declared.chunks(POLL_CHUNK) {
@@ -325,8 +355,13 @@ impl Engine {
     /// Writes every posted constraint into `enc` ([`crate::encode`]); the first rule without an
     /// encoding is the error. Switched-off rules are written too: the model's meaning does
     /// not depend on which deductions run.
-    pub fn encode(&self, enc: &mut crate::encode::Encoder) -> Result<(), crate::encode::Unsupported> {
+    /// An encoder that halted ([`crate::encode::Encoder::halted`]: its limits or budget)
+    /// gets no more constraints.
+    pub fn encode(&self, enc: &mut crate::encode::Encoder<'_>) -> Result<(), crate::encode::Unsupported> {
         for p in &self.props {
+            if enc.halted().is_some() {
+                break;
+            }
             if p.encode(enc) == crate::encode::Encoded::Unsupported {
                 return Err(crate::encode::Unsupported { rule: p.name() });
             }
@@ -763,7 +798,7 @@ impl Engine {
     }
 }
 
-impl crate::encode::Encoder {
+impl crate::encode::Encoder<'static> {
     /// The formula of an engine model: the literals of its variables (named by `info`) and the
     /// rows of every posted constraint.
     pub fn of_engine(
@@ -772,7 +807,9 @@ impl crate::encode::Encoder {
     ) -> Result<Self, crate::encode::Unsupported> {
         crate::encode::Encoder::new(engine.domains(), info).with_rows_of(engine)
     }
+}
 
+impl crate::encode::Encoder<'_> {
     /// Adds the rows of every constraint posted on `engine`.
     pub fn with_rows_of(mut self, engine: &Engine) -> Result<Self, crate::encode::Unsupported> {
         engine.encode(&mut self)?;

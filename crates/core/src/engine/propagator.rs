@@ -95,7 +95,7 @@ pub trait Propagator: Send {
     /// ([`crate::encode`]): [`Encoded::Posted`], or [`Encoded::Implied`] for a deduction the
     /// defining constraints imply. Default: [`Encoded::Unsupported`] (the model cannot be
     /// exported or solved by `sat`).
-    fn encode(&self, enc: &mut Encoder) -> Encoded {
+    fn encode(&self, enc: &mut Encoder<'_>) -> Encoded {
         let _ = enc;
         Encoded::Unsupported
     }
@@ -142,9 +142,27 @@ impl Init<'_> {
     /// never searched).
     #[inline]
     fn declare(&mut self, d: Declared) {
-        if !self.store.poll.building_tick() {
-            self.watches.push(d);
+        if self.store.poll.building_tick() {
+            return;
         }
+        // Grown by hand so that a refused allocation stops the engine instead of aborting.
+        if self.watches.len() == self.watches.capacity()
+            && self.watches.try_reserve(self.watches.len().max(64)).is_err()
+        {
+            self.store.poll.refuse_memory();
+            return;
+        }
+        self.watches.push(d);
+    }
+    /// Makes room for `additional` more items in a grid-sized vector of the propagator;
+    /// `false` when the system refuses the memory: the engine then stops for good with
+    /// [`crate::search::StopReason::Memory`], and `init` should return at once.
+    pub fn try_reserve<T>(&mut self, v: &mut Vec<T>, additional: usize) -> bool {
+        if v.try_reserve(additional).is_ok() {
+            return true;
+        }
+        self.store.poll.refuse_memory();
+        false
     }
     /// Counts a unit of model-building work (for a grid-sized loop of
     /// [`Propagator::init`] that declares no watch) and says whether the limits stopped the

@@ -82,6 +82,12 @@ impl Poll {
         }
         stop
     }
+    /// The system refused memory while the model was built: the engine stops for good
+    /// ([`StopReason::Memory`]), whatever limits are set later.
+    pub(crate) fn refuse_memory(&mut self) {
+        self.stopped = Some(StopReason::Memory);
+        self.sticky = self.stopped;
+    }
     /// Reads the clock now without recording anything.
     pub(crate) fn passed(&self) -> bool {
         self.stopped.is_some() || (self.armed && self.limits.interrupted().is_some())

@@ -808,11 +808,17 @@ pub struct Hint {
 /// The hint of an explanation: its first step that places something and is not bookkeeping
 /// ([`RuleInfo::bookkeeping`]; else the first that places something, else its first step),
 /// told at `level`; `None` when there is no step (nothing left, or the rules are stuck at
-/// once) or the position has no solution (then [`Explanation::wrong`] may name the entries at
-/// fault). Guesses are hinted too, marked as such in the text.
+/// once), the position has no solution (then [`Explanation::wrong`] may name the entries at
+/// fault) or the limits stopped the explanation. Guesses are hinted too, marked as such in
+/// the text.
+///
+/// An explanation the time limit cut short gives no hint: its steps may end before the first
+/// one a hint would show (a fallback would then be shown in its place), and whether the
+/// position has a solution at all is only known at the end. The command line exits with 3.
 pub fn hint(e: &Explanation, level: HintLevel) -> Option<Hint> {
-    if e.status == ExplainStatus::NoSolution {
-        // Steps from a position without solutions lead nowhere.
+    if matches!(e.status, ExplainStatus::NoSolution | ExplainStatus::Timeout) {
+        // Steps from a position without solutions lead nowhere; a cut explanation is not
+        // known to lead anywhere.
         return None;
     }
     let placing = |s: &&HumanStep| !s.placed.is_empty();

@@ -204,7 +204,7 @@ fn entries_draw_both_ends_of_a_line_and_name_the_wrong_ones() {
 fn models(enc: &crate::encode::Encoder, n: usize) -> u64 {
     use rustsat::solvers::{Solve, SolverResult};
     use rustsat::types::{Lit, TernaryVal};
-    let cnf = enc.cnf();
+    let cnf = enc.cnf().expect("a small formula fits in memory");
     let mut s = rustsat_batsat::BasicSolver::default();
     for cl in cnf.clauses.iter() {
         s.add_clause_ref(cl).unwrap();

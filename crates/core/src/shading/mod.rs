@@ -416,8 +416,22 @@ pub fn check_islands(g: &Shading, numbers: &[Number]) -> Vec<Violation> {
             format!("the numbered cell {} is shaded", shape.name(c)),
         ));
     }
-    for group in connect::groups(shape, |c| !g[c]) {
-        let nums: Vec<&Number> = numbers.iter().filter(|(c, _)| group.contains(c)).collect();
+    // The numbers of each island, by a label per cell (a search of every island for every
+    // number was quadratic: 40 s on an 800×800 grid of 160,000 islands).
+    let groups = connect::groups(shape, |c| !g[c]);
+    let mut group_of = vec![usize::MAX; shape.cells()];
+    for (k, group) in groups.iter().enumerate() {
+        for c in group {
+            group_of[c.index()] = k;
+        }
+    }
+    let mut numbers_of: Vec<Vec<&Number>> = vec![Vec::new(); groups.len()];
+    for n in numbers {
+        if let Some(&k) = group_of.get(n.0.index()).filter(|&&k| k != usize::MAX) {
+            numbers_of[k].push(n);
+        }
+    }
+    for (group, nums) in groups.iter().zip(numbers_of) {
         let at = shape.name(group[0]);
         let message = match nums.as_slice() {
             [] => format!("the island at {at} ({} cells) has no number", group.len()),
