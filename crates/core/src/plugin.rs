@@ -529,11 +529,12 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
         header.push("variables: a cell's number is one literal per value (`r3c1=5`), a yes/no place one literal (a link `r2c3-r2c4` used, a cell `r2c3` visited); unnamed ones are auxiliary".into());
         if format == ExportFormat::Dimacs {
             // Streamed: the clauses are written as they are made, never held.
-            return crate::encode::write_dimacs(engine, info, &header, &opts.limits, out);
+            let rows = |enc: &mut Encoder<'_>| engine.encode(enc);
+            return crate::encode::write_dimacs(engine.domains(), rows, info, &header, &opts.limits, out);
         }
         // LP and OPB keep the formula's rows (and LP every variable's name): measured by a
         // first pass that keeps nothing, and refused above the budget before they are kept.
-        let (rows, vars) = crate::encode::formula_size(engine, info, &opts.limits)?;
+        let (rows, vars) = crate::encode::formula_size(engine.domains(), |enc| engine.encode(enc), info, &opts.limits)?;
         let lp_names = if format == ExportFormat::Lp {
             vars.saturating_mul(LP_NAME_BYTES)
         } else {
