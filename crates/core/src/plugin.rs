@@ -617,7 +617,7 @@ pub fn check_memory<P: Puzzle>(p: &P, algorithm: Option<&str>, limits: &Limits, 
     Ok(())
 }
 
-/// The error for a run the system refused memory to ([`StopReason::Memory`]: a model's
+/// The error for a run the system refused memory to ([`crate::search::StopReason::Memory`]: a model's
 /// `try_reserve` failed, so the model was left incomplete and not searched); `Ok` for any
 /// other outcome.
 pub fn refused_memory<P: Puzzle>(

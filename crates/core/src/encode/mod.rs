@@ -217,7 +217,7 @@ impl fmt::Display for Halt {
 ///
 /// It keeps its rows and the names of its variables ([`Encoder::new`]), or hands them to a
 /// [`Sink`] as they come ([`Encoder::streaming`]). Under [`Encoder::limited`] it reads the
-/// limits' clock every [`POLL_EVERY`] rows and variables and counts the bytes it keeps
+/// limits' clock every 1024 rows and variables and counts the bytes it keeps
 /// against a budget: past either it stops taking rows ([`Encoder::halted`]), so building a
 /// formula honours a deadline and a memory budget like building a model does.
 pub struct Encoder<'s> {
