@@ -14,8 +14,8 @@
 //!
 //! # The default budget
 //! [`default_budget`] is half of the smallest of: the machine's physical memory
-//! (`MemTotal` in `/proc/meminfo`), the control group's memory limit (`memory.max`, cgroup v2,
-//! or `memory.limit_in_bytes`, v1) and the address-space limit (`RLIMIT_AS`, `ulimit -v`, from
+//! (`MemTotal` in `/proc/meminfo`), the memory limit of the process's control group
+//! (`memory.max`, cgroup v2, or `memory.limit_in_bytes`, v1) and the address-space limit (`RLIMIT_AS`, `ulimit -v`, from
 //! `/proc/self/limits`). Half, because estimates are of the memory used (resident), while an
 //! address-space limit counts what is reserved too (an engine reserves its vectors ahead,
 //! thread stacks, the allocator's arenas): about twice as much, measured; and a machine's
@@ -169,11 +169,30 @@ impl System {
                 .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
                 .map(|k| k.saturating_mul(1024))
         });
-        let cgroup = read("/sys/fs/cgroup/memory.max")
-            .or_else(|| read("/sys/fs/cgroup/memory/memory.limit_in_bytes"))
-            .and_then(|t| t.trim().parse::<u64>().ok())
-            // cgroup v1 writes "no limit" as a huge number near 2⁶³.
-            .filter(|&b| b < 1 << 60);
+        // The process's own control group (`/proc/self/cgroup`: `0::PATH` for v2,
+        // `N:…memory…:PATH` for v1), then the hierarchy's root.
+        let mut files = Vec::new();
+        for line in read("/proc/self/cgroup").unwrap_or_default().lines() {
+            let mut parts = line.splitn(3, ':');
+            let (Some(id), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
+                continue;
+            };
+            let path = path.trim_end_matches('/');
+            if id == "0" && controllers.is_empty() {
+                files.push(format!("/sys/fs/cgroup{path}/memory.max"));
+            } else if controllers.split(',').any(|c| c == "memory") {
+                files.push(format!("/sys/fs/cgroup/memory{path}/memory.limit_in_bytes"));
+            }
+        }
+        files.push("/sys/fs/cgroup/memory.max".into());
+        files.push("/sys/fs/cgroup/memory/memory.limit_in_bytes".into());
+        let cgroup = files
+            .iter()
+            .filter_map(|f| read(f))
+            .filter_map(|t| t.trim().parse::<u64>().ok())
+            // v2 writes "max" (not a number) and v1 a huge number near 2⁶³ for no limit.
+            .filter(|&b| b < 1 << 60)
+            .min();
         let address_space = read("/proc/self/limits").and_then(|t| {
             t.lines()
                 .find(|l| l.starts_with("Max address space"))

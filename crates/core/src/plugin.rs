@@ -534,11 +534,12 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
         header.push("variables: a cell's number is one literal per value (`r3c1=5`), a yes/no place one literal (a link `r2c3-r2c4` used, a cell `r2c3` visited); unnamed ones are auxiliary".into());
         if format == ExportFormat::Dimacs {
             // Streamed: the clauses are written as they are made, never held.
-            return crate::encode::write_dimacs(engine, info, &header, &opts.limits, out);
+            let rows = |enc: &mut Encoder<'_>| engine.encode(enc);
+            return crate::encode::write_dimacs(engine.domains(), rows, info, &header, &opts.limits, out);
         }
         // LP and OPB keep the formula's rows (and LP every variable's name): measured by a
         // first pass that keeps nothing, and refused above the budget before they are kept.
-        let (rows, vars) = crate::encode::formula_size(engine, info, &opts.limits)?;
+        let (rows, vars) = crate::encode::formula_size(engine.domains(), |enc| engine.encode(enc), info, &opts.limits)?;
         let lp_names = if format == ExportFormat::Lp {
             vars.saturating_mul(LP_NAME_BYTES)
         } else {
@@ -621,7 +622,7 @@ pub fn check_memory<P: Puzzle>(p: &P, algorithm: Option<&str>, limits: &Limits, 
     Ok(())
 }
 
-/// The error for a run the system refused memory to ([`StopReason::Memory`]: a model's
+/// The error for a run the system refused memory to ([`crate::search::StopReason::Memory`]: a model's
 /// `try_reserve` failed, so the model was left incomplete and not searched); `Ok` for any
 /// other outcome.
 pub fn refused_memory<P: Puzzle>(

@@ -28,7 +28,7 @@
 //! A node's fills and counts cost time proportional to the grid (tens of milliseconds on a
 //! million cells), so the driver's look at the clock every 256 nodes would overrun a deadline
 //! by seconds there (18 s at `--timeout 0.1` on an empty 1000×1000 grid). The search reads
-//! the clock itself ([`ExtendSearch::set_limits`]) after every [`POLL_WORK`] cells of work,
+//! the clock itself ([`ExtendSearch::set_limits`]) after every 65,536 cells of work,
 //! between the phases of a node, and answers a dead node with [`Backtrack::interrupted`] when
 //! the limits stopped it.
 

@@ -7,8 +7,8 @@
 //! hundreds of millions of clauses (about 50 bytes each when held), so they are written as
 //! they are made and never kept.
 
-use super::{Cmp, Constraint, Encoder, Sink, VarInfo};
-use crate::engine::Engine;
+use super::{Cmp, Constraint, Encoder, Sink, Unsupported, VarInfo};
+use crate::domain::Domain;
 use crate::error::PuzzleError;
 use crate::memory::MemoryError;
 use crate::search::Limits;
@@ -266,15 +266,17 @@ impl Sink for Clauses<'_> {
     }
 }
 
-/// Writes the model of `engine` as DIMACS CNF to `out`, streamed: the formula is built twice
-/// and never held. The first pass writes the `c` lines (`header`, then `c VAR NAME` for every
-/// named variable) and counts the variables and clauses; the second writes the `p cnf` line
-/// with those counts and the clauses, one a line, the encodings' auxiliaries numbered after
-/// the formula's variables (the same text as [`Cnf::dimacs`] of the kept formula). Memory
-/// is the engine model's and one row's encoding at a time. `limits` (deadline, cancellation)
-/// are polled while building.
+/// Writes a model as DIMACS CNF to `out`, streamed: the formula is built twice and never
+/// held. The model is its variables' `domains` and `rows`, which adds its constraints' rows
+/// to an encoder (an engine model's: `|enc| engine.encode(enc)`). The first pass writes the
+/// `c` lines (`header`, then `c VAR NAME` for every named variable) and counts the variables
+/// and clauses; the second writes the `p cnf` line with those counts and the clauses, one a
+/// line, the encodings' auxiliaries numbered after the formula's variables (the same text as
+/// [`Cnf::dimacs`] of the kept formula). Memory is the model's and one row's encoding at a
+/// time. `limits` (deadline, cancellation) are polled while building.
 pub fn write_dimacs(
-    engine: &Engine,
+    domains: &[Domain],
+    rows: impl Fn(&mut Encoder<'_>) -> Result<(), Unsupported>,
     mut info: impl FnMut(VarId) -> VarInfo,
     header: &[String],
     limits: &Limits,
@@ -291,10 +293,8 @@ pub fn write_dimacs(
         clauses: 0,
         aux: BasicVarManager::from_next_free(Var::new(FIRST_PASS_AUX)),
     };
-    let mut enc = Encoder::streaming(engine.domains(), &mut info, &mut names, limits);
-    engine
-        .encode(&mut enc)
-        .map_err(|u| PuzzleError::unsupported(u.to_string()))?;
+    let mut enc = Encoder::streaming(domains, &mut info, &mut names, limits);
+    rows(&mut enc).map_err(|u| PuzzleError::unsupported(u.to_string()))?;
     if let Some(h) = enc.take_halt() {
         return Err(halted(h));
     }
@@ -311,10 +311,8 @@ pub fn write_dimacs(
         },
         vm: BasicVarManager::from_next_free(Var::new(named)),
     };
-    let mut enc = Encoder::streaming(engine.domains(), &mut info, &mut second, limits);
-    engine
-        .encode(&mut enc)
-        .map_err(|u| PuzzleError::unsupported(u.to_string()))?;
+    let mut enc = Encoder::streaming(domains, &mut info, &mut second, limits);
+    rows(&mut enc).map_err(|u| PuzzleError::unsupported(u.to_string()))?;
     if let Some(h) = enc.take_halt() {
         return Err(halted(h));
     }

@@ -217,7 +217,7 @@ impl fmt::Display for Halt {
 ///
 /// It keeps its rows and the names of its variables ([`Encoder::new`]), or hands them to a
 /// [`Sink`] as they come ([`Encoder::streaming`]). Under [`Encoder::limited`] it reads the
-/// limits' clock every [`POLL_EVERY`] rows and variables and counts the bytes it keeps
+/// limits' clock every 1024 rows and variables and counts the bytes it keeps
 /// against a budget: past either it stops taking rows ([`Encoder::halted`]), so building a
 /// formula honours a deadline and a memory budget like building a model does.
 pub struct Encoder<'s> {
@@ -595,21 +595,21 @@ impl Sink for Measure {
     }
 }
 
-/// The size of the formula of `engine` before it is kept: the bytes its rows and names take
+/// The size of a model's formula before it is kept (the model as in [`write_dimacs`]: its
+/// variables' `domains` and the `rows` of its constraints): the bytes its rows and names take
 /// when kept ([`Encoder::kept_bytes`]) and its number of variables, from a pass that keeps
 /// nothing (`limits` polled).
 pub fn formula_size(
-    engine: &crate::engine::Engine,
+    domains: &[Domain],
+    rows: impl Fn(&mut Encoder<'_>) -> Result<(), Unsupported>,
     info: impl FnMut(VarId) -> VarInfo,
     limits: &Limits,
 ) -> Result<(u64, u64), crate::error::PuzzleError> {
     let mut m = Measure::default();
-    let mut enc = Encoder::streaming(engine.domains(), info, &mut m, limits);
-    engine
-        .encode(&mut enc)
-        .map_err(|u| crate::error::PuzzleError::unsupported(u.to_string()))?;
+    let mut enc = Encoder::streaming(domains, info, &mut m, limits);
+    rows(&mut enc).map_err(|u| crate::error::PuzzleError::unsupported(u.to_string()))?;
     let per_var = (std::mem::size_of::<VarLits>() + std::mem::size_of::<Domain>()) as u64;
-    let engine_vars = engine.num_vars() as u64 * per_var;
+    let engine_vars = domains.len() as u64 * per_var;
     if let Some(h) = enc.take_halt() {
         return Err(halt_error(h));
     }

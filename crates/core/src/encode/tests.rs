@@ -235,7 +235,15 @@ fn streamed_dimacs_is_the_kept_formulas_text() {
         .unwrap()
         .write(ExportFormat::Dimacs, &header);
     let mut streamed = Vec::new();
-    write_dimacs(&e, named, &header, &Limits::default(), &mut streamed).unwrap();
+    write_dimacs(
+        e.domains(),
+        |enc| e.encode(enc),
+        named,
+        &header,
+        &Limits::default(),
+        &mut streamed,
+    )
+    .unwrap();
     assert_eq!(String::from_utf8(streamed).unwrap(), kept);
     assert!(kept.starts_with("c a header\nc 1 x0\n"));
 }
@@ -244,7 +252,7 @@ fn streamed_dimacs_is_the_kept_formulas_text() {
 fn a_kept_formula_stops_at_its_budget_and_measures_without_keeping() {
     let e = path_model(6);
     let full = Encoder::of_engine(&e, named).unwrap();
-    let (bytes, vars) = formula_size(&e, named, &Limits::default()).unwrap();
+    let (bytes, vars) = formula_size(e.domains(), |enc| e.encode(enc), named, &Limits::default()).unwrap();
     assert_eq!(bytes, full.kept_bytes());
     assert_eq!(vars, full.num_lits() as u64);
     let mut small = Encoder::limited(e.domains(), named, &Limits::default(), Some(bytes / 2))
@@ -274,6 +282,6 @@ fn a_formula_built_past_its_deadline_halts_and_sat_reports_the_timeout() {
     let found = sat_search(&mut e, unnamed, &past, 1, |_| ()).unwrap();
     assert_eq!(found.interrupted, Some(StopReason::Deadline));
     let mut out = Vec::new();
-    let err = write_dimacs(&e, named, &[], &past, &mut out).unwrap_err();
+    let err = write_dimacs(e.domains(), |enc| e.encode(enc), named, &[], &past, &mut out).unwrap_err();
     assert!(matches!(err, crate::error::PuzzleError::Interrupted { .. }), "{err}");
 }
