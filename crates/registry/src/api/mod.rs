@@ -127,6 +127,10 @@ impl ApiError {
             PuzzleError::Parse(pe) => ("text", pe),
             PuzzleError::Solution(pe) => ("solution", pe),
             PuzzleError::Entries(m) => return Self::bad(format!("solution: {m}")),
+            // A job the time limit stopped (a generator, an explanation cut short): 503, as
+            // documented for every time limit; a grid above the memory budget: 413.
+            PuzzleError::Interrupted { .. } => return Self::new(SERVICE_UNAVAILABLE, e.to_string()),
+            PuzzleError::Memory(_) => return Self::new(PAYLOAD_TOO_LARGE, e.to_string()),
             other => return Self::bad(other.to_string()),
         };
         ApiError {
@@ -751,6 +755,20 @@ mod tests {
         let huge = json!({ "rows": 61, "cols": 2, "givens": vec![serde_json::Value::Null; 122] });
         let body = json!({ "puzzle": "masyu", "text": "masyu 1 1\n-\n", "board": huge }).to_string();
         assert_eq!(call("/api/compose", body.as_bytes(), &c).status, PAYLOAD_TOO_LARGE);
+    }
+
+    /// A job its time limit stops answers 503, as documented for every time limit (a
+    /// generator's `PuzzleError::Interrupted` was a 400).
+    #[test]
+    fn a_generator_stopped_by_the_time_limit_answers_503() {
+        let c = Config {
+            timeout: std::time::Duration::from_nanos(1),
+            ..Config::default()
+        };
+        let body = json!({ "puzzle": "suguru", "size": 12, "difficulty": "hard", "seed": 3 }).to_string();
+        let r = call("/api/generate", body.as_bytes(), &c);
+        assert_eq!(r.status, SERVICE_UNAVAILABLE, "{}", r.body);
+        assert!(r.body["error"].as_str().unwrap().contains("time limit"), "{}", r.body);
     }
 
     #[test]
