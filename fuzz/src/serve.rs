@@ -4,7 +4,7 @@
 //! under small limits (heads within 300 ms, bodies within 300 ms, 50 ms jobs, grids up to
 //! 20×20), the client then closing its side and reading the answer.
 //!
-//! Asserted: the server answers with a well-formed HTTP/1.1 status line, or closes without an
+//! Asserted: the server answers with a well-formed HTTP/1.1 (or, to HTTP/1.0, 1.0) status line, or closes without an
 //! answer only when the head is incomplete; every answer carries `X-Content-Type-Options:
 //! nosniff` and `Cache-Control`; every error answer (4xx, 5xx) to a request other than `HEAD`
 //! is JSON with an `"error"` string (also where hyper would answer by itself); the status is
@@ -80,6 +80,8 @@ pub fn serve(data: &[u8]) {
     let status_line = lines.next().unwrap_or("");
     let status: u16 = status_line
         .strip_prefix("HTTP/1.1 ")
+        // An HTTP/1.0 request is answered in HTTP/1.0 (hyper, as RFC 9110 asks).
+        .or_else(|| status_line.strip_prefix("HTTP/1.0 "))
         .and_then(|r| r.split_whitespace().next())
         .and_then(|c| c.parse().ok())
         .unwrap_or_else(|| panic!("bad status line {status_line:?}"));
