@@ -608,3 +608,61 @@ fn bad_entries_are_one_line_naming_the_entries_file_and_exit_2() {
         }
     }
 }
+
+/// `--max-level N` is exact and ratings use the simplest rule available: on bundled examples
+/// of every family, with levels `L = 1, 2, …` every step is of level `≤ L`; the hardest level
+/// `H` of the full explanation solves the puzzle without guessing, and `H − 1` stalls (the
+/// rules are monotone, so below `H` the run reaches the point where the full run needed `H`).
+#[test]
+fn max_level_is_exact_and_the_rating_is_the_lowest_level_that_solves_in_every_family() {
+    let opts = RunOptions {
+        render: Render::Text,
+        notes: false,
+        ..RunOptions::default()
+    };
+    let ex = root().join("examples");
+    for (family, file) in [
+        ("suguru", "suguru/example-6x6.in"),
+        ("suguru", "suguru/example-10x10.in"),
+        ("ripple", "ripple/example-8x8.in"),
+        ("sudoku", "sudoku/9x9.txt"),
+        ("sudoku", "sudoku/eppstein-fig4.txt"),
+        ("path", "path/example-6x6.txt"),
+        ("path", "path/example-7x9.txt"),
+        ("snake", "snake/example-6x6.txt"),
+        ("masyu", "masyu/example-8x8.txt"),
+        ("nurikabe", "nurikabe/example-8x8.txt"),
+        ("starbattle", "starbattle/example-8x8.txt"),
+    ] {
+        let kind = pencilbox_cli::registry::by_name(family).expect("registered");
+        let text = std::fs::read_to_string(ex.join(file)).expect(file);
+        let explain = |max_level: Option<u8>, no_guess: bool| {
+            let eo = ExplainOptions {
+                no_guess,
+                max_level,
+                ..ExplainOptions::default()
+            };
+            kind.explain(&text, None, &opts, &eo).expect(file)
+        };
+        let full = explain(None, false);
+        assert_eq!(full.status, ExplainStatus::Solved, "{file}");
+        let hardest = full.steps.iter().map(|s| s.level).max().unwrap_or(1);
+        for level in 1..=hardest {
+            let x = explain(Some(level), true);
+            for s in &x.steps {
+                assert!(
+                    s.level <= level,
+                    "{file} --max-level {level}: step of level {}: {}",
+                    s.level,
+                    s.text
+                );
+            }
+            let want = if level == hardest {
+                ExplainStatus::Solved
+            } else {
+                ExplainStatus::Stalled
+            };
+            assert_eq!(x.status, want, "{file} --max-level {level} (hardest {hardest})");
+        }
+    }
+}

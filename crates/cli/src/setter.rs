@@ -108,7 +108,7 @@ pub fn forced(args: &PuzzleArgs, format: Format, file: &Path) -> u8 {
             }
             By::Search => "search".to_string(),
         };
-        emit(&format!("{} = {}  {why}", f.at, f.text));
+        emit(&format!("{} = {}  {why}", f.at, f.value));
     }
     if !r.complete {
         emit(&format!(

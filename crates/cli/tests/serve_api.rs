@@ -475,7 +475,7 @@ fn a_hint_names_a_forced_cell_its_value_and_the_rule() {
     let cell = v["cell"].as_str().unwrap();
     let (r, c) = cell[1..].split_once('c').unwrap();
     let (r, c): (usize, usize) = (r.parse().unwrap(), c.parse().unwrap());
-    assert_eq!(v["value"], solution[r - 1][c - 1], "{v}");
+    assert_eq!(v["value"], solution[r - 1][c - 1].to_string(), "{v}");
     assert!(!v["reason"].as_str().unwrap().is_empty());
     // A complete grid has nothing left to hint.
     let (status, v) = post(

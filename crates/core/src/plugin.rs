@@ -766,9 +766,23 @@ fn unsupported<P: Puzzle>(what: &str) -> PuzzleError {
     PuzzleError::unsupported(format!("{what} is not available for {} puzzles", P::NAME))
 }
 
-/// Proposes a clue for a puzzle with several solutions (see the module docs); `limit` caps the
-/// counts (at least 2). A puzzle with fewer than two solutions gives a report without a clue
-/// and with its count.
+/// How many solutions `count --suggest` keeps as its sample.
+pub const SUGGEST_SAMPLE: usize = 64;
+/// How many of the best-ranked candidate clues `count --suggest` recounts at most.
+pub const SUGGEST_TRIES: usize = 32;
+
+/// Proposes a clue for a puzzle with several solutions; `limit` caps the counts (at least 2).
+/// A puzzle with fewer than two solutions gives a report without a clue and with its count.
+///
+/// The search keeps a sample of up to [`SUGGEST_SAMPLE`] solutions. Candidate clues are those
+/// that hold in one sampled solution and not in the next ([`Puzzle::separating_clues`], every
+/// sampled solution in turn, so that no single solution decides which clues are looked at);
+/// each is ranked by how many sampled solutions it keeps (checked with
+/// [`Puzzle::verify`] on the puzzle with the clue), fewest first. The first
+/// [`SUGGEST_TRIES`] are then recounted in that order, each up to the best count so far,
+/// until one makes the puzzle unique. When the
+/// puzzle has at most [`SUGGEST_SAMPLE`] solutions the sample is all of them, and a clue that
+/// keeps one sampled solution makes it unique: a puzzle that lost one given gets one back.
 pub fn suggest<P: Puzzle>(
     p: &P,
     alg: Option<P::Algorithm>,
@@ -777,7 +791,7 @@ pub fn suggest<P: Puzzle>(
 ) -> Result<SuggestReport, PuzzleError> {
     let limit = limit.max(2);
     let limits = opts.limits.clone().with_max_solutions(Some(limit));
-    let base = p.search(alg, opts, &limits, 2)?;
+    let base = p.search(alg, opts, &limits, SUGGEST_SAMPLE)?;
     let mut report = SuggestReport {
         count: base.count.clone(),
         complete: base.complete,
@@ -788,16 +802,36 @@ pub fn suggest<P: Puzzle>(
         tried: 0,
         interrupted: base.interrupted.is_some(),
     };
-    let [a, b] = &base.solutions[..] else {
+    let sample = &base.solutions;
+    if sample.len() < 2 {
         return Ok(report);
-    };
-    report.differences = p.differences(a, b);
-    let clues = p
-        .separating_clues(a, b)
-        .ok_or_else(|| unsupported::<P>("count --suggest"))?;
+    }
+    report.differences = p.differences(&sample[0], &sample[1]);
+    // Candidates: from every sampled solution, against the next one.
+    let mut candidates: Vec<(usize, Clue<P>)> = Vec::new();
+    for i in 0..sample.len() {
+        if opts.limits.interrupted().is_some() {
+            report.interrupted = true;
+            return Ok(report);
+        }
+        let other = &sample[(i + 1) % sample.len()];
+        let clues = p
+            .separating_clues(&sample[i], other)
+            .ok_or_else(|| unsupported::<P>("count --suggest"))?;
+        for c in clues {
+            if candidates.iter().any(|(_, d)| d.at == c.at && d.value == c.value) {
+                continue;
+            }
+            let kept = sample.iter().filter(|s| c.puzzle.verify(s).is_valid()).count();
+            candidates.push((kept, c));
+        }
+    }
+    // Fewest sampled solutions kept first (a clue keeps its anchor: at least one); ties in the
+    // order found.
+    candidates.sort_by_key(|&(kept, _)| kept);
     // The best clue so far and its count (exact when the flag says so).
     let mut best: Option<(usize, BigUint, bool)> = None;
-    for (k, c) in clues.iter().enumerate() {
+    for (k, (_, c)) in candidates.iter().enumerate().take(SUGGEST_TRIES) {
         let cap = best.as_ref().map_or(base.count.clone(), |b| b.1.clone());
         let cap = u64::try_from(&cap).unwrap_or(limit);
         let r = c
@@ -808,7 +842,7 @@ pub fn suggest<P: Puzzle>(
             break;
         }
         report.tried += 1;
-        debug_assert!(r.count >= BigUint::from(1u32), "a clue of the first witness keeps it");
+        debug_assert!(r.count >= BigUint::from(1u32), "a clue keeps the solution it came from");
         let better = match &best {
             None => true,
             Some((_, n, _)) => r.complete && r.count < *n,
@@ -821,7 +855,7 @@ pub fn suggest<P: Puzzle>(
         }
     }
     if let Some((k, n, complete)) = best {
-        report.clue = Some(clue_report(&clues[k]));
+        report.clue = Some(clue_report(&candidates[k].1));
         report.count_after = Some(n);
         report.complete_after = complete;
     }

@@ -58,14 +58,8 @@ pub enum Values {
 }
 
 impl Values {
-    /// The JSON form of a value: a number, or the Boolean's name.
-    pub fn json(self, v: u32) -> serde_json::Value {
-        match self {
-            Values::Numbers => v.into(),
-            Values::Bool { no, yes } => (if v == TRUE { yes } else { no }).into(),
-        }
-    }
-    /// The text form of a value.
+    /// The text form of a value (also its JSON form: every `value` in pencilbox's JSON is a
+    /// string, `"4"` as well as `"line"`).
     pub fn text(self, v: u32) -> String {
         match self {
             Values::Numbers => v.to_string(),
@@ -186,11 +180,9 @@ pub enum By {
 pub struct ForcedFact {
     /// The place (`r2c3`, `r2c3-r2c4`).
     pub at: String,
-    /// Its value in every solution (a number, or `"line"`, `"used"`, …).
-    pub value: serde_json::Value,
-    /// The value as text.
-    #[serde(skip)]
-    pub text: String,
+    /// Its value in every solution, as text (`"4"`, `"line"`, `"used"`, …: a string in JSON,
+    /// as in `explain` and `hint`).
+    pub value: String,
     /// Given, by the rules alone, or only by search.
     pub by: By,
     /// For [`By::Rules`]: the rules whose steps removed the place's other values (empty when the
@@ -351,8 +343,7 @@ pub fn forced(setup: Setup, limits: &Limits) -> ForcedReport {
         };
         ForcedFact {
             at: p.name.clone(),
-            value: p.values.json(v),
-            text: p.values.text(v),
+            value: p.values.text(v),
             by,
             rules: if by == By::Rules && !initial[i] {
                 rules_of[p.var.index()].clone()
@@ -487,12 +478,18 @@ pub struct Clue<P> {
     pub puzzle: P,
 }
 
+/// Serializes a number as its text.
+fn as_text<S: serde::Serializer>(v: &u32, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(v)
+}
+
 /// A clue in a report: where, the value, and the amended puzzle in the family's file format.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ClueReport {
     /// Where (`r3c4`, `row 3`).
     pub at: String,
-    /// The value.
+    /// The value (a string in JSON, as every `value` of pencilbox's JSON).
+    #[serde(serialize_with = "as_text")]
     pub value: u32,
     /// The amended puzzle in the family's file format (empty when the family cannot write it).
     #[serde(skip)]
@@ -583,7 +580,7 @@ mod tests {
         assert_eq!((r.solutions, r.complete, r.forced.len()), (Solutions::Unique, true, 4));
         let third = &r.forced[2];
         assert_eq!(
-            (third.at.as_str(), third.text.as_str(), third.by),
+            (third.at.as_str(), third.value.as_str(), third.by),
             ("r1c3", "3", By::Rules)
         );
         assert!(!third.rules.is_empty());
@@ -597,6 +594,7 @@ mod tests {
         let vocab = crate::human::RegionVocabulary {
             shape: Shape::new(1, 4),
             rules: &RULES,
+            meets: crate::human::TOUCHES,
         };
         let r = forced(row([1, 2, 0, 4]).with_vocabulary(Box::new(vocab)), &Limits::default());
         let third = &r.forced[2];
@@ -650,7 +648,7 @@ mod tests {
         let got: Vec<(&str, &str, By)> = r
             .forced
             .iter()
-            .map(|f| (f.at.as_str(), f.text.as_str(), f.by))
+            .map(|f| (f.at.as_str(), f.value.as_str(), f.by))
             .collect();
         assert_eq!(got, [("r1c3", "3", By::Search), ("r1c4", "4", By::Search)]);
     }

@@ -443,3 +443,36 @@ pub fn assert_settles_as_explained<P: crate::plugin::Puzzle + Clone>(p: &P) -> (
     }
     (no, yes)
 }
+
+/// Asserts that `count --suggest` ([`crate::plugin::suggest`]) gives a unique puzzle that
+/// lost one clue a clue back that makes it unique again: for every removable clue of `p`
+/// (unique) whose removal leaves between 2 and [`crate::plugin::SUGGEST_SAMPLE`] solutions,
+/// the suggested clue's puzzle counts exactly one. Returns how many removals it checked.
+pub fn assert_suggest_restores_uniqueness<P: crate::plugin::Puzzle>(p: &P) -> usize {
+    use crate::search::Limits;
+    let opts = crate::puzzle::RunOptions::default();
+    let mut checked = 0;
+    for clue in p.removable_clues().unwrap_or_default() {
+        let q = clue.puzzle;
+        let limits = Limits::default().with_max_solutions(Some(crate::plugin::SUGGEST_SAMPLE as u64 + 1));
+        let found = q.search(None, &opts, &limits, 0).expect("searched");
+        let n = u64::try_from(&found.count).unwrap_or(u64::MAX);
+        if !(2..=crate::plugin::SUGGEST_SAMPLE as u64).contains(&n) {
+            continue;
+        }
+        let r = crate::plugin::suggest(&q, None, &opts, 100).expect("suggested");
+        let c = r.clue.as_ref().expect("a clue");
+        assert_eq!(
+            (r.count_after.clone(), r.complete_after),
+            (Some(1u32.into()), true),
+            "{n} solutions without {} = {}; suggested {} = {}\n{:?}",
+            clue.at,
+            clue.value,
+            c.at,
+            c.value,
+            q.write(false)
+        );
+        checked += 1;
+    }
+    checked
+}

@@ -53,7 +53,7 @@ fn check(p: &PathPuzzle) -> Result<(), TestCaseError> {
                 .collect()
         }
     };
-    let got: BTreeSet<(String, String)> = r.forced.iter().map(|f| (f.at.clone(), f.text.clone())).collect();
+    let got: BTreeSet<(String, String)> = r.forced.iter().map(|f| (f.at.clone(), f.value.clone())).collect();
     prop_assert_eq!(got, expected, "{}", text);
     let doors = [shape.name(p.cell_a()), shape.name(p.cell_b())];
     for f in &r.forced {
@@ -120,4 +120,26 @@ fn a_puzzle_whose_clues_sum_differently_has_no_solution_and_no_forced_fact() {
     let r = KIND.forced(&p.to_text(), &RunOptions::default()).unwrap();
     assert_eq!(r.solutions, Solutions::None);
     assert!(r.forced.is_empty() && r.reason.is_some());
+}
+
+#[test]
+fn suggest_gives_a_clue_back_to_a_puzzle_that_lost_one() {
+    // Every clue of bundled examples removed in turn: `count --suggest` makes it unique again.
+    let mut checked = 0;
+    for file in [
+        "path/example-6x6.txt",
+        "path/bench-6x6/partial-01.txt",
+        "path/bench-6x6/partial-02.txt",
+        "path/bench-7x7/partial-01.txt",
+    ] {
+        let path = format!("{}/../../examples/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("the bundled example");
+        let p = <pencilbox_pathpuzzle::PathPuzzle as pencilbox_core::plugin::Puzzle>::parse(
+            &text,
+            &pencilbox_core::RunOptions::default(),
+        )
+        .expect("parsed");
+        checked += pencilbox_core::testing::assert_suggest_restores_uniqueness(&p);
+    }
+    assert!(checked > 0, "no clue was needed");
 }

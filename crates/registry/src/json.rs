@@ -254,7 +254,7 @@ pub fn forced_json(puzzle: &str, r: &ForcedReport) -> Value {
 }
 
 fn clue_json(c: &ClueReport) -> Value {
-    json!({"at": c.at, "value": c.value})
+    json!({"at": c.at, "value": c.value.to_string()})
 }
 
 /// The JSON object of `count --suggest`.

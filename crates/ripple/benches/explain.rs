@@ -32,7 +32,7 @@ fn fixtures() -> Vec<(String, Ripple)> {
 
 /// Counts the solutions of `p` up to 2, with the explanation log on or off.
 fn count(p: &Ripple, explain: bool) -> u64 {
-    let (mut s, _) = p.model(DistinctRules::ALL).expect("regions fit a domain");
+    let (mut s, _) = p.model(DistinctRules::EXPLAIN).expect("regions fit a domain");
     s.engine.explain(explain);
     run(&mut s, &Limits::count_up_to(2), |_| Flow::Continue).solutions
 }

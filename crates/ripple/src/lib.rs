@@ -185,12 +185,13 @@ impl Puzzle for Ripple {
         &self,
         opts: &pencilbox_core::human::ExplainOptions,
     ) -> Option<Result<pencilbox_core::human::Explanation, PuzzleError>> {
-        let Some((mut search, _)) = self.model(DistinctRules::ALL) else {
+        let Some((mut search, _)) = self.model(DistinctRules::EXPLAIN) else {
             return Some(Err(PuzzleError::unsupported(TOO_BIG)));
         };
         let vocab = pencilbox_core::human::RegionVocabulary {
             shape: self.0.shape(),
             rules: &RULES,
+            meets: pencilbox_core::human::WITHIN_N,
         };
         Some(Ok(pencilbox_core::human::explain_engine(
             &mut search.engine,
@@ -209,6 +210,7 @@ impl Puzzle for Ripple {
         let vocabulary = pencilbox_core::human::RegionVocabulary {
             shape: self.0.shape(),
             rules: &RULES,
+            meets: pencilbox_core::human::WITHIN_N,
         };
         Some(model.map(|(search, cells)| {
             regions::setter::fact_model(&self.0, search, &cells).with_vocabulary(Box::new(vocabulary))

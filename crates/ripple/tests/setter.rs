@@ -51,7 +51,7 @@ fn check(b: &Board) -> Result<(), TestCaseError> {
         .filter(|&i| !sols.is_empty() && sols.iter().all(|s| s[i] == sols[0][i]))
         .map(|i| (shape.name(CellId::from_index(i)), sols[0][i].to_string()))
         .collect();
-    let got: BTreeSet<(String, String)> = r.forced.iter().map(|f| (f.at.clone(), f.text.clone())).collect();
+    let got: BTreeSet<(String, String)> = r.forced.iter().map(|f| (f.at.clone(), f.value.clone())).collect();
     prop_assert_eq!(got, expected, "{}", text);
     for f in &r.forced {
         let c = shape.all().find(|&c| shape.name(c) == f.at).unwrap();

@@ -171,7 +171,7 @@ pub fn explain(p: &Sudoku, opts: &ExplainOptions) -> Explanation {
     let max = opts.max_level.unwrap_or(u8::MAX);
     let n = p.n();
     let mut d = match Deducer::new_limited(p, rule_set(max), opts.limits.clone()) {
-        Ok(d) => d,
+        Ok(d) => d.with_max_level(max),
         Err(c) => return Explanation::new(Vec::new(), ExplainStatus::NoSolution, vec![c.message]),
     };
     let mut steps = Vec::new();

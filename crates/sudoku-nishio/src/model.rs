@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | `naked-single`, `hidden-single` | immediate, linear | core's all-different-with-permutation propagation |
 //! | `pointing` | costly | pointing (a block's places for a digit on one line) and claiming (a line's places in one block) |
-//! | `naked-subset`, `hidden-subset` | costly | naked and hidden pairs and triples (steps named `naked-pair`, `hidden-triple`, …) |
+//! | `naked-pair`, `naked-triple`, `hidden-pair`, `hidden-triple` | costly | naked and hidden pairs and triples, one propagator per size ([`DistinctRules::by_size`]), so the explainer switches pairs on before triples |
 //! | `nishio` | global | [`NishioRule`]: the candidates of a digit `d` on no valid placement inside `S` (Section 2), by reachability in the shared [`AbGraph`] (Section 3): every digit at once in one bit-parallel sweep ([`crate::nishio::nishio_lanes`], the fastest method) on graphs up to 65,536 vertices when no explanation is asked for; otherwise one digit at a time with the paper's DAG method and its placement count ([`crate::nishio::nishio_with`]) |
 //!
 //! The `deduce` algorithm ([`crate::solver`]) runs these to a fixpoint with the explanation log
@@ -333,6 +333,7 @@ impl Model {
             pointing: rules.locked,
             naked_subsets: subsets,
             hidden_subsets: subsets,
+            by_size: true,
         };
         post_rules(&units_graph(&geo), &mut engine, d);
         let nishio = Arc::new(Mutex::new(NishioLog::default()));

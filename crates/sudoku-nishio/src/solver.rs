@@ -43,6 +43,7 @@ use crate::board::{symbol, Candidates, Contradiction, Sudoku};
 use crate::geometry::{Geometry, UnitKind};
 use crate::model::Model;
 use pencilbox_core::engine::{Engine, Priority, Step as LogStep, VarId};
+use pencilbox_core::human::Ladder;
 use pencilbox_core::search::{Limits, StopReason};
 use pencilbox_core::Domain;
 use serde::Serialize;
@@ -199,6 +200,10 @@ pub struct Deducer {
     nishio_seen: usize,
     /// The text of the chain step just made.
     chain_text: Option<String>,
+    /// Which engine rules are on: the simplest first, as in core's levelled explainer.
+    ladder: Ladder,
+    /// The highest level used ([`crate::explain::RULES`]; chains are levels 7 and 8).
+    max_level: u8,
     /// The candidates as the steps returned so far leave them (the log replayed), to report
     /// each cell's placement at the step that fixed it.
     shadow: Vec<Domain>,
@@ -226,6 +231,7 @@ impl Deducer {
     fn with_state(cand: Candidates, placed: Vec<bool>, rules: RuleSet, limits: Limits) -> Deducer {
         let mut model = Model::new(&cand, rules, &limits);
         model.engine.explain(true);
+        let ladder = Ladder::new(&mut model.engine, level_of, u8::MAX);
         let cand = &cand;
         Deducer {
             model,
@@ -239,8 +245,20 @@ impl Deducer {
             stopped: None,
             nishio_seen: 0,
             chain_text: None,
+            ladder,
+            max_level: u8::MAX,
             shadow: cand.cells().to_vec(),
         }
+    }
+
+    /// Uses only the rules up to `level` ([`crate::explain::RULES`]: 1 naked single, 2 hidden
+    /// single, 3 pointing and claiming, 4 pairs, 5 triples, 6 Nishio, 7 implication chains,
+    /// 8 forcing chains), whatever the [`RuleSet`] posted.
+    pub fn with_max_level(mut self, level: u8) -> Deducer {
+        self.max_level = level;
+        self.ladder = Ladder::new(&mut self.model.engine, level_of, level);
+        self.dirty = true;
+        self
     }
 
     /// Makes every later step honour the deadline, cancellation flag and node limit of `limits`
@@ -250,6 +268,7 @@ impl Deducer {
         let cand = self.model.candidates();
         self.model = Model::new(&cand, self.rules, &limits);
         self.model.engine.explain(true);
+        self.ladder = Ladder::new(&mut self.model.engine, level_of, self.max_level);
         self.dirty = true;
         self.limits = limits;
     }
@@ -285,7 +304,8 @@ impl Deducer {
     }
     /// The engine, for a search that finishes the grid (explanations off, Nishio off: the
     /// search propagates the other rules at every node).
-    pub fn into_engine(self) -> (Engine, Arc<Geometry>) {
+    pub fn into_engine(mut self) -> (Engine, Arc<Geometry>) {
+        self.ladder.release(&mut self.model.engine);
         let mut e = self.model.engine;
         e.explain(false);
         e.set_enabled("nishio", false);
@@ -309,6 +329,7 @@ impl Deducer {
             .with_context("guess", |cx| cx.assign(var, u32::from(digit)))
             .is_ok();
         self.drain_log();
+        self.ladder.set(&mut self.model.engine, 1);
         self.dirty = true;
         self.done = false;
         ok
@@ -343,11 +364,16 @@ impl Deducer {
         }
     }
 
-    /// Runs the engine's rules to their fixpoint, or (at the fixpoint) applies one chain.
+    /// Runs the engine's rules one level at a time ([`Ladder`]: a step of a rule above level 1
+    /// sends the run back to level 1, a stalled level raises it), or (at the fixpoint of every
+    /// rule allowed) applies one chain.
     fn advance(&mut self) {
         if self.dirty {
             self.dirty = false;
+            let left = |e: &Engine| e.domains().iter().map(|d| d.len()).sum::<u32>();
+            let before = left(&self.model.engine);
             let r = self.model.engine.propagate();
+            let progress = self.model.engine.paused() || left(&self.model.engine) < before;
             self.drain_log();
             if r.is_err() {
                 if self.poll() || self.model.engine.interrupted().is_some() {
@@ -358,6 +384,8 @@ impl Deducer {
                 self.broken = Some(self.describe_conflict());
             } else if self.poll() {
                 // A rule (Nishio) stopped early for the limits: not a fixpoint.
+            } else if !self.model.engine.all_fixed() && self.ladder.climb(&mut self.model.engine, progress) {
+                self.dirty = true;
             } else {
                 self.place_remaining();
                 self.done = self.model.engine.all_fixed();
@@ -365,10 +393,14 @@ impl Deducer {
             return;
         }
         if self.rules.chains {
-            for rule in [ChainRule::Chain, ChainRule::Forcing] {
+            for (rule, level) in [(ChainRule::Chain, 7), (ChainRule::Forcing, 8)] {
+                if level > self.max_level {
+                    continue;
+                }
                 match self.chain(rule) {
                     None => return, // interrupted
                     Some(true) => {
+                        self.ladder.set(&mut self.model.engine, 1);
                         self.dirty = true;
                         self.drain_log();
                         return;
@@ -753,6 +785,14 @@ impl Deducer {
     /// and running only the engine's singles (naked and hidden: the rules below
     /// [`Priority::Costly`]) reaches a conflict. The assumption is undone either way.
     fn forcing(&mut self) -> Option<Option<(usize, u32, String)>> {
+        // An assumption is propagated in full (no pause after each hidden single).
+        self.ladder.set_pauses(&mut self.model.engine, false);
+        let found = self.forcing_unpaused();
+        self.ladder.set_pauses(&mut self.model.engine, true);
+        found
+    }
+
+    fn forcing_unpaused(&mut self) -> Option<Option<(usize, u32, String)>> {
         let cells = self.model.engine.num_vars();
         for c in 0..cells {
             let x = VarId::from_index(c);
@@ -885,6 +925,14 @@ impl Deducer {
         }
         Some(None)
     }
+}
+
+/// The level of an engine rule of the Sudoku model ([`crate::explain::RULES`]).
+fn level_of(rule: &str) -> u8 {
+    crate::explain::RULES
+        .iter()
+        .find(|r| r.id == rule)
+        .map_or(1, |r| r.level)
 }
 
 /// A whole deductive run.

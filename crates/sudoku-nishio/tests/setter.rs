@@ -49,7 +49,7 @@ fn check(givens: &[u8]) -> Result<(), TestCaseError> {
         .filter(|&i| !sols.is_empty() && sols.iter().all(|s| s[i] == sols[0][i]))
         .map(|i| (name(i), sols[0][i].to_string()))
         .collect();
-    let got: BTreeSet<(String, String)> = r.forced.iter().map(|f| (f.at.clone(), f.text.clone())).collect();
+    let got: BTreeSet<(String, String)> = r.forced.iter().map(|f| (f.at.clone(), f.value.clone())).collect();
     prop_assert_eq!(got, expected, "{}", text);
     for f in &r.forced {
         let i = (0..16).find(|&i| name(i) == f.at).unwrap();
@@ -91,4 +91,20 @@ proptest! {
         let sparse: Vec<u8> = givens.iter().enumerate().map(|(i, &v)| if i % 3 == 0 { v } else { 0 }).collect();
         check(&sparse)?;
     }
+}
+
+#[test]
+fn suggest_gives_a_clue_back_to_a_puzzle_that_lost_one() {
+    // Every clue of a bundled example removed in turn: `count --suggest` makes it unique again.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sudoku/9x9.txt");
+    let text = std::fs::read_to_string(path).expect("the bundled example");
+    let p = <pencilbox_sudoku_nishio::Sudoku as pencilbox_core::plugin::Puzzle>::parse(
+        &text,
+        &pencilbox_core::RunOptions::default(),
+    )
+    .expect("parsed");
+    assert!(
+        pencilbox_core::testing::assert_suggest_restores_uniqueness(&p) > 0,
+        "no clue was needed"
+    );
 }

@@ -34,11 +34,12 @@ pub const RULES: [RuleInfo; 10] = region::rules(
 /// assert_eq!(x.steps[0].name, "naked single");
 /// ```
 pub fn explain(p: &Suguru, opts: &ExplainOptions) -> Result<Explanation, PuzzleError> {
-    let mut e = crate::fast::model_with(p, DistinctRules::ALL)
+    let mut e = crate::fast::model_with(p, DistinctRules::EXPLAIN)
         .map_err(|_| PuzzleError::unsupported("regions of more than 64 cells cannot be explained"))?;
     let vocab = RegionVocabulary {
         shape: p.shape(),
         rules: &RULES,
+        meets: human::TOUCHES,
     };
     Ok(human::explain_engine(&mut e, &vocab, opts))
 }

@@ -19,7 +19,7 @@
 //!    none is a conflict.
 //! 3. **`pointing`** — when value `v` of a region can only go in cells `C`, every cell outside the
 //!    region that touches all of `C` loses `v`.
-//! 4. **`naked-subset`** (pairs: its steps are logged as `naked-pair`) — two cells of a region
+//! 4. **`naked-pair`** — two cells of a region
 //!    with the same two values take both, so the rest of the region and their common king
 //!    neighbours lose them.
 //!
@@ -54,7 +54,7 @@ pub struct Rules {
     pub hidden_single: bool,
     /// `pointing` (a region's value confined to cells with common neighbours).
     pub pointing: bool,
-    /// Naked pairs in regions (`naked-subset` of two cells).
+    /// Naked pairs in regions (`naked-pair`).
     pub naked_pair: bool,
 }
 
@@ -86,6 +86,7 @@ impl Rules {
             pointing: self.pointing,
             naked_subsets: if self.naked_pair { 2 } else { 0 },
             hidden_subsets: 0,
+            by_size: false,
         }
     }
 }
@@ -286,7 +287,7 @@ mod tests {
         let all = model(&p, Rules::ALL).unwrap();
         assert_eq!(
             all.rule_names(),
-            ["naked-single", "hidden-single", "pointing", "naked-subset"]
+            ["naked-single", "hidden-single", "pointing", "naked-pair"]
         );
         assert_eq!(model(&p, Rules::SINGLES).unwrap().rule_names(), ["naked-single"]);
     }

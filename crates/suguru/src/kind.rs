@@ -91,7 +91,7 @@ impl Puzzle for Suguru {
             };
             return Ok(found);
         }
-        let r = solver::count(self, alg, limits.max_solutions, limits)?;
+        let r = solver::count_keeping(self, alg, limits.max_solutions, limits, keep)?;
         let mut notes = Vec::new();
         if linear::applies(self) {
             notes.push(Note::new(

@@ -40,6 +40,7 @@ pub fn fact_model(p: &Suguru) -> Result<Setup, PuzzleError> {
     let vocabulary = pencilbox_core::human::RegionVocabulary {
         shape: p.shape(),
         rules: &crate::explain::RULES,
+        meets: pencilbox_core::human::TOUCHES,
     };
     Ok(region_model(p.board(), search, &vars).with_vocabulary(Box::new(vocabulary)))
 }

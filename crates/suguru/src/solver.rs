@@ -326,6 +326,19 @@ pub fn solve(p: &Suguru, alg: Option<Algorithm>, limits: &Limits) -> Result<Solv
 /// On `1×n` / `m×1` grids the default (`linear`) counts exactly with the DP of
 /// [`linear::count_solutions`] and takes its witnesses from the `fast` search.
 pub fn count(p: &Suguru, alg: Option<Algorithm>, limit: Option<u64>, limits: &Limits) -> Result<Counted, PuzzleError> {
+    count_keeping(p, alg, limit, limits, 2)
+}
+
+/// [`count`], keeping the first `keep` solutions as witnesses (at least two; `count --suggest`
+/// keeps a sample).
+pub fn count_keeping(
+    p: &Suguru,
+    alg: Option<Algorithm>,
+    limit: Option<u64>,
+    limits: &Limits,
+    keep: usize,
+) -> Result<Counted, PuzzleError> {
+    let keep = keep.max(2);
     let alg = resolve(p, alg)?;
     let refused = |reason| Counted {
         count: BigUint::default(),
@@ -345,7 +358,7 @@ pub fn count(p: &Suguru, alg: Option<Algorithm>, limit: Option<u64>, limits: &Li
         let exact = linear::count_solutions(p);
         let mut stats = Stats::default();
         let witness = if exact >= BigUint::from(2u32) {
-            let (r, w) = run_algorithm(p, Algorithm::Fast, limits, Some(2), 2);
+            let (r, w) = run_algorithm(p, Algorithm::Fast, limits, Some(keep as u64), keep);
             stats = r.stats;
             w
         } else {
@@ -363,7 +376,7 @@ pub fn count(p: &Suguru, alg: Option<Algorithm>, limit: Option<u64>, limits: &Li
             stop: StopReason::Exhausted,
         });
     }
-    let (r, witness) = run_algorithm(p, alg, limits, limit, 2);
+    let (r, witness) = run_algorithm(p, alg, limits, limit, keep);
     if let Some(reason) = refusal(p, alg, Some((r.solutions, r.stop.is_interrupted()))) {
         return Ok(refused(reason));
     }

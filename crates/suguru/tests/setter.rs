@@ -1,6 +1,6 @@
 //! The setter's tools against brute force on random small instances: `forced` lists exactly
 //! the facts shared by every solution (and says how many solutions there are); a suggested
-//! clue keeps the first witness and lowers the count; every redundant hint, removed alone,
+//! clue holds in some solutions and not in others and lowers the count; every redundant hint, removed alone,
 //! leaves exactly one solution.
 
 use pencilbox_core::setter::{By, Solutions};
@@ -27,7 +27,7 @@ fn check(p: &Suguru) -> Result<(), TestCaseError> {
     prop_assert!(r.complete);
     let want = Solutions::of_count(sols.len());
     prop_assert_eq!(r.solutions, want, "{}", text);
-    let got: BTreeSet<(String, String)> = r.forced.iter().map(|f| (f.at.clone(), f.text.clone())).collect();
+    let got: BTreeSet<(String, String)> = r.forced.iter().map(|f| (f.at.clone(), f.value.clone())).collect();
     let expected = if sols.is_empty() {
         BTreeSet::new()
     } else {
@@ -43,7 +43,9 @@ fn check(p: &Suguru) -> Result<(), TestCaseError> {
         prop_assert_eq!(s.complete, sols.len() <= 1000);
         prop_assert_eq!(s.count, (sols.len().min(1000) as u64).into());
         let clue = s.clue.expect("two different solutions differ at a cell without a hint");
-        prop_assert!(s.differences.contains(&clue.at));
+        // A clue that holds in some solutions and not in others.
+        let at = p.shape().all().find(|&c| p.shape().name(c) == clue.at).unwrap().index();
+        prop_assert!(sols.iter().any(|x| x[at] == clue.value) && sols.iter().any(|x| x[at] != clue.value));
         let after = solutions(&pencilbox_suguru::parse(&clue.puzzle).unwrap());
         prop_assert!(!after.is_empty() && after.len() < sols.len());
         let counted = s.count_after.unwrap();
@@ -102,4 +104,20 @@ fn figure_one_as_printed_has_several_solutions_and_its_forced_cells_hold_in_each
     let r = KIND.forced(&p.to_text(), &RunOptions::default()).unwrap();
     assert_eq!(r.solutions, Solutions::Several);
     assert!(r.forced.iter().any(|f| f.at == "r2c2" && f.by == By::Given));
+}
+
+#[test]
+fn suggest_gives_a_clue_back_to_a_puzzle_that_lost_one() {
+    // Every clue of a bundled example removed in turn: `count --suggest` makes it unique again.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/suguru/example-6x6.in");
+    let text = std::fs::read_to_string(path).expect("the bundled example");
+    let p = <pencilbox_suguru::Suguru as pencilbox_core::plugin::Puzzle>::parse(
+        &text,
+        &pencilbox_core::RunOptions::default(),
+    )
+    .expect("parsed");
+    assert!(
+        pencilbox_core::testing::assert_suggest_restores_uniqueness(&p) > 0,
+        "no clue was needed"
+    );
 }

@@ -44,6 +44,11 @@ pub struct DistinctRules {
     pub naked_subsets: u8,
     /// `hidden-subset` up to this many values (0 or 1: off; at most 4).
     pub hidden_subsets: u8,
+    /// Post the subset rules one propagator per size, named by their technique
+    /// (`naked-pair`, `naked-triple`, `naked-quad`, `hidden-pair`, …) instead of one
+    /// `naked-subset` and one `hidden-subset`: an explainer switches pairs on before triples
+    /// (its levels), and `--max-level` stops exactly between them. The deductions are the same.
+    pub by_size: bool,
 }
 
 impl DistinctRules {
@@ -53,6 +58,13 @@ impl DistinctRules {
         pointing: true,
         naked_subsets: 3,
         hidden_subsets: 3,
+        by_size: false,
+    };
+    /// [`DistinctRules::ALL`] with the subsets posted per size ([`DistinctRules::by_size`]),
+    /// for explanations.
+    pub const EXPLAIN: DistinctRules = DistinctRules {
+        by_size: true,
+        ..DistinctRules::ALL
     };
     /// `naked-single` and `hidden-single`: the finite-domain all-different propagation.
     pub const SINGLES: DistinctRules = DistinctRules {
@@ -60,6 +72,7 @@ impl DistinctRules {
         pointing: false,
         naked_subsets: 0,
         hidden_subsets: 0,
+        by_size: false,
     };
     /// `naked-single` only.
     pub const NAKED_SINGLES: DistinctRules = DistinctRules {
@@ -67,6 +80,7 @@ impl DistinctRules {
         pointing: false,
         naked_subsets: 0,
         hidden_subsets: 0,
+        by_size: false,
     };
 }
 
@@ -378,14 +392,22 @@ pub fn post_rules(g: &Arc<DistinctGraph>, engine: &mut Engine, rules: DistinctRu
         if rules.pointing && g.groups.iter().any(|gr| gr.values.is_some()) {
             engine.post(GroupRule::new(g.clone(), Kind::Pointing));
         }
-        if rules.naked_subsets >= 2 {
-            engine.post(GroupRule::new(g.clone(), Kind::NakedSubset(rules.naked_subsets.min(4))));
+        // One propagator for all sizes, or one per size (`by_size`).
+        let sizes = |max: u8| -> Vec<(u8, u8)> {
+            let max = max.min(4);
+            match (max >= 2, rules.by_size) {
+                (false, _) => Vec::new(),
+                (true, false) => vec![(2, max)],
+                (true, true) => (2..=max).map(|n| (n, n)).collect(),
+            }
+        };
+        for (min, max) in sizes(rules.naked_subsets) {
+            engine.post(GroupRule::new(g.clone(), Kind::NakedSubset(min, max)));
         }
-        if rules.hidden_subsets >= 2 && g.groups.iter().any(|gr| gr.values.is_some()) {
-            engine.post(GroupRule::new(
-                g.clone(),
-                Kind::HiddenSubset(rules.hidden_subsets.min(4)),
-            ));
+        if g.groups.iter().any(|gr| gr.values.is_some()) {
+            for (min, max) in sizes(rules.hidden_subsets) {
+                engine.post(GroupRule::new(g.clone(), Kind::HiddenSubset(min, max)));
+            }
         }
     }
 }
@@ -532,8 +554,10 @@ fn share_group(g: &DistinctGraph, i: usize, j: usize) -> bool {
 enum Kind {
     HiddenSingle,
     Pointing,
-    NakedSubset(u8),
-    HiddenSubset(u8),
+    /// Naked subsets of `min..=max` cells.
+    NakedSubset(u8, u8),
+    /// Hidden subsets of `min..=max` values.
+    HiddenSubset(u8, u8),
 }
 
 /// The group-based rules: each keeps the groups touched since it last ran.
@@ -562,8 +586,8 @@ impl GroupRule {
         let groups = g.groups.len();
         // Only the rules that look for common peers need the counting scratch.
         let n = match kind {
-            Kind::Pointing | Kind::NakedSubset(_) => g.vars.len(),
-            Kind::HiddenSingle | Kind::HiddenSubset(_) => 0,
+            Kind::Pointing | Kind::NakedSubset(..) => g.vars.len(),
+            Kind::HiddenSingle | Kind::HiddenSubset(..) => 0,
         };
         // Groups of up to 64 members with a value set remember what `pointing` examined.
         let (mut point_base, mut slots) = (Vec::new(), 0u32);
@@ -591,12 +615,22 @@ impl GroupRule {
         }
     }
 
+    /// Marks groups `from..` for the next incremental run.
+    fn mark_dirty_from(&mut self, from: usize) {
+        for k in from..self.g.groups.len() {
+            if !self.dirty[k] {
+                self.dirty[k] = true;
+                self.dirty_list.push(k as u32);
+            }
+        }
+    }
+
     fn run_group(&mut self, cx: &mut Context, k: usize) -> Result<(), Conflict> {
         match self.kind {
             Kind::HiddenSingle => hidden_single(&self.g, cx, k),
             Kind::Pointing => self.pointing(cx, k),
-            Kind::NakedSubset(max) => self.naked_subsets(cx, k, max),
-            Kind::HiddenSubset(max) => hidden_subsets(&self.g, cx, k, max),
+            Kind::NakedSubset(min, max) => self.naked_subsets(cx, k, min, max),
+            Kind::HiddenSubset(min, max) => hidden_subsets(&self.g, cx, k, min, max),
         }
     }
 
@@ -652,6 +686,9 @@ impl GroupRule {
         let mut places: smallvec::SmallVec<[u32; 16]> = smallvec::SmallVec::new();
         let remember = members.len() <= 64;
         for v in values.and(twice).iter() {
+            if cx.pause_requested() {
+                break;
+            }
             places.clear();
             let mut mask = 0u64;
             for (j, &i) in members.iter().enumerate() {
@@ -683,6 +720,8 @@ impl GroupRule {
                     .map(|&i| Premise::not(self.g.var(i), v))
                     .collect();
                 cx.because(premises);
+                let group = members.iter().map(|&i| self.g.var(i)).collect();
+                cx.focus(places.iter().map(|&i| self.g.var(i)).collect(), Some(v), group);
             }
             // The buffer goes back for the next call (no allocation per deduction).
             let targets = std::mem::take(&mut self.targets);
@@ -696,7 +735,7 @@ impl GroupRule {
         Ok(())
     }
 
-    fn naked_subsets(&mut self, cx: &mut Context, k: usize, max: u8) -> Result<(), Conflict> {
+    fn naked_subsets(&mut self, cx: &mut Context, k: usize, min: u8, max: u8) -> Result<(), Conflict> {
         let members = &self.g.groups[k].members;
         // Unfixed members with at most `max` values.
         let open: smallvec::SmallVec<[u32; 32]> = members
@@ -712,7 +751,7 @@ impl GroupRule {
         }
         let mut found: Vec<(smallvec::SmallVec<[u32; 4]>, Domain)> = Vec::new();
         let doms: smallvec::SmallVec<[Domain; 32]> = open.iter().map(|&i| cx.dom(self.g.var(i))).collect();
-        for size in 2..=max as usize {
+        for size in min as usize..=max as usize {
             subsets(doms.len(), size, &mut |idx| {
                 let union = idx.iter().fold(Domain::EMPTY, |u, &j| u.or(doms[j]));
                 if union.len() as usize == size {
@@ -721,6 +760,9 @@ impl GroupRule {
             });
         }
         for (cells, union) in found {
+            if cx.pause_requested() {
+                break;
+            }
             // The state may have changed since the subset was found: re-check it.
             // Every cell still open: a cell solved since is no member of a subset (a "triple"
             // of two open cells and a solved one is a pair and a single).
@@ -757,6 +799,8 @@ impl GroupRule {
                         .map(|&c| Premise::within(self.g.var(c), cx.dom(self.g.var(c))))
                         .collect();
                     cx.because_rule(rule, premises);
+                    let group = members.iter().map(|&i| self.g.var(i)).collect();
+                    cx.focus(cells.iter().map(|&c| self.g.var(c)).collect(), None, group);
                     announced = true;
                 }
                 let removed = targets.iter().try_for_each(|&t| cx.remove(self.g.var(t), v).map(drop));
@@ -826,6 +870,9 @@ fn hidden_single(g: &DistinctGraph, cx: &mut Context, k: usize) -> Result<(), Co
         return Ok(());
     }
     for &i in &group.members {
+        if cx.pause_requested() {
+            break;
+        }
         let x = g.var(i);
         let d = cx.dom(x);
         let s = d.and(singles);
@@ -850,7 +897,7 @@ fn hidden_single(g: &DistinctGraph, cx: &mut Context, k: usize) -> Result<(), Co
 }
 
 /// `hidden-subset` on permutation group `k`.
-fn hidden_subsets(g: &DistinctGraph, cx: &mut Context, k: usize, max: u8) -> Result<(), Conflict> {
+fn hidden_subsets(g: &DistinctGraph, cx: &mut Context, k: usize, min: u8, max: u8) -> Result<(), Conflict> {
     let group = &g.groups[k];
     let Some(values) = group.values else {
         return Ok(());
@@ -883,7 +930,7 @@ fn hidden_subsets(g: &DistinctGraph, cx: &mut Context, k: usize, max: u8) -> Res
         }
     }
     let mut found: Vec<(Domain, u64)> = Vec::new();
-    for size in 2..=max as usize {
+    for size in min as usize..=max as usize {
         subsets(places.len(), size, &mut |idx| {
             let union = idx.iter().fold(0u64, |u, &j| u | places[j].1);
             if union.count_ones() as usize == size {
@@ -892,6 +939,9 @@ fn hidden_subsets(g: &DistinctGraph, cx: &mut Context, k: usize, max: u8) -> Res
         });
     }
     for (vals, cells) in found {
+        if cx.pause_requested() {
+            break;
+        }
         // The state may have changed since the subset was found (a smaller subset inside it
         // applied first): each value must still have two places or more, all in the subset.
         let still = vals.iter().all(|v| {
@@ -945,8 +995,14 @@ impl Propagator for GroupRule {
         match self.kind {
             Kind::HiddenSingle => "hidden-single",
             Kind::Pointing => "pointing",
-            Kind::NakedSubset(_) => "naked-subset",
-            Kind::HiddenSubset(_) => "hidden-subset",
+            Kind::NakedSubset(2, 2) => "naked-pair",
+            Kind::NakedSubset(3, 3) => "naked-triple",
+            Kind::NakedSubset(4, 4) => "naked-quad",
+            Kind::NakedSubset(..) => "naked-subset",
+            Kind::HiddenSubset(2, 2) => "hidden-pair",
+            Kind::HiddenSubset(3, 3) => "hidden-triple",
+            Kind::HiddenSubset(4, 4) => "hidden-quad",
+            Kind::HiddenSubset(..) => "hidden-subset",
         }
     }
     fn priority(&self) -> Priority {
@@ -975,6 +1031,12 @@ impl Propagator for GroupRule {
                 return Ok(());
             }
             self.run_group(cx, k)?;
+            if cx.pause_requested() {
+                // Paused (explaining): this group (it may have stopped halfway) and the rest
+                // wait for the next run.
+                self.mark_dirty_from(k);
+                return Ok(());
+            }
         }
         Ok(())
     }
@@ -991,6 +1053,13 @@ impl Propagator for GroupRule {
         while let Some(k) = self.dirty_list.pop() {
             self.dirty[k as usize] = false;
             self.run_group(cx, k as usize)?;
+            if cx.pause_requested() {
+                // Paused (explaining): the group may have stopped halfway; it waits with the
+                // rest of the list for the next run.
+                self.dirty[k as usize] = true;
+                self.dirty_list.push(k);
+                return Ok(());
+            }
         }
         Ok(())
     }

@@ -77,6 +77,22 @@ pub struct Step {
     pub premises: Vec<Premise>,
     /// What it removed.
     pub changes: Vec<Change>,
+    /// What the technique is about, when its propagator says so ([`Context::focus`]
+    /// (super::Context::focus)): pointing's places of the value, a subset's cells.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub focus: Option<Focus>,
+}
+
+/// What a step's technique is about: the cells a value is confined to (pointing), the cells
+/// of a subset, with the value when there is one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Focus {
+    /// The cells.
+    pub cells: Vec<VarId>,
+    /// The value they are about.
+    pub value: Option<u32>,
+    /// The group (region, row, …) they lie in.
+    pub group: Vec<VarId>,
 }
 
 /// The explanation log.
@@ -106,6 +122,7 @@ impl Log {
                     kind: StepKind::Deduction,
                     premises: Vec::new(),
                     changes: vec![change],
+                    focus: None,
                 });
                 self.open = true;
             }
@@ -117,6 +134,13 @@ impl Log {
         self.drop_empty();
         self.steps.push(step);
         self.open = true;
+    }
+
+    /// Sets what the open step is about.
+    pub(crate) fn focus(&mut self, focus: Focus) {
+        if let Some(s) = self.steps.last_mut().filter(|_| self.open) {
+            s.focus = Some(focus);
+        }
     }
 
     /// Ends the open step (the end of a propagator's run); drops it when it changed nothing.
@@ -145,6 +169,7 @@ mod tests {
             kind: StepKind::Deduction,
             premises: vec![Premise::within(VarId(1), Domain::range(1, 2))],
             changes: Vec::new(),
+            focus: None,
         });
         log.record(
             "naked-subset",

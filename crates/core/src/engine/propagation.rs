@@ -63,6 +63,13 @@ struct Hot {
     /// Run `propagate` (from scratch) rather than `incremental` at the next turn: a run from
     /// scratch reads the domains, not the events, so none are buffered for it meanwhile.
     scratch: bool,
+    /// While explaining, propagation pauses after a run of it that changed something
+    /// ([`Engine::set_pausing`]).
+    pausing: bool,
+    /// Held ([`Engine::set_held`]): it stays queued and keeps its events, but does not run.
+    held: bool,
+    /// It left a technique out for the level cap ([`Engine::set_rule_cap`]).
+    refused: bool,
 }
 
 /// Propagation: a store of variables, the propagators posted on them and a queue ordered by
@@ -113,6 +120,11 @@ pub struct Engine {
     conflict_var: Option<VarId>,
     /// Failure weights of the variables (dom/wdeg).
     pub(crate) weights: Vec<u32>,
+    /// The last [`Engine::propagate`] stopped after a pausing rule's step
+    /// ([`Engine::set_pausing`]).
+    paused: bool,
+    /// Held propagators taken off the queue (still marked queued, see [`Engine::set_held`]).
+    held_queue: Vec<u32>,
     /// Values probed and values refuted by [`Engine::probe`].
     pub(crate) probe_stats: RuleStats,
     /// Scratch of [`Engine::probe`]: per variable, the values a successful probe of the
@@ -132,6 +144,7 @@ impl Engine {
         Engine {
             store: Store {
                 rule: "decision",
+                rule_cap: u8::MAX,
                 ..Store::default()
             },
             props: Vec::new(),
@@ -151,6 +164,8 @@ impl Engine {
             last_conflict: None,
             conflict_var: None,
             weights: Vec::new(),
+            paused: false,
+            held_queue: Vec::new(),
             probe_stats: RuleStats::default(),
             implied: Vec::new(),
         }
@@ -266,6 +281,7 @@ impl Engine {
                 kind: StepKind::Decision,
                 premises: Vec::new(),
                 changes: Vec::new(),
+                focus: None,
             });
         }
         let r = self.store.restrict(v, d);
@@ -346,6 +362,9 @@ impl Engine {
             queued: false,
             idempotent: p.idempotent(),
             scratch: true,
+            pausing: false,
+            held: false,
+            refused: false,
         });
         self.props.push(p);
         self.enqueue(id);
@@ -386,6 +405,83 @@ impl Engine {
             }
         }
         n
+    }
+
+    /// Marks every propagator named `name` as *pausing* (or not); returns how many there are.
+    ///
+    /// While the explanation log is on ([`Engine::explain`]), a run of a pausing propagator
+    /// that changes anything ends [`Engine::propagate`] early, with `Ok` and
+    /// [`Engine::paused`] true: its changes are dispatched and the rest of the queue waits. A
+    /// long run may stop at its first step, where it checks [`Context::pause_requested`]; it
+    /// then keeps what it has not examined yet and is queued again. The levelled explainer
+    /// ([`crate::human`]) pauses its harder rules, so that after each of their steps the
+    /// simpler rules get the first look again, as a person solves. With the log off (search,
+    /// trials) nothing pauses.
+    pub fn set_pausing(&mut self, name: &str, on: bool) -> usize {
+        let mut n = 0;
+        for id in 0..self.meta.len() {
+            if self.meta[id].name == name {
+                self.hot[id].pausing = on;
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// Holds every propagator named `name` (or lets it go); returns how many there are.
+    ///
+    /// A held propagator is queued and told of changes as usual, but does not run until it is
+    /// let go; then it catches up *incrementally* from its buffered events. That is what a
+    /// levelled explainer needs: switching a rule off and on ([`Engine::set_enabled`]) makes it
+    /// rerun from scratch, holding it does not.
+    pub fn set_held(&mut self, name: &str, on: bool) -> usize {
+        let mut n = 0;
+        for id in 0..self.meta.len() {
+            if self.meta[id].name == name {
+                self.hot[id].held = on;
+                n += 1;
+            }
+        }
+        if !on {
+            let mut waiting = std::mem::take(&mut self.held_queue);
+            waiting.retain(|&p| {
+                let h = &self.hot[p as usize];
+                if h.held {
+                    return true;
+                }
+                if h.queued {
+                    self.queues[h.level as usize].push(p);
+                }
+                false
+            });
+            self.held_queue = waiting;
+        }
+        n
+    }
+
+    /// Caps the techniques propagators may apply ([`Context::allows`]):
+    /// `levels` gives each technique's level, `cap` the highest allowed (`u8::MAX`: all). When
+    /// the cap rises, every propagator that left a technique out reruns from scratch.
+    pub fn set_rule_cap(&mut self, levels: &[(&'static str, u8)], cap: u8) {
+        if self.store.rule_levels.as_slice() != levels {
+            self.store.rule_levels = levels.to_vec();
+        }
+        let rising = cap > self.store.rule_cap;
+        self.store.rule_cap = cap;
+        if rising {
+            for p in 0..self.hot.len() {
+                if std::mem::take(&mut self.hot[p].refused) {
+                    self.hot[p].scratch = true;
+                    self.enqueue(p as u32);
+                }
+            }
+        }
+    }
+
+    /// The last [`Engine::propagate`] stopped after a step of a pausing rule
+    /// ([`Engine::set_pausing`]) rather than at a fixpoint.
+    pub fn paused(&self) -> bool {
+        self.paused
     }
 
     /// The distinct rule names posted, in posting order.
@@ -611,6 +707,11 @@ impl Engine {
     /// Empties the queue after a conflict or an interruption, telling the propagators.
     fn abort(&mut self) {
         self.store.changed.clear();
+        for p in std::mem::take(&mut self.held_queue) {
+            self.hot[p as usize].queued = false;
+            self.events[p as usize].clear();
+            self.props[p as usize].backtracked();
+        }
         for level in 0..Priority::LEVELS {
             let q = std::mem::take(&mut self.queues[level]);
             for &p in &q[self.heads[level]..] {
@@ -630,6 +731,7 @@ impl Engine {
     /// Runs the queue to a fixpoint. `Err` at a conflict (then backtrack: the state is
     /// inconsistent) or when the limits stopped propagation ([`Engine::interrupted`] says so).
     pub fn propagate(&mut self) -> Result<(), Conflict> {
+        self.paused = false;
         if self.store.poll.stopped.is_some() {
             self.abort();
             return Err(Conflict);
@@ -638,11 +740,20 @@ impl Engine {
         while let Some(p) = self.next() {
             let pi = p as usize;
             let h = &mut self.hot[pi];
+            if h.held && h.enabled {
+                // Stays queued, its events buffered, until let go (`set_held`).
+                self.held_queue.push(p);
+                continue;
+            }
             h.queued = false;
             if !h.enabled {
                 continue;
             }
             let scratch = std::mem::replace(&mut h.scratch, false);
+            let pausing = h.pausing && self.store.log.is_some();
+            self.store.pause = pausing;
+            self.store.paused_early = false;
+            self.store.refused = false;
             let m = &mut self.meta[pi];
             m.stats.runs += 1;
             self.store.rule = m.name;
@@ -656,6 +767,7 @@ impl Engine {
             } else {
                 self.props[pi].incremental(&mut cx)
             };
+            self.hot[pi].refused |= self.store.refused;
             // Keep the buffer's capacity (nothing was buffered for it during its own run).
             events.clear();
             self.events[pi] = events;
@@ -680,8 +792,20 @@ impl Engine {
                 self.abort();
                 return Err(Conflict);
             }
+            if pausing && !self.store.changed.is_empty() {
+                // Pause (see `set_pausing`). A rule that stopped halfway runs again at its
+                // next turn, after whatever its changes wake.
+                self.store.pause = false;
+                self.dispatch(Some(p));
+                if self.store.paused_early {
+                    self.enqueue(p);
+                }
+                self.paused = true;
+                return Ok(());
+            }
             self.dispatch(Some(p));
         }
+        self.store.pause = false;
         Ok(())
     }
 
@@ -779,6 +903,7 @@ impl Engine {
                 kind,
                 premises,
                 changes: Vec::new(),
+                focus: None,
             });
         }
         self.store.rule = rule;

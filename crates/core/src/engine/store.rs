@@ -117,6 +117,16 @@ pub struct Store {
     /// The rule currently making changes (its propagator's name), for the log.
     pub(crate) rule: &'static str,
     pub(crate) log: Option<Log>,
+    /// The running propagator pauses after its first change ([`Context::pause_requested`]).
+    pub(crate) pause: bool,
+    /// The running propagator was told to pause and left work for its next run.
+    pub(crate) paused_early: bool,
+    /// While explaining: the level of each technique a propagator may name, and the highest
+    /// level allowed now ([`Context::allows`]).
+    pub(crate) rule_levels: Vec<(&'static str, u8)>,
+    pub(crate) rule_cap: u8,
+    /// The running propagator left a technique out because of `rule_cap`.
+    pub(crate) refused: bool,
     pub(crate) poll: Poll,
     /// Number of domain changes made so far.
     pub(crate) changes: u64,
@@ -312,7 +322,15 @@ impl Context<'_> {
                 kind: StepKind::Deduction,
                 premises: premises.into_iter().collect(),
                 changes: Vec::new(),
+                focus: None,
             });
+        }
+    }
+    /// Says what the step just opened ([`Context::because`]) is about: the `cells` a `value`
+    /// is confined to in `group` (pointing), a subset's cells. Explanations name them.
+    pub fn focus(&mut self, cells: Vec<VarId>, value: Option<u32>, group: Vec<VarId>) {
+        if let Some(log) = &mut self.store.log {
+            log.focus(super::explain::Focus { cells, value, group });
         }
     }
     /// Counts a unit of work and says whether the deadline passed or the run was cancelled
@@ -322,6 +340,35 @@ impl Context<'_> {
     #[inline]
     pub fn should_stop(&mut self) -> bool {
         self.store.poll.tick()
+    }
+    /// True when the running propagator should return now: it is pausing
+    /// ([`Engine::set_pausing`](super::Engine::set_pausing)) and has already changed a domain
+    /// in this run. A rule that makes several steps per run checks it between steps and, when
+    /// told to, remembers what it has not examined yet and returns `Ok(())`: the engine runs
+    /// it again (incrementally) after the simpler rules. Never true outside explanations.
+    #[inline]
+    pub fn pause_requested(&mut self) -> bool {
+        let now = self.store.pause && !self.store.changed.is_empty();
+        self.store.paused_early |= now;
+        now
+    }
+    /// Whether the running propagator may apply the technique `rule` now. Always true, except
+    /// under a level cap ([`Engine::set_rule_cap`](super::Engine::set_rule_cap): explaining, or
+    /// testing whether the rules up to a level solve a puzzle):
+    /// a propagator that applies techniques of several levels asks before each one above
+    /// its own and skips those refused; it runs again from scratch when the cap rises.
+    pub fn allows(&mut self, rule: &str) -> bool {
+        if self.store.rule_cap == u8::MAX {
+            return true;
+        }
+        let ok = self
+            .store
+            .rule_levels
+            .iter()
+            .find(|(r, _)| *r == rule)
+            .is_none_or(|&(_, l)| l <= self.store.rule_cap);
+        self.store.refused |= !ok;
+        ok
     }
     /// Whether the deadline has passed or the run was cancelled, read now, without counting
     /// work or recording the stop: for a long loop that holds the context borrowed (a fill

@@ -251,6 +251,34 @@ impl RandomDistinct {
 /// Makes the decisions `picks` one at a time (each at a new level, undone when it fails) with
 /// incremental propagation; after each, every propagator run again from scratch finds nothing
 /// more.
+/// A 6×6 Sudoku (2×3 blocks) with every explanation rule (`DistinctRules::EXPLAIN`), each
+/// cell missing a few random values.
+fn sudoku6(seed: u64) -> (Engine, Vec<VarId>) {
+    let mut rng = SplitMix64::new(seed);
+    let mut e = Engine::new();
+    let x: Vec<VarId> = (0..36)
+        .map(|_| {
+            let mut d: Domain = (1..=6).filter(|_| !rng.chance(0.25)).collect();
+            if d.is_empty() {
+                d.insert(1 + rng.below(6) as u32);
+            }
+            e.new_var(d)
+        })
+        .collect();
+    let mut d = Distinct::new();
+    for i in 0..6 {
+        let row: Vec<VarId> = (0..6).map(|j| x[i * 6 + j]).collect();
+        let col: Vec<VarId> = (0..6).map(|j| x[j * 6 + i]).collect();
+        let (br, bc) = (i / 2 * 2, i % 2 * 3);
+        let block: Vec<VarId> = (0..6).map(|j| x[(br + j / 3) * 6 + bc + j % 3]).collect();
+        for unit in [row, col, block] {
+            d.permutation(&unit, Domain::range(1, 6));
+        }
+    }
+    d.post(&mut e, DistinctRules::EXPLAIN);
+    (e, x)
+}
+
 fn check_fixpoints(mut e: Engine, picks: &[(VarId, u32)]) -> Result<(), TestCaseError> {
     if e.propagate().is_err() {
         return Ok(());
@@ -289,6 +317,74 @@ proptest! {
         let (e, v) = m.engine(DistinctRules::ALL);
         let picks: Vec<(VarId, u32)> = picks.into_iter().map(|(i, val)| (v[i % v.len()], val)).collect();
         check_fixpoints(e, &picks)?;
+    }
+
+    #[test]
+    fn a_levelled_run_with_pauses_and_holds_reaches_the_plain_fixpoint(seed in any::<u64>(), picks in proptest::collection::vec((0usize..36, 1u32..=6), 0..6)) {
+        // The explainer's way (rules held above the current level, each hard rule pausing
+        // after its first step, `crate::human::Ladder`) ends where plain propagation does,
+        // after every assumption, and leaves no stale work behind (a from-scratch run adds
+        // nothing, and an assumption propagated without pauses agrees too).
+        let (mut plain, v) = sudoku6(seed);
+        let (mut led, _) = sudoku6(seed);
+        led.explain(true);
+        let mut ladder = crate::human::Ladder::new(&mut led, crate::human::region::propagator_level, u8::MAX);
+        let run = |e: &mut Engine, ladder: &mut crate::human::Ladder| -> bool {
+            ladder.set(e, 1);
+            loop {
+                let before: u32 = e.domains().iter().map(|d| d.len()).sum();
+                if e.propagate().is_err() {
+                    return false;
+                }
+                let progress = e.paused() || e.domains().iter().map(|d| d.len()).sum::<u32>() < before;
+                if !ladder.climb(e, progress) {
+                    return true;
+                }
+            }
+        };
+        let ok = plain.propagate().is_ok();
+        prop_assert_eq!(run(&mut led, &mut ladder), ok);
+        if !ok {
+            return Ok(());
+        }
+        prop_assert_eq!(plain.domains(), led.domains());
+        for (i, val) in picks {
+            let x = v[i % v.len()];
+            if !plain.dom(x).contains(val) {
+                continue;
+            }
+            plain.push_level();
+            led.push_level();
+            let ok = plain.assign(x, val).is_ok() && plain.propagate().is_ok();
+            prop_assert_eq!(led.assign(x, val).is_ok() && run(&mut led, &mut ladder), ok);
+            if ok {
+                prop_assert_eq!(plain.domains(), led.domains());
+                // An assumption on top, propagated without pauses, as a forcing chain does.
+                if let Some((y, w)) = (0..v.len()).map(|j| v[j]).find_map(|y| {
+                    let d = plain.dom(y);
+                    (d.len() > 1).then(|| (y, d.min().unwrap_or(1)))
+                }) {
+                    plain.push_level();
+                    led.push_level();
+                    ladder.set_pauses(&mut led, false);
+                    let a = plain.assign(y, w).is_ok() && plain.propagate().is_ok();
+                    let b = led.assign(y, w).is_ok() && led.propagate().is_ok();
+                    ladder.set_pauses(&mut led, true);
+                    prop_assert_eq!(a, b);
+                    if a {
+                        prop_assert_eq!(plain.domains(), led.domains());
+                    }
+                    plain.pop_level();
+                    led.pop_level();
+                }
+                let at = led.domains().to_vec();
+                led.enqueue_all();
+                prop_assert!(run(&mut led, &mut ladder));
+                prop_assert_eq!(led.domains(), &at[..]);
+            }
+            plain.pop_level();
+            led.pop_level();
+        }
     }
 
     #[test]

@@ -43,7 +43,7 @@
 //! value is a solution's). Tests check every fact of every step against the unique solution.
 
 use crate::domain::Domain;
-use crate::engine::{Engine, Premise, Priority, Step, StepKind, VarId};
+use crate::engine::{Engine, Focus, Premise, Priority, Step, StepKind, VarId};
 use crate::search::Limits;
 use serde::Serialize;
 
@@ -315,6 +315,13 @@ pub trait Vocabulary {
         let _ = (before, after);
         step.rule
     }
+    /// The sentence of a step whose propagator said what it is about ([`Focus`]): the
+    /// family's words for the technique (`None`, the default: the generic "why (premises),
+    /// so conclusions").
+    fn focus_text(&self, rule: &str, focus: &Focus, premises: &[String], conclusions: &[String]) -> Option<String> {
+        let _ = (rule, focus, premises, conclusions);
+        None
+    }
     /// The variables the trial rule may assume values of (two-valued ones are tried); empty:
     /// no trial rule.
     fn trial_vars(&self) -> Vec<VarId> {
@@ -424,10 +431,12 @@ impl<'a> Converter<'a> {
         };
         let info = rule_info(v, id);
         let mut cells: Vec<String> = Vec::new();
+        let focus = s.focus.iter().flat_map(|f| f.cells.iter());
         for name in s
             .premises
             .iter()
             .map(|p| v.var_name(p.var))
+            .chain(focus.map(|&x| v.var_name(x)))
             .chain(touched.iter().map(|&x| v.var_name(x)))
         {
             if !cells.contains(&name) {
@@ -437,7 +446,11 @@ impl<'a> Converter<'a> {
         let premises: Vec<String> = s.premises.iter().map(|p| self.premise_text(p)).collect();
         let mut conclusions = placed_text;
         conclusions.extend(removed_text);
-        let text = sentence(info.why, &premises, &conclusions);
+        let text = s
+            .focus
+            .as_ref()
+            .and_then(|f| v.focus_text(info.id, f, &premises, &conclusions))
+            .unwrap_or_else(|| sentence(info.why, &premises, &conclusions));
         Some(HumanStep {
             rule: info.id,
             name: info.name,
@@ -479,6 +492,115 @@ fn enable_up_to(e: &mut Engine, levels: &[(&'static str, u8)], level: u8) {
     }
 }
 
+/// The levelled driver's switchboard (see the module docs): which of an engine's rules are on.
+///
+/// Rules of level `≤ L` run; those above `L` (up to `max_level`) are *held*
+/// ([`Engine::set_held`]): they keep their pending work and catch up incrementally when `L`
+/// reaches them, instead of rerunning from scratch each time. A propagation that makes progress at `L > 1` sends `L` back
+/// to 1; a stalled one raises `L` to the next level present, up to the highest at most
+/// `max_level`. Every rule above level 1 *pauses* ([`Engine::set_pausing`]): its first step
+/// ends the propagation, so the simpler rules look again after each hard step, and a rating
+/// counts each hard step only when no simpler rule was available. Sudoku's stepper uses it as
+/// [`explain_engine`] does.
+pub struct Ladder {
+    levels: Vec<(&'static str, u8)>,
+    level: u8,
+    top: u8,
+    max: u8,
+    /// Every technique's level, for propagators that apply techniques of several levels
+    /// ([`Engine::set_rule_cap`]).
+    techniques: Vec<(&'static str, u8)>,
+}
+
+impl Ladder {
+    /// The switchboard of `e`'s rules, each at `level_of(name)`, up to `max_level`; level 1 on.
+    pub fn new(e: &mut Engine, level_of: impl Fn(&str) -> u8, max_level: u8) -> Ladder {
+        let mut levels: Vec<(&'static str, u8)> = e.rule_names().into_iter().map(|n| (n, level_of(n))).collect();
+        levels.sort_by_key(|&(_, l)| l);
+        for &(name, l) in &levels {
+            e.set_pausing(name, l > 1);
+        }
+        let top = levels
+            .iter()
+            .map(|&(_, l)| l)
+            .filter(|&l| l <= max_level)
+            .max()
+            .unwrap_or(1);
+        let mut ladder = Ladder {
+            levels,
+            level: 1,
+            top,
+            max: max_level,
+            techniques: Vec::new(),
+        };
+        ladder.set(e, 1);
+        ladder
+    }
+    /// Caps the techniques of `rules` (a family's table) at the current level too: a
+    /// propagator that applies techniques of several levels (the shading toolkit's `islands`)
+    /// leaves out those above it.
+    pub fn with_techniques(mut self, e: &mut Engine, rules: &[RuleInfo]) -> Ladder {
+        self.techniques = rules.iter().map(|r| (r.id, r.level)).collect();
+        let level = self.level;
+        self.set(e, level);
+        self
+    }
+    /// The current level.
+    pub fn level(&self) -> u8 {
+        self.level
+    }
+    /// The rules and their levels, lowest first.
+    pub fn levels(&self) -> &[(&'static str, u8)] {
+        &self.levels
+    }
+    /// Lets the rules of level `≤ level` run; holds those above it up to `max_level`, and
+    /// switches off those above both.
+    pub fn set(&mut self, e: &mut Engine, level: u8) {
+        self.level = level;
+        for &(name, l) in &self.levels {
+            e.set_enabled(name, l <= level.max(self.max));
+            e.set_held(name, l > level);
+        }
+        if !self.techniques.is_empty() {
+            e.set_rule_cap(&self.techniques, level);
+        }
+    }
+    /// After a propagation: with `progress` (it changed something), back to level 1; else the
+    /// next level up. `false` when it was stalled at the highest level allowed.
+    pub fn climb(&mut self, e: &mut Engine, progress: bool) -> bool {
+        if progress {
+            if self.level > 1 {
+                self.set(e, 1);
+            }
+            return true;
+        }
+        match self
+            .levels
+            .iter()
+            .map(|&(_, l)| l)
+            .find(|&l| l > self.level && l <= self.top)
+        {
+            Some(next) => {
+                self.set(e, next);
+                true
+            }
+            None => false,
+        }
+    }
+    /// Switches the pauses of the rules above level 1 off (`false`: a propagation runs to
+    /// its fixpoint, as an assumption's must) or back on.
+    pub fn set_pauses(&self, e: &mut Engine, on: bool) {
+        for &(name, l) in &self.levels {
+            e.set_pausing(name, on && l > 1);
+        }
+    }
+    /// Every rule on and none pausing: the engine as it was posted.
+    pub fn release(&mut self, e: &mut Engine) {
+        self.set_pauses(e, false);
+        self.set(e, u8::MAX);
+    }
+}
+
 /// A solution of the engine's current state by depth-first search (every rule on), as the
 /// domains; the state is restored. `None` when there is none or the limits stopped it.
 fn find_solution(e: &mut Engine, vars: &[VarId]) -> Option<Vec<Domain>> {
@@ -512,13 +634,8 @@ pub fn explain_engine(e: &mut Engine, vocab: &dyn Vocabulary, opts: &ExplainOpti
     e.explain(true);
     e.set_limits(&opts.limits);
     let max = opts.max_level.unwrap_or(u8::MAX);
-    let mut levels: Vec<(&'static str, u8)> = e
-        .rule_names()
-        .into_iter()
-        .map(|n| (n, vocab.propagator_level(n)))
-        .collect();
-    levels.sort_by_key(|&(_, l)| l);
-    let top = levels.iter().map(|&(_, l)| l).filter(|&l| l <= max).max().unwrap_or(1);
+    let mut ladder = Ladder::new(e, |n| vocab.propagator_level(n), max).with_techniques(e, vocab.rules());
+    let levels = ladder.levels().to_vec();
     let trial_level = rule_info(vocab, TRIAL).level;
     let guess_level = rule_info(vocab, GUESS).level;
     let trial_vars = if trial_level <= max {
@@ -531,9 +648,8 @@ pub fn explain_engine(e: &mut Engine, vocab: &dyn Vocabulary, opts: &ExplainOpti
     let mut steps: Vec<HumanStep> = Vec::new();
     let mut notes = Vec::new();
     let mut solution: Option<Vec<Domain>> = None;
-    let mut level = 1u8;
-    enable_up_to(e, &levels, level);
     let status = loop {
+        let level = ladder.level();
         let r = e.propagate();
         let before = steps.len();
         for s in e.take_log() {
@@ -555,13 +671,13 @@ pub fn explain_engine(e: &mut Engine, vocab: &dyn Vocabulary, opts: &ExplainOpti
             higher.dedup();
             let mut refused = None;
             for &l in &higher {
-                enable_up_to(e, &levels, l);
+                ladder.set(e, l);
                 if e.propagate().is_err() {
                     refused = Some(l);
                     break;
                 }
             }
-            enable_up_to(e, &levels, u8::MAX);
+            ladder.set(e, u8::MAX);
             for s in e.take_log() {
                 steps.extend(conv.convert(&s));
             }
@@ -584,14 +700,7 @@ pub fn explain_engine(e: &mut Engine, vocab: &dyn Vocabulary, opts: &ExplainOpti
                 }
             };
         }
-        if steps.len() > before && level > 1 {
-            level = 1;
-            enable_up_to(e, &levels, level);
-            continue;
-        }
-        if level < top {
-            level = levels.iter().map(|&(_, l)| l).find(|&l| l > level).unwrap_or(top);
-            enable_up_to(e, &levels, level);
+        if ladder.climb(e, steps.len() > before || e.paused()) {
             continue;
         }
         // Every rule is stalled: trial, then a guess.
@@ -601,8 +710,7 @@ pub fn explain_engine(e: &mut Engine, vocab: &dyn Vocabulary, opts: &ExplainOpti
                     for s in e.take_log() {
                         steps.extend(conv.convert(&s));
                     }
-                    level = 1;
-                    enable_up_to(e, &levels, level);
+                    ladder.set(e, 1);
                     continue;
                 }
                 Trial::Interrupted => break ExplainStatus::Timeout,
@@ -613,11 +721,12 @@ pub fn explain_engine(e: &mut Engine, vocab: &dyn Vocabulary, opts: &ExplainOpti
             break ExplainStatus::Stalled;
         }
         if solution.is_none() {
-            enable_up_to(e, &levels, u8::MAX);
+            let level = ladder.level();
+            ladder.set(e, u8::MAX);
             e.explain(false);
             solution = find_solution(e, &guess_vars);
             e.explain(true);
-            enable_up_to(e, &levels, level);
+            ladder.set(e, level);
             if solution.is_none() {
                 if e.interrupted().is_some() {
                     break ExplainStatus::Timeout;
@@ -644,10 +753,9 @@ pub fn explain_engine(e: &mut Engine, vocab: &dyn Vocabulary, opts: &ExplainOpti
         for s in e.take_log() {
             steps.extend(conv.convert(&s));
         }
-        level = 1;
-        enable_up_to(e, &levels, level);
+        ladder.set(e, 1);
     };
-    enable_up_to(e, &levels, u8::MAX);
+    ladder.release(e);
     Explanation::new(steps, status, notes)
 }
 
@@ -676,6 +784,8 @@ pub fn settles_engine(
         .map(|n| (n, vocab.propagator_level(n)))
         .collect();
     enable_up_to(e, &levels, max);
+    let techniques: Vec<(&'static str, u8)> = vocab.rules().iter().map(|r| (r.id, r.level)).collect();
+    e.set_rule_cap(&techniques, max);
     let stopped = |e: &Engine| e.interrupted().is_some();
     if e.propagate().is_err() {
         return (!stopped(e)).then_some(false);
@@ -712,6 +822,7 @@ pub fn settles_engine(
         return (!stopped(e)).then_some(false);
     }
     enable_up_to(e, &levels, u8::MAX);
+    e.set_rule_cap(&techniques, u8::MAX);
     let accepted = e.propagate().is_ok();
     (!stopped(e)).then_some(accepted)
 }
@@ -933,7 +1044,10 @@ pub mod region {
             "naked-single" => 1,
             "hidden-single" => 2,
             "pointing" => 3,
-            "naked-subset" | "hidden-subset" => 4,
+            // Posted per size for explanations (`DistinctRules::EXPLAIN`); a combined
+            // subset rule (pairs and triples in one) runs with the pairs.
+            "naked-pair" | "hidden-pair" | "naked-subset" | "hidden-subset" => 4,
+            "naked-triple" | "hidden-triple" | "naked-quad" | "hidden-quad" => 5,
             _ => 1,
         }
     }
@@ -963,7 +1077,16 @@ pub struct RegionVocabulary {
     pub shape: crate::grid::Shape,
     /// The family's rule table.
     pub rules: &'static [RuleInfo],
+    /// How a cell meets the cells a number excludes it from, in the family's words, `{n}`
+    /// standing for the number: Suguru's `touches`, Ripple Effect's `is in line with and at
+    /// most {n} cells from` (pointing's sentences use it).
+    pub meets: &'static str,
 }
+
+/// Suguru's [`RegionVocabulary::meets`].
+pub const TOUCHES: &str = "touches";
+/// Ripple Effect's [`RegionVocabulary::meets`].
+pub const WITHIN_N: &str = "is in line with and at most {n} cells from";
 
 impl Vocabulary for RegionVocabulary {
     fn rules(&self) -> &'static [RuleInfo] {
@@ -980,6 +1103,39 @@ impl Vocabulary for RegionVocabulary {
     }
     fn trial_vars(&self) -> Vec<VarId> {
         (0..self.shape.cells()).map(VarId::from_index).collect()
+    }
+    fn focus_text(&self, rule: &str, focus: &Focus, premises: &[String], conclusions: &[String]) -> Option<String> {
+        let names: Vec<String> = focus.cells.iter().map(|&v| self.var_name(v)).collect();
+        let region = focus
+            .group
+            .iter()
+            .map(|&v| self.var_name(v))
+            .filter(|n| !names.contains(n))
+            .collect::<Vec<_>>();
+        let others = if region.is_empty() {
+            String::new()
+        } else {
+            format!(" (its other cells {}: {})", list(&region, 8), list(premises, 8))
+        };
+        match rule {
+            "pointing" => {
+                let n = focus.value?.to_string();
+                let meets = self.meets.replace("{n}", &n);
+                Some(format!(
+                    "{n} can only go in {} in its region{others}, so every cell that {meets} all of them cannot be {n}: {}",
+                    list(&names, 8),
+                    list(conclusions, 12)
+                ))
+            }
+            "naked-pair" | "naked-triple" | "naked-quad" => Some(format!(
+                "{} hold {} numbers between them ({}), so the region's other cells lose those numbers: {}",
+                list(&names, 4),
+                names.len(),
+                list(premises, 4),
+                list(conclusions, 12)
+            )),
+            _ => None,
+        }
     }
 }
 

@@ -381,7 +381,7 @@ mod tests {
             let (board, touch) = super::super::random_board(h, w, &labels, &hints, &steps);
             let rules = PresolveRules { hidden_single: hidden, pointing };
             let got = presolve(&board, &touch, rules).unwrap();
-            let engine_rules = DistinctRules { hidden_single: hidden, pointing, naked_subsets: 0, hidden_subsets: 0 };
+            let engine_rules = DistinctRules { hidden_single: hidden, pointing, naked_subsets: 0, hidden_subsets: 0, by_size: false };
             let (mut engine, _) = RegionModel::new(&board).unwrap().post_touching(&board, &touch, engine_rules);
             let root = engine.propagate().is_ok();
             match &got {

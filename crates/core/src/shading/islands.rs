@@ -260,8 +260,10 @@ impl Propagator for Islands {
                 cx.assign(v, TRUE)?;
             }
         }
-        // Cells no numbered island can reach.
+        // Cells no numbered island can reach (a harder technique: an explainer may hold it
+        // back, see `Context::allows`).
         self.mark_reach(cx, &g);
+        let unreachable = cx.allows("unreachable");
         for c in self.shape.all() {
             let v = self.cells[c.index()];
             if self.reach[c.index()] || cx.is_true(v) {
@@ -269,6 +271,9 @@ impl Propagator for Islands {
             }
             if cx.is_false(v) {
                 return Err(Conflict); // an island no number can reach
+            }
+            if !unreachable {
+                continue;
             }
             if explaining {
                 cx.because_rule("unreachable", []);

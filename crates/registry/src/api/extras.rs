@@ -3,7 +3,7 @@
 //!
 //! | route | body | answer |
 //! |---|---|---|
-//! | `POST /api/hint` | `{"puzzle":"suguru","text":..,"solution":<current grid, 0 = empty>}` | `{"cell":"r2c3","value":4,"reason":..}` or `{"cell":null,"message":..}` |
+//! | `POST /api/hint` | `{"puzzle":"suguru","text":..,"solution":<current grid, 0 = empty>}` | `{"cell":"r2c3","value":"4","reason":..}` or `{"cell":null,"message":..}` |
 //! | `POST /api/hint` with `"level":"nudge"\|"rule"\|"answer"` | any family: `{"puzzle","text","level","solution"?: <the player's entries: a partly filled answer grid; for Path the drawn lines as arrows and `x` for cells marked unused>,"settings"?}` | `{"puzzle","level","cells":[..],"rule"?,"placed"?,"removed"?,"text"}` (the first step of `pencilbox hint --entries` that places something) or `{"cells":[],"text":null,"status","message","wrong"?: [{"cell","value"}]}` (`wrong`: entries the puzzle's only solution does not have) |
 //! | `POST /api/generate` | `{"puzzle":..,"rows":R,"cols":C,"difficulty":D?,"seed":N,"settings":{..}?}` (square grids: `"size":n`; settings as the generator declares them, e.g. Path `{"clues":50}`, Sudoku `{"block":"2x3"}`) | `{"puzzle":..,"text":..,"seed":N,"unique":true,"json":..,"url":..,"difficulty":D?}` |
 //! | `POST /api/nishio` | `{"puzzle":"sudoku","text":..,"digit":d,"candidates":[bitmask per cell]?,"method":"dag"?}` | `{"digit":d,"removed":["r1c5",..],"candidates":k,"placements":N}` |
@@ -118,7 +118,7 @@ pub fn hint(config: &Config, body: &[u8]) -> Result<Plan, ApiError> {
             Some(h) => json!({
                 "puzzle": "suguru",
                 "cell": shape.name(h.cell),
-                "value": h.value,
+                "value": h.value.to_string(),
                 "reason": h.reason,
             }),
             None => {
