@@ -315,6 +315,14 @@ pub trait Vocabulary {
         let _ = (before, after);
         step.rule
     }
+    /// The reason of a step in the family's own words when it can say more than the rule's
+    /// phrase ([`RuleInfo::why`]) from the step itself: a Path clue step names its line ("row 3
+    /// needs 2 more"). `rule` is the step's technique ([`Vocabulary::classify`]), `before` and
+    /// `after` the domains around it. Default: `None`, the rule's phrase.
+    fn step_why(&self, step: &Step, rule: &'static str, before: &[Domain], after: &[Domain]) -> Option<String> {
+        let _ = (step, rule, before, after);
+        None
+    }
     /// The variables the trial rule may assume values of (two-valued ones are tried); empty:
     /// no trial rule.
     fn trial_vars(&self) -> Vec<VarId> {
@@ -437,7 +445,8 @@ impl<'a> Converter<'a> {
         let premises: Vec<String> = s.premises.iter().map(|p| self.premise_text(p)).collect();
         let mut conclusions = placed_text;
         conclusions.extend(removed_text);
-        let text = sentence(info.why, &premises, &conclusions);
+        let why = v.step_why(s, id, &before, &self.shadow);
+        let text = sentence(why.as_deref().unwrap_or(info.why), &premises, &conclusions);
         Some(HumanStep {
             rule: info.id,
             name: info.name,

@@ -32,6 +32,8 @@
 
 pub mod answer;
 pub mod cells;
+pub mod crossings;
+pub mod ways;
 pub mod draw;
 
 pub use crate::constraints::PathVars;
