@@ -245,7 +245,11 @@ impl Vocabulary for PathVocabulary {
             )),
             "colours" => {
                 let length = path_length(&self.rows).or_else(|| path_length(&self.cols))?;
-                let by = if path_length(&self.rows).is_some() { "row" } else { "column" };
+                let by = if path_length(&self.rows).is_some() {
+                    "row"
+                } else {
+                    "column"
+                };
                 let shape = self.grid.names.shape;
                 let colour = |c: CellId| {
                     let (r, k) = shape.coords(c);
@@ -378,8 +382,4 @@ pub fn wrong_lines(p: &PathPuzzle, entries: &str, solution: &crate::Configuratio
             )
             .collect(),
     )
-}
-#[doc(hidden)]
-pub fn scratch_vocab(p: &PathPuzzle, vars: &PathVars, x: Crossings, w: Ways) -> impl Vocabulary {
-    vocabulary(p, vars, Some((x, w)))
 }

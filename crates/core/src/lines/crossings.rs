@@ -52,7 +52,12 @@ pub(super) struct Dim {
 
 /// The rows, then the columns, of a line on `vars` between `ends` (`None`: a loop) with
 /// these count clues.
-pub(super) fn dims(vars: &PathVars, ends: Option<(CellId, CellId)>, rows: &[Option<u32>], cols: &[Option<u32>]) -> [Dim; 2] {
+pub(super) fn dims(
+    vars: &PathVars,
+    ends: Option<(CellId, CellId)>,
+    rows: &[Option<u32>],
+    cols: &[Option<u32>],
+) -> [Dim; 2] {
     let shape = vars.shape();
     let (h, w) = (shape.height, shape.width);
     let links = &vars.links;
@@ -85,7 +90,9 @@ pub(super) fn dims(vars: &PathVars, ends: Option<(CellId, CellId)>, rows: &[Opti
             .collect(),
         counts: rows.to_vec(),
         ends_in: ends_at(&row_of, h),
-        is_end: (0..h).map(|r| (0..w).map(|c| is_end(shape.id(r, c))).collect()).collect(),
+        is_end: (0..h)
+            .map(|r| (0..w).map(|c| is_end(shape.id(r, c))).collect())
+            .collect(),
         odd: odd(&row_of, h),
     };
     let cols_dim = Dim {
@@ -99,7 +106,9 @@ pub(super) fn dims(vars: &PathVars, ends: Option<(CellId, CellId)>, rows: &[Opti
             .collect(),
         counts: cols.to_vec(),
         ends_in: ends_at(&col_of, w),
-        is_end: (0..w).map(|c| (0..h).map(|r| is_end(shape.id(r, c))).collect()).collect(),
+        is_end: (0..w)
+            .map(|c| (0..h).map(|r| is_end(shape.id(r, c))).collect())
+            .collect(),
         odd: odd(&col_of, w),
     };
     [rows_dim, cols_dim]
@@ -211,9 +220,10 @@ impl Crossings {
     /// explanation finds the cut of a logged step).
     pub fn cut_of(&self, changed: &[VarId], dom: &dyn Fn(VarId) -> Domain) -> Option<Cut> {
         self.cuts().find(|&cut| {
-            self.deduce(cut, dom).ok().flatten().is_some_and(|x| {
-                x.set.len() == changed.len() && x.set.iter().all(|(v, _)| changed.contains(v))
-            })
+            self.deduce(cut, dom)
+                .ok()
+                .flatten()
+                .is_some_and(|x| x.set.len() == changed.len() && x.set.iter().all(|(v, _)| changed.contains(v)))
         })
     }
 
@@ -317,10 +327,7 @@ impl Crossings {
             .min(below.max)
             .min(above.ends_hi() - prev_lo)
             .min(below.ends_hi() - next_lo);
-        let mut lo = me
-            .lo()
-            .max(above.ends_lo() - prev_hi)
-            .max(below.ends_lo() - next_hi);
+        let mut lo = me.lo().max(above.ends_lo() - prev_hi).max(below.ends_lo() - next_hi);
         let want = i64::from(me.odd);
         if lo.rem_euclid(2) != want {
             lo += 1;
@@ -410,14 +417,25 @@ impl Crossings {
         let b = self.bounds(cut, dom);
         let clue = |i: usize| match d.counts[i] {
             Some(k) => format!("{} {} has {k} path cells", d.word, i + 1),
-            None => format!("{} {} has at most {} path cells", d.word, i + 1, self.line(d, i, dom).max),
+            None => format!(
+                "{} {} has at most {} path cells",
+                d.word,
+                i + 1,
+                self.line(d, i, dom).max
+            ),
         };
         let parity = if d.odd[t] {
             "an odd number of times (it separates the doors)"
         } else {
             "an even number of times"
         };
-        let times = |n: i64| if n == 1 { "once".to_string() } else { format!("{n} times") };
+        let times = |n: i64| {
+            if n == 1 {
+                "once".to_string()
+            } else {
+                format!("{n} times")
+            }
+        };
         let count = if b.lo == b.hi {
             format!("exactly {}", times(b.lo))
         } else if b.hi == b.lines {

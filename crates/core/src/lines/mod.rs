@@ -33,8 +33,8 @@
 pub mod answer;
 pub mod cells;
 pub mod crossings;
-pub mod ways;
 pub mod draw;
+pub mod ways;
 
 pub use crate::constraints::PathVars;
 use crate::constraints::{BoolSum, LoopRules, PathRules, SingleLoop, SinglePath, SumRule};

@@ -60,7 +60,13 @@ impl Ways {
             of: Vec::new(),
             dirty: Vec::new(),
         };
-        let max = vars.link.iter().chain(&vars.cell).map(|v| v.index()).max().map_or(0, |m| m + 1);
+        let max = vars
+            .link
+            .iter()
+            .chain(&vars.cell)
+            .map(|v| v.index())
+            .max()
+            .map_or(0, |m| m + 1);
         w.of = vec![Vec::new(); max];
         for line in w.lines().collect::<Vec<_>>() {
             for s in w.slots(line) {
@@ -119,7 +125,9 @@ impl Ways {
         let cap = clue.unwrap_or(n);
         // State: used so far (0..=cap), link from the left, parity up, parity down.
         let states = (cap + 1) * 8;
-        let idx = |used: usize, left: u32, up: u32, down: u32| ((used * 2 + left as usize) * 2 + up as usize) * 2 + down as usize;
+        let idx = |used: usize, left: u32, up: u32, down: u32| {
+            ((used * 2 + left as usize) * 2 + up as usize) * 2 + down as usize
+        };
         let allowed = |v: Option<VarId>, x: u32| match v {
             Some(v) => dom(v).contains(val(x)),
             None => x == 0,
@@ -352,5 +360,102 @@ fn val(x: u32) -> u32 {
         TRUE
     } else {
         FALSE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Engine;
+    use crate::grid::Shape;
+    use proptest::prelude::*;
+
+    /// Every value of every variable of `line` that some way takes, by enumerating all
+    /// assignments of the line's variables and checking the definition directly.
+    fn brute(w: &Ways, line: Line, dom: &dyn Fn(VarId) -> Domain) -> Option<Vec<(VarId, Domain)>> {
+        let slots = w.slots(line);
+        let mut vars: Vec<VarId> = Vec::new();
+        for s in &slots {
+            for v in [Some(s.cell), s.next, s.up, s.down].into_iter().flatten() {
+                if !vars.contains(&v) {
+                    vars.push(v);
+                }
+            }
+        }
+        let clue = w.dim(line.0).counts[line.1];
+        let (pu, pd) = w.parities(line);
+        let mut seen = vec![Domain::EMPTY; vars.len()];
+        let mut any = false;
+        for bits in 0u32..1 << vars.len() {
+            let x = |v: Option<VarId>| v.map_or(0, |v| (bits >> vars.iter().position(|&u| u == v).unwrap()) & 1);
+            if vars
+                .iter()
+                .enumerate()
+                .any(|(k, &v)| !dom(v).contains(val((bits >> k) & 1)))
+            {
+                continue;
+            }
+            let mut ok = true;
+            let (mut used, mut ups, mut downs) = (0, 0, 0);
+            for (j, s) in slots.iter().enumerate() {
+                let left = if j > 0 { x(slots[j - 1].next) } else { 0 };
+                let deg = left + x(s.next) + x(s.up) + x(s.down);
+                let c = x(Some(s.cell));
+                ok &= if c == 1 { deg == u32::from(s.degree) } else { deg == 0 };
+                used += c;
+                ups += x(s.up);
+                downs += x(s.down);
+            }
+            ok &= clue.is_none_or(|k| used == k);
+            ok &= pu.is_none_or(|p| (ups % 2 == 1) == p);
+            ok &= pd.is_none_or(|p| (downs % 2 == 1) == p);
+            if ok {
+                any = true;
+                for (k, d) in seen.iter_mut().enumerate() {
+                    d.insert(val((bits >> k) & 1));
+                }
+            }
+        }
+        any.then(|| vars.into_iter().zip(seen).collect())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+        /// The dynamic programme finds exactly the values the ways of the definition take.
+        #[test]
+        fn ways_agree_with_brute_force(
+            h in 1usize..=3, w in 1usize..=3, line in 0usize..3, rows in any::<bool>(),
+            clue in proptest::option::of(0u32..=4), ends in (any::<usize>(), any::<usize>()),
+            fixed in any::<u64>(), values in any::<u64>(),
+        ) {
+            let shape = Shape::new(h, w);
+            let mut e = Engine::new();
+            let vars = PathVars::new(&mut e, shape);
+            let edge: Vec<CellId> = shape.all().filter(|&c| shape.on_edge(c)).collect();
+            let (a, b) = (edge[ends.0 % edge.len()], edge[ends.1 % edge.len()]);
+            prop_assume!(a != b);
+            let n = if rows { h } else { w };
+            let line = (rows, line % n);
+            let len = if rows { w } else { h };
+            let clues: Vec<Option<u32>> = (0..n).map(|i| if i == line.1 { clue.filter(|&k| k as usize <= len) } else { None }).collect();
+            let other = vec![None; if rows { w } else { h }];
+            let (rc, cc) = if rows { (clues, other) } else { (other, clues) };
+            let ways = Ways::new(&vars, Some((a, b)), &rc, &cc);
+            let dom = |v: VarId| {
+                let k = v.index() % 64;
+                if (fixed >> k) & 1 == 1 {
+                    Domain::single(val(((values >> k) & 1) as u32))
+                } else {
+                    Domain::single(FALSE).or(Domain::single(TRUE))
+                }
+            };
+            let mut fast = ways.supported(line, &dom);
+            let mut slow = brute(&ways, line, &dom);
+            for x in [&mut fast, &mut slow].into_iter().flatten() {
+                x.sort_by_key(|&(v, _)| v.index());
+            }
+            prop_assert_eq!(fast, slow);
+        }
     }
 }
