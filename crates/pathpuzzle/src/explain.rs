@@ -13,9 +13,11 @@
 //! | 1 | cell complete | a cell with its two lines (a door: one), or an unused cell, has no other line (bookkeeping: what a drawing shows, so hints pass over it) |
 //! | 2 | no premature loop | a link that would close a loop is blank; a finished path leaves every other cell unused |
 //! | 3 | parity | the path crosses the cut between two rows (columns) an odd number of times exactly when the doors are on different sides |
+//! | 3 | ways in a line | every way to place a row's path cells with the lines each needs, crossing the cuts above and below with their parities, agrees ([`pencilbox_core::lines::ways`]) |
+//! | 3 | crossing count | bounds on how often the path crosses between two rows from what the rows hold ([`pencilbox_core::lines::crossings`]) |
 //! | 3 | checkerboard count | with every row (or column) clued, the path's length fixes how many cells of each colour it uses |
 //! | 4 | reachability | only cells on some simple door-to-door path can be used; a cell every such path passes is used |
-//! | 5 | contradiction (trial) | assuming a cell used (unused), the rules above reach a contradiction |
+//! | 5 | contradiction (trial) | assuming a cell used (unused), or else a link drawn (blank), the rules above reach a contradiction |
 //! | 6 | guess | nothing applies: the value of the solution, found by search |
 
 use crate::fast::{LinkModel, Rules};

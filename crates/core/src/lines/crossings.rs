@@ -483,6 +483,6 @@ impl Propagator for Crossings {
         Encoded::Implied
     }
     fn priority(&self) -> Priority {
-        Priority::Costly
+        Priority::Global
     }
 }

@@ -346,7 +346,7 @@ impl Propagator for Ways {
         self.dirty.clear();
     }
     fn priority(&self) -> Priority {
-        Priority::Costly
+        Priority::Global
     }
     fn encode(&self, _enc: &mut Encoder) -> Encoded {
         Encoded::Implied
