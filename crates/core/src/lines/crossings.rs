@@ -455,29 +455,44 @@ impl Crossings {
     }
 }
 
+/// What a line rule's `deduce` gives: the premises and the values it sets.
+pub(super) type Found = Option<(Vec<Premise>, Vec<(VarId, u32)>)>;
+
+/// Runs a line rule's `deduce` on each of `items` in turn on the current domains, logging
+/// each conclusion with its premises and applying it.
+pub(super) fn apply_each<T: Copy>(
+    cx: &mut Context,
+    items: &[T],
+    deduce: impl Fn(T, &dyn Fn(VarId) -> Domain) -> Result<Found, Conflict>,
+) -> Result<(), Conflict> {
+    for &item in items {
+        if cx.should_stop() {
+            return Ok(());
+        }
+        let found = {
+            let dom = |v: VarId| cx.dom(v);
+            deduce(item, &dom)?
+        };
+        let Some((premises, set)) = found else { continue };
+        if cx.explaining() {
+            cx.because(premises);
+        }
+        for (v, value) in set {
+            cx.assign(v, value)?;
+        }
+    }
+    Ok(())
+}
+
 impl Propagator for Crossings {
     fn name(&self) -> &'static str {
         "crossings"
     }
     fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
         let cuts: Vec<Cut> = self.cuts().collect();
-        for cut in cuts {
-            if cx.should_stop() {
-                return Ok(());
-            }
-            let found = {
-                let dom = |v: VarId| cx.dom(v);
-                self.deduce(cut, &dom)?
-            };
-            let Some(x) = found else { continue };
-            if cx.explaining() {
-                cx.because(x.premises);
-            }
-            for (v, value) in x.set {
-                cx.assign(v, value)?;
-            }
-        }
-        Ok(())
+        apply_each(cx, &cuts, |cut, dom| {
+            Ok(self.deduce(cut, dom)?.map(|x| (x.premises, x.set)))
+        })
     }
     fn encode(&self, _enc: &mut Encoder) -> Encoded {
         Encoded::Implied

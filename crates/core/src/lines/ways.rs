@@ -12,7 +12,7 @@
 //! row of `n` cells costs `O(n²)`. [`Ways::deduce`] is the rule on one line as a pure function
 //! of the domains (what the propagator applies, and what a test checks against brute force).
 
-use super::crossings::{dims, Dim};
+use super::crossings::{apply_each, dims, Dim};
 use crate::constraints::PathVars;
 use crate::domain::Domain;
 use crate::encode::{Encoded, Encoder};
@@ -294,23 +294,9 @@ impl Ways {
     }
 
     fn run(&mut self, cx: &mut Context, lines: Vec<Line>) -> Result<(), Conflict> {
-        for line in lines {
-            if cx.should_stop() {
-                return Ok(());
-            }
-            let found = {
-                let dom = |v: VarId| cx.dom(v);
-                self.deduce(line, &dom)?
-            };
-            let Some(x) = found else { continue };
-            if cx.explaining() {
-                cx.because(x.premises);
-            }
-            for (v, value) in x.set {
-                cx.assign(v, value)?;
-            }
-        }
-        Ok(())
+        apply_each(cx, &lines, |line, dom| {
+            Ok(self.deduce(line, dom)?.map(|x| (x.premises, x.set)))
+        })
     }
 }
 
