@@ -32,7 +32,7 @@ pub fn fact_model(p: &PathPuzzle, opts: &RunOptions) -> Result<Setup, PuzzleErro
     // The explainer's names over the same variables: `forced` names its rules as techniques.
     Ok(Setup::Model(FactModel {
         places: line.places(|c| c == ends.0 || c == ends.1),
-        vocabulary: Some(Box::new(crate::explain::vocabulary(&line.vars, ends))),
+        vocabulary: Some(Box::new(crate::explain::vocabulary(p, &line.vars, None))),
         search: Box::new(search),
     }))
 }

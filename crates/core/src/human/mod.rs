@@ -322,6 +322,14 @@ pub trait Vocabulary {
         let _ = (rule, focus, premises, conclusions);
         None
     }
+    /// The reason of a step in the family's own words when it can say more than the rule's
+    /// phrase ([`RuleInfo::why`]) from the step itself: a Path clue step names its line ("row 3
+    /// needs 2 more"). `rule` is the step's technique ([`Vocabulary::classify`]), `before` and
+    /// `after` the domains around it. Default: `None`, the rule's phrase.
+    fn step_why(&self, step: &Step, rule: &'static str, before: &[Domain], after: &[Domain]) -> Option<String> {
+        let _ = (step, rule, before, after);
+        None
+    }
     /// The variables the trial rule may assume values of (two-valued ones are tried); empty:
     /// no trial rule.
     fn trial_vars(&self) -> Vec<VarId> {
@@ -446,11 +454,12 @@ impl<'a> Converter<'a> {
         let premises: Vec<String> = s.premises.iter().map(|p| self.premise_text(p)).collect();
         let mut conclusions = placed_text;
         conclusions.extend(removed_text);
+        let why = v.step_why(s, id, &before, &self.shadow);
         let text = s
             .focus
             .as_ref()
             .and_then(|f| v.focus_text(info.id, f, &premises, &conclusions))
-            .unwrap_or_else(|| sentence(info.why, &premises, &conclusions));
+            .unwrap_or_else(|| sentence(why.as_deref().unwrap_or(info.why), &premises, &conclusions));
         Some(HumanStep {
             rule: info.id,
             name: info.name,

@@ -32,7 +32,9 @@
 
 pub mod answer;
 pub mod cells;
+pub mod crossings;
 pub mod draw;
+pub mod ways;
 
 pub use crate::constraints::PathVars;
 use crate::constraints::{BoolSum, LoopRules, PathRules, SingleLoop, SinglePath, SumRule};

@@ -1,0 +1,447 @@
+//! `ways`: a row (or column) solved on its own, as a person fills a clue line — every way to
+//! choose its path cells and their links that fits its clue, the cells' lines and the
+//! crossing parities of the cuts above and below; a value no such way has is ruled out.
+//!
+//! The variables of one row are its cells, the links along it, and the links up and down
+//! from each of its cells. A way is a value for each of them, within its domain, such that an
+//! unused cell has no link, a used cell has exactly two (an end of the path one), the used
+//! cells number the row's clue (when it has one), and the links up (down) number an odd count
+//! exactly when the cut above (below) separates the path's ends ([`super::LineModel::cut_parities`];
+//! always even for a loop). The ways are counted by dynamic programming along the row (state:
+//! cells used so far, the link from the left, the two parities), forwards and backwards, so a
+//! row of `n` cells costs `O(n²)`. [`Ways::deduce`] is the rule on one line as a pure function
+//! of the domains (what the propagator applies, and what a test checks against brute force).
+
+use super::crossings::{apply_each, dims, Dim};
+use crate::constraints::PathVars;
+use crate::domain::Domain;
+use crate::encode::{Encoded, Encoder};
+use crate::engine::{Conflict, Context, Init, Ints, Premise, Priority, Propagator, VarId, FALSE, TRUE};
+use crate::grid::CellId;
+
+/// A line: rows (`true`) or columns, and its index.
+pub type Line = (bool, usize);
+
+/// The variables of one line's cell, in a way's order.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    cell: VarId,
+    /// The link to the next cell along the line.
+    next: Option<VarId>,
+    up: Option<VarId>,
+    down: Option<VarId>,
+    degree: u8,
+}
+
+/// What the rule concludes on one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineDeduction {
+    /// The fixed variables the ways were read from.
+    pub premises: Vec<Premise>,
+    /// The variables it fixes, with their values.
+    pub set: Vec<(VarId, u32)>,
+}
+
+/// The `ways` rule over every row and column of a line model (see the module docs).
+#[derive(Clone, Debug)]
+pub struct Ways {
+    dims: [Dim; 2],
+    /// For each variable (by index), the lines it belongs to.
+    of: Vec<Vec<Line>>,
+    dirty: Vec<Line>,
+}
+
+impl Ways {
+    /// The rule for a line on `vars` between `ends` (`None`: a closed loop), with the count
+    /// clues of the rows and the columns.
+    pub fn new(vars: &PathVars, ends: Option<(CellId, CellId)>, rows: &[Option<u32>], cols: &[Option<u32>]) -> Self {
+        let mut w = Ways {
+            dims: dims(vars, ends, rows, cols),
+            of: Vec::new(),
+            dirty: Vec::new(),
+        };
+        let max = vars
+            .link
+            .iter()
+            .chain(&vars.cell)
+            .map(|v| v.index())
+            .max()
+            .map_or(0, |m| m + 1);
+        w.of = vec![Vec::new(); max];
+        for line in w.lines().collect::<Vec<_>>() {
+            for s in w.slots(line) {
+                for v in [Some(s.cell), s.next, s.up, s.down].into_iter().flatten() {
+                    if !w.of[v.index()].contains(&line) {
+                        w.of[v.index()].push(line);
+                    }
+                }
+            }
+        }
+        w
+    }
+
+    fn dim(&self, rows: bool) -> &Dim {
+        &self.dims[usize::from(!rows)]
+    }
+
+    /// Every line: the rows, then the columns.
+    pub fn lines(&self) -> impl Iterator<Item = Line> + '_ {
+        let n = |rows| self.dim(rows).cells.len();
+        (0..n(true)).map(|i| (true, i)).chain((0..n(false)).map(|i| (false, i)))
+    }
+
+    /// `row 3`, `column 5`.
+    pub fn line_name(&self, (rows, i): Line) -> String {
+        format!("{} {}", self.dim(rows).word, i + 1)
+    }
+
+    fn slots(&self, (rows, i): Line) -> Vec<Slot> {
+        let d = self.dim(rows);
+        let n = d.cells[i].len();
+        (0..n)
+            .map(|j| Slot {
+                cell: d.cells[i][j],
+                next: d.along[i].get(j).copied(),
+                up: i.checked_sub(1).map(|t| d.cuts[t][j]),
+                down: d.cuts.get(i).map(|c| c[j]),
+                degree: if d.is_end[i][j] { 1 } else { 2 },
+            })
+            .collect()
+    }
+
+    /// The parities the links up and down must have (`None`: no cut there).
+    fn parities(&self, (rows, i): Line) -> (Option<bool>, Option<bool>) {
+        let d = self.dim(rows);
+        (i.checked_sub(1).map(|t| d.odd[t]), d.odd.get(i).copied())
+    }
+
+    /// The values of every variable of the line that some way takes, as a map from the
+    /// variable to the values; `None` when no way fits.
+    fn supported(&self, line: Line, dom: &dyn Fn(VarId) -> Domain) -> Option<Vec<(VarId, Domain)>> {
+        let slots = self.slots(line);
+        let n = slots.len();
+        let clue = self.dim(line.0).counts[line.1].map(|k| k as usize);
+        let (pu, pd) = self.parities(line);
+        let cap = clue.unwrap_or(n);
+        // State: used so far (0..=cap), link from the left, parity up, parity down.
+        let states = (cap + 1) * 8;
+        let idx = |used: usize, left: u32, up: u32, down: u32| {
+            ((used * 2 + left as usize) * 2 + up as usize) * 2 + down as usize
+        };
+        let allowed = |v: Option<VarId>, x: u32| match v {
+            Some(v) => dom(v).contains(val(x)),
+            None => x == 0,
+        };
+        // The choices at each slot: (cell, next, up, down).
+        let choices = |j: usize, left: u32| -> Vec<[u32; 4]> {
+            let s = slots[j];
+            let mut out = Vec::new();
+            for c in 0..2 {
+                if !dom(s.cell).contains(val(c)) {
+                    continue;
+                }
+                for nx in 0..2 {
+                    for u in 0..2 {
+                        for dn in 0..2 {
+                            if !(allowed(s.next, nx) && allowed(s.up, u) && allowed(s.down, dn)) {
+                                continue;
+                            }
+                            let deg = left + nx + u + dn;
+                            let ok = if c == 1 { deg == u32::from(s.degree) } else { deg == 0 };
+                            if ok {
+                                out.push([c, nx, u, dn]);
+                            }
+                        }
+                    }
+                }
+            }
+            out
+        };
+        let mut fwd = vec![vec![false; states]; n + 1];
+        fwd[0][idx(0, 0, 0, 0)] = true;
+        let all: Vec<Vec<Vec<[u32; 4]>>> = (0..n).map(|j| (0..2).map(|l| choices(j, l)).collect()).collect();
+        for j in 0..n {
+            for used in 0..=cap {
+                for left in 0..2 {
+                    for up in 0..2 {
+                        for down in 0..2 {
+                            if !fwd[j][idx(used, left, up, down)] {
+                                continue;
+                            }
+                            for &[c, nx, u, dn] in &all[j][left as usize] {
+                                let k = used + c as usize;
+                                if k > cap {
+                                    continue;
+                                }
+                                fwd[j + 1][idx(k, nx, up ^ u, down ^ dn)] = true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let end_ok = |used: usize, left: u32, up: u32, down: u32| {
+            left == 0
+                && clue.is_none_or(|k| used == k)
+                && pu.is_none_or(|p| (up == 1) == p)
+                && pd.is_none_or(|p| (down == 1) == p)
+        };
+        let mut bwd = vec![vec![false; states]; n + 1];
+        for used in 0..=cap {
+            for up in 0..2 {
+                for down in 0..2 {
+                    bwd[n][idx(used, 0, up, down)] = end_ok(used, 0, up, down);
+                }
+            }
+        }
+        let mut seen: Vec<[Domain; 4]> = vec![[Domain::EMPTY; 4]; n];
+        for j in (0..n).rev() {
+            for used in 0..=cap {
+                for left in 0..2 {
+                    for up in 0..2 {
+                        for down in 0..2 {
+                            let here = idx(used, left, up, down);
+                            for &[c, nx, u, dn] in &all[j][left as usize] {
+                                let k = used + c as usize;
+                                if k > cap || !bwd[j + 1][idx(k, nx, up ^ u, down ^ dn)] {
+                                    continue;
+                                }
+                                bwd[j][here] = true;
+                                if fwd[j][here] {
+                                    for (m, x) in [c, nx, u, dn].into_iter().enumerate() {
+                                        seen[j][m].insert(val(x));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if !bwd[0][idx(0, 0, 0, 0)] {
+            return None;
+        }
+        let mut out = Vec::new();
+        for (j, s) in slots.iter().enumerate() {
+            for (m, v) in [Some(s.cell), s.next, s.up, s.down].into_iter().enumerate() {
+                if let Some(v) = v {
+                    if !out.iter().any(|&(w, _)| w == v) {
+                        out.push((v, seen[j][m]));
+                    }
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// The rule on one line: `Err` when no way fits, `Ok(None)` when it fixes nothing.
+    pub fn deduce(&self, line: Line, dom: &dyn Fn(VarId) -> Domain) -> Result<Option<LineDeduction>, Conflict> {
+        let sup = self.supported(line, dom).ok_or(Conflict)?;
+        let mut set = Vec::new();
+        let mut premises = Vec::new();
+        for &(v, d) in &sup {
+            let now = dom(v);
+            if let Some(x) = now.value() {
+                premises.push(Premise::is(v, x));
+            } else {
+                let left = now.and(d);
+                match left.value() {
+                    Some(x) => set.push((v, x)),
+                    None if left.is_empty() => return Err(Conflict),
+                    None => {}
+                }
+            }
+        }
+        Ok((!set.is_empty()).then_some(LineDeduction { premises, set }))
+    }
+
+    /// The line whose rule, in the state `dom`, fixes exactly the variables `changed`.
+    pub fn line_of(&self, changed: &[VarId], dom: &dyn Fn(VarId) -> Domain) -> Option<Line> {
+        let candidates: Vec<Line> = changed.first().map(|v| self.of[v.index()].clone()).unwrap_or_default();
+        candidates.into_iter().find(|&line| {
+            self.deduce(line, dom)
+                .ok()
+                .flatten()
+                .is_some_and(|x| x.set.len() == changed.len() && x.set.iter().all(|(v, _)| changed.contains(v)))
+        })
+    }
+
+    /// The rule on a line in words.
+    pub fn describe(&self, line: Line) -> String {
+        let d = self.dim(line.0);
+        let clue = match d.counts[line.1] {
+            Some(k) => format!("its {k} path cells"),
+            None => "its path cells".to_string(),
+        };
+        let (pu, pd) = self.parities(line);
+        let mut cuts = Vec::new();
+        let w = d.word;
+        for (p, t) in [(pu, line.1.wrapping_sub(1)), (pd, line.1)] {
+            if let Some(p) = p {
+                let n = if p { "an odd" } else { "an even" };
+                cuts.push(format!("{n} number of times between {w}s {} and {}", t + 1, t + 2));
+            }
+        }
+        let crossing = if cuts.is_empty() {
+            String::new()
+        } else {
+            format!(", crossing {}", cuts.join(" and "))
+        };
+        format!(
+            "every way to place {clue} in {} so that each gets its lines from links still open{crossing} agrees on these",
+            self.line_name(line)
+        )
+    }
+
+    fn run(&mut self, cx: &mut Context, lines: Vec<Line>) -> Result<(), Conflict> {
+        apply_each(cx, &lines, |line, dom| {
+            Ok(self.deduce(line, dom)?.map(|x| (x.premises, x.set)))
+        })
+    }
+}
+
+impl Propagator for Ways {
+    fn name(&self) -> &'static str {
+        "ways"
+    }
+    fn init(&mut self, init: &mut Init) {
+        for (i, lines) in self.of.iter().enumerate() {
+            if !lines.is_empty() {
+                init.watch(VarId::from_index(i), i as u32);
+            }
+        }
+    }
+    fn notify(&mut self, _ints: &mut Ints, tag: u32, _old: Domain, _new: Domain) -> bool {
+        for &line in &self.of[tag as usize] {
+            if !self.dirty.contains(&line) {
+                self.dirty.push(line);
+            }
+        }
+        true
+    }
+    fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        self.dirty.clear();
+        let lines: Vec<Line> = self.lines().collect();
+        self.run(cx, lines)
+    }
+    fn incremental(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        let lines = std::mem::take(&mut self.dirty);
+        self.run(cx, lines)
+    }
+    fn backtracked(&mut self) {
+        self.dirty.clear();
+    }
+    fn priority(&self) -> Priority {
+        Priority::Global
+    }
+    fn encode(&self, _enc: &mut Encoder) -> Encoded {
+        Encoded::Implied
+    }
+}
+
+/// The engine's Boolean for a way's 0 or 1.
+#[inline]
+fn val(x: u32) -> u32 {
+    if x == 1 {
+        TRUE
+    } else {
+        FALSE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Engine;
+    use crate::grid::Shape;
+    use proptest::prelude::*;
+
+    /// Every value of every variable of `line` that some way takes, by enumerating all
+    /// assignments of the line's variables and checking the definition directly.
+    fn brute(w: &Ways, line: Line, dom: &dyn Fn(VarId) -> Domain) -> Option<Vec<(VarId, Domain)>> {
+        let slots = w.slots(line);
+        let mut vars: Vec<VarId> = Vec::new();
+        for s in &slots {
+            for v in [Some(s.cell), s.next, s.up, s.down].into_iter().flatten() {
+                if !vars.contains(&v) {
+                    vars.push(v);
+                }
+            }
+        }
+        let clue = w.dim(line.0).counts[line.1];
+        let (pu, pd) = w.parities(line);
+        let mut seen = vec![Domain::EMPTY; vars.len()];
+        let mut any = false;
+        for bits in 0u32..1 << vars.len() {
+            let x = |v: Option<VarId>| v.map_or(0, |v| (bits >> vars.iter().position(|&u| u == v).unwrap()) & 1);
+            if vars
+                .iter()
+                .enumerate()
+                .any(|(k, &v)| !dom(v).contains(val((bits >> k) & 1)))
+            {
+                continue;
+            }
+            let mut ok = true;
+            let (mut used, mut ups, mut downs) = (0, 0, 0);
+            for (j, s) in slots.iter().enumerate() {
+                let left = if j > 0 { x(slots[j - 1].next) } else { 0 };
+                let deg = left + x(s.next) + x(s.up) + x(s.down);
+                let c = x(Some(s.cell));
+                ok &= if c == 1 { deg == u32::from(s.degree) } else { deg == 0 };
+                used += c;
+                ups += x(s.up);
+                downs += x(s.down);
+            }
+            ok &= clue.is_none_or(|k| used == k);
+            ok &= pu.is_none_or(|p| (ups % 2 == 1) == p);
+            ok &= pd.is_none_or(|p| (downs % 2 == 1) == p);
+            if ok {
+                any = true;
+                for (k, d) in seen.iter_mut().enumerate() {
+                    d.insert(val((bits >> k) & 1));
+                }
+            }
+        }
+        any.then(|| vars.into_iter().zip(seen).collect())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+        /// The dynamic programme finds exactly the values the ways of the definition take.
+        #[test]
+        fn ways_agree_with_brute_force(
+            h in 1usize..=3, w in 1usize..=3, line in 0usize..3, rows in any::<bool>(),
+            clue in proptest::option::of(0u32..=4), ends in (any::<usize>(), any::<usize>()),
+            fixed in any::<u64>(), values in any::<u64>(),
+        ) {
+            let shape = Shape::new(h, w);
+            let mut e = Engine::new();
+            let vars = PathVars::new(&mut e, shape);
+            let edge: Vec<CellId> = shape.all().filter(|&c| shape.on_edge(c)).collect();
+            let (a, b) = (edge[ends.0 % edge.len()], edge[ends.1 % edge.len()]);
+            prop_assume!(a != b);
+            let n = if rows { h } else { w };
+            let line = (rows, line % n);
+            let len = if rows { w } else { h };
+            let clues: Vec<Option<u32>> = (0..n).map(|i| if i == line.1 { clue.filter(|&k| k as usize <= len) } else { None }).collect();
+            let other = vec![None; if rows { w } else { h }];
+            let (rc, cc) = if rows { (clues, other) } else { (other, clues) };
+            let ways = Ways::new(&vars, Some((a, b)), &rc, &cc);
+            let dom = |v: VarId| {
+                let k = v.index() % 64;
+                if (fixed >> k) & 1 == 1 {
+                    Domain::single(val(((values >> k) & 1) as u32))
+                } else {
+                    Domain::single(FALSE).or(Domain::single(TRUE))
+                }
+            };
+            let mut fast = ways.supported(line, &dom);
+            let mut slow = brute(&ways, line, &dom);
+            for x in [&mut fast, &mut slow].into_iter().flatten() {
+                x.sort_by_key(|&(v, _)| v.index());
+            }
+            prop_assert_eq!(fast, slow);
+        }
+    }
+}
