@@ -82,7 +82,7 @@ struct Outcome {
 }
 
 /// Collects instance files under `paths`, sorted, skipping answer files of known families.
-fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
+pub(crate) fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
     let answer_exts: Vec<&str> = registry::PUZZLES.iter().filter_map(|k| k.answer_extension()).collect();
     let mut out = Vec::new();
     for p in paths {
