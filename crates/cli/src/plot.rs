@@ -51,7 +51,7 @@ pub fn heatmap(
     cols: &[&str],
     cells: &[(usize, usize, f64)],
 ) -> Result<(), String> {
-    let (w, h) = (160 + 110 * cols.len() as u32, 110 + 34 * rows.len() as u32);
+    let (w, h) = (160 + 110 * cols.len() as u32, 130 + 34 * rows.len() as u32);
     let root = SVGBackend::new(path, (w, h)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     let mut chart = ChartBuilder::on(&root)
@@ -59,6 +59,7 @@ pub fn heatmap(
         .margin(8)
         .margin_left(140)
         .margin_top(16)
+        .margin_bottom(40)
         .build_cartesian_2d(0f64..cols.len() as f64, 0f64..rows.len() as f64)
         .map_err(err)?;
     let style = ("sans-serif", 13).into_font().color(&BLACK);
@@ -81,17 +82,20 @@ pub fn heatmap(
     for (r, name) in rows.iter().enumerate() {
         let y = (rows.len() - 1 - r) as f64 + 0.5;
         let (x, y) = chart.backend_coord(&(0.0, y));
-        let right = style
-            .clone()
-            .pos(text_anchor::Pos::new(text_anchor::HPos::Right, text_anchor::VPos::Center));
-        root.draw(&Text::new(name.to_string(), (x - 6, y), right)).map_err(err)?;
+        let right = style.clone().pos(text_anchor::Pos::new(
+            text_anchor::HPos::Right,
+            text_anchor::VPos::Center,
+        ));
+        root.draw(&Text::new(name.to_string(), (x - 6, y), right))
+            .map_err(err)?;
     }
     for (c, name) in cols.iter().enumerate() {
         let (x, y) = chart.backend_coord(&(c as f64 + 0.5, 0.0));
         let below = style
             .clone()
             .pos(text_anchor::Pos::new(text_anchor::HPos::Center, text_anchor::VPos::Top));
-        root.draw(&Text::new(name.to_string(), (x, y + 6), below)).map_err(err)?;
+        root.draw(&Text::new(name.to_string(), (x, y + 6), below))
+            .map_err(err)?;
     }
     root.present().map_err(err)
 }
@@ -131,7 +135,10 @@ pub fn scatter(path: &Path, title: &str, x_desc: &str, y_desc: &str, points: &[(
         .draw()
         .map_err(err)?;
     chart
-        .draw_series(LineSeries::new([(range.start, range.start), (range.end, range.end)], &BLACK.mix(0.4)))
+        .draw_series(LineSeries::new(
+            [(range.start, range.start), (range.end, range.end)],
+            &BLACK.mix(0.4),
+        ))
         .map_err(err)?;
     chart
         .draw_series(points.iter().map(|&p| Circle::new(p, 4, SERIES[0].mix(0.7).filled())))
@@ -192,6 +199,9 @@ pub fn shares(path: &Path, title: &str, groups: &[&str], measures: &[&str], valu
 /// A series of a growth plot: its name and `(size, time in ms, nodes)` per measurement.
 pub type Growth = (String, Vec<(f64, f64, f64)>);
 
+/// A named series of `(x, y)` points.
+pub type Series = (String, Vec<(f64, f64)>);
+
 /// Time and nodes against instance size, side by side on log axes, one circle per
 /// measurement and a line through each series.
 pub fn growth(path: &Path, title: &str, size_desc: &str, series: &[Growth]) -> Result<(), String> {
@@ -199,20 +209,29 @@ pub fn growth(path: &Path, title: &str, size_desc: &str, series: &[Growth]) -> R
     root.fill(&WHITE).map_err(err)?;
     let root = root.titled(title, ("sans-serif", 16)).map_err(err)?;
     let (left, right) = root.split_horizontally(490);
-    panel(&left, "time (ms)", size_desc, series, |p| p.1)?;
-    panel(&right, "nodes", size_desc, series, |p| p.2)?;
+    let pick = |f: fn(&(f64, f64, f64)) -> f64| -> Vec<Series> {
+        series
+            .iter()
+            .map(|(n, pts)| (n.clone(), pts.iter().map(|p| (p.0, f(p))).collect()))
+            .collect()
+    };
+    panel(&left, size_desc, "time (ms)", &pick(|p| p.1))?;
+    panel(&right, size_desc, "nodes", &pick(|p| p.2))?;
     root.present().map_err(err)
 }
 
-fn panel(
-    area: &Area,
-    y_desc: &str,
-    size_desc: &str,
-    series: &[Growth],
-    y: impl Fn(&(f64, f64, f64)) -> f64,
-) -> Result<(), String> {
+/// One log-log chart of `series`, one circle per point and a line through each series.
+pub fn lines(path: &Path, title: &str, x_desc: &str, y_desc: &str, series: &[Series]) -> Result<(), String> {
+    let root = SVGBackend::new(path, (620, 460)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let root = root.titled(title, ("sans-serif", 16)).map_err(err)?;
+    panel(&root, x_desc, y_desc, series)?;
+    root.present().map_err(err)
+}
+
+fn panel(area: &Area, x_desc: &str, y_desc: &str, series: &[Series]) -> Result<(), String> {
     let xs = log_range(series.iter().flat_map(|s| s.1.iter().map(|p| p.0)));
-    let ys = log_range(series.iter().flat_map(|s| s.1.iter().map(&y)).map(|v| v.max(1e-3)));
+    let ys = log_range(series.iter().flat_map(|s| s.1.iter().map(|p| p.1.max(1e-3))));
     let mut chart = ChartBuilder::on(area)
         .margin(12)
         .x_label_area_size(44)
@@ -221,14 +240,14 @@ fn panel(
         .map_err(err)?;
     chart
         .configure_mesh()
-        .x_desc(size_desc)
+        .x_desc(x_desc)
         .y_desc(y_desc)
         .label_style(("sans-serif", 12))
         .draw()
         .map_err(err)?;
     for (i, (name, pts)) in series.iter().enumerate() {
         let colour = SERIES[i % SERIES.len()];
-        let mut line: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, y(p).max(1e-3))).collect();
+        let mut line: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1.max(1e-3))).collect();
         line.sort_by(|a, b| a.0.total_cmp(&b.0));
         chart
             .draw_series(LineSeries::new(line.clone(), colour.mix(0.5)))
@@ -272,7 +291,10 @@ pub fn study_figures(dir: &Path, studies: &[FamilyStudy], results: &[InstanceRes
     }
     let families: Vec<&str> = studies.iter().map(|f| f.family).collect();
     for (what, pick) in [
-        ("nodes", (|s: &crate::study::Summary| s.node_ratio) as fn(&crate::study::Summary) -> Option<f64>),
+        (
+            "nodes",
+            (|s: &crate::study::Summary| s.node_ratio) as fn(&crate::study::Summary) -> Option<f64>,
+        ),
         ("time", |s: &crate::study::Summary| s.time_ratio),
     ] {
         let mut cells = Vec::new();

@@ -309,7 +309,10 @@ fn study(args: &StudyArgs) -> Result<u8, InputError> {
     let family = match &args.family {
         Some(f) => Some(registry::by_name(f).ok_or_else(|| {
             let names: Vec<_> = registry::PUZZLES.iter().map(|k| k.name()).collect();
-            InputError(format!("--family {f}: unknown family; choose one of: {}", names.join(", ")))
+            InputError(format!(
+                "--family {f}: unknown family; choose one of: {}",
+                names.join(", ")
+            ))
         })?),
         None => None,
     };
@@ -612,7 +615,10 @@ mod tests {
         let suguru = configs(registry::by_name("suguru").unwrap(), &["pointing".into()]);
         assert_eq!(suguru[reference(&suguru)].label, "default");
         let labels: Vec<&str> = suguru.iter().map(|c| c.label.as_str()).collect();
-        assert_eq!(labels, ["default", "-pointing", "defining", "defining+pointing", "paper"]);
+        assert_eq!(
+            labels,
+            ["default", "-pointing", "defining", "defining+pointing", "paper"]
+        );
     }
 
     #[test]

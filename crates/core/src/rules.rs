@@ -131,7 +131,10 @@ pub const CONNECT: Rule = Rule::optional(
     "whatever every connection of the known parts must use (cut cells, bridges) is used; parts that cannot join are a conflict",
 );
 /// Premature loops.
-pub const LOOPS: Rule = Rule::optional("loops", "the link that would close a chain into a premature loop is off");
+pub const LOOPS: Rule = Rule::optional(
+    "loops",
+    "the link that would close a chain into a premature loop is off",
+);
 /// Cut parity.
 pub const CUTS: Rule = Rule::optional(
     "cuts",
@@ -143,7 +146,10 @@ pub const CUTS: Rule = Rule::optional(
 pub const LINE_RULES: [Rule; 4] = [LOOPS, CONNECT, CUTS, PROBE];
 /// The line toolkit's defining rules (a genre adds its clues).
 pub const LINE_DEFINITION: [Rule; 2] = [
-    Rule::defining("degree", "a cell of the line has two used links (an end one), any other none"),
+    Rule::defining(
+        "degree",
+        "a cell of the line has two used links (an end one), any other none",
+    ),
     Rule::defining("chains", "the used links form chains; a premature loop is a conflict"),
 ];
 /// The shading toolkit's optional rules ([`crate::shading::ShadeRules`]). `connect` is the
@@ -250,7 +256,8 @@ impl RuleTable {
 /// The `rules` setting's help line for families whose rules a [`RuleTable`] lists.
 pub const RULES_SETTING: crate::puzzle::SettingInfo = crate::puzzle::SettingInfo {
     key: "rules",
-    summary: "the optional rules (`pencilbox list` names them): all, none, default, or changes such as -pointing,+probe",
+    summary:
+        "the optional rules (`pencilbox list` names them): all, none, default, or changes such as -pointing,+probe",
 };
 
 #[cfg(test)]
@@ -264,21 +271,33 @@ mod tests {
 
     #[test]
     fn default_set_has_the_rules_on_by_default_and_the_defining_ones() {
-        assert_eq!(T.parse(None).unwrap().names(), ["naked-single", "hidden-single", "probe"]);
+        assert_eq!(
+            T.parse(None).unwrap().names(),
+            ["naked-single", "hidden-single", "probe"]
+        );
         assert_eq!(T.parse(Some("default")).unwrap(), T.parse(None).unwrap());
     }
 
     #[test]
     fn none_keeps_only_defining_rules_and_plus_adds_one() {
         assert_eq!(T.parse(Some("none")).unwrap().names(), ["naked-single"]);
-        assert_eq!(T.parse(Some("none,+pointing")).unwrap().names(), ["naked-single", "pointing"]);
-        assert_eq!(T.parse(Some("all,-probe")).unwrap().names(), ["naked-single", "hidden-single", "pointing"]);
+        assert_eq!(
+            T.parse(Some("none,+pointing")).unwrap().names(),
+            ["naked-single", "pointing"]
+        );
+        assert_eq!(
+            T.parse(Some("all,-probe")).unwrap().names(),
+            ["naked-single", "hidden-single", "pointing"]
+        );
     }
 
     #[test]
     fn unknown_and_defining_rules_are_refused_with_the_list() {
         let e = T.parse(Some("-speed")).unwrap_err();
         assert!(e.contains("hidden-single, pointing, probe"), "{e}");
-        assert!(T.parse(Some("naked-single")).unwrap_err().contains("defines the puzzle"));
+        assert!(T
+            .parse(Some("naked-single"))
+            .unwrap_err()
+            .contains("defines the puzzle"));
     }
 }

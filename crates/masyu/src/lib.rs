@@ -312,8 +312,14 @@ pub static RULE_TABLE: pencilbox_core::rules::RuleTable = pencilbox_core::rules:
     rules: &[
         R::LINE_DEFINITION[0],
         R::LINE_DEFINITION[1],
-        R::Rule::defining("white", "a white pearl is passed straight, turning next to it on at least one side"),
-        R::Rule::defining("black", "a black pearl is turned on, going straight for two cells on both sides"),
+        R::Rule::defining(
+            "white",
+            "a white pearl is passed straight, turning next to it on at least one side",
+        ),
+        R::Rule::defining(
+            "black",
+            "a black pearl is turned on, going straight for two cells on both sides",
+        ),
         R::LINE_RULES[0],
         R::LINE_RULES[1],
         R::LINE_RULES[2],

@@ -251,7 +251,10 @@ pub static RULE_TABLE: pencilbox_core::rules::RuleTable = pencilbox_core::rules:
         R::Rule::defining("islands", "each island holds one number and that many cells"),
         R::Rule::defining("connected", "the wall is one group"),
         R::Rule::defining("no-2x2", "no 2×2 block is all wall"),
-        R::Rule::defining("wall-size", "the wall has every cell the islands leave (posted when the numbers give the count)"),
+        R::Rule::defining(
+            "wall-size",
+            "the wall has every cell the islands leave (posted when the numbers give the count)",
+        ),
         R::SHADE_RULES[0],
         R::SHADE_RULES[1],
     ],

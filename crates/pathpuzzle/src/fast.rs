@@ -92,9 +92,15 @@ pub static TABLE: pencilbox_core::rules::RuleTable = pencilbox_core::rules::Rule
         pencilbox_core::rules::Rule::defining("lines", "each clued row and column visits exactly its clue's cells"),
         pencilbox_core::rules::Rule::defining("chains", "the used links form chains; a closed loop is a conflict"),
         pencilbox_core::rules::LOOPS,
-        pencilbox_core::rules::CUTS.saying("the path crosses each row and column cut an even number of times, odd when the doors lie on either side"),
-        pencilbox_core::rules::Rule::optional("colours", "checkerboard colour counts of the visited cells when the path's length is known"),
-        pencilbox_core::rules::CONNECT.saying("only cells on some simple path from door A to door B stay open; cut cells are visited"),
+        pencilbox_core::rules::CUTS.saying(
+            "the path crosses each row and column cut an even number of times, odd when the doors lie on either side",
+        ),
+        pencilbox_core::rules::Rule::optional(
+            "colours",
+            "checkerboard colour counts of the visited cells when the path's length is known",
+        ),
+        pencilbox_core::rules::CONNECT
+            .saying("only cells on some simple path from door A to door B stay open; cut cells are visited"),
         pencilbox_core::rules::PROBE,
     ],
 };

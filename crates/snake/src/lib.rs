@@ -309,7 +309,10 @@ pub static RULE_TABLE: pencilbox_core::rules::RuleTable = pencilbox_core::rules:
         R::LINE_DEFINITION[0],
         R::LINE_DEFINITION[1],
         R::Rule::defining("touch", "the snake does not touch itself, not even diagonally"),
-        R::Rule::defining("counts", "each clued row and column holds its clue's cells of the snake"),
+        R::Rule::defining(
+            "counts",
+            "each clued row and column holds its clue's cells of the snake",
+        ),
         R::LINE_RULES[0],
         R::LINE_RULES[1],
         R::LINE_RULES[2],

@@ -278,8 +278,13 @@ pub static RULE_TABLE: pencilbox_core::rules::RuleTable = pencilbox_core::rules:
         R::Rule::defining("rows", "each row holds K stars"),
         R::Rule::defining("columns", "each column holds K stars"),
         R::Rule::defining("regions", "each region holds K stars"),
-        R::Rule::always("packing", "a 2×2 block holds at most one star, so a row pair needs K such blocks (always on)"),
-        R::CONNECT.saying("Star Battle's `connect` switch: the bands rule (k rows holding the stars of the k regions inside them)"),
+        R::Rule::always(
+            "packing",
+            "a 2×2 block holds at most one star, so a row pair needs K such blocks (always on)",
+        ),
+        R::CONNECT.saying(
+            "Star Battle's `connect` switch: the bands rule (k rows holding the stars of the k regions inside them)",
+        ),
         R::SHADE_RULES[1],
     ],
 };

@@ -16,9 +16,9 @@ use crate::paper::PaperSearch;
 use crate::{linear, theorems};
 use num_bigint::BigUint;
 use pencilbox_core::constraints::DistinctRules;
+use pencilbox_core::puzzle::{rule_counts, RuleCount};
 use pencilbox_core::regions::presolve::Presolved;
 use pencilbox_core::search::{run, Backtrack, Flow, Limits, SearchResult, Stats, StopReason};
-use pencilbox_core::puzzle::{rule_counts, RuleCount};
 use pencilbox_core::time::Instant;
 use pencilbox_core::{Domain, Grid, PuzzleError, Status};
 
