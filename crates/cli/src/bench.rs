@@ -56,6 +56,10 @@ pub struct BenchArgs {
     /// Print only the summary.
     #[arg(long, short = 'q')]
     quiet: bool,
+    /// Count each rule's calls, values removed, conflicts and time during the timed runs
+    /// (what `study` does in its counting run): measures the counters' cost.
+    #[arg(long)]
+    counters: bool,
     /// Also run every instance with this algorithm (repeatable); its rows and summary follow
     /// the main table's.
     #[arg(long, value_name = "ALG")]
@@ -234,6 +238,7 @@ pub fn run(args: &BenchArgs) -> u8 {
                             .map(|t| Instant::now() + Duration::from_secs_f64(t.min(1e9))),
                         cancel: watched.cancel.clone(),
                         memory: crate::memory_budget(),
+                        counters: args.counters,
                         ..Limits::default()
                     };
                     // Bench compares the text form with the answer file and prints no notes.

@@ -681,6 +681,19 @@ impl Engine {
     /// Runs the queue to a fixpoint. `Err` at a conflict (then backtrack: the state is
     /// inconsistent) or when the limits stopped propagation ([`Engine::interrupted`] says so).
     pub fn propagate(&mut self) -> Result<(), Conflict> {
+        // Two copies of the loop: the counting one only runs for studies, so the everyday
+        // loop carries no test of the switch per propagator run.
+        if self.store.counting {
+            self.propagate_loop::<true>()
+        } else {
+            self.propagate_loop::<false>()
+        }
+    }
+
+    /// The fixpoint loop of [`Engine::propagate`]; `COUNT`: count values removed and sample
+    /// times per rule ([`Engine::count_rules`]).
+    #[inline(always)]
+    fn propagate_loop<const COUNT: bool>(&mut self) -> Result<(), Conflict> {
         if self.store.poll.stopped.is_some() {
             self.abort();
             return Err(Conflict);
@@ -698,7 +711,7 @@ impl Engine {
             m.stats.runs += 1;
             self.store.rule = m.name;
             // Counting (study): the values removed, and the time of every TIME_SAMPLE-th run.
-            let counting = self.store.counting.then(|| {
+            let counting = COUNT.then(|| {
                 let timed = m.stats.runs % TIME_SAMPLE == 1;
                 (self.store.removed, timed.then(crate::time::Instant::now))
             });
