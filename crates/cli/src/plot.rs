@@ -203,7 +203,7 @@ pub type Growth = (String, Vec<(f64, f64, f64)>);
 pub type Series = (String, Vec<(f64, f64)>);
 
 /// Time and nodes against instance size, side by side on log axes, one circle per
-/// measurement and a line through each series.
+/// measurement and a line through each series' median at each size.
 pub fn growth(path: &Path, title: &str, size_desc: &str, series: &[Growth]) -> Result<(), String> {
     let root = SVGBackend::new(path, (980, 440)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
@@ -248,9 +248,9 @@ fn panel(area: &Area, x_desc: &str, y_desc: &str, series: &[Series]) -> Result<(
     for (i, (name, pts)) in series.iter().enumerate() {
         let colour = SERIES[i % SERIES.len()];
         let mut line: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1.max(1e-3))).collect();
-        line.sort_by(|a, b| a.0.total_cmp(&b.0));
+        line.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
         chart
-            .draw_series(LineSeries::new(line.clone(), colour.mix(0.5)))
+            .draw_series(LineSeries::new(medians(&line), colour.mix(0.5)))
             .map_err(err)?
             .label(name.clone())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(3)));
@@ -265,6 +265,15 @@ fn panel(area: &Area, x_desc: &str, y_desc: &str, series: &[Series]) -> Result<(
         .background_style(WHITE.mix(0.9))
         .draw()
         .map_err(err)
+}
+
+/// The median `y` of each `x` of points sorted by `x` then `y`: the line through a series
+/// with several instances per size.
+fn medians(sorted: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    sorted
+        .chunk_by(|a, b| a.0 == b.0)
+        .map(|g| (g[0].0, g[g.len() / 2].1))
+        .collect()
 }
 
 /// A file name made of letters, digits and `-`.
@@ -400,6 +409,12 @@ mod tests {
         assert!(up.0 == 255 && up.1 < 100);
         let down = ratio_colour(1.0 / 16.0);
         assert!(down.2 == 255 && down.0 < 100);
+    }
+
+    #[test]
+    fn the_line_goes_through_the_median_of_each_size() {
+        let pts = [(10.0, 1.0), (10.0, 2.0), (10.0, 9.0), (20.0, 4.0)];
+        assert_eq!(medians(&pts), [(10.0, 2.0), (20.0, 4.0)]);
     }
 
     #[test]

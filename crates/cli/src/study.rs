@@ -67,6 +67,10 @@ pub struct StudyArgs {
     /// Output format.
     #[arg(long, short = 'f', value_enum, default_value_t = StudyFormat::Text)]
     format: StudyFormat,
+    /// Also summarise each family per grid size (a table per family and size, smallest
+    /// first, after the families' tables; JSON `"by_size"`): where a rule starts to pay.
+    #[arg(long)]
+    by_size: bool,
     /// Write SVG figures into this folder (created if missing): a heat map of rule × family,
     /// scatter plots of nodes with and without each rule, and the counters' shares.
     #[arg(long, value_name = "DIR")]
@@ -233,6 +237,9 @@ pub struct FamilyStudy {
     pub algorithm: Option<&'static str>,
     /// The reference configuration's label.
     pub reference: String,
+    /// The grid size (`HxW`) when this part covers one size only (`--by-size`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<String>,
     /// Per configuration.
     pub summary: Vec<Summary>,
     /// The family's rule table (for the figures' labels).
@@ -460,11 +467,39 @@ fn study(args: &StudyArgs) -> Result<u8, InputError> {
                 family: k.name(),
                 algorithm: k.rule_table().map(|t| t.algorithm),
                 reference: cfgs[reference(cfgs)].label.clone(),
+                size: None,
                 summary: summarise(cfgs, &mine),
                 table: k.rule_table(),
             }
         })
         .collect();
+    // Per family and grid size, smallest first.
+    let mut by_size: Vec<FamilyStudy> = Vec::new();
+    if args.by_size {
+        for (k, cfgs) in &fams {
+            let mut sizes: Vec<(usize, usize)> = results
+                .iter()
+                .filter(|r| r.family == k.name())
+                .map(|r| (r.height, r.width))
+                .collect();
+            sizes.sort_by_key(|&(h, w)| (h * w, h));
+            sizes.dedup();
+            for (h, w) in sizes {
+                let mine: Vec<&InstanceResult> = results
+                    .iter()
+                    .filter(|r| r.family == k.name() && (r.height, r.width) == (h, w))
+                    .collect();
+                by_size.push(FamilyStudy {
+                    family: k.name(),
+                    algorithm: k.rule_table().map(|t| t.algorithm),
+                    reference: cfgs[reference(cfgs)].label.clone(),
+                    size: Some(format!("{h}x{w}")),
+                    summary: summarise(cfgs, &mine),
+                    table: k.rule_table(),
+                });
+            }
+        }
+    }
     let timeouts: usize = results
         .iter()
         .flat_map(|r| &r.runs)
@@ -472,10 +507,14 @@ fn study(args: &StudyArgs) -> Result<u8, InputError> {
         .count();
     let runs: usize = results.iter().map(|r| r.runs.len()).sum();
     match args.format {
-        StudyFormat::Text => emit(&text_report(&studies, results.len(), runs, timeouts)),
+        StudyFormat::Text => {
+            let all: Vec<FamilyStudy> = studies.iter().chain(&by_size).cloned().collect();
+            emit(&text_report(&all, results.len(), runs, timeouts))
+        }
         StudyFormat::Json => emit(
             &json!({
                 "families": studies,
+                "by_size": by_size,
                 "instances": results,
                 "totals": {"instances": results.len(), "runs": runs, "timeouts": timeouts,
                            "repeat": repeat, "timeout_s": args.timeout},
@@ -502,8 +541,9 @@ pub fn text_report(studies: &[FamilyStudy], instances: usize, runs: usize, timeo
     for f in studies {
         let n = f.summary.first().map_or(0, |s| s.instances);
         out.push_str(&format!(
-            "{} — {n} instance(s); ratios against `{}`{}\n",
+            "{}{} — {n} instance(s); ratios against `{}`{}\n",
             f.family,
+            f.size.as_ref().map_or(String::new(), |s| format!(" {s}")),
             f.reference,
             f.algorithm.map_or(String::new(), |a| format!(" (rules of `{a}`)"))
         ));

@@ -392,3 +392,23 @@ fn nishio_dag_plot_has_a_point_per_side_and_series() {
     assert_eq!(bad.code, 2, "{}", bad.stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn study_by_size_summarises_each_grid_size_apart() {
+    let files = ["examples/suguru/example-6x6.in", "examples/suguru/example-10x10.in"];
+    let o = study(&["--by-size", "--rules", "pointing", "--format", "json"], &files);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    let sizes: Vec<&str> = v["by_size"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["size"].as_str().unwrap())
+        .collect();
+    assert_eq!(sizes, ["6x6", "10x10"]);
+    for f in v["by_size"].as_array().unwrap() {
+        assert_eq!(f["summary"][0]["instances"], 1);
+    }
+    let text = study(&["--by-size", "--rules", "pointing"], &files);
+    assert!(text.stdout.contains("suguru 10x10 — 1 instance(s)"), "{}", text.stdout);
+}
