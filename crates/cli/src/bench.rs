@@ -131,6 +131,18 @@ pub(crate) fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
     Ok(out)
 }
 
+/// The limits of one timed run of `bench` or `study`: the deadline `timeout` seconds from now,
+/// the Ctrl-C flag of `watched`, the memory budget, and the per-rule counters when `counters`.
+pub(crate) fn run_limits(timeout: Option<f64>, watched: &Limits, counters: bool) -> Limits {
+    Limits {
+        deadline: timeout.map(|t| Instant::now() + Duration::from_secs_f64(t.min(1e9))),
+        cancel: watched.cancel.clone(),
+        memory: crate::memory_budget(),
+        counters,
+        ..Limits::default()
+    }
+}
+
 /// The answer file next to an instance (`x.in` ↔ `x.ans`), if the family has one and it exists.
 fn answer_for(kind: &dyn PuzzleKind, path: &Path) -> Option<PathBuf> {
     let ext = kind.answer_extension()?;
@@ -232,15 +244,7 @@ pub fn run(args: &BenchArgs) -> u8 {
                 };
                 let mut best: Option<(Duration, Outcome)> = None;
                 for _ in 0..repeat {
-                    let limits = Limits {
-                        deadline: args
-                            .timeout
-                            .map(|t| Instant::now() + Duration::from_secs_f64(t.min(1e9))),
-                        cancel: watched.cancel.clone(),
-                        memory: crate::memory_budget(),
-                        counters: args.counters,
-                        ..Limits::default()
-                    };
+                    let limits = run_limits(args.timeout, &watched, args.counters);
                     // Bench compares the text form with the answer file and prints no notes.
                     let opts = RunOptions {
                         algorithm: algorithm.clone(),

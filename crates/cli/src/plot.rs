@@ -115,17 +115,19 @@ fn log_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
     lo..hi
 }
 
-/// A log-log scatter plot, one circle per point, with the diagonal `y = x`.
-pub fn scatter(path: &Path, title: &str, x_desc: &str, y_desc: &str, points: &[(f64, f64)]) -> Result<(), String> {
-    let root = SVGBackend::new(path, (520, 480)).into_drawing_area();
-    root.fill(&WHITE).map_err(err)?;
-    let range = log_range(points.iter().flat_map(|&(x, y)| [x, y]));
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 15))
+/// A log-log chart on `area` over `xs` × `ys`, its mesh and axis names drawn.
+fn log_chart<'a, 'b>(
+    area: &'a Area<'b>,
+    xs: std::ops::Range<f64>,
+    ys: std::ops::Range<f64>,
+    x_desc: &str,
+    y_desc: &str,
+) -> Result<LogChart<'a, 'b>, String> {
+    let mut chart = ChartBuilder::on(area)
         .margin(12)
         .x_label_area_size(44)
         .y_label_area_size(64)
-        .build_cartesian_2d(range.clone().log_scale(), range.clone().log_scale())
+        .build_cartesian_2d(xs.log_scale(), ys.log_scale())
         .map_err(err)?;
     chart
         .configure_mesh()
@@ -134,6 +136,22 @@ pub fn scatter(path: &Path, title: &str, x_desc: &str, y_desc: &str, points: &[(
         .label_style(("sans-serif", 12))
         .draw()
         .map_err(err)?;
+    Ok(chart)
+}
+
+type LogChart<'a, 'b> = ChartContext<
+    'a,
+    SVGBackend<'b>,
+    Cartesian2d<plotters::coord::combinators::LogCoord<f64>, plotters::coord::combinators::LogCoord<f64>>,
+>;
+
+/// A log-log scatter plot, one circle per point, with the diagonal `y = x`.
+pub fn scatter(path: &Path, title: &str, x_desc: &str, y_desc: &str, points: &[(f64, f64)]) -> Result<(), String> {
+    let root = SVGBackend::new(path, (520, 480)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let range = log_range(points.iter().flat_map(|&(x, y)| [x, y]));
+    let root = root.titled(title, ("sans-serif", 15)).map_err(err)?;
+    let mut chart = log_chart(&root, range.clone(), range.clone(), x_desc, y_desc)?;
     chart
         .draw_series(LineSeries::new(
             [(range.start, range.start), (range.end, range.end)],
@@ -232,19 +250,7 @@ pub fn lines(path: &Path, title: &str, x_desc: &str, y_desc: &str, series: &[Ser
 fn panel(area: &Area, x_desc: &str, y_desc: &str, series: &[Series]) -> Result<(), String> {
     let xs = log_range(series.iter().flat_map(|s| s.1.iter().map(|p| p.0)));
     let ys = log_range(series.iter().flat_map(|s| s.1.iter().map(|p| p.1.max(1e-3))));
-    let mut chart = ChartBuilder::on(area)
-        .margin(12)
-        .x_label_area_size(44)
-        .y_label_area_size(64)
-        .build_cartesian_2d(xs.log_scale(), ys.log_scale())
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .x_desc(x_desc)
-        .y_desc(y_desc)
-        .label_style(("sans-serif", 12))
-        .draw()
-        .map_err(err)?;
+    let mut chart = log_chart(area, xs, ys, x_desc, y_desc)?;
     for (i, (name, pts)) in series.iter().enumerate() {
         let colour = SERIES[i % SERIES.len()];
         let mut line: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1.max(1e-3))).collect();

@@ -24,7 +24,7 @@
 //! and the reference finished: above 1, the configuration needs more than the reference (a
 //! rule switched off that was earning its keep); below 1, less.
 
-use crate::bench::collect;
+use crate::bench::{collect, run_limits};
 use crate::commands::fail;
 use crate::input::{describe, display_name, read_text, InputError};
 use crate::interrupt::Watch;
@@ -402,15 +402,7 @@ fn study(args: &StudyArgs) -> Result<u8, InputError> {
                 let mut best: Option<Duration> = None;
                 let mut first: Option<(Status, u64, u64, Vec<RuleCount>)> = None;
                 for round in 0..repeat {
-                    let limits = Limits {
-                        deadline: args
-                            .timeout
-                            .map(|t| Instant::now() + Duration::from_secs_f64(t.min(1e9))),
-                        cancel: watched.cancel.clone(),
-                        memory: crate::memory_budget(),
-                        counters: round == 0,
-                        ..Limits::default()
-                    };
+                    let limits = run_limits(args.timeout, &watched, round == 0);
                     let opts = RunOptions {
                         algorithm: c.algorithm.map(str::to_string),
                         limits,

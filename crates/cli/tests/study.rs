@@ -412,3 +412,27 @@ fn study_by_size_summarises_each_grid_size_apart() {
     let text = study(&["--by-size", "--rules", "pointing"], &files);
     assert!(text.stdout.contains("suguru 10x10 — 1 instance(s)"), "{}", text.stdout);
 }
+
+#[test]
+fn list_shows_every_familys_defining_and_optional_rules() {
+    let o = run(&["list"]);
+    assert_eq!(o.code, 0);
+    assert_eq!(o.stdout.matches("    rules of `").count(), registry::PUZZLES.len());
+    assert!(
+        o.stdout.contains("    rules of `backtrack` (--set rules=…):"),
+        "{}",
+        o.stdout
+    );
+    for line in [
+        "naked-single   defines",
+        "pointing       optional",
+        "pointing       opt, off",
+        "packing        always",
+    ] {
+        assert!(o.stdout.contains(line), "{line}\n{}", o.stdout);
+    }
+    // A defining rule cannot be switched off, with a message that says so.
+    let r = run(&["solve", "--set", "rules=-naked-single", CORPUS[0]]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("`naked-single` defines the puzzle"), "{}", r.stderr);
+}
