@@ -163,7 +163,10 @@ fn issue_16_unknown_settings_are_refused_with_the_accepted_keys() {
     assert_eq!(status, 400, "{v}");
     // (Suguru's one setting is `rules`, issue 28.)
     assert!(
-        v["error"].as_str().unwrap().contains("unknown setting `block` for suguru; it accepts: rules"),
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("unknown setting `block` for suguru; it accepts: rules"),
         "{v}"
     );
     let sudoku = ".".repeat(81);

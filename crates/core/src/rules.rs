@@ -159,6 +159,13 @@ pub const SHADE_RULES: [Rule; 2] = [
     PROBE,
 ];
 
+/// The rules of a region genre's engine model (core's all-different rules and probing):
+/// Ripple Effect's table, and the pattern of Suguru's and Sudoku's.
+pub static REGION_TABLE: RuleTable = RuleTable {
+    algorithm: "fast",
+    rules: &[NAKED_SINGLE, HIDDEN_SINGLE, POINTING, NAKED_PAIR, HIDDEN_PAIR, PROBE],
+};
+
 /// A family's rules, for the algorithm that switches them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct RuleTable {
@@ -216,6 +223,12 @@ impl RuleTable {
     /// The default set.
     pub fn default_set(&self) -> RulesOn {
         self.set(|r| r.role == Role::Optional)
+    }
+    /// The rules the `rules` setting of `opts` asks for ([`RuleTable::parse`]; a bad list is
+    /// the family's error).
+    pub fn of(&self, opts: &crate::puzzle::RunOptions) -> Result<RulesOn, crate::error::PuzzleError> {
+        self.parse(opts.setting("rules"))
+            .map_err(crate::error::PuzzleError::unsupported)
     }
     /// Reads a rule list (`None`: the default set). Switching a defining rule is refused
     /// with a message that says so; so is an unknown name (the message lists the rules).

@@ -61,10 +61,6 @@ impl Ripple {
     }
     /// The engine model with `rules`, and the cell variables; `None` for regions over 64 cells.
     pub fn model(&self, rules: DistinctRules) -> Option<(EngineSearch<SmallestDomain>, Vec<VarId>)> {
-        self.model_with(rules, true)
-    }
-    /// [`Ripple::model`] with failed-value probing on or off.
-    pub fn model_with(&self, rules: DistinctRules, probe: bool) -> Option<(EngineSearch<SmallestDomain>, Vec<VarId>)> {
         let RegionModel {
             mut engine,
             cells,
@@ -84,27 +80,10 @@ impl Ripple {
             }
         }
         distinct.post(&mut engine, rules);
-        let mut search = EngineSearch::new(engine, SmallestDomain::new());
-        if probe {
-            search = search.with_probe(Probe::pairs());
-        }
+        let search = EngineSearch::new(engine, SmallestDomain::new()).with_probe(Probe::pairs());
         Some((search, cells))
     }
 }
-
-/// The rules of `fast` in core's vocabulary ([`pencilbox_core::rules`]): `naked-single` (the
-/// regions and the distance rule) defines the puzzle; the others switch with `--set rules=…`.
-pub static RULE_TABLE: pencilbox_core::rules::RuleTable = pencilbox_core::rules::RuleTable {
-    algorithm: "fast",
-    rules: &[
-        pencilbox_core::rules::NAKED_SINGLE,
-        pencilbox_core::rules::HIDDEN_SINGLE,
-        pencilbox_core::rules::POINTING,
-        pencilbox_core::rules::NAKED_PAIR,
-        pencilbox_core::rules::HIDDEN_PAIR,
-        pencilbox_core::rules::PROBE,
-    ],
-};
 
 /// Ripple Effect's rules for `explain`, simplest first (core's region rules: a placed number
 /// leaves its region and the cells closer than its value in its row and column).
@@ -137,7 +116,7 @@ impl Puzzle for Ripple {
     ];
     const ANSWER_EXTENSION: Option<&'static str> = Some("ans");
     const SETTINGS: &'static [pencilbox_core::puzzle::SettingInfo] = &[pencilbox_core::rules::RULES_SETTING];
-    const RULE_TABLE: Option<&'static pencilbox_core::rules::RuleTable> = Some(&RULE_TABLE);
+    const RULE_TABLE: Option<&'static pencilbox_core::rules::RuleTable> = Some(&pencilbox_core::rules::REGION_TABLE);
     // Random layouts rarely admit a filling beyond 8×8: 9×9 and 10×10 take ms to a minute.
     const GENERATOR: Option<GeneratorInfo> = Some(GeneratorInfo {
         difficulties: &[],
@@ -163,20 +142,18 @@ impl Puzzle for Ripple {
         lim: &Limits,
         keep: usize,
     ) -> Result<Found<Grid<u32>>, PuzzleError> {
-        let on = RULE_TABLE
-            .parse(opts.setting("rules"))
-            .map_err(PuzzleError::unsupported)?;
-        if alg == Some(Algorithm::Sat) {
-            let (mut s, cells) = self
-                .model(DistinctRules::NAKED_SINGLES)
-                .ok_or_else(|| PuzzleError::unsupported(TOO_BIG))?;
+        let on = pencilbox_core::rules::REGION_TABLE.of(opts)?;
+        let sat = alg == Some(Algorithm::Sat);
+        // SAT needs the defining rule only; the engine runs the rules asked for (naked and
+        // hidden subsets up to triples, as `DistinctRules::ALL`).
+        let rules = (!sat).then(|| on.distinct(3)).unwrap_or(DistinctRules::NAKED_SINGLES);
+        let (mut s, cells) = self.model(rules).ok_or_else(|| PuzzleError::unsupported(TOO_BIG))?;
+        if sat {
             return pencilbox_core::sat::sat_search(&mut s.engine, pencilbox_core::sat::unnamed, lim, keep, |e| {
                 decode(&self.0, e, &cells)
             });
         }
-        let (mut s, cells) = self
-            .model_with(on.distinct(DistinctRules::ALL.naked_subsets), on.has("probe"))
-            .ok_or_else(|| PuzzleError::unsupported(TOO_BIG))?;
+        s.probe = on.has("probe").then(Probe::pairs);
         Ok(engine_search(&mut s, lim, keep, |e| decode(&self.0, e, &cells)))
     }
     fn verify(&self, s: &Grid<u32>) -> VerifyReport {

@@ -396,9 +396,7 @@ impl Puzzle for Sudoku {
                     // (`Bits` is handled above.)
                     Algorithm::Deduce | Algorithm::Bits => self.deduce(limits, keep)?,
                     Algorithm::Backtrack => {
-                        let on = RULE_TABLE
-                            .parse(opts.setting("rules"))
-                            .map_err(PuzzleError::unsupported)?;
+                        let on = RULE_TABLE.of(opts)?;
                         let m = Model::with_rules(&cand, on.distinct(3), on.has("nishio"), limits);
                         let mut s = engine_search(m.engine, m.geo);
                         searched(&mut s, limits, keep)
