@@ -42,7 +42,8 @@ const SERIES: [RGBColor; 8] = [
     RGBColor(127, 127, 127),
 ];
 
-/// A heat map: one cell per `(row, column, value)`, coloured by [`ratio_colour`] and
+/// A heat map: one cell per `(row, column, value)`, coloured by its ratio (white at 1, red
+/// above, blue below) and
 /// labelled with the value; rows and columns named.
 pub fn heatmap(
     path: &Path,

@@ -146,7 +146,7 @@ impl Puzzle for Ripple {
         let sat = alg == Some(Algorithm::Sat);
         // SAT needs the defining rule only; the engine runs the rules asked for (naked and
         // hidden subsets up to triples, as `DistinctRules::ALL`).
-        let rules = (!sat).then(|| on.distinct(3)).unwrap_or(DistinctRules::NAKED_SINGLES);
+        let rules = [on.distinct(3), DistinctRules::NAKED_SINGLES][usize::from(sat)];
         let (mut s, cells) = self.model(rules).ok_or_else(|| PuzzleError::unsupported(TOO_BIG))?;
         if sat {
             return pencilbox_core::sat::sat_search(&mut s.engine, pencilbox_core::sat::unnamed, lim, keep, |e| {
