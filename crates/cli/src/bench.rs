@@ -56,6 +56,18 @@ pub struct BenchArgs {
     /// Print only the summary.
     #[arg(long, short = 'q')]
     quiet: bool,
+    /// Count each rule's calls, values removed, conflicts and time during the timed runs
+    /// (what `study` does in its counting run): measures the counters' cost.
+    #[arg(long)]
+    counters: bool,
+    /// Also run every instance with this algorithm (repeatable); its rows and summary follow
+    /// the main table's.
+    #[arg(long, value_name = "ALG")]
+    compare: Vec<String>,
+    /// Draw time and nodes against instance size (cells, log axes) into this SVG file, one
+    /// series per algorithm; without `--compare`, `paper` is added when the family has it.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
     /// Files or folders (searched recursively) of instances.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
@@ -63,6 +75,8 @@ pub struct BenchArgs {
 
 struct Row {
     file: String,
+    /// Cells of the instance (for `--plot`; 0 when not asked for).
+    cells: usize,
     status: Status,
     matches: Option<bool>,
     elapsed: Duration,
@@ -82,7 +96,7 @@ struct Outcome {
 }
 
 /// Collects instance files under `paths`, sorted, skipping answer files of known families.
-fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
+pub(crate) fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
     let answer_exts: Vec<&str> = registry::PUZZLES.iter().filter_map(|k| k.answer_extension()).collect();
     let mut out = Vec::new();
     for p in paths {
@@ -117,6 +131,18 @@ fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
     Ok(out)
 }
 
+/// The limits of one timed run of `bench` or `study`: the deadline `timeout` seconds from now,
+/// the Ctrl-C flag of `watched`, the memory budget, and the per-rule counters when `counters`.
+pub(crate) fn run_limits(timeout: Option<f64>, watched: &Limits, counters: bool) -> Limits {
+    Limits {
+        deadline: timeout.map(|t| Instant::now() + Duration::from_secs_f64(t.min(1e9))),
+        cancel: watched.cancel.clone(),
+        memory: crate::memory_budget(),
+        counters,
+        ..Limits::default()
+    }
+}
+
 /// The answer file next to an instance (`x.in` ↔ `x.ans`), if the family has one and it exists.
 fn answer_for(kind: &dyn PuzzleKind, path: &Path) -> Option<PathBuf> {
     let ext = kind.answer_extension()?;
@@ -146,6 +172,8 @@ pub fn run(args: &BenchArgs) -> u8 {
     }
     let repeat = args.repeat.max(1);
     // Read and classify everything first, so bad input fails before any timing starts.
+    let mut compare = args.compare.clone();
+    let plot_paper = args.plot.is_some() && compare.is_empty() && args.algorithm.as_deref() != Some("paper");
     let mut jobs = Vec::new();
     for f in &files {
         let name = display_name(f);
@@ -159,6 +187,14 @@ pub fn run(args: &BenchArgs) -> u8 {
         };
         if let Err(e) = kind.algorithm(args.algorithm.as_deref()) {
             return fail(InputError(e.to_string()));
+        }
+        for c in &args.compare {
+            if let Err(e) = kind.algorithm(Some(c)) {
+                return fail(InputError(format!("--compare {c}: {e}")));
+            }
+        }
+        if plot_paper && kind.algorithm(Some("paper")).is_ok() && !compare.iter().any(|c| c == "paper") {
+            compare.push("paper".into());
         }
         let answer = match answer_for(kind, f) {
             Some(a) => match read_text(&a) {
@@ -181,110 +217,120 @@ pub fn run(args: &BenchArgs) -> u8 {
     // Ctrl-C stops the instance being solved; the finished ones are reported.
     let mut watched = Limits::default();
     let mut watch = Watch::cancel_only(&mut watched);
-    let mut rows = Vec::new();
+    // The bench's algorithm first, then each compared one.
+    let algorithms: Vec<Option<String>> = std::iter::once(args.algorithm.clone())
+        .chain(compare.iter().cloned().map(Some))
+        .collect();
+    let mut tables: Vec<Vec<Row>> = algorithms.iter().map(|_| Vec::new()).collect();
     'jobs: for (name, kind, text, answer) in &jobs {
         let instances = kind.instances(text);
         let many = instances.len() > 1;
         for inst in instances {
-            let label = if many {
-                format!("{name}:{}", inst.first_line)
+            let cells = if args.plot.is_some() {
+                kind.dimensions(inst.text, &RunOptions::default())
+                    .map_or(0, |(h, w)| h * w)
             } else {
-                name.clone()
+                0
             };
-            let mut best: Option<(Duration, Outcome)> = None;
-            for _ in 0..repeat {
-                let limits = Limits {
-                    deadline: args
-                        .timeout
-                        .map(|t| Instant::now() + Duration::from_secs_f64(t.min(1e9))),
-                    cancel: watched.cancel.clone(),
-                    memory: crate::memory_budget(),
-                    ..Limits::default()
-                };
-                // Bench compares the text form with the answer file and prints no notes.
-                let opts = RunOptions {
-                    algorithm: args.algorithm.clone(),
-                    limits,
-                    settings: settings.clone(),
-                    render: Render::Text,
-                    notes: false,
-                };
-                let t0 = Instant::now();
-                let outcome = match args.limit {
-                    None => kind.solve(inst.text, &opts).map(|r| Outcome {
-                        status: r.status,
-                        solution: r.solution,
-                        solutions: None,
-                        stats: r.stats,
-                    }),
-                    Some(limit) => kind.count(inst.text, Some(limit), &opts).map(|r| {
-                        let n = u64::try_from(&r.count).unwrap_or(u64::MAX);
-                        Outcome {
-                            // A count stopped by the deadline is a timeout even after a first
-                            // solution: the work asked for (the count) did not finish.
-                            status: if r.interrupted {
-                                Status::Timeout
-                            } else if n == 0 {
-                                Status::Unsolvable
-                            } else {
-                                Status::Solved
-                            },
-                            solution: None,
-                            solutions: Some((n, r.complete)),
-                            stats: r.stats,
-                        }
-                    }),
-                };
-                let outcome = match outcome {
-                    Ok(r) => r,
-                    Err(e) => {
-                        if let Some(b) = &bar {
-                            b.finish_and_clear();
-                        }
-                        return fail(describe(name, inst.first_line, &e));
-                    }
-                };
-                let dt = t0.elapsed();
-                if watch.interrupted() {
-                    // The interrupted instance has no time to report.
-                    break 'jobs;
+            for (table, algorithm) in tables.iter_mut().zip(&algorithms) {
+                // A compared algorithm the family lacks is skipped for its instances.
+                if algorithm.is_some() && kind.algorithm(algorithm.as_deref()).is_err() {
+                    continue;
                 }
-                if best.as_ref().is_none_or(|(b, _)| dt < *b) {
-                    best = Some((dt, outcome));
-                }
-            }
-            let Some((elapsed, report)) = best else { continue };
-            let matches = match (&report.solution, answer) {
-                (Some(sol), Some(ans)) if !many => match kind.matches_answer(sol, ans) {
-                    Ok(m) => Some(m),
-                    Err(e) => return fail(describe(name, 1, &e)),
-                },
-                // Counted (`--limit`): the answer file must be a solution; with one solution
-                // counted it is then that solution. Checked after the timing.
-                (None, Some(ans)) if !many && report.status == Status::Solved => {
+                let label = if many {
+                    format!("{name}:{}", inst.first_line)
+                } else {
+                    name.clone()
+                };
+                let mut best: Option<(Duration, Outcome)> = None;
+                for _ in 0..repeat {
+                    let limits = run_limits(args.timeout, &watched, args.counters);
+                    // Bench compares the text form with the answer file and prints no notes.
                     let opts = RunOptions {
-                        algorithm: args.algorithm.clone(),
+                        algorithm: algorithm.clone(),
+                        limits,
                         settings: settings.clone(),
-                        ..RunOptions::default()
+                        render: Render::Text,
+                        notes: false,
                     };
-                    match kind.verify(inst.text, ans, &opts) {
-                        Ok(v) => Some(v.is_valid()),
-                        Err(_) => Some(false),
+                    let t0 = Instant::now();
+                    let outcome = match args.limit {
+                        None => kind.solve(inst.text, &opts).map(|r| Outcome {
+                            status: r.status,
+                            solution: r.solution,
+                            solutions: None,
+                            stats: r.stats,
+                        }),
+                        Some(limit) => kind.count(inst.text, Some(limit), &opts).map(|r| {
+                            let n = u64::try_from(&r.count).unwrap_or(u64::MAX);
+                            Outcome {
+                                // A count stopped by the deadline is a timeout even after a first
+                                // solution: the work asked for (the count) did not finish.
+                                status: if r.interrupted {
+                                    Status::Timeout
+                                } else if n == 0 {
+                                    Status::Unsolvable
+                                } else {
+                                    Status::Solved
+                                },
+                                solution: None,
+                                solutions: Some((n, r.complete)),
+                                stats: r.stats,
+                            }
+                        }),
+                    };
+                    let outcome = match outcome {
+                        Ok(r) => r,
+                        Err(e) => {
+                            if let Some(b) = &bar {
+                                b.finish_and_clear();
+                            }
+                            return fail(describe(name, inst.first_line, &e));
+                        }
+                    };
+                    let dt = t0.elapsed();
+                    if watch.interrupted() {
+                        // The interrupted instance has no time to report.
+                        break 'jobs;
+                    }
+                    if best.as_ref().is_none_or(|(b, _)| dt < *b) {
+                        best = Some((dt, outcome));
                     }
                 }
-                // A timeout is reported as a timeout, not as a wrong answer.
-                (None, Some(_)) if !many && report.status != Status::Timeout => Some(false),
-                _ => None,
-            };
-            rows.push(Row {
-                file: label,
-                status: report.status,
-                matches,
-                elapsed,
-                nodes: report.stats.nodes,
-                failures: report.stats.failures,
-                solutions: report.solutions,
-            });
+                let Some((elapsed, report)) = best else { continue };
+                let matches = match (&report.solution, answer) {
+                    (Some(sol), Some(ans)) if !many => match kind.matches_answer(sol, ans) {
+                        Ok(m) => Some(m),
+                        Err(e) => return fail(describe(name, 1, &e)),
+                    },
+                    // Counted (`--limit`): the answer file must be a solution; with one solution
+                    // counted it is then that solution. Checked after the timing.
+                    (None, Some(ans)) if !many && report.status == Status::Solved => {
+                        let opts = RunOptions {
+                            algorithm: algorithm.clone(),
+                            settings: settings.clone(),
+                            ..RunOptions::default()
+                        };
+                        match kind.verify(inst.text, ans, &opts) {
+                            Ok(v) => Some(v.is_valid()),
+                            Err(_) => Some(false),
+                        }
+                    }
+                    // A timeout is reported as a timeout, not as a wrong answer.
+                    (None, Some(_)) if !many && report.status != Status::Timeout => Some(false),
+                    _ => None,
+                };
+                table.push(Row {
+                    file: label.clone(),
+                    cells,
+                    status: report.status,
+                    matches,
+                    elapsed,
+                    nodes: report.stats.nodes,
+                    failures: report.stats.failures,
+                    solutions: report.solutions,
+                });
+            }
             if let Some(b) = &bar {
                 b.inc(1);
             }
@@ -294,12 +340,48 @@ pub fn run(args: &BenchArgs) -> u8 {
         b.finish_and_clear();
     }
     watch.done();
+    let rows = &tables[0];
     let stopped = watch.interrupted().then_some((rows.len(), total_instances));
-    watch.code(report(args, &rows, stopped))
+    let named: Vec<(String, &[Row])> = compare
+        .iter()
+        .cloned()
+        .zip(tables[1..].iter().map(Vec::as_slice))
+        .collect();
+    let code = if args.format == Format::Json {
+        // One JSON document: the main report with the compared algorithms inside.
+        report(args, rows, stopped, &named)
+    } else {
+        let mut code = report(args, rows, stopped, &[]);
+        for (alg, rows) in &named {
+            emit(&format!("\n{alg}:"));
+            code = worse(code, report(args, rows, None, &[]));
+        }
+        code
+    };
+    let code = named.iter().fold(code, |c, (_, rows)| worse(c, code_of(rows)));
+    if let Some(path) = &args.plot {
+        let main = args.algorithm.clone().unwrap_or_else(|| "default".into());
+        let series: Vec<crate::plot::Growth> = std::iter::once((main, rows.as_slice()))
+            .chain(named.iter().map(|(a, r)| (a.clone(), *r)))
+            .map(|(name, rows)| {
+                let pts = rows
+                    .iter()
+                    .filter(|r| r.status != Status::Timeout && r.cells > 0)
+                    .map(|r| (r.cells as f64, r.elapsed.as_secs_f64() * 1000.0, r.nodes.max(1) as f64))
+                    .collect();
+                (name, pts)
+            })
+            .collect();
+        let title = format!("time and nodes against size ({} instances)", rows.len());
+        if let Err(e) = crate::plot::growth(path, &title, "cells", &series) {
+            return fail(InputError(format!("--plot {}: {e}", path.display())));
+        }
+    }
+    watch.code(code)
 }
 
 /// Prints the rows and the summary; `stopped` = `(finished, all)` when Ctrl-C ended the run.
-fn report(args: &BenchArgs, rows: &[Row], stopped: Option<(usize, usize)>) -> u8 {
+fn report(args: &BenchArgs, rows: &[Row], stopped: Option<(usize, usize)>, compared: &[(String, &[Row])]) -> u8 {
     let solved = rows.iter().filter(|r| r.status == Status::Solved).count();
     let mismatches = rows.iter().filter(|r| r.matches == Some(false)).count();
     let timeouts = rows.iter().filter(|r| r.status == Status::Timeout).count();
@@ -332,6 +414,21 @@ fn report(args: &BenchArgs, rows: &[Row], stopped: Option<(usize, usize)>) -> u8
         if let Some((_, all)) = stopped {
             v["summary"]["of"] = json!(all);
             v["stopped_by"] = json!("ctrl-c");
+        }
+        if !compared.is_empty() {
+            let mut by = serde_json::Map::new();
+            for (alg, rows) in compared {
+                by.insert(
+                    alg.clone(),
+                    json!(rows
+                        .iter()
+                        .map(|r| json!({"file": r.file, "status": r.status,
+                    "elapsed_us": r.elapsed.as_micros() as u64, "nodes": r.nodes, "failures": r.failures,
+                    "matches_answer": r.matches}))
+                        .collect::<Vec<_>>()),
+                );
+            }
+            v["compare"] = serde_json::Value::Object(by);
         }
         emit(&v.to_string());
     } else {
@@ -395,11 +492,24 @@ fn report(args: &BenchArgs, rows: &[Row], stopped: Option<(usize, usize)>) -> u8
             ));
         }
     }
-    if mismatches > 0 {
+    code_of(rows)
+}
+
+/// The exit code of a table: 1 when an answer differs, 3 when something timed out, else 0.
+fn code_of(rows: &[Row]) -> u8 {
+    if rows.iter().any(|r| r.matches == Some(false)) {
         1
-    } else if timeouts > 0 {
+    } else if rows.iter().any(|r| r.status == Status::Timeout) {
         3
     } else {
         0
+    }
+}
+
+/// The worse of two exit codes (a mismatch over a timeout over success).
+fn worse(a: u8, b: u8) -> u8 {
+    match (a, b) {
+        (1, _) | (_, 1) => 1,
+        _ => a.max(b),
     }
 }

@@ -5,6 +5,7 @@ use crate::interrupt::Watch;
 use crate::output::{self, emit};
 use crate::registry;
 use crate::{Format, PuzzleArgs};
+use pencilbox_core::rules::Role;
 use pencilbox_core::{Limits, PuzzleError, PuzzleKind, Render, RunOptions, Status};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -216,6 +217,8 @@ fn wanted(opts: &mut RunOptions, format: Format, show_stats: bool) {
         Format::Json => Render::Json,
     };
     opts.notes = show_stats || format == Format::Json;
+    // `--stats`: the engine's per-rule counters too (calls, values removed, conflicts, time).
+    opts.limits.counters = show_stats;
 }
 
 /// `pencilbox solve`.
@@ -257,6 +260,9 @@ pub fn solve(args: &PuzzleArgs, format: Format, show_stats: bool, file: &Path) -
         }
         if show_stats && format != Format::Json {
             eprintln!("{}", output::stats_line(&report.stats, &report.notes));
+            if !report.rules.is_empty() {
+                eprintln!("{}", output::rules_table(&report.rules));
+            }
         }
         if watch.interrupted() {
             // The instances after the one Ctrl-C stopped are not started.
@@ -403,6 +409,18 @@ pub fn list() -> u8 {
         }
         for set in k.settings() {
             emit(&format!("    --set {}=…  {}", set.key, set.summary));
+        }
+        if let Some(t) = k.rule_table() {
+            emit(&format!("    rules of `{}` (--set rules=…):", t.algorithm));
+            for r in t.rules {
+                let role = match r.role {
+                    Role::Defining => "defines",
+                    Role::Optional => "optional",
+                    Role::OffByDefault => "opt, off",
+                    Role::Always => "always",
+                };
+                emit(&format!("      {:<14} {role:<9} {}", r.name, r.summary));
+            }
         }
         if let Some(g) = k.generator() {
             let mut line = format!("    generate: up to {} cells", g.max_cells);

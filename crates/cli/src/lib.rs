@@ -18,10 +18,12 @@ pub mod generate;
 pub mod input;
 pub mod interrupt;
 pub mod output;
+pub mod plot;
 pub use pencilbox_registry as registry;
 #[cfg(feature = "serve")]
 pub mod serve;
 pub mod setter;
+pub mod study;
 pub mod sudoku;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -167,6 +169,10 @@ enum Command {
     Export(export::ExportArgs),
     /// Solve every instance under the given paths in-process and report times and nodes.
     Bench(bench::BenchArgs),
+    /// Study the pruning rules: every family's default, each optional rule toggled, the
+    /// defining rules alone and with each optional rule, and `paper`, over a corpus of any
+    /// families; nodes, failures, time and timeouts as a table, JSON or CSV, and SVG figures.
+    Study(study::StudyArgs),
     /// Run one operation over a JSON Lines file of puzzles on every core, one record per line.
     Batch(batch::BatchArgs),
     /// The steps a person would take to solve a puzzle, with the rule, level, cells and
@@ -258,6 +264,7 @@ where
         }
         Command::Export(a) => export::run(&a),
         Command::Bench(b) => bench::run(&b),
+        Command::Study(a) => study::run(&a),
         Command::Batch(b) => batch::run(&b),
         Command::Explain(a) => explain::explain(&a),
         Command::Hint(a) => explain::hint(&a),

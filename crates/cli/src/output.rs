@@ -52,3 +52,22 @@ pub fn stats_line(stats: &Stats, notes: &[pencilbox_core::Note]) -> String {
     }
     s
 }
+
+/// The engine's per-rule counters as a small table for stderr (`--stats`).
+pub fn rules_table(rules: &[pencilbox_core::puzzle::RuleCount]) -> String {
+    let mut s = format!(
+        "{:<16} {:>10} {:>10} {:>10} {:>10}",
+        "rule", "calls", "removed", "conflicts", "time (ms)"
+    );
+    for r in rules {
+        s.push_str(&format!(
+            "\n{:<16} {:>10} {:>10} {:>10} {:>10.3}",
+            r.rule,
+            r.stats.runs,
+            r.stats.removed,
+            r.stats.conflicts,
+            r.stats.time_ns as f64 / 1e6
+        ));
+    }
+    s
+}

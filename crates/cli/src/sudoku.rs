@@ -36,6 +36,27 @@ pub enum SudokuCommand {
     /// Theorems 2-3: turn a CNF formula (DIMACS) into a Nishio decision instance (a cell set S
     /// that contains a valid placement exactly when the formula is satisfiable).
     Reduce(ReduceArgs),
+    /// The size of Nishio's DAG of almost-balanced matrices against the side n (squarest
+    /// blocks): vertices (counted), edges and build time (built), against the valid
+    /// placements it stands for.
+    Dag(DagArgs),
+}
+
+/// Arguments of `pencilbox sudoku dag`.
+#[derive(clap::Args, Debug)]
+pub struct DagArgs {
+    /// The largest side n (from 4; sides without a block shape, such as primes, are skipped).
+    #[arg(long, default_value_t = 25)]
+    pub max_n: usize,
+    /// Build the graphs up to this side to count their edges and time the build.
+    #[arg(long, default_value_t = 16)]
+    pub build_up_to: usize,
+    /// Output format: text or json (`pretty` prints the same as text).
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Draw vertices, edges and placements against n into this SVG file (log axes).
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
 }
 
 /// Arguments of `pencilbox sudoku reduce`.
@@ -108,6 +129,7 @@ pub fn run(c: SudokuCommand) -> u8 {
         SudokuCommand::Nishio(a) => nishio(&a),
         SudokuCommand::Explain(a) => explain_cmd(&a),
         SudokuCommand::Reduce(a) => reduce_cmd(&a),
+        SudokuCommand::Dag(a) => dag_cmd(&a),
     };
     r.unwrap_or_else(fail)
 }
@@ -503,4 +525,68 @@ fn reduce_cmd(a: &ReduceArgs) -> Result<u8, InputError> {
     }
     emit(out.trim_end());
     Ok(code)
+}
+
+/// `pencilbox sudoku dag`: the DAG's size per side n.
+fn dag_cmd(a: &DagArgs) -> Result<u8, InputError> {
+    use pencilbox_sudoku_nishio::graph::{placement_count, vertex_count};
+    if a.max_n < 4 || a.max_n > 32 {
+        return Err(InputError(format!("--max-n {}: the side must be 4 to 32", a.max_n)));
+    }
+    let mut rows = Vec::new();
+    for n in 4..=a.max_n {
+        let Some(block) = BlockShape::default_for(n) else {
+            continue;
+        };
+        let vertices = vertex_count(block);
+        let placements = placement_count(block);
+        let built = (n <= a.build_up_to && AbGraph::check(block).is_ok()).then(|| {
+            let t0 = Instant::now();
+            let g = AbGraph::build(block);
+            (g.num_edges(), t0.elapsed().as_secs_f64() * 1000.0)
+        });
+        rows.push((n, block, vertices, placements, built));
+    }
+    if a.format == Format::Json {
+        let v: Vec<Value> = rows
+            .iter()
+            .map(|(n, b, v, p, built)| {
+                json!({"n": n, "block": b.to_string(), "vertices": v.to_string(), "placements": p.to_string(),
+                       "edges": built.map(|x| x.0), "build_ms": built.map(|x| x.1)})
+            })
+            .collect();
+        emit(&Value::Array(v).to_string());
+    } else {
+        emit(&format!(
+            "{:>3} {:>6} {:>14} {:>14} {:>26} {:>10}",
+            "n", "block", "vertices", "edges", "valid placements", "build (ms)"
+        ));
+        for (n, b, v, p, built) in &rows {
+            let (e, t) = built.map_or(("-".to_string(), "-".to_string()), |(e, t)| {
+                (e.to_string(), format!("{t:.3}"))
+            });
+            emit(&format!("{n:>3} {:>6} {v:>14} {e:>14} {p:>26} {t:>10}", b.to_string()));
+        }
+    }
+    if let Some(path) = &a.plot {
+        let series: Vec<crate::plot::Series> = vec![
+            (
+                "vertices".into(),
+                rows.iter().map(|r| (r.0 as f64, r.2 as f64)).collect(),
+            ),
+            (
+                "edges".into(),
+                rows.iter()
+                    .filter_map(|r| r.4.map(|(e, _)| (r.0 as f64, e as f64)))
+                    .collect(),
+            ),
+            (
+                "valid placements".into(),
+                rows.iter().map(|r| (r.0 as f64, r.3 as f64)).collect(),
+            ),
+        ];
+        crate::plot::lines(path, "Nishio's DAG against the side n", "side n", "count", &series)
+            .map_err(|e| InputError(format!("--plot {}: {e}", path.display())))?;
+    }
+    Ok(0)
 }

@@ -22,6 +22,12 @@ pub trait PuzzleKind: Sync {
     fn settings(&self) -> &'static [crate::puzzle::SettingInfo] {
         &[]
     }
+    /// The family's pruning rules: defining and optional, and the algorithm whose
+    /// `--set rules=…` switches them ([`crate::rules`]; `pencilbox list`, `pencilbox study`).
+    /// Default: none listed.
+    fn rule_table(&self) -> Option<&'static crate::rules::RuleTable> {
+        None
+    }
     /// `(height, width)` of the puzzle in `text` once parsed (the server's size guard).
     fn dimensions(&self, text: &str, opts: &RunOptions) -> Result<(usize, usize), PuzzleError>;
     /// An estimate, in bytes, of the memory a solve or count of the puzzle in `text` with the

@@ -66,6 +66,7 @@ pub mod puzzlink;
 pub mod reach;
 pub mod regions;
 pub mod rng;
+pub mod rules;
 pub mod sat;
 pub mod scan;
 pub mod search;

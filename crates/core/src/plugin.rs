@@ -75,6 +75,8 @@ pub trait Puzzle: Sized + 'static {
     const SETTINGS: &'static [SettingInfo] = &[];
     /// The extension of answer files beside instances (`ans` for `x.in` ↔ `x.ans`).
     const ANSWER_EXTENSION: Option<&'static str> = None;
+    /// The pruning rules ([`crate::rules`]), when the family lists them.
+    const RULE_TABLE: Option<&'static crate::rules::RuleTable> = None;
 
     /// A cheap guess: does `text` look like this family's format?
     fn detect(text: &str) -> bool;
@@ -272,7 +274,9 @@ pub fn engine_search<B: crate::engine::Brancher, S>(
         .filter(|(_, st)| st.conflicts > 0)
         .map(|(rule, st)| Note::new(format!("conflicts found by {rule}"), st.conflicts))
         .collect();
-    Found::from_search(solutions, &r).with_notes(notes)
+    Found::from_search(solutions, &r)
+        .with_notes(notes)
+        .with_rules_of(&search.engine, limits)
 }
 
 /// The typed algorithm named in `opts` (`None` when none is) and the name to report (the
@@ -373,6 +377,9 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
     fn answer_extension(&self) -> Option<&'static str> {
         P::ANSWER_EXTENSION
     }
+    fn rule_table(&self) -> Option<&'static crate::rules::RuleTable> {
+        P::RULE_TABLE
+    }
     fn instances<'a>(&self, text: &'a str) -> Vec<Instance<'a>> {
         P::instances(text)
     }
@@ -400,6 +407,7 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
             algorithm: algorithm.to_string(),
             stats: found.stats,
             notes,
+            rules: found.rules,
         })
     }
     fn count(&self, text: &str, limit: Option<u64>, opts: &RunOptions) -> Result<CountReport, PuzzleError> {
@@ -423,6 +431,7 @@ impl<P: Puzzle> PuzzleKind for Plugin<P> {
             algorithm: algorithm.to_string(),
             stats: found.stats,
             notes,
+            rules: found.rules,
         })
     }
     fn verify(&self, text: &str, solution: &str, opts: &RunOptions) -> Result<VerifyReport, PuzzleError> {

@@ -155,6 +155,9 @@ pub struct SolveReport {
     pub stats: Stats,
     /// Extra figures for `--stats`.
     pub notes: Vec<Note>,
+    /// Per-rule counters ([`Found::rules`]; asked for by `Limits::counters`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<RuleCount>,
 }
 
 /// The result of a count.
@@ -178,6 +181,9 @@ pub struct CountReport {
     pub stats: Stats,
     /// Extra figures for `--stats`.
     pub notes: Vec<Note>,
+    /// Per-rule counters ([`Found::rules`]; asked for by `Limits::counters`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<RuleCount>,
 }
 
 /// One broken rule in a proposed solution.
@@ -373,9 +379,52 @@ pub struct Found<S> {
     pub stats: Stats,
     /// Extra figures for `--stats` (rules in force, what each rule refuted, bounds).
     pub notes: Vec<Note>,
+    /// The engine's per-rule counters, when [`Limits::counters`](crate::search::Limits::counters)
+    /// asked for them and the algorithm runs on the engine (empty otherwise).
+    pub rules: Vec<RuleCount>,
+}
+
+/// One rule's counters in a report ([`crate::engine::RuleStats`] with the rule's name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RuleCount {
+    /// The rule (the propagator's name, or `probe`).
+    pub rule: &'static str,
+    /// Its counters.
+    #[serde(flatten)]
+    pub stats: crate::engine::RuleStats,
+}
+
+/// The per-rule counters of `engine` as a report lists them (empty unless `limits` asked
+/// for counters): what [`Found::with_rules_of`] adds.
+pub fn rule_counts(engine: &crate::engine::Engine, limits: &crate::search::Limits) -> Vec<RuleCount> {
+    if !limits.counters {
+        return Vec::new();
+    }
+    engine
+        .rule_stats()
+        .into_iter()
+        .map(|(rule, stats)| RuleCount { rule, stats })
+        .collect()
+}
+
+/// Adds the counters of `more` to `into`, rule by rule (the engines of one run: racers, a
+/// deduction phase and its search).
+pub fn add_rule_counts(into: &mut Vec<RuleCount>, more: impl IntoIterator<Item = RuleCount>) {
+    for c in more {
+        match into.iter_mut().find(|r| r.rule == c.rule) {
+            Some(r) => r.stats.absorb(&c.stats),
+            None => into.push(c),
+        }
+    }
 }
 
 impl<S> Found<S> {
+    /// The same result with the per-rule counters of `engine` added, when `limits` asked for
+    /// them ([`rule_counts`]); counters of several engines of one run add up by rule.
+    pub fn with_rules_of(mut self, engine: &crate::engine::Engine, limits: &crate::search::Limits) -> Self {
+        add_rule_counts(&mut self.rules, rule_counts(engine, limits));
+        self
+    }
     /// The result of a search run by core's driver, with the solutions kept.
     pub fn from_search(solutions: Vec<S>, r: &SearchResult) -> Self {
         Found {
@@ -387,6 +436,7 @@ impl<S> Found<S> {
             algorithm: None,
             stats: r.stats,
             notes: Vec::new(),
+            rules: Vec::new(),
         }
     }
     /// A count (`complete` when exact) with the solutions kept.
@@ -400,6 +450,7 @@ impl<S> Found<S> {
             algorithm: None,
             stats,
             notes: Vec::new(),
+            rules: Vec::new(),
         }
     }
     /// No solution, proved by `reason` before any search.
@@ -413,6 +464,7 @@ impl<S> Found<S> {
             algorithm: None,
             stats: Stats::default(),
             notes: Vec::new(),
+            rules: Vec::new(),
         }
     }
     /// The same result, naming the algorithm that ran.

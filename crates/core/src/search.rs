@@ -103,6 +103,11 @@ pub struct Limits {
     /// The memory a run may take, in bytes ([`crate::memory`]): work whose estimate is above
     /// it is refused before anything is allocated. `None`: no budget.
     pub memory: Option<u64>,
+    /// Count what each rule removes and its time ([`crate::engine::Engine::count_rules`]) and
+    /// report the per-rule counters ([`crate::puzzle::Found::rules`]): not a limit, the
+    /// switch of `pencilbox study`. Off by default (then the engine's only counters are its
+    /// runs and conflicts per rule).
+    pub counters: bool,
 }
 
 /// Live counters of the searches run under one [`Limits`], read by another thread (the

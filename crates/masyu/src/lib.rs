@@ -150,6 +150,7 @@ impl Puzzle for Masyu {
     type Algorithm = genre::Algorithm;
     const ALGORITHMS: &'static [(genre::Algorithm, AlgorithmInfo)] = genre::ALGORITHMS;
     const SETTINGS: &'static [SettingInfo] = &[lines::RULES_SETTING];
+    const RULE_TABLE: Option<&'static pencilbox_core::rules::RuleTable> = Some(&RULE_TABLE);
     const ANSWER_EXTENSION: Option<&'static str> = Some("ans");
     const GENERATOR: Option<GeneratorInfo> = Some(generate::info(2500, (8, 8)));
     pencilbox_core::genre_methods!();
@@ -301,3 +302,27 @@ impl From<Grid<u8>> for Masyu {
         Masyu { pearls, entries: None }
     }
 }
+
+use pencilbox_core::rules as R;
+
+/// The rules of `fast` in core's vocabulary ([`pencilbox_core::rules`]): the defining rules,
+/// then the toolkit's optional rules (`--set rules=…`).
+pub static RULE_TABLE: pencilbox_core::rules::RuleTable = pencilbox_core::rules::RuleTable {
+    algorithm: "fast",
+    rules: &[
+        R::LINE_DEFINITION[0],
+        R::LINE_DEFINITION[1],
+        R::Rule::defining(
+            "white",
+            "a white pearl is passed straight, turning next to it on at least one side",
+        ),
+        R::Rule::defining(
+            "black",
+            "a black pearl is turned on, going straight for two cells on both sides",
+        ),
+        R::LINE_RULES[0],
+        R::LINE_RULES[1],
+        R::LINE_RULES[2],
+        R::LINE_RULES[3],
+    ],
+};

@@ -108,6 +108,7 @@ impl Puzzle for Nurikabe {
     type Algorithm = genre::Algorithm;
     const ALGORITHMS: &'static [(genre::Algorithm, AlgorithmInfo)] = genre::ALGORITHMS;
     const SETTINGS: &'static [SettingInfo] = &[shading::RULES_SETTING];
+    const RULE_TABLE: Option<&'static pencilbox_core::rules::RuleTable> = Some(&RULE_TABLE);
     const ANSWER_EXTENSION: Option<&'static str> = Some("ans");
     const GENERATOR: Option<GeneratorInfo> = Some(pencilbox_core::generate::info(2500, (8, 8)));
     pencilbox_core::genre_methods!();
@@ -239,3 +240,22 @@ impl Puzzle for Nurikabe {
         generate::generate(req)
     }
 }
+
+use pencilbox_core::rules as R;
+
+/// The rules of `fast` in core's vocabulary ([`pencilbox_core::rules`]): the defining rules,
+/// then the toolkit's optional rules (`--set rules=…`).
+pub static RULE_TABLE: pencilbox_core::rules::RuleTable = pencilbox_core::rules::RuleTable {
+    algorithm: "fast",
+    rules: &[
+        R::Rule::defining("islands", "each island holds one number and that many cells"),
+        R::Rule::defining("connected", "the wall is one group"),
+        R::Rule::defining("no-2x2", "no 2×2 block is all wall"),
+        R::Rule::defining(
+            "wall-size",
+            "the wall has every cell the islands leave (posted when the numbers give the count)",
+        ),
+        R::SHADE_RULES[0],
+        R::SHADE_RULES[1],
+    ],
+};

@@ -82,6 +82,29 @@ pub struct Rules {
     pub quick: u64,
 }
 
+/// The rules of `fast` in core's vocabulary ([`pencilbox_core::rules`]): `degree`, `lines`
+/// and `chains` define the puzzle ([`Rules::ALWAYS`]); the others ([`Rules::OPTIONAL`]) switch
+/// with `--set rules=…`.
+pub static TABLE: pencilbox_core::rules::RuleTable = pencilbox_core::rules::RuleTable {
+    algorithm: "fast",
+    rules: &[
+        pencilbox_core::rules::Rule::defining("degree", "a door cell has one used link, any other cell none or two"),
+        pencilbox_core::rules::Rule::defining("lines", "each clued row and column visits exactly its clue's cells"),
+        pencilbox_core::rules::Rule::defining("chains", "the used links form chains; a closed loop is a conflict"),
+        pencilbox_core::rules::LOOPS,
+        pencilbox_core::rules::CUTS.saying(
+            "the path crosses each row and column cut an even number of times, odd when the doors lie on either side",
+        ),
+        pencilbox_core::rules::Rule::optional(
+            "colours",
+            "checkerboard colour counts of the visited cells when the path's length is known",
+        ),
+        pencilbox_core::rules::CONNECT
+            .saying("only cells on some simple path from door A to door B stay open; cut cells are visited"),
+        pencilbox_core::rules::PROBE,
+    ],
+};
+
 /// The default budget of the walk before the engine ([`crate::quick`]), in nodes of a 6×6
 /// grid (larger grids get fewer, by the square of the size ratio): about 10 µs of walking, about what building
 /// the link model and its first propagation cost on a 6×6 grid. Puzzles the walk settles within it never pay for the model; the others pay at most

@@ -195,6 +195,7 @@ impl Puzzle for PathPuzzle {
     type Solution = Configuration;
     type Algorithm = Algorithm;
     const ALGORITHMS: &'static [(Algorithm, AlgorithmInfo)] = &ALGORITHMS;
+    const RULE_TABLE: Option<&'static pencilbox_core::rules::RuleTable> = Some(&crate::fast::TABLE);
     const SETTINGS: &'static [SettingInfo] = &[
         SettingInfo {
             key: "rules",
@@ -241,6 +242,7 @@ impl Puzzle for PathPuzzle {
             stats: o.stats,
             notes,
             solutions: o.solutions,
+            rules: o.rules,
         })
     }
 

@@ -23,6 +23,7 @@ use crate::model::{Configuration, PathPuzzle};
 use crate::paper::PaperSearch;
 use crate::quick::{self, Walked};
 use crate::verify::is_solution;
+use pencilbox_core::puzzle::{add_rule_counts, rule_counts, RuleCount};
 use pencilbox_core::search::{race, run, Flow, Limits, SearchResult, Stats, StopReason};
 
 /// The racers of `fast`'s `auto` branching, in order: (branching, seed of its random
@@ -107,6 +108,9 @@ pub struct Outcome {
     pub answered_by: Option<Branching>,
     /// `fast`: the seed of the winner's random tie-breaking (`None`: deterministic choices).
     pub answered_seed: Option<u64>,
+    /// `fast`: the engine's per-rule counters summed over the racers, when the limits ask
+    /// for counters ([`Limits::counters`]).
+    pub rules: Vec<RuleCount>,
 }
 
 impl Outcome {
@@ -126,6 +130,7 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
         stats: Stats::default(),
         reason: Some(reason),
         prunes: vec![],
+        rules: vec![],
         searches: 0,
         answered_by: None,
         answered_seed: None,
@@ -143,6 +148,7 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
     let mut searches = 1;
     let mut answered_by = None;
     let mut answered_seed = None;
+    let mut counts = Vec::new();
     let (result, prunes) = match alg {
         Algorithm::Paper => {
             let mut s = PaperSearch::new(p);
@@ -210,6 +216,7 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
                     searches = raced.searches;
                     answered_by = Some(raced.answered_by);
                     answered_seed = raced.answered_seed;
+                    counts = raced.rules;
                     let mut result = raced.result;
                     // The counters add up both searches (the depth is the deeper one's).
                     result.stats.nodes += walked_stats.nodes;
@@ -256,6 +263,7 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
         stats: result.stats,
         reason: None,
         prunes,
+        rules: counts,
         searches,
         answered_by,
         answered_seed,
@@ -266,6 +274,7 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
 struct Raced {
     result: SearchResult,
     prunes: Vec<(&'static str, u64)>,
+    rules: Vec<RuleCount>,
     kept: Vec<Configuration>,
     searches: u32,
     answered_by: Branching,
@@ -304,12 +313,17 @@ fn race_engine(p: &PathPuzzle, rules: &Rules, limits: &Limits, keep: usize) -> R
         },
     );
     let prunes = rule_totals(&states);
+    let mut rules: Vec<RuleCount> = Vec::new();
+    for s in &states {
+        add_rule_counts(&mut rules, rule_counts(&s.engine, limits));
+    }
     let kept = std::mem::take(&mut per_racer[race.winner]);
     let searches = states.len() as u32;
     drop_models(states, p.shape().cells());
     Raced {
         result: race.result,
         prunes,
+        rules,
         kept,
         searches,
         answered_by: strategies[race.winner].0,

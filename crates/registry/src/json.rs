@@ -67,6 +67,9 @@ pub fn solve_json(puzzle: &str, r: &SolveReport) -> Value {
     if let Some(position) = &r.position {
         v["position"] = json!(position);
     }
+    if !r.rules.is_empty() {
+        v["rules"] = json!(r.rules);
+    }
     v
 }
 

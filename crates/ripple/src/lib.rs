@@ -115,6 +115,8 @@ impl Puzzle for Ripple {
         ),
     ];
     const ANSWER_EXTENSION: Option<&'static str> = Some("ans");
+    const SETTINGS: &'static [pencilbox_core::puzzle::SettingInfo] = &[pencilbox_core::rules::RULES_SETTING];
+    const RULE_TABLE: Option<&'static pencilbox_core::rules::RuleTable> = Some(&pencilbox_core::rules::REGION_TABLE);
     // Random layouts rarely admit a filling beyond 8×8: 9×9 and 10×10 take ms to a minute.
     const GENERATOR: Option<GeneratorInfo> = Some(GeneratorInfo {
         difficulties: &[],
@@ -136,21 +138,22 @@ impl Puzzle for Ripple {
     fn search(
         &self,
         alg: Option<Algorithm>,
-        _: &RunOptions,
+        opts: &RunOptions,
         lim: &Limits,
         keep: usize,
     ) -> Result<Found<Grid<u32>>, PuzzleError> {
-        if alg == Some(Algorithm::Sat) {
-            let (mut s, cells) = self
-                .model(DistinctRules::NAKED_SINGLES)
-                .ok_or_else(|| PuzzleError::unsupported(TOO_BIG))?;
+        let on = pencilbox_core::rules::REGION_TABLE.of(opts)?;
+        let sat = alg == Some(Algorithm::Sat);
+        // SAT needs the defining rule only; the engine runs the rules asked for (naked and
+        // hidden subsets up to triples, as `DistinctRules::ALL`).
+        let rules = [on.distinct(3), DistinctRules::NAKED_SINGLES][usize::from(sat)];
+        let (mut s, cells) = self.model(rules).ok_or_else(|| PuzzleError::unsupported(TOO_BIG))?;
+        if sat {
             return pencilbox_core::sat::sat_search(&mut s.engine, pencilbox_core::sat::unnamed, lim, keep, |e| {
                 decode(&self.0, e, &cells)
             });
         }
-        let (mut s, cells) = self
-            .model(DistinctRules::ALL)
-            .ok_or_else(|| PuzzleError::unsupported(TOO_BIG))?;
+        s.probe = on.has("probe").then(Probe::pairs);
         Ok(engine_search(&mut s, lim, keep, |e| decode(&self.0, e, &cells)))
     }
     fn verify(&self, s: &Grid<u32>) -> VerifyReport {

@@ -162,6 +162,7 @@ impl Puzzle for Snake {
     type Algorithm = genre::Algorithm;
     const ALGORITHMS: &'static [(genre::Algorithm, AlgorithmInfo)] = genre::ALGORITHMS;
     const SETTINGS: &'static [SettingInfo] = &[lines::RULES_SETTING];
+    const RULE_TABLE: Option<&'static pencilbox_core::rules::RuleTable> = Some(&RULE_TABLE);
     const ANSWER_EXTENSION: Option<&'static str> = Some("ans");
     const GENERATOR: Option<GeneratorInfo> = Some(pencilbox_core::generate::info(2500, (10, 10)));
     pencilbox_core::genre_methods!();
@@ -297,3 +298,24 @@ impl Puzzle for Snake {
         generate::generate(req)
     }
 }
+
+use pencilbox_core::rules as R;
+
+/// The rules of `fast` in core's vocabulary ([`pencilbox_core::rules`]): the defining rules,
+/// then the toolkit's optional rules (`--set rules=…`).
+pub static RULE_TABLE: pencilbox_core::rules::RuleTable = pencilbox_core::rules::RuleTable {
+    algorithm: "fast",
+    rules: &[
+        R::LINE_DEFINITION[0],
+        R::LINE_DEFINITION[1],
+        R::Rule::defining("touch", "the snake does not touch itself, not even diagonally"),
+        R::Rule::defining(
+            "counts",
+            "each clued row and column holds its clue's cells of the snake",
+        ),
+        R::LINE_RULES[0],
+        R::LINE_RULES[1],
+        R::LINE_RULES[2],
+        R::LINE_RULES[3],
+    ],
+};

@@ -123,6 +123,7 @@ impl Puzzle for StarBattle {
     type Algorithm = genre::Algorithm;
     const ALGORITHMS: &'static [(genre::Algorithm, AlgorithmInfo)] = genre::ALGORITHMS;
     const SETTINGS: &'static [SettingInfo] = &[shading::RULES_SETTING];
+    const RULE_TABLE: Option<&'static pencilbox_core::rules::RuleTable> = Some(&RULE_TABLE);
     const ANSWER_EXTENSION: Option<&'static str> = Some("ans");
     const GENERATOR: Option<GeneratorInfo> = Some(GeneratorInfo {
         settings: &[SettingInfo {
@@ -265,3 +266,25 @@ impl Puzzle for StarBattle {
         generate::generate(req)
     }
 }
+
+use pencilbox_core::rules as R;
+
+/// The rules of `fast` in core's vocabulary ([`pencilbox_core::rules`]): the defining rules,
+/// then the toolkit's optional rules (`--set rules=…`).
+pub static RULE_TABLE: pencilbox_core::rules::RuleTable = pencilbox_core::rules::RuleTable {
+    algorithm: "fast",
+    rules: &[
+        R::Rule::defining("no-touch", "stars do not touch, not even diagonally"),
+        R::Rule::defining("rows", "each row holds K stars"),
+        R::Rule::defining("columns", "each column holds K stars"),
+        R::Rule::defining("regions", "each region holds K stars"),
+        R::Rule::always(
+            "packing",
+            "a 2×2 block holds at most one star, so a row pair needs K such blocks (always on)",
+        ),
+        R::CONNECT.saying(
+            "Star Battle's `connect` switch: the bands rule (k rows holding the stars of the k regions inside them)",
+        ),
+        R::SHADE_RULES[1],
+    ],
+};

@@ -107,8 +107,28 @@ fn searched(
         .into_iter()
         .filter(|(_, st)| st.conflicts > 0)
         .map(|(rule, st)| Note::new(format!("conflicts found by {rule}"), st.conflicts));
-    f.with_notes(notes)
+    f.with_notes(notes).with_rules_of(&s.engine, limits)
 }
+
+/// The rules of `backtrack` in core's vocabulary ([`pencilbox_core::rules`]): `naked-single`
+/// (rows, columns and blocks all different) defines the puzzle; `hidden-single` is on by
+/// default, and the rules `deduce` adds (pointing and claiming, pairs and triples, Nishio)
+/// can be switched on with `--set rules=+pointing` and so on.
+pub static RULE_TABLE: pencilbox_core::rules::RuleTable = pencilbox_core::rules::RuleTable {
+    algorithm: "backtrack",
+    rules: &[
+        pencilbox_core::rules::NAKED_SINGLE,
+        pencilbox_core::rules::HIDDEN_SINGLE,
+        pencilbox_core::rules::POINTING.off_by_default(),
+        pencilbox_core::rules::NAKED_PAIR.off_by_default(),
+        pencilbox_core::rules::HIDDEN_PAIR.off_by_default(),
+        pencilbox_core::rules::Rule::optional(
+            "nishio",
+            "Eppstein's Nishio: a candidate of a digit on no valid placement of that digit goes (DAG reachability)",
+        )
+        .off_by_default(),
+    ],
+};
 
 impl Sudoku {
     /// `deduce`: the rules, then the search on the same engine when they stall.
@@ -176,6 +196,7 @@ pub fn deduction_share(limits: &Limits) -> Limits {
         cancel: limits.cancel.clone(),
         progress: limits.progress.clone(),
         memory: limits.memory,
+        counters: limits.counters,
     }
 }
 
@@ -255,10 +276,17 @@ impl Puzzle for Sudoku {
             },
         ),
     ];
-    const SETTINGS: &'static [SettingInfo] = &[SettingInfo {
-        key: "block",
-        summary: "AxB: the block shape, A rows by B columns (default: the squarest shape for the grid's size)",
-    }];
+    const SETTINGS: &'static [SettingInfo] = &[
+        SettingInfo {
+            key: "block",
+            summary: "AxB: the block shape, A rows by B columns (default: the squarest shape for the grid's size)",
+        },
+        SettingInfo {
+            key: "rules",
+            summary: "backtrack's rules (`pencilbox list` names them): default (singles), all, none, or changes such as +pointing,+nishio",
+        },
+    ];
+    const RULE_TABLE: Option<&'static pencilbox_core::rules::RuleTable> = Some(&RULE_TABLE);
     const MAX_SIDE: Option<usize> = Some(crate::MAX_INTERACTIVE_SIDE);
     const GENERATOR: Option<GeneratorInfo> = Some(crate::generate::GENERATOR);
 
@@ -346,11 +374,16 @@ impl Puzzle for Sudoku {
     fn search(
         &self,
         alg: Option<Algorithm>,
-        _: &RunOptions,
+        opts: &RunOptions,
         limits: &Limits,
         keep: usize,
     ) -> Result<Found<Vec<u8>>, PuzzleError> {
         let chosen = alg.unwrap_or_else(|| default_algorithm(self.block()));
+        if chosen != Algorithm::Backtrack && opts.setting("rules").is_some() {
+            return Err(PuzzleError::unsupported(
+                "the `rules` setting switches the rules of `backtrack`: add `-a backtrack`",
+            ));
+        }
         let found = match chosen {
             // `bits` finds clashing givens itself (no candidate grid built first).
             Algorithm::Bits => self.bits(limits, keep)?,
@@ -363,7 +396,8 @@ impl Puzzle for Sudoku {
                     // (`Bits` is handled above.)
                     Algorithm::Deduce | Algorithm::Bits => self.deduce(limits, keep)?,
                     Algorithm::Backtrack => {
-                        let m = Model::new(&cand, RuleSet::SINGLES, limits);
+                        let on = RULE_TABLE.of(opts)?;
+                        let m = Model::with_rules(&cand, on.distinct(3), on.has("nishio"), limits);
                         let mut s = engine_search(m.engine, m.geo);
                         searched(&mut s, limits, keep)
                     }

@@ -320,13 +320,6 @@ pub struct Model {
 impl Model {
     /// The model of a candidate grid with the rules of `rules` (Nishio under `limits`).
     pub fn new(cand: &Candidates, rules: RuleSet, limits: &Limits) -> Model {
-        let geo = Geometry::get(cand.block());
-        let n = geo.n();
-        let mut engine = Engine::new();
-        engine.reserve(n * n);
-        for &d in cand.cells() {
-            engine.new_var(d);
-        }
         let subsets = if rules.subsets { 3 } else { 0 };
         let d = DistinctRules {
             hidden_single: true,
@@ -335,10 +328,23 @@ impl Model {
             hidden_subsets: subsets,
             by_size: true,
         };
+        Model::with_rules(cand, d, rules.nishio, limits)
+    }
+
+    /// The model with core's all-different rules `d` chosen one by one, and Nishio when
+    /// `nishio` (`backtrack`'s `--set rules=…`, [`crate::kind::RULE_TABLE`]).
+    pub fn with_rules(cand: &Candidates, d: DistinctRules, with_nishio: bool, limits: &Limits) -> Model {
+        let geo = Geometry::get(cand.block());
+        let n = geo.n();
+        let mut engine = Engine::new();
+        engine.reserve(n * n);
+        for &dom in cand.cells() {
+            engine.new_var(dom);
+        }
         post_rules(&units_graph(&geo), &mut engine, d);
         let nishio = Arc::new(Mutex::new(NishioLog::default()));
         let work = Arc::new(Work::new(limits));
-        if rules.nishio {
+        if with_nishio {
             engine.post(NishioRule::metered(
                 geo.clone(),
                 limits.clone(),

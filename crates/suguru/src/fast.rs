@@ -56,6 +56,8 @@ pub struct Rules {
     pub pointing: bool,
     /// Naked pairs in regions (`naked-pair`).
     pub naked_pair: bool,
+    /// Failed-value probing at every node (on grids of at most [`PROBE_MAX_CELLS`] cells).
+    pub probe: bool,
 }
 
 impl Rules {
@@ -64,19 +66,41 @@ impl Rules {
         hidden_single: true,
         pointing: true,
         naked_pair: true,
+        probe: true,
     };
     /// Only naked singles (neighbour and region elimination).
     pub const SINGLES: Rules = Rules {
         hidden_single: false,
         pointing: false,
         naked_pair: false,
+        probe: false,
     };
     /// Naked and hidden singles.
     pub const SINGLES_AND_HIDDEN: Rules = Rules {
         hidden_single: true,
         pointing: false,
         naked_pair: false,
+        probe: false,
     };
+
+    /// The rules a rule list of [`TABLE`] switches on (`--set rules=-pointing`).
+    pub fn parse(spec: Option<&str>) -> Result<Rules, String> {
+        let on = TABLE.parse(spec)?;
+        Ok(Rules {
+            hidden_single: on.has("hidden-single"),
+            pointing: on.has("pointing"),
+            naked_pair: on.has("naked-pair"),
+            probe: on.has("probe"),
+        })
+    }
+
+    /// The presolve's share of these rules ([`presolve`]).
+    pub fn presolve(self) -> PresolveRules {
+        PresolveRules {
+            hidden_single: self.hidden_single,
+            pointing: self.pointing,
+        }
+    }
 
     /// The same rules as the distinctness library's switches (no hidden subsets: `fast` never
     /// used them).
@@ -90,6 +114,20 @@ impl Rules {
         }
     }
 }
+
+/// The rules of `fast` in core's vocabulary ([`pencilbox_core::rules`]): `naked-single` (the
+/// regions and the touching rule) defines the puzzle; the others switch with
+/// `--set rules=…`.
+pub static TABLE: pencilbox_core::rules::RuleTable = pencilbox_core::rules::RuleTable {
+    algorithm: "fast",
+    rules: &[
+        pencilbox_core::rules::NAKED_SINGLE,
+        pencilbox_core::rules::HIDDEN_SINGLE,
+        pencilbox_core::rules::POINTING,
+        pencilbox_core::rules::NAKED_PAIR.saying("two cells of a region with the same two values take them from the rest of the region and from their common neighbours (`naked-subset` of two cells)"),
+        pencilbox_core::rules::PROBE,
+    ],
+};
 
 /// The instance cannot be handled by the engine model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,7 +163,12 @@ pub fn model_with(p: &Suguru, rules: DistinctRules) -> Result<Engine, FastError>
 /// steps): a conflict, the only grid they allow, or the domains to start the engine from.
 /// `None` when a region has more than 64 cells.
 pub fn presolve(p: &Suguru) -> Option<Presolved> {
-    regions::presolve::presolve(p.board(), &KING[4..], PresolveRules::ALL)
+    presolve_with(p, Rules::ALL)
+}
+
+/// [`presolve`] with the presolve's share of `rules` (hidden singles, pointing).
+pub fn presolve_with(p: &Suguru, rules: Rules) -> Option<Presolved> {
+    regions::presolve::presolve(p.board(), &KING[4..], rules.presolve())
 }
 
 /// The search state: the engine model searched with probing and smallest-domain branching.
@@ -144,7 +187,7 @@ impl FastSearch {
     pub fn with_rules(p: &Suguru, rules: Rules) -> Result<Self, FastError> {
         let engine = model(p, rules)?;
         let mut search = EngineSearch::new(engine, SmallestDomain::new());
-        if p.shape().cells() <= PROBE_MAX_CELLS {
+        if rules.probe && p.shape().cells() <= PROBE_MAX_CELLS {
             search = search.with_probe(Probe::pairs());
         }
         Ok(FastSearch {
@@ -156,7 +199,12 @@ impl FastSearch {
     /// Builds the state (every rule on) with the cells narrowed to `domains` (row-major), e.g.
     /// what [`presolve`] left; `None` starts from the hints.
     pub fn from_domains(p: &Suguru, domains: Option<&Vec<Domain>>) -> Result<Self, FastError> {
-        let mut s = Self::new(p)?;
+        Self::from_domains_with(p, domains, Rules::ALL)
+    }
+
+    /// [`FastSearch::from_domains`] with a chosen rule set.
+    pub fn from_domains_with(p: &Suguru, domains: Option<&Vec<Domain>>, rules: Rules) -> Result<Self, FastError> {
+        let mut s = Self::with_rules(p, rules)?;
         if let Some(domains) = domains {
             let engine = s.engine_mut();
             for (i, &d) in domains.iter().enumerate() {

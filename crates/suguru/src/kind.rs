@@ -57,6 +57,8 @@ impl Puzzle for Suguru {
     type Algorithm = Algorithm;
     const ALGORITHMS: &'static [(Algorithm, AlgorithmInfo)] = &ALGORITHMS;
     const ANSWER_EXTENSION: Option<&'static str> = Some("ans");
+    const SETTINGS: &'static [pencilbox_core::puzzle::SettingInfo] = &[pencilbox_core::rules::RULES_SETTING];
+    const RULE_TABLE: Option<&'static pencilbox_core::rules::RuleTable> = Some(&crate::fast::TABLE);
     const GENERATOR: Option<GeneratorInfo> = Some(crate::generate::GENERATOR);
     pencilbox_core::region_board_methods!(board, Suguru::from);
 
@@ -73,12 +75,18 @@ impl Puzzle for Suguru {
     fn search(
         &self,
         alg: Option<Algorithm>,
-        _: &RunOptions,
+        opts: &RunOptions,
         limits: &Limits,
         keep: usize,
     ) -> Result<Found<Solution>, PuzzleError> {
+        let rules = crate::fast::Rules::parse(opts.setting("rules")).map_err(PuzzleError::unsupported)?;
+        if opts.setting("rules").is_some() && alg.is_some_and(|a| a != Algorithm::Fast) {
+            return Err(PuzzleError::unsupported(
+                "the `rules` setting switches the rules of `fast`: leave out `-a` or say `-a fast`",
+            ));
+        }
         if keep <= 1 && limits.max_solutions == Some(1) {
-            let r = solver::solve(self, alg, limits)?;
+            let r = solver::solve_with(self, alg, limits, rules)?;
             let found = Found {
                 solutions: r.solution.into_iter().take(keep).collect(),
                 count: u32::from(r.status == pencilbox_core::Status::Solved).into(),
@@ -88,10 +96,11 @@ impl Puzzle for Suguru {
                 algorithm: Some(r.algorithm.name()),
                 stats: r.stats,
                 notes: Vec::new(),
+                rules: r.rules,
             };
             return Ok(found);
         }
-        let r = solver::count_keeping(self, alg, limits.max_solutions, limits, keep)?;
+        let r = solver::count_with(self, alg, limits.max_solutions, limits, rules, keep)?;
         let mut notes = Vec::new();
         if linear::applies(self) {
             notes.push(Note::new(
@@ -108,6 +117,7 @@ impl Puzzle for Suguru {
             algorithm: Some(r.algorithm.name()),
             stats: r.stats,
             notes,
+            rules: r.rules,
         })
     }
 

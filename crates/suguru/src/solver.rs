@@ -9,13 +9,14 @@
 //! otherwise; on a region of more than 64 cells (values beyond the engine's domains) `fast`
 //! runs [`crate::large`]'s row-major search with per-region value bitsets instead.
 
-use crate::fast::FastSearch;
+use crate::fast::{FastSearch, Rules};
 use crate::large::LargeSearch;
 use crate::model::{Solution, Suguru};
 use crate::paper::PaperSearch;
 use crate::{linear, theorems};
 use num_bigint::BigUint;
 use pencilbox_core::constraints::DistinctRules;
+use pencilbox_core::puzzle::{rule_counts, RuleCount};
 use pencilbox_core::regions::presolve::Presolved;
 use pencilbox_core::search::{run, Backtrack, Flow, Limits, SearchResult, Stats, StopReason};
 use pencilbox_core::time::Instant;
@@ -93,6 +94,8 @@ pub struct Solved {
     pub stats: Stats,
     /// Why the search ended.
     pub stop: StopReason,
+    /// The engine's per-rule counters (`fast`, when the limits ask for counters).
+    pub rules: Vec<RuleCount>,
 }
 
 /// The result of [`count`].
@@ -114,6 +117,8 @@ pub struct Counted {
     pub stats: Stats,
     /// Why the search ended.
     pub stop: StopReason,
+    /// The engine's per-rule counters (`fast`, when the limits ask for counters).
+    pub rules: Vec<RuleCount>,
 }
 
 /// The algorithm that runs for `requested` on this instance.
@@ -175,14 +180,11 @@ fn search<S: Backtrack>(
     (r, found)
 }
 
-fn run_algorithm(
-    p: &Suguru,
-    alg: Algorithm,
-    limits: &Limits,
-    max: Option<u64>,
-    keep: usize,
-) -> (SearchResult, Vec<Solution>) {
-    match alg {
+/// A search's result, its solutions and the engine's per-rule counters.
+type Ran = (SearchResult, Vec<Solution>, Vec<RuleCount>);
+
+fn run_algorithm(p: &Suguru, alg: Algorithm, limits: &Limits, max: Option<u64>, keep: usize, rules: Rules) -> Ran {
+    let (r, sols) = match alg {
         Algorithm::Paper => search(&mut PaperSearch::new(p), limits, max, keep, PaperSearch::grid),
         Algorithm::Fast => {
             let started = Instant::now();
@@ -190,7 +192,7 @@ fn run_algorithm(
             // any engine is built ([`crate::fast::presolve`]). A node limit of 0 asks for no
             // node at all, which only the driver reports.
             let pre = (limits.node_limit != Some(0))
-                .then(|| crate::fast::presolve(p))
+                .then(|| crate::fast::presolve_with(p, rules))
                 .flatten();
             let decided = |solutions: Vec<Solution>| {
                 let stats = Stats {
@@ -209,17 +211,19 @@ fn run_algorithm(
             match pre {
                 Some(Presolved::Conflict) => decided(Vec::new()),
                 Some(Presolved::Fixed(g)) => decided(vec![g]),
-                open => match FastSearch::from_domains(
+                open => match FastSearch::from_domains_with(
                     p,
                     match &open {
                         Some(Presolved::Open(d)) => Some(d),
                         _ => None,
                     },
+                    rules,
                 ) {
                     Ok(mut s) => {
                         // The engine polls the deadline inside propagation too.
                         s.engine_mut().set_limits(limits);
-                        search(&mut s, limits, max, keep, FastSearch::grid)
+                        let (r, sols) = search(&mut s, limits, max, keep, FastSearch::grid);
+                        return (r, sols, rule_counts(s.engine(), limits));
                     }
                     Err(_) => search(&mut LargeSearch::new(p), limits, max, keep, LargeSearch::grid),
                 },
@@ -242,7 +246,8 @@ fn run_algorithm(
             };
             (r, sol.into_iter().collect())
         }
-    }
+    };
+    (r, sols, Vec::new())
 }
 
 /// `sat`: the engine model (regions and touching cells, no deductions needed) on the SAT
@@ -281,6 +286,11 @@ fn sat(p: &Suguru, limits: &Limits, max: Option<u64>, keep: usize) -> (SearchRes
 /// assert!(pencilbox_suguru::verify(&p, r.solution.as_ref().unwrap()).is_valid());
 /// ```
 pub fn solve(p: &Suguru, alg: Option<Algorithm>, limits: &Limits) -> Result<Solved, PuzzleError> {
+    solve_with(p, alg, limits, Rules::ALL)
+}
+
+/// [`solve`] with `fast`'s rules chosen (`--set rules=…`; other algorithms ignore them).
+pub fn solve_with(p: &Suguru, alg: Option<Algorithm>, limits: &Limits, rules: Rules) -> Result<Solved, PuzzleError> {
     let alg = resolve(p, alg)?;
     let refused = |reason| Solved {
         status: Status::Unsolvable,
@@ -289,11 +299,12 @@ pub fn solve(p: &Suguru, alg: Option<Algorithm>, limits: &Limits) -> Result<Solv
         algorithm: alg,
         stats: Stats::default(),
         stop: StopReason::Exhausted,
+        rules: Vec::new(),
     };
     if let Some(reason) = refusal(p, alg, None) {
         return Ok(refused(reason));
     }
-    let (r, mut found) = run_algorithm(p, alg, limits, Some(1), 1);
+    let (r, mut found, counts) = run_algorithm(p, alg, limits, Some(1), 1, rules);
     // The presolve refuted it: the checks say why in the paper's words when they can.
     if let Some(reason) = refusal(p, alg, Some((found.len() as u64, r.stop.is_interrupted()))) {
         return Ok(refused(reason));
@@ -318,6 +329,7 @@ pub fn solve(p: &Suguru, alg: Option<Algorithm>, limits: &Limits) -> Result<Solv
         algorithm: alg,
         stats: r.stats,
         stop: r.stop,
+        rules: counts,
     })
 }
 
@@ -326,16 +338,18 @@ pub fn solve(p: &Suguru, alg: Option<Algorithm>, limits: &Limits) -> Result<Solv
 /// On `1×n` / `m×1` grids the default (`linear`) counts exactly with the DP of
 /// [`linear::count_solutions`] and takes its witnesses from the `fast` search.
 pub fn count(p: &Suguru, alg: Option<Algorithm>, limit: Option<u64>, limits: &Limits) -> Result<Counted, PuzzleError> {
-    count_keeping(p, alg, limit, limits, 2)
+    count_with(p, alg, limit, limits, Rules::ALL, 2)
 }
 
-/// [`count`], keeping the first `keep` solutions as witnesses (at least two; `count --suggest`
-/// keeps a sample).
-pub fn count_keeping(
+/// [`count`] with `fast`'s rules chosen (`--set rules=…`; other algorithms ignore them),
+/// keeping the first `keep` solutions as witnesses (at least two; `count --suggest` keeps a
+/// sample).
+pub fn count_with(
     p: &Suguru,
     alg: Option<Algorithm>,
     limit: Option<u64>,
     limits: &Limits,
+    rules: Rules,
     keep: usize,
 ) -> Result<Counted, PuzzleError> {
     let keep = keep.max(2);
@@ -349,6 +363,7 @@ pub fn count_keeping(
         algorithm: alg,
         stats: Stats::default(),
         stop: StopReason::Exhausted,
+        rules: Vec::new(),
     };
     if let Some(reason) = refusal(p, alg, None) {
         return Ok(refused(reason));
@@ -358,7 +373,7 @@ pub fn count_keeping(
         let exact = linear::count_solutions(p);
         let mut stats = Stats::default();
         let witness = if exact >= BigUint::from(2u32) {
-            let (r, w) = run_algorithm(p, Algorithm::Fast, limits, Some(keep as u64), keep);
+            let (r, w, _) = run_algorithm(p, Algorithm::Fast, limits, Some(keep as u64), keep, rules);
             stats = r.stats;
             w
         } else {
@@ -374,9 +389,10 @@ pub fn count_keeping(
             algorithm: alg,
             stats,
             stop: StopReason::Exhausted,
+            rules: Vec::new(),
         });
     }
-    let (r, witness) = run_algorithm(p, alg, limits, limit, keep);
+    let (r, witness, counts) = run_algorithm(p, alg, limits, limit, keep, rules);
     if let Some(reason) = refusal(p, alg, Some((r.solutions, r.stop.is_interrupted()))) {
         return Ok(refused(reason));
     }
@@ -389,13 +405,14 @@ pub fn count_keeping(
         algorithm: alg,
         stats: r.stats,
         stop: r.stop,
+        rules: counts,
     })
 }
 
 /// True when the instance has exactly one solution (count up to 2 with `fast`).
 pub fn is_unique(p: &Suguru, limits: &Limits) -> bool {
     theorems::precheck(p).is_none() && {
-        let (r, _) = run_algorithm(p, Algorithm::Fast, limits, Some(2), 0);
+        let (r, _, _) = run_algorithm(p, Algorithm::Fast, limits, Some(2), 0, Rules::ALL);
         r.solutions == 1 && r.stop == StopReason::Exhausted
     }
 }

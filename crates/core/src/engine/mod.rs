@@ -74,7 +74,7 @@ mod search;
 mod store;
 
 pub use explain::{Change, Focus, Log, Premise, Step, StepKind};
-pub use propagation::{Engine, PropId, RuleStats};
+pub use propagation::{Engine, PropId, RuleStats, TIME_SAMPLE};
 pub use propagator::{Init, Priority, Propagator};
 pub use search::{luby, solve_restarting, Brancher, Decision, EngineSearch, Passes, Probe, Reseed, SmallestDomain};
 pub use store::{Conflict, Context, IntId, Ints, VarId, BOOL, FALSE, TRUE};

@@ -39,17 +39,46 @@ fn filled<T: Copy>(poll: &mut super::store::Poll, len: usize, from: &[T]) -> Opt
 pub struct PropId(pub u32);
 
 /// Counters of one rule (summed over the propagators that share its name).
+///
+/// `runs` and `conflicts` are always counted (an add each per run). `removed` and `time_ns`
+/// are counted only while [`Engine::count_rules`] is on (`study`, `--stats` with
+/// [`crate::search::Limits::counters`]); off, they stay 0 and cost one predictable branch per
+/// propagator run and per domain change.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct RuleStats {
-    /// Times a propagator of the rule ran.
+    /// Times a propagator of the rule ran (`probe`: values probed).
     pub runs: u64,
     /// Conflicts it found (branches and probes it refuted).
     pub conflicts: u64,
+    /// Values it removed from domains (`probe`: the values its refutations removed).
+    pub removed: u64,
+    /// Time spent in its runs, in nanoseconds: every [`TIME_SAMPLE`]th run of each propagator
+    /// is timed and the sum scaled to all its runs (`probe`: every probing pass timed, the
+    /// propagation it ran included).
+    pub time_ns: u64,
 }
+
+impl RuleStats {
+    /// Adds another count of the same rule.
+    pub fn absorb(&mut self, o: &RuleStats) {
+        self.runs += o.runs;
+        self.conflicts += o.conflicts;
+        self.removed += o.removed;
+        self.time_ns += o.time_ns;
+    }
+}
+
+/// With [`Engine::count_rules`] on, one propagator run in this many is timed (the first, then
+/// every `TIME_SAMPLE`th): reading the clock twice costs about as much as a cheap run, so
+/// timing every run would distort the times it measures.
+pub const TIME_SAMPLE: u64 = 16;
 
 struct Meta {
     name: &'static str,
     stats: RuleStats,
+    /// Runs timed (with counting on) and their total time.
+    sampled: u64,
+    sampled_ns: u64,
 }
 
 /// What the dispatch loop reads for every watch, kept apart from [`Meta`] in five bytes.
@@ -355,6 +384,8 @@ impl Engine {
         self.meta.push(Meta {
             name: p.name(),
             stats: RuleStats::default(),
+            sampled: 0,
+            sampled_ns: 0,
         });
         self.hot.push(Hot {
             level,
@@ -496,22 +527,42 @@ impl Engine {
     }
 
     /// Counters per rule name, in posting order; then, once [`Engine::probe`] has run,
-    /// `probe`: the values it tried (`runs`) and refuted (`conflicts`).
+    /// `probe`: the values it tried (`runs`) and refuted (`conflicts`). With
+    /// [`Engine::count_rules`] on, also the values each removed and its (sampled) time.
     pub fn rule_stats(&self) -> Vec<(&'static str, RuleStats)> {
         let mut out: Vec<(&'static str, RuleStats)> = Vec::new();
         for m in &self.meta {
+            let mut st = m.stats;
+            // The sampled time scaled to every run.
+            st.time_ns = (m.sampled_ns as u128 * m.stats.runs as u128)
+                .checked_div(m.sampled as u128)
+                .map_or(0, |t| t.min(u64::MAX as u128) as u64);
             match out.iter_mut().find(|(n, _)| *n == m.name) {
-                Some((_, s)) => {
-                    s.runs += m.stats.runs;
-                    s.conflicts += m.stats.conflicts;
-                }
-                None => out.push((m.name, m.stats)),
+                Some((_, s)) => s.absorb(&st),
+                None => out.push((m.name, st)),
             }
         }
         if self.probe_stats.runs > 0 {
-            out.push(("probe", self.probe_stats));
+            let mut st = self.probe_stats;
+            if self.store.counting {
+                st.removed = st.conflicts;
+            }
+            out.push(("probe", st));
         }
         out
+    }
+
+    /// Switches the costly counters on or off: the values each rule removes and its time
+    /// ([`RuleStats`]). Off (the default), they cost one predictable branch per propagator
+    /// run and per domain change (measured in BENCHMARKS.md, "Rule counters"). Also set by
+    /// [`Engine::set_limits`] from [`crate::search::Limits::counters`].
+    pub fn count_rules(&mut self, on: bool) {
+        self.store.counting = on;
+    }
+
+    /// Are the costly counters on ([`Engine::count_rules`])?
+    pub fn counting_rules(&self) -> bool {
+        self.store.counting
     }
 
     /// The propagator that found the last conflict, if one did.
@@ -732,6 +783,19 @@ impl Engine {
     /// inconsistent) or when the limits stopped propagation ([`Engine::interrupted`] says so).
     pub fn propagate(&mut self) -> Result<(), Conflict> {
         self.paused = false;
+        // Two copies of the loop: the counting one only runs for studies, so the everyday
+        // loop carries no test of the switch per propagator run.
+        if self.store.counting {
+            self.propagate_loop::<true>()
+        } else {
+            self.propagate_loop::<false>()
+        }
+    }
+
+    /// The fixpoint loop of [`Engine::propagate`]; `COUNT`: count values removed and sample
+    /// times per rule ([`Engine::count_rules`]).
+    #[inline(always)]
+    fn propagate_loop<const COUNT: bool>(&mut self) -> Result<(), Conflict> {
         if self.store.poll.stopped.is_some() {
             self.abort();
             return Err(Conflict);
@@ -757,6 +821,11 @@ impl Engine {
             let m = &mut self.meta[pi];
             m.stats.runs += 1;
             self.store.rule = m.name;
+            // Counting (study): the values removed, and the time of every TIME_SAMPLE-th run.
+            let counting = COUNT.then(|| {
+                let timed = m.stats.runs % TIME_SAMPLE == 1;
+                (self.store.removed, timed.then(crate::time::Instant::now))
+            });
             let mut events = std::mem::take(&mut self.events[pi]);
             let mut cx = Context {
                 store: &mut self.store,
@@ -768,6 +837,14 @@ impl Engine {
                 self.props[pi].incremental(&mut cx)
             };
             self.hot[pi].refused |= self.store.refused;
+            if let Some((removed, t0)) = counting {
+                let m = &mut self.meta[pi];
+                m.stats.removed += self.store.removed - removed;
+                if let Some(t0) = t0 {
+                    m.sampled += 1;
+                    m.sampled_ns += t0.elapsed().as_nanos() as u64;
+                }
+            }
             // Keep the buffer's capacity (nothing was buffered for it during its own run).
             events.clear();
             self.events[pi] = events;
@@ -852,6 +929,7 @@ impl Engine {
     /// (by elapsed work, see [`Context::should_stop`]); clears an earlier interruption.
     pub fn set_limits(&mut self, limits: &Limits) {
         self.store.poll.set(limits);
+        self.store.counting = limits.counters;
     }
     /// Why propagation stopped early, if the limits stopped it.
     pub fn interrupted(&self) -> Option<StopReason> {

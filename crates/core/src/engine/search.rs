@@ -214,6 +214,16 @@ impl Engine {
     /// Runs `probe` at the current node (which must be at a fixpoint). `Err` when the node
     /// is refuted. Changes are made at the current level.
     pub fn probe(&mut self, probe: &Probe) -> Result<(), super::Conflict> {
+        // Counting (study): the whole call is timed, the propagation it runs included.
+        let t0 = self.store.counting.then(crate::time::Instant::now);
+        let r = self.probe_timed(probe);
+        if let Some(t0) = t0 {
+            self.probe_stats.time_ns += t0.elapsed().as_nanos() as u64;
+        }
+        r
+    }
+
+    fn probe_timed(&mut self, probe: &Probe) -> Result<(), super::Conflict> {
         let before = self.changes();
         let n = probe.vars.as_ref().map_or(self.num_vars(), Vec::len);
         let mut implied = std::mem::take(&mut self.implied);

@@ -130,6 +130,10 @@ pub struct Store {
     pub(crate) poll: Poll,
     /// Number of domain changes made so far.
     pub(crate) changes: u64,
+    /// Count the values removed ([`crate::engine::Engine::count_rules`]).
+    pub(crate) counting: bool,
+    /// Values removed so far, while counting.
+    pub(crate) removed: u64,
 }
 
 impl Store {
@@ -171,6 +175,9 @@ impl Store {
         }
         self.changed.push((v.0, old));
         self.changes += 1;
+        if self.counting {
+            self.removed += u64::from(old.len() - new.len());
+        }
         if let Some(log) = &mut self.log {
             log.record(
                 self.rule,
