@@ -77,8 +77,9 @@ pub struct Step {
     pub premises: Vec<Premise>,
     /// What it removed.
     pub changes: Vec<Change>,
-    /// What the technique is about, when its propagator says so ([`Context::focus`]
-    /// (super::Context::focus)): pointing's places of the value, a subset's cells.
+    /// What the technique is about, when its propagator says so
+    /// ([`Context::focus`](super::Context::focus)): pointing's places of the value, a subset's
+    /// cells.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub focus: Option<Focus>,
 }
