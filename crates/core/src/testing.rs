@@ -476,3 +476,16 @@ pub fn assert_suggest_restores_uniqueness<P: crate::plugin::Puzzle>(p: &P) -> us
     }
     checked
 }
+
+/// [`assert_suggest_restores_uniqueness`] on bundled examples (`files` under the repository's
+/// `examples/`, read from the crate at `manifest_dir`); at least one removal must be checked.
+pub fn assert_suggest_restores_examples<P: crate::plugin::Puzzle>(manifest_dir: &str, files: &[&str]) {
+    let mut checked = 0;
+    for file in files {
+        let path = format!("{manifest_dir}/../../examples/{file}");
+        let text = std::fs::read_to_string(&path).expect("the bundled example");
+        let p = P::parse(&text, &crate::puzzle::RunOptions::default()).expect("parsed");
+        checked += assert_suggest_restores_uniqueness(&p);
+    }
+    assert!(checked > 0, "no clue was needed in {files:?}");
+}

@@ -161,16 +161,9 @@ fn the_cheap_settling_test_answers_as_the_explanation_does() {
 
 #[test]
 fn suggest_gives_a_clue_back_to_a_puzzle_that_lost_one() {
-    // Every clue of a bundled example removed in turn: `count --suggest` makes it unique again.
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/masyu/example-6x6.txt");
-    let text = std::fs::read_to_string(path).expect("the bundled example");
-    let p = <pencilbox_masyu::Masyu as pencilbox_core::plugin::Puzzle>::parse(
-        &text,
-        &pencilbox_core::RunOptions::default(),
-    )
-    .expect("parsed");
-    assert!(
-        pencilbox_core::testing::assert_suggest_restores_uniqueness(&p) > 0,
-        "no clue was needed"
+    // Every clue of bundled examples removed in turn: `count --suggest` makes it unique again.
+    pencilbox_core::testing::assert_suggest_restores_examples::<pencilbox_masyu::Masyu>(
+        env!("CARGO_MANIFEST_DIR"),
+        &["masyu/example-6x6.txt"],
     );
 }

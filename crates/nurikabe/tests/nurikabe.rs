@@ -232,16 +232,9 @@ fn a_large_generated_puzzle_is_unique_and_deterministic() {
 
 #[test]
 fn suggest_gives_a_clue_back_to_a_puzzle_that_lost_one() {
-    // Every clue of a bundled example removed in turn: `count --suggest` makes it unique again.
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/nurikabe/example-6x6.txt");
-    let text = std::fs::read_to_string(path).expect("the bundled example");
-    let p = <pencilbox_nurikabe::Nurikabe as pencilbox_core::plugin::Puzzle>::parse(
-        &text,
-        &pencilbox_core::RunOptions::default(),
-    )
-    .expect("parsed");
-    assert!(
-        pencilbox_core::testing::assert_suggest_restores_uniqueness(&p) > 0,
-        "no clue was needed"
+    // Every clue of bundled examples removed in turn: `count --suggest` makes it unique again.
+    pencilbox_core::testing::assert_suggest_restores_examples::<pencilbox_nurikabe::Nurikabe>(
+        env!("CARGO_MANIFEST_DIR"),
+        &["nurikabe/example-6x6.txt"],
     );
 }

@@ -125,21 +125,13 @@ fn a_puzzle_whose_clues_sum_differently_has_no_solution_and_no_forced_fact() {
 #[test]
 fn suggest_gives_a_clue_back_to_a_puzzle_that_lost_one() {
     // Every clue of bundled examples removed in turn: `count --suggest` makes it unique again.
-    let mut checked = 0;
-    for file in [
-        "path/example-6x6.txt",
-        "path/bench-6x6/partial-01.txt",
-        "path/bench-6x6/partial-02.txt",
-        "path/bench-7x7/partial-01.txt",
-    ] {
-        let path = format!("{}/../../examples/{file}", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).expect("the bundled example");
-        let p = <pencilbox_pathpuzzle::PathPuzzle as pencilbox_core::plugin::Puzzle>::parse(
-            &text,
-            &pencilbox_core::RunOptions::default(),
-        )
-        .expect("parsed");
-        checked += pencilbox_core::testing::assert_suggest_restores_uniqueness(&p);
-    }
-    assert!(checked > 0, "no clue was needed");
+    pencilbox_core::testing::assert_suggest_restores_examples::<pencilbox_pathpuzzle::PathPuzzle>(
+        env!("CARGO_MANIFEST_DIR"),
+        &[
+            "path/example-6x6.txt",
+            "path/bench-6x6/partial-01.txt",
+            "path/bench-6x6/partial-02.txt",
+            "path/bench-7x7/partial-01.txt",
+        ],
+    );
 }

@@ -206,16 +206,9 @@ fn the_genre_gives_its_ends_and_circles_and_every_algorithm_is_listed() {
 
 #[test]
 fn suggest_gives_a_clue_back_to_a_puzzle_that_lost_one() {
-    // Every clue of a bundled example removed in turn: `count --suggest` makes it unique again.
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/snake/example-6x6.txt");
-    let text = std::fs::read_to_string(path).expect("the bundled example");
-    let p = <pencilbox_snake::Snake as pencilbox_core::plugin::Puzzle>::parse(
-        &text,
-        &pencilbox_core::RunOptions::default(),
-    )
-    .expect("parsed");
-    assert!(
-        pencilbox_core::testing::assert_suggest_restores_uniqueness(&p) > 0,
-        "no clue was needed"
+    // Every clue of bundled examples removed in turn: `count --suggest` makes it unique again.
+    pencilbox_core::testing::assert_suggest_restores_examples::<pencilbox_snake::Snake>(
+        env!("CARGO_MANIFEST_DIR"),
+        &["snake/example-6x6.txt"],
     );
 }

@@ -95,16 +95,9 @@ proptest! {
 
 #[test]
 fn suggest_gives_a_clue_back_to_a_puzzle_that_lost_one() {
-    // Every clue of a bundled example removed in turn: `count --suggest` makes it unique again.
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sudoku/9x9.txt");
-    let text = std::fs::read_to_string(path).expect("the bundled example");
-    let p = <pencilbox_sudoku_nishio::Sudoku as pencilbox_core::plugin::Puzzle>::parse(
-        &text,
-        &pencilbox_core::RunOptions::default(),
-    )
-    .expect("parsed");
-    assert!(
-        pencilbox_core::testing::assert_suggest_restores_uniqueness(&p) > 0,
-        "no clue was needed"
+    // Every clue of bundled examples removed in turn: `count --suggest` makes it unique again.
+    pencilbox_core::testing::assert_suggest_restores_examples::<pencilbox_sudoku_nishio::Sudoku>(
+        env!("CARGO_MANIFEST_DIR"),
+        &["sudoku/9x9.txt"],
     );
 }

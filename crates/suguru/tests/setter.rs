@@ -108,16 +108,9 @@ fn figure_one_as_printed_has_several_solutions_and_its_forced_cells_hold_in_each
 
 #[test]
 fn suggest_gives_a_clue_back_to_a_puzzle_that_lost_one() {
-    // Every clue of a bundled example removed in turn: `count --suggest` makes it unique again.
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/suguru/example-6x6.in");
-    let text = std::fs::read_to_string(path).expect("the bundled example");
-    let p = <pencilbox_suguru::Suguru as pencilbox_core::plugin::Puzzle>::parse(
-        &text,
-        &pencilbox_core::RunOptions::default(),
-    )
-    .expect("parsed");
-    assert!(
-        pencilbox_core::testing::assert_suggest_restores_uniqueness(&p) > 0,
-        "no clue was needed"
+    // Every clue of bundled examples removed in turn: `count --suggest` makes it unique again.
+    pencilbox_core::testing::assert_suggest_restores_examples::<pencilbox_suguru::Suguru>(
+        env!("CARGO_MANIFEST_DIR"),
+        &["suguru/example-6x6.in"],
     );
 }
