@@ -8,36 +8,15 @@ use pencilbox_cli::registry;
 use pencilbox_core::RunOptions;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(args: &[&str]) -> Out {
-    let o = Command::new(env!("CARGO_BIN_EXE_pencilbox"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the binary runs");
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
-}
+mod cli_common;
+use cli_common::{root, run};
 
 fn json(args: &[&str], code: i32) -> Value {
     let o = run(args);
     assert_eq!(o.code, code, "{args:?}\n{}\n{}", o.stdout, o.stderr);
     serde_json::from_str(&o.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}\n{}", o.stdout))
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 fn temp(name: &str, text: &str) -> PathBuf {

@@ -8,7 +8,9 @@ use pencilbox_core::rules::Role;
 use pencilbox_core::{Limits, RunOptions, Status};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod cli_common;
+use cli_common::{root, run, Out};
 
 /// One small bundled example of every family.
 const CORPUS: [&str; 8] = [
@@ -21,29 +23,6 @@ const CORPUS: [&str; 8] = [
     "examples/nurikabe/example-6x6.txt",
     "examples/starbattle/example-6x6.txt",
 ];
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn run(args: &[&str]) -> Out {
-    let o = Command::new(env!("CARGO_BIN_EXE_pencilbox"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the binary runs");
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
-}
 
 /// A fresh scratch folder outside the checkout.
 fn scratch(name: &str) -> PathBuf {
