@@ -155,6 +155,8 @@ fn human_step(n: usize, s: &Step) -> HumanStep {
         text: s.text.clone(),
         guess: s.rule == Rule::Guess,
         bookkeeping: false,
+        chain: Vec::new(),
+        contradiction: None,
     }
 }
 

@@ -101,6 +101,52 @@ pub struct Fact {
     pub value: String,
 }
 
+/// One link of a chain ([`HumanStep::chain`]): a fact and the rule that concluded it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ChainLink {
+    /// The place.
+    pub cell: String,
+    /// The value.
+    pub value: String,
+    /// `true`: the place takes the value; `false`: it cannot.
+    pub holds: bool,
+    /// The id of the rule that concluded it ([`ASSUME`] for the chain's assumption).
+    pub rule: &'static str,
+}
+
+impl ChainLink {
+    /// `r2c3 = 4` or `r2c3 ≠ 4`.
+    pub fn fact(&self) -> String {
+        format!("{} {} {}", self.cell, if self.holds { "=" } else { "≠" }, self.value)
+    }
+}
+
+/// The rule id of a chain's first link: the assumption the chain starts from.
+pub const ASSUME: &str = "assume";
+
+/// A chain in words: `r3c4 = 3 → r4c3 = 2 → … → r4c5 ≠ 3`, then `: ` and the contradiction
+/// when there is one; at most `max` links, the middle elided (`… 4 more …`).
+pub fn chain_text(chain: &[ChainLink], contradiction: Option<&str>, max: usize) -> String {
+    let facts: Vec<String> = chain.iter().map(ChainLink::fact).collect();
+    let mut s = if facts.len() > max.max(2) {
+        let tail = max.max(2) / 2;
+        let head = max.max(2) - tail;
+        format!(
+            "{} → … {} more … → {}",
+            facts[..head].join(" → "),
+            facts.len() - head - tail,
+            facts[facts.len() - tail..].join(" → ")
+        )
+    } else {
+        facts.join(" → ")
+    };
+    if let Some(c) = contradiction {
+        s.push_str(": ");
+        s.push_str(c);
+    }
+    s
+}
+
 /// A step as a person would write it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct HumanStep {
@@ -123,6 +169,14 @@ pub struct HumanStep {
     /// The rule is bookkeeping ([`RuleInfo::bookkeeping`]).
     #[serde(skip)]
     pub bookkeeping: bool,
+    /// For a trial, an implication or forcing chain or a Nishio step: the facts from the
+    /// assumption (first link, rule [`ASSUME`]) to the contradiction, each with the rule that
+    /// concluded it (empty for other steps).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub chain: Vec<ChainLink>,
+    /// What went wrong at the end of [`HumanStep::chain`] (`r4c5 has no value left`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contradiction: Option<String>,
 }
 
 /// How an explanation ended.
@@ -470,6 +524,8 @@ impl<'a> Converter<'a> {
             text,
             guess: s.kind == StepKind::Decision,
             bookkeeping: info.bookkeeping,
+            chain: Vec::new(),
+            contradiction: None,
         })
     }
 }
@@ -1259,6 +1315,8 @@ mod tests {
             text: String::new(),
             guess: false,
             bookkeeping,
+            chain: vec![],
+            contradiction: None,
         };
         let x = Explanation::new(
             vec![step("complete", true), step("dead-end", false)],
@@ -1287,6 +1345,8 @@ mod tests {
             text: String::new(),
             guess: false,
             bookkeeping: false,
+            chain: vec![],
+            contradiction: None,
         };
         let r = Rating::of(&[step(1), step(3), step(1), step(3)]);
         assert_eq!(r.score, 3.2);
