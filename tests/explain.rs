@@ -666,3 +666,72 @@ fn max_level_is_exact_and_the_rating_is_the_lowest_level_that_solves_in_every_fa
         }
     }
 }
+
+/// Issue 27 item 3: a trial step carries its chain, from the assumption to the contradiction,
+/// and every link follows from the position before the trial and the links before it by the
+/// one rule it names (replayed in the engine, `ExplainOptions::check_chains`), in every family
+/// that tries values, on every bundled example and the shared Path letters and Janko Suguru.
+#[test]
+fn trial_chains_lead_link_by_link_to_their_contradiction_in_every_family() {
+    let opts = RunOptions {
+        render: Render::Text,
+        notes: false,
+        ..RunOptions::default()
+    };
+    let ex = root().join("examples");
+    let mut sets: Vec<(&str, Vec<PathBuf>)> = vec![
+        ("suguru", files(&ex.join("suguru"), "in")),
+        ("ripple", files(&ex.join("ripple"), "in")),
+        ("path", files(&ex.join("path"), "txt")),
+        ("snake", files(&ex.join("snake"), "txt")),
+        ("masyu", files(&ex.join("masyu"), "txt")),
+        ("nurikabe", files(&ex.join("nurikabe"), "txt")),
+        ("starbattle", files(&ex.join("starbattle"), "txt")),
+    ];
+    if let Some(d) = shared_data("path/letters") {
+        sets.push(("path", files(&d, "txt")));
+    }
+    if let Some(d) = shared_data("suguru") {
+        sets.push(("suguru", files(&d, "in")));
+    }
+    let mut chains: HashMap<&str, usize> = HashMap::new();
+    for (family, paths) in sets {
+        let kind = pencilbox_cli::registry::by_name(family).expect("registered");
+        for p in paths {
+            let text = std::fs::read_to_string(&p).expect("readable");
+            for inst in kind.instances(&text) {
+                let what = format!("{}:{}", p.display(), inst.first_line);
+                let eo = ExplainOptions {
+                    check_chains: true,
+                    ..ExplainOptions::default()
+                };
+                let Ok(x) = kind.explain(inst.text, None, &opts, &eo) else {
+                    continue;
+                };
+                for n in &x.notes {
+                    assert!(!n.starts_with("chain check"), "{what}: {n}");
+                }
+                for (i, s) in x.steps.iter().enumerate().filter(|(_, s)| s.rule == "trial") {
+                    let first = s
+                        .chain
+                        .first()
+                        .unwrap_or_else(|| panic!("{what}: step {} has no chain", i + 1));
+                    assert_eq!(first.rule, "assume", "{what}: step {}", i + 1);
+                    // The assumption is the opposite of the step's conclusion.
+                    let refuted = s.removed.iter().any(|f| f.cell == first.cell && f.value == first.value)
+                        || s.placed.iter().any(|f| f.cell == first.cell && f.value != first.value);
+                    assert!(refuted && first.holds, "{what}: step {}: {}", i + 1, s.text);
+                    assert!(s.contradiction.is_some(), "{what}: step {}", i + 1);
+                    assert!(
+                        s.text.starts_with(&format!("if {}", first.fact())),
+                        "{what}: {}",
+                        s.text
+                    );
+                    *chains.entry(family).or_default() += 1;
+                }
+            }
+        }
+    }
+    println!("chains checked: {chains:?}");
+    assert!(chains.values().sum::<usize>() >= 20, "{chains:?}");
+}

@@ -1735,6 +1735,58 @@ function ratingText(r) {
   return `rating ${r.score.toFixed(1)} (hardest: ${r.hardest.name}, level ${r.hardest.level}; steps ${per}${guesses})`;
 }
 
+// A trial's chain, link by link on the board: the assumption, each fact with the rule that
+// gave it, then the contradiction. The links so far are marked; the status line tells the
+// current one.
+function chainStepper(s, i) {
+  const box = document.createElement('div');
+  box.className = 'chain';
+  box.hidden = true;
+  const prev = document.createElement('button');
+  prev.type = 'button';
+  prev.className = 'chain-prev';
+  prev.textContent = '◀';
+  prev.title = 'Previous link of the chain';
+  const next = document.createElement('button');
+  next.type = 'button';
+  next.className = 'chain-next';
+  next.textContent = '▶';
+  next.title = 'Next link of the chain';
+  const at = document.createElement('span');
+  at.className = 'chain-at';
+  box.append(prev, at, next);
+  const n = s.chain.length;
+  // k = -1: the step itself; 0..n-1: the links; n: the contradiction.
+  let k = -1;
+  box.show = (to) => {
+    k = Math.max(-1, Math.min(n, to));
+    prev.disabled = k < 0;
+    next.disabled = k >= n;
+    if (k < 0) {
+      at.textContent = `chain of ${n} link(s): press ▶`;
+      return;
+    }
+    G.marks = noMarks();
+    const upto = s.chain.slice(0, Math.min(k + 1, n));
+    for (const c of placeCells(upto.map((l) => l.cell))) G.marks.hint.add(c);
+    markFacts(upto.filter((l) => l.holds));
+    update();
+    if (k < n) {
+      const l = s.chain[k];
+      const fact = l.text || `${l.cell} ${l.holds ? '=' : '≠'} ${l.value}`;
+      const why = l.rule === 'assume' ? 'assume' : l.rule.replace(/-/g, ' ');
+      at.textContent = `${k + 1}/${n}: ${fact}`;
+      setStatus(`step ${i + 1}, chain ${k + 1}/${n}: ${fact} (${why})`, 'good');
+    } else {
+      at.textContent = 'contradiction';
+      setStatus(`step ${i + 1}, contradiction: ${s.contradiction || 'the rules fail'}`, 'warn');
+    }
+  };
+  prev.onclick = (ev) => { ev.stopPropagation(); box.show(k - 1); };
+  next.onclick = (ev) => { ev.stopPropagation(); box.show(k + 1); };
+  return box;
+}
+
 async function showExplain() {
   const res = await api('/api/explain', { puzzle: G.family, text: G.text });
   const ol = $('explain-steps');
@@ -1764,14 +1816,18 @@ async function showExplain() {
     b.append(text);
     b.onclick = () => {
       for (const o of ol.querySelectorAll('button[aria-pressed="true"]')) o.setAttribute('aria-pressed', 'false');
+      for (const o of ol.querySelectorAll('.chain')) o.hidden = true;
       b.setAttribute('aria-pressed', 'true');
       G.marks = noMarks();
       for (const c of placeCells(s.cells)) G.marks.hint.add(c);
       markFacts(s.placed);
       update();
       setStatus(`step ${i + 1}: ${s.name}: ${s.text}`, 'good');
+      if (chain) { chain.hidden = false; chain.show(-1); }
     };
     li.append(b);
+    const chain = s.chain && s.chain.length ? chainStepper(s, i) : null;
+    if (chain) li.append(chain);
     ol.append(li);
   });
   const status = { solved: 'solved by these steps', stalled: 'the rules stall here', 'no solution': 'no solution', timeout: 'stopped by the time limit' }[res.status] || res.status;

@@ -105,6 +105,7 @@ pub fn explain(a: &ExplainArgs) -> u8 {
         no_guess: a.no_guess,
         max_level: a.max_level,
         limits: opts.limits.clone(),
+        check_chains: false,
     };
     let instances = kind.instances(&text);
     if instances.is_empty() {

@@ -533,6 +533,60 @@ async fn ripple_scenario(c: Client, addr: std::net::SocketAddr) {
     url_round_trip(&c, "ripple/5/5/").await;
     wait_text(&c, "board-title", "Ripple Effect").await;
     wait_text(&c, "board-sub", "5×5").await;
+    chain_scenario(&c, addr).await;
+}
+
+/// Issue 27: a trial step's chain, link by link on the board (a bundled Star Battle that needs
+/// trials, opened by a share link): ▶ marks the assumption, then each fact with its rule,
+/// then the contradiction; ◀ goes back.
+async fn chain_scenario(c: &Client, addr: std::net::SocketAddr) {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/starbattle/example-6x6.txt"),
+    )
+    .expect("bundled example");
+    open(c, addr, "starbattle").await;
+    c.execute(
+        "location.hash = `#starbattle&t=${b64(arguments[0])}`;",
+        vec![json!(text)],
+    )
+    .await
+    .unwrap();
+    wait_text(c, "board-sub", "6×6").await;
+    idle(c).await;
+    click(c, "explain").await;
+    wait_text(c, "explain-rating", "rating").await;
+    let k = page(
+        c,
+        "[...document.querySelectorAll('#explain-steps li')].findIndex((li) => li.querySelector('.chain'))",
+    )
+    .await;
+    let k = k.as_i64().unwrap();
+    assert!(k >= 0, "a step with a chain");
+    c.execute(
+        "document.querySelectorAll('#explain-steps > li')[arguments[0]].querySelector('button').click();",
+        vec![json!(k)],
+    )
+    .await
+    .unwrap();
+    let li = format!("document.querySelectorAll('#explain-steps > li')[{k}]");
+    wait_until(c, &format!("!{li}.querySelector('.chain').hidden")).await;
+    let n = page(c, &format!("{li}.querySelector('.chain-at').textContent")).await;
+    assert!(n.as_str().unwrap().starts_with("chain of "), "{n}");
+    page(c, &format!("{li}.querySelector('.chain-next').click()")).await;
+    wait_text(c, "status", ", chain 1/").await;
+    wait_text(c, "status", "(assume)").await;
+    assert!(!hinted(c).await.is_empty(), "the assumption's cell is marked");
+    // To the end: the contradiction.
+    page(
+        c,
+        &format!("(() => {{ const b = {li}.querySelector('.chain-next'); while (!b.disabled) b.click(); }})()"),
+    )
+    .await;
+    wait_text(c, "status", "contradiction: ").await;
+    screenshot(c, "chain-contradiction").await;
+    page(c, &format!("{li}.querySelector('.chain-prev').click()")).await;
+    wait_text(c, "status", ", chain ").await;
+    close_explain(c).await;
 }
 
 /// In the open Import / Export dialog: shows the puzz.link URL (which must contain `expect`)

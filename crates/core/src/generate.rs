@@ -75,6 +75,7 @@ fn rate<P: Puzzle>(p: &P, limits: &Limits, max_level: Option<u8>) -> Option<Rate
         no_guess: true,
         max_level,
         limits: limits.clone(),
+        check_chains: false,
     };
     let x = p.explain(&opts)?.ok()?;
     let trial = x.steps.iter().any(|s| s.rule == TRIAL);

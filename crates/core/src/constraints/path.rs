@@ -262,10 +262,13 @@ impl Degree {
         let visited = state == Domain::single(TRUE);
         let value = if !visited {
             if yes > 0 {
+                // A contradiction's reason, as a deduction's: the cell and its decided links.
+                self.explain_cell(cx, c);
                 return Err(Conflict);
             }
             false
         } else if yes > cap || yes + open < cap {
+            self.explain_cell(cx, c);
             return Err(Conflict);
         } else if yes == cap {
             false

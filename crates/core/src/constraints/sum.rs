@@ -229,10 +229,12 @@ impl BoolSum {
     fn apply(&mut self, cx: &mut Context, s: usize) -> Result<(), Conflict> {
         let sum = self.sums[s];
         let (yes, open) = unpack(cx.int(sum.counts));
-        let Some(value) = sum.forced(yes, open)? else {
+        let forced = sum.forced(yes, open);
+        if matches!(forced, Ok(None)) {
             return Ok(());
-        };
+        }
         if cx.explaining() {
+            // A deduction's or a contradiction's reason: the members already decided.
             let premises: Vec<Premise> = self.members[sum.from as usize..sum.to as usize]
                 .iter()
                 .map(|&i| self.vars[i as usize])
@@ -240,6 +242,9 @@ impl BoolSum {
                 .collect();
             cx.because(premises);
         }
+        let Some(value) = forced? else {
+            return Ok(());
+        };
         for k in sum.from..sum.to {
             let i = self.members[k as usize] as usize;
             let v = self.vars[i];

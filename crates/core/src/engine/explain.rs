@@ -71,6 +71,9 @@ pub enum StepKind {
 pub struct Step {
     /// The rule's name.
     pub rule: &'static str,
+    /// The propagator that made it (its name; [`Step::rule`] may be a technique it named).
+    #[serde(skip)]
+    pub by: &'static str,
     /// Deduction, decision or probe.
     pub kind: StepKind,
     /// The facts it rested on (may be empty when the rule gave none).
@@ -96,12 +99,26 @@ pub struct Focus {
     pub group: Vec<VarId>,
 }
 
+/// The step a rule was making when it found a contradiction (its premises are the facts the
+/// contradiction rests on), kept by the log at a failed propagation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The failing rule's step: its rule and the premises of the failing deduction (none when
+    /// the rule gave none).
+    pub step: Step,
+    /// The variable that would have lost its last value, when the contradiction is an empty
+    /// domain.
+    pub emptied: Option<VarId>,
+}
+
 /// The explanation log.
 #[derive(Clone, Debug, Default)]
 pub struct Log {
     pub(crate) steps: Vec<Step>,
     /// The last step accepts further changes of its rule.
     open: bool,
+    /// The last contradiction ([`Log::fail`]).
+    pub(crate) failure: Option<Failure>,
 }
 
 impl Log {
@@ -120,6 +137,7 @@ impl Log {
             _ => {
                 self.steps.push(Step {
                     rule,
+                    by: rule,
                     kind: StepKind::Deduction,
                     premises: Vec::new(),
                     changes: vec![change],
@@ -142,6 +160,29 @@ impl Log {
         if let Some(s) = self.steps.last_mut().filter(|_| self.open) {
             s.focus = Some(focus);
         }
+    }
+
+    /// Keeps the step `rule` was making when it failed (the open step, or an empty one of
+    /// `rule` when it opened none) as the log's [`Failure`], out of the steps.
+    pub(crate) fn fail(&mut self, rule: &'static str, emptied: Option<VarId>) {
+        // An open step is the running rule's (steps are closed at the end of every run). One
+        // that changed nothing was opened for the failing deduction: its premises are the
+        // contradiction's. One that changed something was an earlier deduction of the same
+        // run, and stays: the rule failed without saying why.
+        let step = match self.steps.last() {
+            Some(s) if self.open && s.changes.is_empty() => self.steps.pop(),
+            _ => None,
+        };
+        let step = step.unwrap_or(Step {
+            rule,
+            by: rule,
+            kind: StepKind::Deduction,
+            premises: Vec::new(),
+            changes: Vec::new(),
+            focus: None,
+        });
+        self.open = false;
+        self.failure = Some(Failure { step, emptied });
     }
 
     /// Ends the open step (the end of a propagator's run); drops it when it changed nothing.
@@ -167,6 +208,7 @@ mod tests {
         let mut log = Log::default();
         log.open(Step {
             rule: "naked-pair",
+            by: "naked-subset",
             kind: StepKind::Deduction,
             premises: vec![Premise::within(VarId(1), Domain::range(1, 2))],
             changes: Vec::new(),
@@ -182,5 +224,36 @@ mod tests {
         log.close();
         assert_eq!(log.steps().len(), 1);
         assert_eq!((log.steps()[0].rule, log.steps()[0].changes.len()), ("naked-pair", 1));
+    }
+
+    #[test]
+    fn a_failure_keeps_the_premises_of_the_failing_deduction_and_no_earlier_step() {
+        let step = |premises: Vec<Premise>| Step {
+            rule: "sum",
+            by: "sum",
+            kind: StepKind::Deduction,
+            premises,
+            changes: Vec::new(),
+            focus: None,
+        };
+        let change = Change {
+            var: VarId(0),
+            removed: Domain::single(1),
+        };
+        // Opened for the failing deduction, nothing changed yet: its premises are the reason.
+        let mut log = Log::default();
+        log.open(step(vec![Premise::is(VarId(1), 2)]));
+        log.fail("sum", Some(VarId(3)));
+        log.close();
+        let f = log.failure.take().expect("kept");
+        assert_eq!((f.step.premises.len(), f.emptied), (1, Some(VarId(3))));
+        assert!(log.steps().is_empty());
+        // An earlier deduction of the same run stays a step; the failure has no reason.
+        log.open(step(vec![Premise::is(VarId(1), 2)]));
+        log.record("sum", change);
+        log.fail("sum", None);
+        log.close();
+        assert_eq!(log.steps().len(), 1);
+        assert!(log.failure.take().expect("kept").step.premises.is_empty());
     }
 }

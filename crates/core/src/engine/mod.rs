@@ -73,7 +73,7 @@ mod propagator;
 mod search;
 mod store;
 
-pub use explain::{Change, Focus, Log, Premise, Step, StepKind};
+pub use explain::{Change, Failure, Focus, Log, Premise, Step, StepKind};
 pub use propagation::{Engine, PropId, RuleStats, TIME_SAMPLE};
 pub use propagator::{Init, Priority, Propagator};
 pub use search::{luby, solve_restarting, Brancher, Decision, EngineSearch, Passes, Probe, Reseed, SmallestDomain};

@@ -307,6 +307,7 @@ impl Engine {
         if let Some(log) = &mut self.store.log {
             log.open(Step {
                 rule: "decision",
+                by: "decision",
                 kind: StepKind::Decision,
                 premises: Vec::new(),
                 changes: Vec::new(),
@@ -436,6 +437,11 @@ impl Engine {
             }
         }
         n
+    }
+
+    /// Whether some propagator called `name` is switched on ([`Engine::set_enabled`]).
+    pub fn is_enabled(&self, name: &str) -> bool {
+        (0..self.meta.len()).any(|id| self.meta[id].name == name && self.hot[id].enabled)
     }
 
     /// Marks every propagator named `name` as *pausing* (or not); returns how many there are.
@@ -818,6 +824,7 @@ impl Engine {
             self.store.pause = pausing;
             self.store.paused_early = false;
             self.store.refused = false;
+            self.store.emptied = None;
             let m = &mut self.meta[pi];
             m.stats.runs += 1;
             self.store.rule = m.name;
@@ -848,7 +855,11 @@ impl Engine {
             // Keep the buffer's capacity (nothing was buffered for it during its own run).
             events.clear();
             self.events[pi] = events;
+            let emptied = self.store.emptied;
             if let Some(log) = &mut self.store.log {
+                if r.is_err() {
+                    log.fail(self.store.rule, emptied);
+                }
                 log.close();
             }
             if r.is_err() {
@@ -973,11 +984,17 @@ impl Engine {
             None => Vec::new(),
         }
     }
+    /// Takes the step whose rule found the last contradiction while recording (see
+    /// [`Failure`](super::Failure)), if one was kept since the last call.
+    pub fn take_failure(&mut self) -> Option<super::Failure> {
+        self.store.log.as_mut().and_then(|log| log.failure.take())
+    }
     /// Records a step from outside propagation (a probe's conclusion, a model's own rule).
     pub fn log_step(&mut self, rule: &'static str, kind: StepKind, premises: Vec<Premise>) {
         if let Some(log) = &mut self.store.log {
             log.open(Step {
                 rule,
+                by: rule,
                 kind,
                 premises,
                 changes: Vec::new(),

@@ -326,6 +326,7 @@ impl Context<'_> {
         if let Some(log) = &mut self.store.log {
             log.open(Step {
                 rule,
+                by: self.store.rule,
                 kind: StepKind::Deduction,
                 premises: premises.into_iter().collect(),
                 changes: Vec::new(),

@@ -43,7 +43,7 @@
 //! value is a solution's). Tests check every fact of every step against the unique solution.
 
 use crate::domain::Domain;
-use crate::engine::{Engine, Focus, Premise, Priority, Step, StepKind, VarId};
+use crate::engine::{Engine, Failure, Focus, Premise, Priority, Step, StepKind, VarId};
 use crate::search::Limits;
 use serde::Serialize;
 
@@ -112,11 +112,17 @@ pub struct ChainLink {
     pub holds: bool,
     /// The id of the rule that concluded it ([`ASSUME`] for the chain's assumption).
     pub rule: &'static str,
+    /// The fact in the family's words (`r2c3 = 4`, `r2c3-r2c4 line`); empty: [`ChainLink::fact`].
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub text: String,
 }
 
 impl ChainLink {
-    /// `r2c3 = 4` or `r2c3 ≠ 4`.
+    /// `r2c3 = 4` or `r2c3 ≠ 4` (or the family's words, [`ChainLink::text`]).
     pub fn fact(&self) -> String {
+        if !self.text.is_empty() {
+            return self.text.clone();
+        }
         format!("{} {} {}", self.cell, if self.holds { "=" } else { "≠" }, self.value)
     }
 }
@@ -339,6 +345,11 @@ pub struct ExplainOptions {
     pub max_level: Option<u8>,
     /// Deadline and cancellation.
     pub limits: Limits,
+    /// Check every chain as it is made (for tests): each link must follow, by the rule that
+    /// concluded it alone, from the state before the trial and the links before it, and the
+    /// failing rule alone must refute the state with every link. A link that does not is
+    /// reported in [`Explanation::notes`] as `chain check: …`.
+    pub check_chains: bool,
 }
 
 /// How a family names its variables, values and rules (see the module docs).
@@ -770,10 +781,20 @@ pub fn explain_engine(e: &mut Engine, vocab: &dyn Vocabulary, opts: &ExplainOpti
         }
         // Every rule is stalled: trial, then a guess.
         if !trial_vars.is_empty() {
-            match trial(e, &trial_vars) {
+            let (found, chain) = trial(e, &trial_vars, vocab, opts.check_chains);
+            match found {
                 Trial::Refuted => {
+                    let first = steps.len();
                     for s in e.take_log() {
                         steps.extend(conv.convert(&s));
+                    }
+                    if let Some(c) = chain {
+                        if let Err(why) = &c.check {
+                            notes.push(format!("chain check: step {}: {why}", first + 1));
+                        }
+                        if let Some(step) = steps[first..].first_mut() {
+                            attach_chain(step, c, vocab, conv.domains());
+                        }
                     }
                     ladder.set(e, 1);
                     continue;
@@ -904,16 +925,314 @@ enum Trial {
 /// Inside a trial the whole-grid rules ([`Priority::Global`]: reachability) are suspended,
 /// as in the families' probing: a refutation by fewer rules is still a refutation, and a
 /// trial costs a fraction of a full propagation.
-fn trial(e: &mut Engine, vars: &[VarId]) -> Trial {
+fn trial(e: &mut Engine, vars: &[VarId], vocab: &dyn Vocabulary, check: bool) -> (Trial, Option<TrialChain>) {
     // What a trial's propagation would log is undone with it: record nothing meanwhile.
     e.explain(false);
     let r = trial_quietly(e, vars);
     e.explain(true);
+    let mut chain = None;
     if let Some((var, value)) = r.1 {
+        // The refutation again, logged, for its chain (one more propagation per trial step).
+        chain = trial_chain(e, vocab, var, value, check);
         e.log_step(TRIAL, StepKind::Probe, vec![Premise::is(var, value)]);
         let _ = e.with_context(TRIAL, |cx| cx.remove(var, value));
     }
-    r.0
+    (r.0, chain)
+}
+
+/// Puts a trial's chain on its step and retells the step with it: `if r3c4 = 3, then r4c3 =
+/// 2 → … → r4c5 ≠ 3: r4c5 has no value left (…), so r3c4 = 2`.
+fn attach_chain(step: &mut HumanStep, c: TrialChain, vocab: &dyn Vocabulary, now: &[Domain]) {
+    let Some(first) = c.links.first() else {
+        return;
+    };
+    let so = match now[c.var.index()].value() {
+        Some(v) => vocab.fact_text(c.var, v, true),
+        None => vocab.fact_text(c.var, c.value, false),
+    };
+    let rest = &c.links[1..];
+    let then = match (rest.is_empty(), &c.contradiction) {
+        (true, Some(x)) => x.clone(),
+        (true, None) => "a contradiction".to_string(),
+        (false, x) => chain_text(rest, x.as_deref(), 12),
+    };
+    step.text = format!("if {}, then {then}; so {so}", first.fact());
+    step.chain = c.links;
+    step.contradiction = c.contradiction;
+}
+
+/// The chain of a refuted assumption ([`HumanStep::chain`]) and its contradiction in words.
+struct TrialChain {
+    /// The refuted assumption.
+    var: VarId,
+    value: u32,
+    links: Vec<ChainLink>,
+    contradiction: Option<String>,
+    /// The links as the engine sees them.
+    raw: Vec<RawLink>,
+    /// The verdict of [`check_chain`] (`Ok` when not checked).
+    check: Result<(), String>,
+}
+
+/// Assumes `var = value` again with the log on, propagates as the trial did (pauses let the
+/// simpler rules go first, so the chain reads simplest first) and keeps, of everything the
+/// rules concluded, the facts the contradiction rests on ([`chain_of`]). `None` when the
+/// assumption does not fail (a limit stopped it).
+fn trial_chain(e: &mut Engine, vocab: &dyn Vocabulary, var: VarId, value: u32, check: bool) -> Option<TrialChain> {
+    let start = e.domains().to_vec();
+    let _ = e.take_failure();
+    e.push_level();
+    e.log_step(ASSUME, StepKind::Decision, Vec::new());
+    let mut ok = e.with_context(ASSUME, |cx| cx.assign(var, value)).is_ok();
+    while ok {
+        ok = e.propagate_below(Priority::Global).is_ok();
+        if !e.paused() {
+            break;
+        }
+    }
+    let steps = e.take_log();
+    let failure = e.take_failure();
+    e.pop_level();
+    if ok || e.interrupted().is_some() {
+        return None;
+    }
+    let mut c = chain_of(vocab, start, &steps, failure.as_ref(), (var, value));
+    if check {
+        c.check = check_chain(e, vocab, &c.raw, failure.as_ref());
+    }
+    Some(c)
+}
+
+/// A link of a chain as the engine sees it: the fact (`var` within `dom`), the propagator
+/// that concluded it and the premises its step gave.
+struct RawLink {
+    var: VarId,
+    dom: Domain,
+    /// The values its step removed from `var` (a placement is the last of several removals).
+    removed: Domain,
+    by: &'static str,
+    premises: Vec<Premise>,
+}
+
+/// [`ExplainOptions::check_chains`], on `e` at the state before the trial (`start`):
+/// * every link's premises hold in `start` with the links before it (the chain is
+///   self-contained: nothing a link rests on is missing from it);
+/// * its rule alone, run from scratch on `start` with those premises (or, when that is not
+///   enough, with every link before it), removes what the link's step removed (or refutes the
+///   state outright);
+/// * the failing rule's premises hold after the last link, and that rule alone refutes
+///   `start` with every link.
+///
+/// `Err` names the first link that does not follow.
+fn check_chain(
+    e: &mut Engine,
+    vocab: &dyn Vocabulary,
+    raw: &[RawLink],
+    failure: Option<&Failure>,
+) -> Result<(), String> {
+    let fact = |v: VarId, d: Domain| match d.value() {
+        Some(x) => vocab.fact_text(v, x, true),
+        None => vocab.fact_text(v, Domain::ALL.minus(d).min().unwrap_or(0), false),
+    };
+    let holds = |state: &[Domain], ps: &[Premise]| {
+        ps.iter()
+            .find(|p| !state[p.var.index()].minus(p.dom).is_empty())
+            .map_or(Ok(()), |p| Err(fact(p.var, p.dom)))
+    };
+    // Self-contained.
+    let mut state = e.domains().to_vec();
+    for (i, l) in raw.iter().enumerate() {
+        if i > 0 {
+            holds(&state, &l.premises).map_err(|p| {
+                format!(
+                    "link {i} ({}) rests on {p}, which the chain does not give",
+                    fact(l.var, l.dom)
+                )
+            })?;
+        }
+        let d = &mut state[l.var.index()];
+        *d = d.and(l.dom);
+    }
+    if let Some(f) = failure {
+        holds(&state, &f.step.premises)
+            .map_err(|p| format!("the contradiction rests on {p}, which the chain does not give"))?;
+    }
+    // Each rule alone.
+    let mut names = e.rule_names();
+    names.sort_unstable();
+    names.dedup();
+    let was: Vec<bool> = names.iter().map(|n| e.is_enabled(n)).collect();
+    let explaining = e.log().is_some();
+    e.explain(false);
+    let mut verdict = Ok(());
+    let checks = raw.iter().skip(1).map(Some).chain(failure.map(|_| None));
+    for (i, l) in (1..).zip(checks) {
+        let by = l.map_or_else(|| failure.map_or("", |f| f.step.by), |l| l.by);
+        // Off, then on: the rule runs from scratch.
+        for n in &names {
+            e.set_enabled(n, false);
+        }
+        e.set_enabled(by, true);
+        // From the link's premises, else (a rule whose premises leave something out, or that
+        // concludes more than the link from them) from all the links before it.
+        let mut follows = false;
+        for from_premises in [true, false] {
+            e.push_level();
+            let given = match l {
+                Some(l) if from_premises => l.premises.iter().all(|p| e.restrict(p.var, p.dom).is_ok()),
+                _ => raw[..i.min(raw.len())].iter().all(|l| e.restrict(l.var, l.dom).is_ok()),
+            };
+            let failed = !given || e.propagate().is_err();
+            // A rule that refutes the state outright concludes anything.
+            follows = failed || l.is_some_and(|l| e.dom(l.var).and(l.removed).is_empty());
+            e.pop_level();
+            if follows || l.is_none() {
+                break;
+            }
+            // The rule ran: off and on again for the second try.
+            e.set_enabled(by, false);
+            e.set_enabled(by, true);
+        }
+        if !follows {
+            verdict = Err(match l {
+                Some(l) => format!(
+                    "link {i} ({}) does not follow by {by} alone from its premises",
+                    fact(l.var, l.dom)
+                ),
+                None => format!("the failing rule {by} accepts the chain's facts"),
+            });
+            break;
+        }
+    }
+    for (n, on) in names.iter().zip(was) {
+        e.set_enabled(n, on);
+    }
+    e.explain(explaining);
+    verdict
+}
+
+/// The facts a contradiction rests on, in the order they were found: walking the steps
+/// backwards from the failing rule's premises (and the variable it emptied), a step is kept
+/// when it changed a variable a kept step (or the failure) rests on, and its own premises join
+/// what is needed. A step logged without premises rests, for all we know, on everything
+/// before it. Each kept step gives a link per needed variable it changed: the value it
+/// placed, else each value it removed.
+fn chain_of(
+    vocab: &dyn Vocabulary,
+    start: Vec<Domain>,
+    steps: &[Step],
+    failure: Option<&Failure>,
+    (var, value): (VarId, u32),
+) -> TrialChain {
+    let mut needed = vec![false; start.len()];
+    let mut all = true;
+    let mut contradiction = None;
+    if let Some(f) = failure {
+        let conv = Converter::new(vocab, start.clone());
+        for p in &f.step.premises {
+            needed[p.var.index()] = true;
+        }
+        for c in &f.step.changes {
+            needed[c.var.index()] = true;
+        }
+        if let Some(v) = f.emptied {
+            needed[v.index()] = true;
+        }
+        // Without premises, the failing deduction rests, for all we know, on everything.
+        all = f.step.premises.is_empty();
+        let name = rule_info(vocab, f.step.rule).name;
+        let premises: Vec<String> = f.step.premises.iter().map(|p| conv.premise_text(p)).collect();
+        contradiction = Some(match (f.emptied, premises.is_empty()) {
+            (Some(v), true) => format!("{} has no value left ({name})", vocab.var_name(v)),
+            (Some(v), false) => format!(
+                "{} has no value left ({name}: {})",
+                vocab.var_name(v),
+                list(&premises, 6)
+            ),
+            (None, true) => format!("{name} is broken"),
+            (None, false) => format!("{name} is broken ({})", list(&premises, 6)),
+        });
+    }
+    // Backwards: which changes of which steps the contradiction needs.
+    let mut kept: Vec<Vec<VarId>> = vec![Vec::new(); steps.len()];
+    for (i, s) in steps.iter().enumerate().rev() {
+        let mut vars: Vec<VarId> = Vec::new();
+        for c in &s.changes {
+            if (all || needed[c.var.index()]) && !vars.contains(&c.var) {
+                vars.push(c.var);
+            }
+        }
+        if vars.is_empty() {
+            continue;
+        }
+        if s.premises.is_empty() && s.kind == StepKind::Deduction {
+            all = true;
+        }
+        for p in &s.premises {
+            needed[p.var.index()] = true;
+        }
+        kept[i] = vars;
+    }
+    // Forwards: the links, with the family's rule names.
+    let mut shadow = start;
+    let mut links = Vec::new();
+    let mut raw = Vec::new();
+    for (s, vars) in steps.iter().zip(&kept) {
+        let before = if vars.is_empty() { Vec::new() } else { shadow.clone() };
+        for c in &s.changes {
+            let d = &mut shadow[c.var.index()];
+            *d = d.minus(c.removed);
+        }
+        if vars.is_empty() {
+            continue;
+        }
+        let rule = match s.kind {
+            StepKind::Decision => ASSUME,
+            _ => vocab.classify(s, &before, &shadow),
+        };
+        for &x in vars {
+            let (b, a) = (before[x.index()], shadow[x.index()]);
+            let link = |value: u32, holds: bool| ChainLink {
+                cell: vocab.var_name(x),
+                value: vocab.value_name(x, value),
+                holds,
+                rule,
+                text: vocab.fact_text(x, value, holds),
+            };
+            match a.value() {
+                Some(v) if !b.is_single() => {
+                    links.push(link(v, true));
+                    raw.push(RawLink {
+                        var: x,
+                        dom: Domain::single(v),
+                        removed: b.minus(a),
+                        by: s.by,
+                        premises: s.premises.clone(),
+                    });
+                }
+                _ => {
+                    for v in b.minus(a).iter() {
+                        links.push(link(v, false));
+                        raw.push(RawLink {
+                            var: x,
+                            dom: Domain::ALL.without(v),
+                            removed: Domain::single(v),
+                            by: s.by,
+                            premises: s.premises.clone(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    TrialChain {
+        var,
+        value,
+        links,
+        contradiction,
+        raw,
+        check: Ok(()),
+    }
 }
 
 fn trial_quietly(e: &mut Engine, vars: &[VarId]) -> (Trial, Option<(VarId, u32)>) {

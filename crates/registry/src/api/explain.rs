@@ -64,6 +64,7 @@ pub fn explain(config: &Config, body: &[u8]) -> Result<Plan, ApiError> {
             no_guess: req.no_guess,
             max_level: req.max_level,
             limits,
+            check_chains: false,
         };
         let x = kind.explain(&req.text, entries, &opts, &eo)?;
         let mut v = explanation_json(kind.name(), &x);
