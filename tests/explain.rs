@@ -396,11 +396,30 @@ fn hints_tell_where_then_which_rule_then_the_conclusion() {
             .code(0)
             .json()
             .clone();
+        // The answer is exactly one placement; the nudge's area holds it without naming it.
+        let placed = answer["placed"].as_array().expect("placed");
+        assert_eq!(placed.len(), 1, "{file}: {answer}");
+        let target = placed[0]["cell"].as_str().expect("a cell");
+        let area: Vec<&str> = nudge["cells"]
+            .as_array()
+            .expect("cells")
+            .iter()
+            .filter_map(|c| c.as_str())
+            .collect();
+        let first = target.split('-').next().unwrap_or(target);
         assert!(
-            !answer["placed"].as_array().expect("placed").is_empty(),
-            "{file}: {answer}"
+            area.contains(&first),
+            "{file}: {target} outside the nudge's area {area:?}"
         );
-        assert_eq!(answer["cells"], nudge["cells"]);
+        assert!(area.len() > 1, "{file}: the nudge is an area, not a cell: {nudge}");
+        assert!(
+            !nudge["text"].as_str().unwrap_or("").contains(target),
+            "{file}: {nudge}"
+        );
+        assert_eq!(
+            nudge["cells"], rule["cells"],
+            "{file}: the rule applies in the nudge's area"
+        );
         let text = run(&["hint", "--level", "answer", f]).code(0).stdout.clone();
         assert!(text.contains(rule["rule"]["name"].as_str().unwrap_or("?")), "{text}");
     }

@@ -887,7 +887,7 @@ async fn path_and_sudoku_scenario(c: Client, addr: std::net::SocketAddr) {
     assert_eq!(crosses(&c).await, (vec!["r2c1".to_string()], 1));
     assert_eq!(cell_value(&c, "r2c1").await, "✕ (row clue 1, column clue 1)");
     click(&c, "hint-rule").await;
-    wait_text(&c, "status", "applies at").await;
+    wait_text(&c, "status", "applies in").await;
     click(&c, "check").await;
     wait_text(&c, "status", "not finished yet: no mistake so far").await;
     assert!(marked(&c).await.is_empty());
@@ -1010,7 +1010,7 @@ async fn hint_levels(c: &Client) -> String {
         "a nudge names no rule"
     );
     click(c, "hint-rule").await;
-    let rule = wait_text(c, "status", "applies at").await;
+    let rule = wait_text(c, "status", "applies in").await;
     let name = rule.split(" (level ").next().unwrap().to_string();
     wait_text(c, "messages", &format!("rule: {name} (level")).await;
     assert_eq!(hinted(c).await, cells, "the rule is about the nudge's cells");

@@ -182,9 +182,10 @@ pub fn no_hint_graded(x: &Explanation, level: HintLevel) -> (String, Vec<String>
         ),
         HintLevel::Rule => (
             format!(
-                "your entries leave the puzzle no solution: look at your {} at {}",
+                "your entries leave the puzzle no solution: look at your {} at {}{}",
                 if k == 1 { "entry" } else { "entries" },
-                places.join(", ")
+                places.join(", "),
+                broken(x)
             ),
             places,
         ),
@@ -192,15 +193,28 @@ pub fn no_hint_graded(x: &Explanation, level: HintLevel) -> (String, Vec<String>
             let list: Vec<String> = x.wrong.iter().map(entry_text).collect();
             (
                 format!(
-                    "your entries leave the puzzle no solution: your {} {} not in the puzzle's only solution: {}; take {} back",
+                    "your entries leave the puzzle no solution: your {} {} not in the puzzle's only solution: {}{}; take {} back",
                     if k == 1 { "entry" } else { "entries" },
                     if k == 1 { "is" } else { "are" },
                     list.join(", "),
+                    x.contradiction
+                        .as_ref()
+                        .map_or(String::new(), |c| format!(" (with your entries, {})", c.text)),
                     if k == 1 { "it" } else { "them" }
                 ),
                 places,
             )
         }
+    }
+}
+
+/// `: with it, exclusion fails` — the rule the rules found broken with the entries, when they
+/// found one (names the rule, not yet where: the answer level says where).
+fn broken(x: &Explanation) -> String {
+    match &x.contradiction {
+        Some(c) if x.wrong.len() == 1 => format!(": with it, {} fails", c.name),
+        Some(c) => format!(": with them, {} fails", c.name),
+        None => String::new(),
     }
 }
 

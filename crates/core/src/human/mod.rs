@@ -268,6 +268,20 @@ impl Rating {
     }
 }
 
+/// Where the rules found a position impossible: the rule that failed, the places it looked at
+/// and the reason in words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Contradiction {
+    /// The failing rule's id.
+    pub rule: &'static str,
+    /// Its name for people.
+    pub name: &'static str,
+    /// The places the failure rests on.
+    pub cells: Vec<String>,
+    /// The reason (`r7c7 has no value left (naked single: r8c6 = 1)`).
+    pub text: String,
+}
+
 /// A whole explanation.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Explanation {
@@ -284,6 +298,9 @@ pub struct Explanation {
     /// with entries has no solution (see [`crate::plugin::Puzzle::wrong_entries`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub wrong: Vec<Fact>,
+    /// Why the position has no solution, when the rules found it so (status `no solution`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contradiction: Option<Contradiction>,
 }
 
 impl Explanation {
@@ -296,6 +313,7 @@ impl Explanation {
             rating,
             notes,
             wrong: Vec::new(),
+            contradiction: None,
         }
     }
 
@@ -724,6 +742,7 @@ pub fn explain_engine(e: &mut Engine, vocab: &dyn Vocabulary, opts: &ExplainOpti
     let mut steps: Vec<HumanStep> = Vec::new();
     let mut notes = Vec::new();
     let mut solution: Option<Vec<Domain>> = None;
+    let mut contradiction = None;
     let status = loop {
         let level = ladder.level();
         let r = e.propagate();
@@ -732,11 +751,11 @@ pub fn explain_engine(e: &mut Engine, vocab: &dyn Vocabulary, opts: &ExplainOpti
             steps.extend(conv.convert(&s));
         }
         if r.is_err() {
-            break if e.interrupted().is_some() {
-                ExplainStatus::Timeout
-            } else {
-                ExplainStatus::NoSolution
-            };
+            if e.interrupted().is_some() {
+                break ExplainStatus::Timeout;
+            }
+            contradiction = e.take_failure().map(|f| failure_text(vocab, &conv, &f));
+            break ExplainStatus::NoSolution;
         }
         if e.all_fixed() {
             // Fixed by the rules switched on so far: every other rule must accept it too (a
@@ -842,7 +861,12 @@ pub fn explain_engine(e: &mut Engine, vocab: &dyn Vocabulary, opts: &ExplainOpti
         ladder.set(e, 1);
     };
     ladder.release(e);
-    Explanation::new(steps, status, notes)
+    if let Some(c) = &contradiction {
+        notes.push(format!("the rules reach a contradiction: {}", c.text));
+    }
+    let mut x = Explanation::new(steps, status, notes);
+    x.contradiction = contradiction;
+    x
 }
 
 /// What [`explain_engine`] without guesses concludes about the puzzle posted on `e` (at its
@@ -938,6 +962,33 @@ fn trial(e: &mut Engine, vars: &[VarId], vocab: &dyn Vocabulary, check: bool) ->
         let _ = e.with_context(TRIAL, |cx| cx.remove(var, value));
     }
     (r.0, chain)
+}
+
+/// A contradiction in words (`r7c7 has no value left (naked single: r8c6 = 1)`, `row is
+/// broken (…)`), with the rule and the places it rests on.
+fn failure_text(vocab: &dyn Vocabulary, conv: &Converter, f: &Failure) -> Contradiction {
+    let rule = rule_info(vocab, f.step.rule);
+    let name = rule.name;
+    let premises: Vec<String> = f.step.premises.iter().map(|p| conv.premise_text(p)).collect();
+    let mut cells: Vec<String> = f.step.premises.iter().map(|p| vocab.var_name(p.var)).collect();
+    cells.extend(f.emptied.map(|v| vocab.var_name(v)));
+    cells.dedup();
+    let text = match (f.emptied, premises.is_empty()) {
+        (Some(v), true) => format!("{} has no value left ({name})", vocab.var_name(v)),
+        (Some(v), false) => format!(
+            "{} has no value left ({name}: {})",
+            vocab.var_name(v),
+            list(&premises, 6)
+        ),
+        (None, true) => format!("{name} is broken"),
+        (None, false) => format!("{name} is broken ({})", list(&premises, 6)),
+    };
+    Contradiction {
+        rule: rule.id,
+        name,
+        cells,
+        text,
+    }
 }
 
 /// Puts a trial's chain on its step and retells the step with it: `if r3c4 = 3, then r4c3 =
@@ -1140,18 +1191,7 @@ fn chain_of(
         }
         // Without premises, the failing deduction rests, for all we know, on everything.
         all = f.step.premises.is_empty();
-        let name = rule_info(vocab, f.step.rule).name;
-        let premises: Vec<String> = f.step.premises.iter().map(|p| conv.premise_text(p)).collect();
-        contradiction = Some(match (f.emptied, premises.is_empty()) {
-            (Some(v), true) => format!("{} has no value left ({name})", vocab.var_name(v)),
-            (Some(v), false) => format!(
-                "{} has no value left ({name}: {})",
-                vocab.var_name(v),
-                list(&premises, 6)
-            ),
-            (None, true) => format!("{name} is broken"),
-            (None, false) => format!("{name} is broken ({})", list(&premises, 6)),
-        });
+        contradiction = Some(failure_text(vocab, &conv, f).text);
     }
     // Backwards: which changes of which steps the contradiction needs.
     let mut kept: Vec<Vec<VarId>> = vec![Vec::new(); steps.len()];
@@ -1260,7 +1300,7 @@ fn trial_quietly(e: &mut Engine, vars: &[VarId]) -> (Trial, Option<(VarId, u32)>
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum HintLevel {
-    /// Where to look: the places of the next step.
+    /// Where to look: an area of the board around the next step (not its target).
     Nudge,
     /// Which rule applies there.
     Rule,
@@ -1324,41 +1364,135 @@ pub fn hint(e: &Explanation, level: HintLevel) -> Option<Hint> {
         .find(|s| !s.bookkeeping)
         .or_else(|| e.steps.iter().find(placing))
         .or_else(|| e.steps.first())?;
-    let cells = s.cells.clone();
-    let at = list(&cells, 8);
     let guess = if s.guess {
         " (no rule applies: this is a guess that leads to the solution)"
     } else {
         ""
     };
+    // The answer is one conclusion: the step's first placement, else its removals.
+    let (placed, removed): (Vec<Fact>, Vec<Fact>) = match s.placed.first() {
+        Some(f) => (vec![f.clone()], Vec::new()),
+        None => (Vec::new(), s.removed.clone()),
+    };
+    let target: Vec<String> = placed.iter().chain(&removed).map(|f| f.cell.clone()).collect();
+    // Where to look: an area of the board around the step, not its target.
+    let (area, area_cells) = hint_area(e, s, &target);
     Some(match level {
         HintLevel::Nudge => Hint {
             level,
-            text: format!("look at {at}{guess}"),
-            cells,
+            text: format!("look at {area}{guess}"),
+            cells: area_cells,
             rule: None,
             placed: None,
             removed: None,
         },
         HintLevel::Rule => Hint {
             level,
-            text: format!("{} (level {}) applies at {at}{guess}", s.name, s.level),
-            cells,
+            text: format!("{} (level {}) applies in {area}{guess}", s.name, s.level),
+            cells: area_cells,
             rule: Some(RuleInfo::new(s.rule, s.name, s.level, "")),
             placed: None,
             removed: None,
         },
-        HintLevel::Answer => Hint {
-            level,
-            text: format!("{}: {}{guess}", s.name, s.text),
-            cells,
-            rule: Some(RuleInfo::new(s.rule, s.name, s.level, "")),
-            placed: Some(s.placed.clone()),
-            removed: Some(s.removed.clone()),
-        },
+        HintLevel::Answer => {
+            // The step's own sentence when it concludes just this; else the one placement.
+            let text = if s.placed.len() <= 1 {
+                s.text.clone()
+            } else {
+                let f = &placed[0];
+                format!(
+                    "{} = {} (one of the {} cells this step fills)",
+                    f.cell,
+                    f.value,
+                    s.placed.len()
+                )
+            };
+            let mut cells: Vec<String> = s
+                .cells
+                .iter()
+                .filter(|c| !s.placed.iter().any(|f| &f.cell == *c))
+                .cloned()
+                .collect();
+            for t in &target {
+                if !cells.contains(t) {
+                    cells.push(t.clone());
+                }
+            }
+            Hint {
+                level,
+                text: format!("{}: {text}{guess}", s.name),
+                cells,
+                rule: Some(RuleInfo::new(s.rule, s.name, s.level, "")),
+                placed: Some(placed),
+                removed: Some(removed),
+            }
+        }
     })
 }
 
+/// Row and column (1-based) of a place name: `r2c3`, and both ends of a link `r2c3-r2c4`.
+fn place_coords(name: &str) -> Vec<(u32, u32)> {
+    name.split('-')
+        .filter_map(|p| {
+            let (r, c) = p.strip_prefix('r')?.split_once('c')?;
+            Some((r.parse().ok()?, c.parse().ok()?))
+        })
+        .collect()
+}
+
+/// The area a nudge points to, in words, and its cells: the bounding box of the step's places
+/// when that is small, else the 3×3 band of the board (rows 1–3, 4–6, …) holding the target,
+/// so the area contains the target without singling it out. Places that are not grid cells:
+/// the step's places other than the target.
+fn hint_area(e: &Explanation, s: &HumanStep, target: &[String]) -> (String, Vec<String>) {
+    let all: Vec<(u32, u32)> = e
+        .steps
+        .iter()
+        .flat_map(|s| s.cells.iter())
+        .flat_map(|c| place_coords(c))
+        .collect();
+    let mine: Vec<(u32, u32)> = s.cells.iter().flat_map(|c| place_coords(c)).collect();
+    let aim: Vec<(u32, u32)> = target.iter().flat_map(|c| place_coords(c)).collect();
+    let (Some(&(rows, _)), Some(&(_, cols))) = (all.iter().max_by_key(|p| p.0), all.iter().max_by_key(|p| p.1)) else {
+        let others: Vec<String> = s.cells.iter().filter(|c| !target.contains(c)).cloned().collect();
+        let cells = if others.is_empty() { s.cells.clone() } else { others };
+        return (list(&cells, 8), cells);
+    };
+    let bbox = |ps: &[(u32, u32)]| {
+        let r0 = ps.iter().map(|p| p.0).min().unwrap_or(1);
+        let r1 = ps.iter().map(|p| p.0).max().unwrap_or(rows);
+        let c0 = ps.iter().map(|p| p.1).min().unwrap_or(1);
+        let c1 = ps.iter().map(|p| p.1).max().unwrap_or(cols);
+        (r0, r1, c0, c1)
+    };
+    let (mut r0, mut r1, mut c0, mut c1) = bbox(&mine);
+    let size = (r1 - r0 + 1) * (c1 - c0 + 1);
+    if size < 2 || size * 4 > rows * cols || aim.is_empty() {
+        let (tr, _, tc, _) = bbox(&aim);
+        let band = |x: u32, n: u32| {
+            let lo = (x - 1) / 3 * 3 + 1;
+            (lo, (lo + 2).min(n))
+        };
+        (r0, r1) = band(tr, rows);
+        (c0, c1) = band(tc, cols);
+    }
+    let span = |a: u32, b: u32, one: &str, many: &str| {
+        if a == b {
+            format!("{one} {a}")
+        } else {
+            format!("{many} {a}–{b}")
+        }
+    };
+    let text = match (r0 == 1 && r1 == rows, c0 == 1 && c1 == cols) {
+        (false, true) => span(r0, r1, "row", "rows"),
+        (true, false) => span(c0, c1, "column", "columns"),
+        _ => format!("{}, {}", span(r0, r1, "row", "rows"), span(c0, c1, "column", "columns")),
+    };
+    let cells = (r0..=r1)
+        .flat_map(|r| (c0..=c1).map(move |c| format!("r{r}c{c}")))
+        .collect();
+    (text, cells)
+}
 /// Rules of the region families on core's distinctness constraint (Suguru, Ripple Effect):
 /// the engine's `naked-single` eliminations (refined by [`region_classify`]), hidden singles,
 /// pointing, subsets, trial and guess.
@@ -1617,6 +1751,42 @@ mod tests {
         assert_eq!(r.rule.map(|r| r.id), Some("naked-single"));
         let a = hint(&x, HintLevel::Answer).unwrap();
         assert_eq!(a.placed.unwrap()[0].cell, "r1c3");
+    }
+
+    #[test]
+    fn a_hint_answers_one_placement_and_nudges_to_an_area_around_it() {
+        let fact = |cell: &str, value: &str| Fact {
+            cell: cell.into(),
+            value: value.into(),
+        };
+        let step = HumanStep {
+            rule: "naked-single",
+            name: "naked single",
+            level: 1,
+            cells: ["r4c4", "r4c5", "r5c5", "r9c9"].map(String::from).to_vec(),
+            placed: vec![fact("r5c5", "3"), fact("r4c5", "1")],
+            removed: vec![fact("r4c4", "3")],
+            text: "r5c5 = 3, r4c5 = 1".into(),
+            guess: false,
+            bookkeeping: false,
+            chain: vec![],
+            contradiction: None,
+        };
+        let x = Explanation::new(vec![step], ExplainStatus::Solved, vec![]);
+        let a = hint(&x, HintLevel::Answer).unwrap();
+        assert_eq!(a.placed.unwrap(), vec![fact("r5c5", "3")], "one placement");
+        assert!(
+            a.text.contains("r5c5 = 3") && !a.text.contains("r4c5 = 1"),
+            "{}",
+            a.text
+        );
+        // The step's places span the board (r9c9): the nudge is the band around the target.
+        let n = hint(&x, HintLevel::Nudge).unwrap();
+        assert_eq!(n.text, "look at rows 4–6, columns 4–6");
+        assert_eq!(n.cells.len(), 9);
+        assert!(n.cells.contains(&"r5c5".to_string()));
+        let r = hint(&x, HintLevel::Rule).unwrap();
+        assert_eq!(r.text, "naked single (level 1) applies in rows 4–6, columns 4–6");
     }
 
     #[test]
