@@ -334,12 +334,12 @@ mod tests {
         assert!(nudge.get("wrong").is_none(), "{nudge}");
         assert_eq!(
             msg(&rule),
-            "your entries leave the puzzle no solution: look at your entry at r1c1"
+            "your entries leave the puzzle no solution: look at your entry at r1c1: with it, naked single fails"
         );
         assert_eq!(rule["cells"], json!(["r1c1"]));
         assert_eq!(
             msg(&answer),
-            "your entries leave the puzzle no solution: your entry is not in the puzzle's only solution: r1c1 = 4; take it back"
+            "your entries leave the puzzle no solution: your entry is not in the puzzle's only solution: r1c1 = 4 (with your entries, r3c2 has no value left (naked single: r3c1 = 1)); take it back"
         );
         assert_eq!(answer["wrong"], json!([{"cell": "r1c1", "value": "4"}]));
         for v in [&nudge, &rule, &answer] {
