@@ -2,26 +2,41 @@
 //! human order, Nishio, chains) as core's human steps ([`pencilbox_core::human`]), with
 //! guesses when the rules stall, and the rating on Sudoku's scale.
 //!
-//! | level | rule |
-//! |---|---|
-//! | 1 | naked single (and a placed digit's eliminations) |
-//! | 2 | hidden single (row, column or block) |
-//! | 3 | pointing, claiming |
-//! | 4 | naked pair, hidden pair |
-//! | 5 | naked triple, hidden triple |
-//! | 6 | Nishio (one digit, Eppstein's DAG reachability) |
-//! | 7 | implication chain |
-//! | 8 | forcing chain |
-//! | 9 | guess (the solution's digit in a cell with the fewest candidates) |
+//! | level | rule | SE-like |
+//! |---|---|---|
+//! | 1 | naked single (and a placed digit's eliminations) | 2.3 |
+//! | 2 | hidden single (row, column or block) | 1.5 (1.2 in a block) |
+//! | 3 | pointing, claiming | 2.6, 2.8 |
+//! | 4 | naked pair | 3.0 |
+//! | 5 | X-Wing | 3.2 |
+//! | 6 | hidden pair | 3.4 |
+//! | 7 | naked triple | 3.6 |
+//! | 8 | Swordfish | 3.8 |
+//! | 9 | hidden triple | 4.0 |
+//! | 10 | XY-Wing | 4.2 |
+//! | 11 | XYZ-Wing | 4.4 |
+//! | 12 | unique rectangle, type 1 (only when the puzzle was counted unique first) | 4.5 |
+//! | 13 | naked quad | 5.0 |
+//! | 14 | Jellyfish | 5.2 |
+//! | 15 | hidden quad | 5.4 |
+//! | 16 | Nishio (one digit, Eppstein's DAG reachability) | 6.6 (X-chain) or 7.5, + length |
+//! | 17 | implication chain | 6.6 (one digit) or 7.0, + length |
+//! | 18 | forcing chain | 8.5 + length |
+//! | 19 | guess (the solution's digit in a cell with the fewest candidates) | 10.0 |
+//!
+//! The levels follow Sudoku Explainer's order of techniques (its ratings, the *SE-like*
+//! column, see [`se_of`]), so the simplest rule in SE's sense is always tried first.
 
 use crate::backtrack::search;
 use crate::board::Sudoku;
 use crate::solver::{Deducer, Rule, RuleSet, Step};
-use pencilbox_core::human::{ExplainOptions, ExplainStatus, Explanation, Fact, HumanStep, RuleInfo};
+use pencilbox_core::human::{
+    chain_text, ChainLink, ExplainOptions, ExplainStatus, Explanation, Fact, HumanStep, RuleInfo,
+};
 use pencilbox_core::Limits;
 
-/// Sudoku's rules, simplest first.
-pub const RULES: [RuleInfo; 12] = [
+/// Sudoku's rules, simplest first (index = [`Rule`] as `usize`).
+pub const RULES: [RuleInfo; 20] = [
     RuleInfo::new("naked-single", "naked single", 1, "one candidate left"),
     RuleInfo::new("hidden-single", "hidden single", 2, "one place left in a unit"),
     RuleInfo::new(
@@ -37,34 +52,162 @@ pub const RULES: [RuleInfo; 12] = [
         "a line's places for a digit lie in one block",
     ),
     RuleInfo::new("naked-pair", "naked pair", 4, "two cells with the same two candidates"),
-    RuleInfo::new("hidden-pair", "hidden pair", 4, "two digits with the same two places"),
-    RuleInfo::new("naked-triple", "naked triple", 5, "three cells with three candidates"),
-    RuleInfo::new("hidden-triple", "hidden triple", 5, "three digits with three places"),
+    RuleInfo::new(
+        "x-wing",
+        "X-Wing",
+        5,
+        "two lines' places for a digit lie in two crossing lines",
+    ),
+    RuleInfo::new("hidden-pair", "hidden pair", 6, "two digits with the same two places"),
+    RuleInfo::new("naked-triple", "naked triple", 7, "three cells with three candidates"),
+    RuleInfo::new(
+        "swordfish",
+        "Swordfish",
+        8,
+        "three lines' places for a digit lie in three crossing lines",
+    ),
+    RuleInfo::new("hidden-triple", "hidden triple", 9, "three digits with three places"),
+    RuleInfo::new(
+        "xy-wing",
+        "XY-Wing",
+        10,
+        "a bivalue pivot and two pincers: one pincer holds the digit",
+    ),
+    RuleInfo::new(
+        "xyz-wing",
+        "XYZ-Wing",
+        11,
+        "a three-candidate pivot and two pincers: one of them holds the digit",
+    ),
+    RuleInfo::new(
+        "unique-rectangle",
+        "unique rectangle",
+        12,
+        "otherwise four cells could swap two digits (the puzzle has one solution)",
+    ),
+    RuleInfo::new("naked-quad", "naked quad", 13, "four cells with four candidates"),
+    RuleInfo::new(
+        "jellyfish",
+        "Jellyfish",
+        14,
+        "four lines' places for a digit lie in four crossing lines",
+    ),
+    RuleInfo::new("hidden-quad", "hidden quad", 15, "four digits with four places"),
     RuleInfo::new(
         "nishio",
         "Nishio",
-        6,
+        16,
         "no valid placement of the digit uses the candidate",
     ),
     RuleInfo::new(
         "chain",
         "implication chain",
-        7,
+        17,
         "a chain of implications refutes the candidate",
     ),
     RuleInfo::new(
         "forcing-chain",
         "forcing chain",
-        8,
+        18,
         "assuming the candidate, singles reach a contradiction",
     ),
     RuleInfo::new(
         "guess",
         "guess",
-        9,
+        19,
         "no rule applies; a guess that leads to the solution",
     ),
 ];
+
+/// The level of Nishio, the chains and the guess ([`RULES`]).
+pub const NISHIO_LEVEL: u8 = RULES[Rule::Nishio as usize].level;
+/// The level of the implication chain.
+pub const CHAIN_LEVEL: u8 = RULES[Rule::Chain as usize].level;
+/// The level of the forcing chain.
+pub const FORCING_LEVEL: u8 = RULES[Rule::ForcingChain as usize].level;
+/// The level of a guess.
+pub const GUESS_LEVEL: u8 = RULES[Rule::Guess as usize].level;
+
+/// The Sudoku Explainer–like rating of one step: the rule's number in SE's table of
+/// techniques, plus SE's length increment for chains.
+///
+/// Source: Sudoku Explainer's published technique ratings (hidden single 1.2 in a block and
+/// 1.5 in a line, naked single 2.3, pointing 2.6, claiming 2.8, naked pair 3.0, X-Wing 3.2,
+/// hidden pair 3.4, naked triple 3.6, Swordfish 3.8, hidden triple 4.0, XY-Wing 4.2, XYZ-Wing
+/// 4.4, unique rectangle 4.5, naked quad 5.0, Jellyfish 5.2, hidden quad 5.4, forcing X-chain
+/// 6.6, forcing chain 7.0, Nishio 7.5, dynamic forcing chain 8.5). Our chains map onto SE's
+/// kinds by what they use: an implication chain is a static chain of bivalue cells and bilocal
+/// units (SE's forcing chain, 7.0; 6.6 when it stays on one digit, SE's forcing X-chain); a
+/// Nishio step whose chain is static on one digit is a forcing X-chain (6.6), else SE's Nishio
+/// (7.5); a forcing chain propagates singles on a changing grid, SE's dynamic forcing chain
+/// (8.5). A guess is 10.0 (beyond SE's scale). `length` is the chain's number of links (the
+/// assumption included), and the increment is SE's: +0.1 each time the length passes 4, 6, 8,
+/// 12, 16, 24, 32, … (the bound alternately ×3/2 and ×4/3).
+pub fn se_of(rule: &str, length: usize, one_digit_static: bool, in_block: bool) -> f64 {
+    let base = match rule {
+        "naked-single" => 2.3,
+        "hidden-single" if in_block => 1.2,
+        "hidden-single" => 1.5,
+        "pointing" => 2.6,
+        "claiming" => 2.8,
+        "naked-pair" => 3.0,
+        "x-wing" => 3.2,
+        "hidden-pair" => 3.4,
+        "naked-triple" => 3.6,
+        "swordfish" => 3.8,
+        "hidden-triple" => 4.0,
+        "xy-wing" => 4.2,
+        "xyz-wing" => 4.4,
+        "unique-rectangle" => 4.5,
+        "naked-quad" => 5.0,
+        "jellyfish" => 5.2,
+        "hidden-quad" => 5.4,
+        "nishio" if one_digit_static => 6.6,
+        "nishio" => 7.5,
+        "chain" if one_digit_static => 6.6,
+        "chain" => 7.0,
+        "forcing-chain" => 8.5,
+        _ => return 10.0,
+    };
+    let chained = matches!(rule, "nishio" | "chain" | "forcing-chain");
+    if chained {
+        base + se_length(length)
+    } else {
+        base
+    }
+}
+
+/// The words a Nishio step's text uses when its chain is an X-chain (one digit, strong links
+/// from units where the digit had two places, weak links between cells that see each other).
+pub const X_CHAIN: &str = "an X-chain";
+
+/// Sudoku Explainer's length increment of a chain of `length` links.
+pub fn se_length(length: usize) -> f64 {
+    let (mut added, mut ceil, mut odd) = (0.0, 4usize, false);
+    while length > ceil {
+        added += 0.1;
+        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+        odd = !odd;
+    }
+    added
+}
+
+/// The SE-like rating of one explained step ([`se_of`] from its rule, chain and text).
+pub fn se_of_step(s: &HumanStep) -> f64 {
+    // A chain on one digit made of strong and weak links only (a Nishio step says so in its
+    // text: "an X-chain"); an implication chain is always static.
+    let digits: std::collections::BTreeSet<&str> = s.chain.iter().map(|l| l.value.as_str()).collect();
+    let one_digit_static = digits.len() == 1 && (s.rule == "chain" || s.text.contains(X_CHAIN));
+    let in_block = s.rule == "hidden-single" && s.text.contains("hidden single in block");
+    se_of(s.rule, s.chain.len(), one_digit_static, in_block)
+}
+
+/// The SE-like rating of an explanation: its hardest step's [`se_of_step`] (rounded to one
+/// decimal; `0.0` with no step).
+pub fn se_rating(x: &Explanation) -> f64 {
+    let m = x.steps.iter().map(se_of_step).fold(0.0f64, f64::max);
+    (m * 10.0).round() / 10.0
+}
 
 /// Sudoku's rule table over an engine model whose variable `i` is cell `i` (row-major), as
 /// `forced` needs it ([`crate::setter::fact_model`]).
@@ -85,30 +228,19 @@ impl pencilbox_core::human::Vocabulary for CellNames {
 
 /// The table entry of a rule.
 pub fn rule_info(r: Rule) -> RuleInfo {
-    let i = match r {
-        Rule::NakedSingle => 0,
-        Rule::HiddenSingle => 1,
-        Rule::Pointing => 2,
-        Rule::Claiming => 3,
-        Rule::NakedPair => 4,
-        Rule::HiddenPair => 5,
-        Rule::NakedTriple => 6,
-        Rule::HiddenTriple => 7,
-        Rule::Nishio => 8,
-        Rule::Chain => 9,
-        Rule::ForcingChain => 10,
-        Rule::Guess => 11,
-    };
-    RULES[i]
+    RULES[r as usize]
 }
 
-/// The rules allowed up to level `max`.
-fn rule_set(max: u8) -> RuleSet {
+/// The rules allowed up to level `max` (the ladder switches each engine rule on at its own
+/// level; this only leaves out what cannot be reached).
+fn rule_set(max: u8, unique: bool) -> RuleSet {
     RuleSet {
         locked: max >= 3,
         subsets: max >= 4,
-        nishio: max >= 6,
-        chains: max >= 7,
+        patterns: max >= 5,
+        uniqueness: unique && max >= RULES[Rule::UniqueRectangle as usize].level,
+        nishio: max >= NISHIO_LEVEL,
+        chains: max >= CHAIN_LEVEL,
     }
 }
 
@@ -155,8 +287,49 @@ fn human_step(n: usize, s: &Step) -> HumanStep {
         text: s.text.clone(),
         guess: s.rule == Rule::Guess,
         bookkeeping: false,
-        chain: Vec::new(),
-        contradiction: None,
+        chain: chain_links(n, &s.chain),
+        contradiction: s.contradiction.clone(),
+    }
+}
+
+/// A deducer chain as core's chain links (cells named `rNcM`).
+pub fn chain_links(n: usize, chain: &[crate::solver::Link]) -> Vec<ChainLink> {
+    chain
+        .iter()
+        .map(|&(c, d, holds, rule)| ChainLink {
+            cell: format!("r{}c{}", c / n + 1, c % n + 1),
+            value: d.to_string(),
+            holds,
+            rule,
+        })
+        .collect()
+}
+
+/// A chain in words for a step's text: `assume r1c5 = 2 → r1c7 ≠ 2 → … : r9c3 would be both
+/// 4 and not 4` (at most 12 links shown, the middle elided).
+pub fn chain_sentence(n: usize, chain: &[crate::solver::Link], contradiction: &str) -> String {
+    let links = chain_links(n, chain);
+    format!("assume {}", chain_text(&links, Some(contradiction), 12))
+}
+
+/// True when `p` has exactly one solution (counted to two under the deadline of `limits`;
+/// false when it cannot tell in time).
+pub fn is_unique(p: &Sudoku, limits: &Limits) -> bool {
+    let limits = Limits {
+        deadline: limits.deadline,
+        cancel: limits.cancel.clone(),
+        ..Limits::all()
+    }
+    .with_max_solutions(Some(2));
+    if let Some((_, r)) = crate::bitsolve::search(p, &limits, 0) {
+        return r.complete() && r.solutions == 1;
+    }
+    let Ok(cand) = crate::board::Candidates::from_puzzle(p) else {
+        return false;
+    };
+    match search(&cand, &limits, 2) {
+        (_, Some(r)) => r.complete() && r.solutions == 1,
+        (_, None) => false,
     }
 }
 
@@ -172,7 +345,10 @@ fn human_step(n: usize, s: &Step) -> HumanStep {
 pub fn explain(p: &Sudoku, opts: &ExplainOptions) -> Explanation {
     let max = opts.max_level.unwrap_or(u8::MAX);
     let n = p.n();
-    let mut d = match Deducer::new_limited(p, rule_set(max), opts.limits.clone()) {
+    // The unique rectangle holds only for a puzzle with one solution: count to two first (the
+    // bit solver, microseconds on 9×9) and use it only when there is exactly one.
+    let unique = max >= RULES[Rule::UniqueRectangle as usize].level && is_unique(p, &opts.limits);
+    let mut d = match Deducer::new_limited(p, rule_set(max, unique), opts.limits.clone()) {
         Ok(d) => d.with_max_level(max),
         Err(c) => return Explanation::new(Vec::new(), ExplainStatus::NoSolution, vec![c.message]),
     };
@@ -191,7 +367,7 @@ pub fn explain(p: &Sudoku, opts: &ExplainOptions) -> Explanation {
         if d.is_solved() {
             break ExplainStatus::Solved;
         }
-        if opts.no_guess || max < RULES[11].level {
+        if opts.no_guess || max < GUESS_LEVEL {
             break ExplainStatus::Stalled;
         }
         if solution.is_none() {
