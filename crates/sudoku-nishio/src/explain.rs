@@ -13,19 +13,23 @@
 //! | 7 | naked triple | 3.6 |
 //! | 8 | Swordfish | 3.8 |
 //! | 9 | hidden triple | 4.0 |
-//! | 10 | XY-Wing | 4.2 |
-//! | 11 | XYZ-Wing | 4.4 |
-//! | 12 | unique rectangle, type 1 (only when the puzzle was counted unique first) | 4.5 |
-//! | 13 | naked quad | 5.0 |
-//! | 14 | Jellyfish | 5.2 |
-//! | 15 | hidden quad | 5.4 |
-//! | 16 | Nishio (one digit, Eppstein's DAG reachability) | 6.6 (X-chain) or 7.5, + length |
-//! | 17 | implication chain | 6.6 (one digit) or 7.0, + length |
-//! | 18 | forcing chain | 8.5 + length |
-//! | 19 | guess (the solution's digit in a cell with the fewest candidates) | 10.0 |
+//! | 10 | turbot fish: Skyscraper, 2-String Kite, Turbot Fish | 4.0, 4.1, 4.2 |
+//! | 11 | XY-Wing | 4.2 |
+//! | 12 | XYZ-Wing | 4.4 |
+//! | 13 | unique rectangle, type 1 (only when the puzzle was counted unique first) | 4.5 |
+//! | 14 | naked quad | 5.0 |
+//! | 15 | Jellyfish | 5.2 |
+//! | 16 | hidden quad | 5.4 |
+//! | 17 | implication chain | 6.6 (X- or Y-chain) or 7.0, + length |
+//! | 18 | Nishio (one digit, Eppstein's DAG reachability) | 6.6 (X-chain) or 7.5, + length |
+//! | 19 | forcing chain | 8.5 + length |
+//! | 20 | guess (the solution's digit in a cell with the fewest candidates) | 10.0 |
 //!
-//! The levels follow Sudoku Explainer's order of techniques (its ratings, the *SE-like*
-//! column, see [`se_of`]), so the simplest rule in SE's sense is always tried first.
+//! The levels follow the order of techniques of Sudoku Explainer and of Sukaku Explainer, its
+//! successor that graded the Sudoku Exchange bank (their ratings: the *SE-like* column, see
+//! [`se_of`]), so the simplest rule in their sense is always tried first: the implication
+//! chain (SE's static forcing chains and cycles) comes before Nishio (SE's Nishio forcing
+//! chains), and the forcing chain (SE's dynamic forcing chains) after both.
 
 use crate::backtrack::search;
 use crate::board::Sudoku;
@@ -36,7 +40,7 @@ use pencilbox_core::human::{
 use pencilbox_core::Limits;
 
 /// Sudoku's rules, simplest first (index = [`Rule`] as `usize`).
-pub const RULES: [RuleInfo; 20] = [
+pub const RULES: [RuleInfo; 21] = [
     RuleInfo::new("naked-single", "naked single", 1, "one candidate left"),
     RuleInfo::new("hidden-single", "hidden single", 2, "one place left in a unit"),
     RuleInfo::new(
@@ -68,37 +72,37 @@ pub const RULES: [RuleInfo; 20] = [
     ),
     RuleInfo::new("hidden-triple", "hidden triple", 9, "three digits with three places"),
     RuleInfo::new(
+        "turbot-fish",
+        "turbot fish",
+        10,
+        "two strong links of a digit joined by a weak one (Skyscraper, 2-String Kite)",
+    ),
+    RuleInfo::new(
         "xy-wing",
         "XY-Wing",
-        10,
+        11,
         "a bivalue pivot and two pincers: one pincer holds the digit",
     ),
     RuleInfo::new(
         "xyz-wing",
         "XYZ-Wing",
-        11,
+        12,
         "a three-candidate pivot and two pincers: one of them holds the digit",
     ),
     RuleInfo::new(
         "unique-rectangle",
         "unique rectangle",
-        12,
+        13,
         "otherwise four cells could swap two digits (the puzzle has one solution)",
     ),
-    RuleInfo::new("naked-quad", "naked quad", 13, "four cells with four candidates"),
+    RuleInfo::new("naked-quad", "naked quad", 14, "four cells with four candidates"),
     RuleInfo::new(
         "jellyfish",
         "Jellyfish",
-        14,
+        15,
         "four lines' places for a digit lie in four crossing lines",
     ),
-    RuleInfo::new("hidden-quad", "hidden quad", 15, "four digits with four places"),
-    RuleInfo::new(
-        "nishio",
-        "Nishio",
-        16,
-        "no valid placement of the digit uses the candidate",
-    ),
+    RuleInfo::new("hidden-quad", "hidden quad", 16, "four digits with four places"),
     RuleInfo::new(
         "chain",
         "implication chain",
@@ -106,18 +110,28 @@ pub const RULES: [RuleInfo; 20] = [
         "a chain of implications refutes the candidate",
     ),
     RuleInfo::new(
+        "nishio",
+        "Nishio",
+        18,
+        "no valid placement of the digit uses the candidate",
+    ),
+    RuleInfo::new(
         "forcing-chain",
         "forcing chain",
-        18,
+        19,
         "assuming the candidate, singles reach a contradiction",
     ),
     RuleInfo::new(
         "guess",
         "guess",
-        19,
+        20,
         "no rule applies; a guess that leads to the solution",
     ),
 ];
+
+/// The names of the turbot fish by kind ([`crate::patterns::turbot_kind`]), as their steps'
+/// texts begin.
+pub const TURBOT_NAMES: [&str; 3] = ["Skyscraper", "2-String Kite", "Turbot Fish"];
 
 /// The level of Nishio, the chains and the guess ([`RULES`]).
 pub const NISHIO_LEVEL: u8 = RULES[Rule::Nishio as usize].level;
@@ -131,22 +145,27 @@ pub const GUESS_LEVEL: u8 = RULES[Rule::Guess as usize].level;
 /// The Sudoku Explainer–like rating of one step: the rule's number in SE's table of
 /// techniques, plus SE's length increment for chains.
 ///
-/// Source: Sudoku Explainer's published technique ratings (hidden single 1.2 in a block and
-/// 1.5 in a line, naked single 2.3, pointing 2.6, claiming 2.8, naked pair 3.0, X-Wing 3.2,
-/// hidden pair 3.4, naked triple 3.6, Swordfish 3.8, hidden triple 4.0, XY-Wing 4.2, XYZ-Wing
-/// 4.4, unique rectangle 4.5, naked quad 5.0, Jellyfish 5.2, hidden quad 5.4, forcing X-chain
-/// 6.6, forcing chain 7.0, Nishio 7.5, dynamic forcing chain 8.5). Our chains map onto SE's
-/// kinds by what they use: an implication chain is a static chain of bivalue cells and bilocal
-/// units (SE's forcing chain, 7.0; 6.6 when it stays on one digit, SE's forcing X-chain); a
-/// Nishio step whose chain is static on one digit is a forcing X-chain (6.6), else SE's Nishio
-/// (7.5); a forcing chain propagates singles on a changing grid, SE's dynamic forcing chain
-/// (8.5). A guess is 10.0 (beyond SE's scale). `length` is the chain's number of links (the
-/// assumption included), and the increment is SE's: +0.1 each time the length passes 4, 6, 8,
-/// 12, 16, 24, 32, … (the bound alternately ×3/2 and ×4/3).
-pub fn se_of(rule: &str, length: usize, one_digit_static: bool, in_block: bool) -> f64 {
+/// Source: the technique ratings of Sudoku Explainer and Sukaku Explainer (SudokuMonster's
+/// successor, which graded the Sudoku Exchange bank; its `getDifficulty()` methods): hidden
+/// single 1.2 in a block and 1.5 in a line, naked single 2.3, pointing 2.6, claiming 2.8, naked
+/// pair 3.0, X-Wing 3.2, hidden pair 3.4, naked triple 3.6, Swordfish 3.8, hidden triple 4.0,
+/// Skyscraper 4.0, 2-String Kite 4.1, Turbot Fish 4.2, XY-Wing 4.2, XYZ-Wing 4.4, unique
+/// rectangle 4.5, naked quad 5.0, Jellyfish 5.2, hidden quad 5.4, forcing chain 6.6 when it is
+/// an X-chain or a Y-chain and 7.0 when it mixes both, Nishio forcing chain 7.5, dynamic forcing
+/// chain 8.5. Our chains map onto SE's kinds by what they use: an implication chain is a static
+/// chain of bivalue cells and bilocal units (SE's forcing chain); a Nishio step whose chain
+/// is static on one digit is a forcing X-chain (6.6), else SE's Nishio (7.5); a forcing chain
+/// propagates singles on a changing grid, SE's dynamic forcing chain (8.5). A guess is 10.0
+/// (beyond SE's scale). `length` is the chain's number of links (the assumption included),
+/// and the increment is SE's `getLengthDifficulty`: with `l = length − 2`, +0.1 each time `l`
+/// passes 4, 6, 8, 12, 16, 24, 32, … (the bound alternately ×3/2 and ×4/3). `simple` says
+/// the chain is an X-chain or a Y-chain (see [`se_of_step`]); `variant` picks the number of
+/// a rule with several (a hidden single in a block: 1; a turbot fish: 0 Skyscraper, 1 2-String
+/// Kite, 2 Turbot Fish).
+pub fn se_of(rule: &str, length: usize, simple: bool, variant: usize) -> f64 {
     let base = match rule {
         "naked-single" => 2.3,
-        "hidden-single" if in_block => 1.2,
+        "hidden-single" if variant == 1 => 1.2,
         "hidden-single" => 1.5,
         "pointing" => 2.6,
         "claiming" => 2.8,
@@ -156,32 +175,29 @@ pub fn se_of(rule: &str, length: usize, one_digit_static: bool, in_block: bool) 
         "naked-triple" => 3.6,
         "swordfish" => 3.8,
         "hidden-triple" => 4.0,
+        "turbot-fish" => [4.0, 4.1, 4.2][variant.min(2)],
         "xy-wing" => 4.2,
         "xyz-wing" => 4.4,
         "unique-rectangle" => 4.5,
         "naked-quad" => 5.0,
         "jellyfish" => 5.2,
         "hidden-quad" => 5.4,
-        "nishio" if one_digit_static => 6.6,
-        "nishio" => 7.5,
-        "chain" if one_digit_static => 6.6,
+        "chain" if simple => 6.6,
         "chain" => 7.0,
+        "nishio" if simple => 6.6,
+        "nishio" => 7.5,
         "forcing-chain" => 8.5,
         _ => return 10.0,
     };
     let chained = matches!(rule, "nishio" | "chain" | "forcing-chain");
     if chained {
-        base + se_length(length)
+        base + se_length(length.saturating_sub(2))
     } else {
         base
     }
 }
 
-/// The words a Nishio step's text uses when its chain is an X-chain (one digit, strong links
-/// from units where the digit had two places, weak links between cells that see each other).
-pub const X_CHAIN: &str = "an X-chain";
-
-/// Sudoku Explainer's length increment of a chain of `length` links.
+/// Sudoku Explainer's length increment of a chain of complexity `length + 2`.
 pub fn se_length(length: usize) -> f64 {
     let (mut added, mut ceil, mut odd) = (0.0, 4usize, false);
     while length > ceil {
@@ -192,15 +208,28 @@ pub fn se_length(length: usize) -> f64 {
     added
 }
 
-/// The SE-like rating of one explained step ([`se_of`] from its rule, chain and text).
+/// The SE-like rating of one explained step ([`se_of`] from its rule, chain and text). An
+/// implication chain is *simple* when its strong links are all of one kind (bilocal units: an
+/// X-chain; bivalue cells: a Y-chain); a Nishio step when its text says its chain is an
+/// X-chain ([`X_CHAIN`]).
 pub fn se_of_step(s: &HumanStep) -> f64 {
-    // A chain on one digit made of strong and weak links only (a Nishio step says so in its
-    // text: "an X-chain"); an implication chain is always static.
-    let digits: std::collections::BTreeSet<&str> = s.chain.iter().map(|l| l.value.as_str()).collect();
-    let one_digit_static = digits.len() == 1 && (s.rule == "chain" || s.text.contains(X_CHAIN));
-    let in_block = s.rule == "hidden-single" && s.text.contains("hidden single in block");
-    se_of(s.rule, s.chain.len(), one_digit_static, in_block)
+    let strong = |r: &str| s.chain.iter().skip(1).any(|l| l.holds && l.rule == r);
+    let simple = match s.rule {
+        "chain" => !(strong("naked-single") && strong("hidden-single")),
+        "nishio" => s.text.contains(X_CHAIN),
+        _ => false,
+    };
+    let variant = match s.rule {
+        "hidden-single" => usize::from(s.text.contains("hidden single in block")),
+        "turbot-fish" => TURBOT_NAMES.iter().position(|n| s.text.starts_with(n)).unwrap_or(2),
+        _ => 0,
+    };
+    se_of(s.rule, s.chain.len(), simple, variant)
 }
+
+/// The words a Nishio step's text uses when its chain is an X-chain (one digit, strong links
+/// from units where the digit had two places, weak links between cells that see each other).
+pub const X_CHAIN: &str = "an X-chain";
 
 /// The SE-like rating of an explanation: its hardest step's [`se_of_step`] (rounded to one
 /// decimal; `0.0` with no step).
@@ -290,6 +319,15 @@ fn human_step(n: usize, s: &Step) -> HumanStep {
         chain: chain_links(n, &s.chain),
         contradiction: s.contradiction.clone(),
     }
+}
+
+/// The SE-like rating of deducer steps ([`se_of_step`] of each; `0.0` for none).
+pub fn se_of_steps(n: usize, steps: &[Step]) -> f64 {
+    let m = steps
+        .iter()
+        .map(|s| se_of_step(&human_step(n, s)))
+        .fold(0.0f64, f64::max);
+    (m * 10.0).round() / 10.0
 }
 
 /// A deducer chain as core's chain links (cells named `rNcM`).

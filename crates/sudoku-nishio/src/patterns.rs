@@ -11,6 +11,7 @@
 //! | rule | definition (on the open cells: those with two or more candidates) |
 //! |---|---|
 //! | `x-wing`, `swordfish`, `jellyfish` | `k` = 2, 3, 4 base lines (rows, or columns) in which digit `d` has 2..=`k` places, all inside `k` cover lines (columns, or rows): `d` leaves the cover lines' other cells |
+//! | `turbot-fish` | digit `d` has two places `a`, `b` in one unit and two places `c`, `e` in another, and `b` sees `c`: one of `a`, `e` holds `d`, so `d` leaves every cell that sees both (Skyscraper: two rows or two columns; 2-String Kite: a row and a column; Turbot Fish: a block) |
 //! | `xy-wing` | a pivot `{x,y}` and two pincers `{x,z}`, `{y,z}` that see it: `z` leaves every cell that sees both pincers |
 //! | `xyz-wing` | a pivot `{x,y,z}` and two pincers `{x,z}`, `{y,z}` that see it: `z` leaves every cell that sees all three |
 //! | `unique-rectangle` | four cells on two rows, two columns and two blocks, three of them `{a,b}` and the fourth holding `a`, `b` and more: `a` and `b` leave the fourth (else the four could swap `a` and `b`: a second solution) |
@@ -51,6 +52,18 @@ pub enum Pattern {
         digit: u8,
         /// An XYZ-Wing (the pivot holds `z` too).
         xyz: bool,
+    },
+    /// A turbot fish on `digit` (Skyscraper: two rows or two columns; 2-String Kite: a row
+    /// and a column; else Turbot Fish): `cells[0]`–`cells[1]` are the only places of the digit
+    /// in `units[0]`, `cells[2]`–`cells[3]` in `units[1]`, and `cells[1]` sees `cells[2]`; one of
+    /// `cells[0]`, `cells[3]` holds the digit.
+    Turbot {
+        /// The digit.
+        digit: u8,
+        /// The chain's four cells, in order.
+        cells: [usize; 4],
+        /// The units of the two strong links.
+        units: [usize; 2],
     },
     /// A unique rectangle of type 1.
     UniqueRectangle {
@@ -354,6 +367,115 @@ impl Propagator for WingRule {
         }
         let name = self.name();
         apply(cx, name, z as u32, &removals, premises, vec![p, a, b])
+    }
+}
+
+/// The turbot fish rule (Skyscraper, 2-String Kite, Turbot Fish).
+pub struct TurbotRule {
+    geo: Arc<Geometry>,
+    log: PatternLog,
+}
+
+impl TurbotRule {
+    /// The rule for a shape, logging to `log`.
+    pub fn new(geo: Arc<Geometry>, log: PatternLog) -> Self {
+        TurbotRule { geo, log }
+    }
+}
+
+/// The kind of a turbot fish by the units of its strong links: 0 Skyscraper (two rows or two
+/// columns), 1 2-String Kite (a row and a column), 2 Turbot Fish (a block).
+pub fn turbot_kind(geo: &Geometry, units: [usize; 2]) -> usize {
+    use crate::geometry::UnitKind;
+    match (geo.unit_kind(units[0]), geo.unit_kind(units[1])) {
+        (UnitKind::Block, _) | (_, UnitKind::Block) => 2,
+        (a, b) if a == b => 0,
+        _ => 1,
+    }
+}
+
+/// The simplest turbot fish that removes something (Skyscraper before 2-String Kite before
+/// Turbot Fish): `(digit, cells, units, removals)`.
+pub fn find_turbot(geo: &Geometry, doms: &[Domain]) -> Option<(u8, [usize; 4], [usize; 2], Vec<usize>)> {
+    let n = geo.n();
+    let mut best: Option<(usize, (u8, [usize; 4], [usize; 2], Vec<usize>))> = None;
+    for d in 1..=n as u32 {
+        // The strong links: units where d has exactly two open places.
+        let links: Vec<(usize, usize, usize)> = (0..geo.units().len())
+            .filter_map(|u| {
+                let mut it = geo
+                    .unit(u)
+                    .iter()
+                    .map(|&c| c as usize)
+                    .filter(|&c| open(doms[c]) && doms[c].contains(d));
+                match (it.next(), it.next(), it.next()) {
+                    (Some(a), Some(b), None) => Some((u, a, b)),
+                    _ => None,
+                }
+            })
+            .collect();
+        for (i, &(u1, p, q)) in links.iter().enumerate() {
+            for &(u2, r, t) in &links[i + 1..] {
+                let kind = turbot_kind(geo, [u1, u2]);
+                if best.as_ref().is_some_and(|b| b.0 <= kind) {
+                    continue;
+                }
+                for (a, b) in [(p, q), (q, p)] {
+                    for (c, e) in [(r, t), (t, r)] {
+                        let distinct = a != c && a != e && b != c && b != e;
+                        if !distinct || !sees(geo, b, c) {
+                            continue;
+                        }
+                        let removals: Vec<usize> = (0..doms.len())
+                            .filter(|&x| {
+                                x != a
+                                    && x != e
+                                    && open(doms[x])
+                                    && doms[x].contains(d)
+                                    && sees(geo, x, a)
+                                    && sees(geo, x, e)
+                            })
+                            .collect();
+                        if !removals.is_empty() && best.as_ref().is_none_or(|b| kind < b.0) {
+                            best = Some((kind, (d as u8, [a, b, c, e], [u1, u2], removals)));
+                        }
+                    }
+                }
+            }
+        }
+        if best.as_ref().is_some_and(|b| b.0 == 0) {
+            break;
+        }
+    }
+    best.map(|b| b.1)
+}
+
+impl Propagator for TurbotRule {
+    fn name(&self) -> &'static str {
+        "turbot-fish"
+    }
+    fn encode(&self, _: &mut Encoder) -> Encoded {
+        Encoded::Implied
+    }
+    fn priority(&self) -> Priority {
+        Priority::Costly
+    }
+    fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        let n = self.geo.n();
+        let doms = domains(cx, n * n);
+        let Some((d, cells, units, removals)) = find_turbot(&self.geo, &doms) else {
+            return Ok(());
+        };
+        let premises = units
+            .iter()
+            .flat_map(|&u| self.geo.unit(u).iter().map(|&c| c as usize))
+            .filter(|c| !cells.contains(c))
+            .map(|c| Premise::not(VarId::from_index(c), d as u32))
+            .collect();
+        if cx.explaining() {
+            lock(&self.log).push_back(Pattern::Turbot { digit: d, cells, units });
+        }
+        apply(cx, "turbot-fish", d as u32, &removals, premises, cells.to_vec())
     }
 }
 

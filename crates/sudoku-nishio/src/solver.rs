@@ -75,6 +75,9 @@ pub enum Rule {
     Swordfish,
     /// Three digits with three places between them in a unit.
     HiddenTriple,
+    /// Skyscraper, 2-String Kite or Turbot Fish: two strong links of a digit joined by a weak
+    /// one.
+    TurbotFish,
     /// A bivalue pivot `{x,y}` seeing pincers `{x,z}` and `{y,z}`.
     XYWing,
     /// A pivot `{x,y,z}` seeing pincers `{x,z}` and `{y,z}`.
@@ -87,11 +90,11 @@ pub enum Rule {
     Jellyfish,
     /// Four digits with four places between them in a unit.
     HiddenQuad,
-    /// Nishio (single-digit placement) by DAG reachability.
-    Nishio,
     /// A chain of bivalue cells and bilocal units (2-SAT implications) from a candidate to a
     /// contradiction.
     Chain,
+    /// Nishio (single-digit placement) by DAG reachability.
+    Nishio,
     /// Assuming a candidate, naked and hidden singles alone reach a contradiction (a one-level
     /// forcing chain; no branching).
     ForcingChain,
@@ -113,6 +116,7 @@ impl Rule {
             Rule::NakedTriple => "naked triple",
             Rule::Swordfish => "Swordfish",
             Rule::HiddenTriple => "hidden triple",
+            Rule::TurbotFish => "turbot fish",
             Rule::XYWing => "XY-Wing",
             Rule::XYZWing => "XYZ-Wing",
             Rule::UniqueRectangle => "unique rectangle",
@@ -255,6 +259,8 @@ pub struct Deducer {
     stopped: Option<StopReason>,
     /// Nishio steps consumed from the rule's side channel.
     nishio_seen: usize,
+    /// The candidates on which the implication chain last found nothing.
+    chain_clean: Option<Vec<Domain>>,
     /// The text, links and contradiction of the chain step just made.
     chain_text: Option<(String, Vec<Link>, String)>,
     /// Which engine rules are on: the simplest first, as in core's levelled explainer.
@@ -302,6 +308,7 @@ impl Deducer {
             stopped: None,
             nishio_seen: 0,
             chain_text: None,
+            chain_clean: None,
             ladder,
             max_level: u8::MAX,
             shadow: cand.cells().to_vec(),
@@ -446,6 +453,9 @@ impl Deducer {
                 self.broken = Some(self.describe_conflict());
             } else if self.poll() {
                 // A rule (Nishio) stopped early for the limits: not a fixpoint.
+            } else if !progress && !self.model.engine.all_fixed() && self.chain_before_next_level() {
+                // The implication chain's level lies between the engine's rule levels (before
+                // Nishio): it was tried, and applied if it found something.
             } else if !self.model.engine.all_fixed() && self.ladder.climb(&mut self.model.engine, progress) {
                 self.dirty = true;
             } else {
@@ -462,6 +472,9 @@ impl Deducer {
                 if level > self.max_level {
                     continue;
                 }
+                if rule == ChainRule::Chain && self.chain_clean.as_deref() == Some(self.model.engine.domains()) {
+                    continue;
+                }
                 match self.chain(rule) {
                     None => return, // interrupted
                     Some(true) => {
@@ -475,6 +488,42 @@ impl Deducer {
             }
         }
         self.done = true;
+    }
+
+    /// At a stall of the engine's rules up to the ladder's level, when the next engine level is
+    /// above the implication chain's ([`crate::explain::CHAIN_LEVEL`], below Nishio's): tries
+    /// the chain first. True when it applied one (the run goes back to level 1) or was
+    /// interrupted; false to climb as usual.
+    fn chain_before_next_level(&mut self) -> bool {
+        let level = crate::explain::CHAIN_LEVEL;
+        if !self.rules.chains || level > self.max_level || self.ladder.level() >= level {
+            return false;
+        }
+        let here = self.ladder.level();
+        let next = self
+            .ladder
+            .levels()
+            .iter()
+            .map(|&(_, l)| l)
+            .find(|&l| l > here && l <= self.max_level);
+        if next.is_some_and(|l| l < level) {
+            return false;
+        }
+        match self.chain(ChainRule::Chain) {
+            None => true,
+            Some(true) => {
+                self.ladder.set(&mut self.model.engine, 1);
+                self.dirty = true;
+                self.drain_log();
+                true
+            }
+            Some(false) => {
+                // Nothing: climb (to Nishio), and remember the grid so the chain is not
+                // searched again at the top unless something changed.
+                self.chain_clean = Some(self.model.engine.domains().to_vec());
+                false
+            }
+        }
     }
 
     /// Why the engine's last propagation failed, in words.
@@ -706,7 +755,7 @@ impl Deducer {
                 );
                 Some(Step::eliminating(rule, text, eliminated))
             }
-            "x-wing" | "swordfish" | "jellyfish" | "xy-wing" | "xyz-wing" | "unique-rectangle" => {
+            "x-wing" | "swordfish" | "jellyfish" | "turbot-fish" | "xy-wing" | "xyz-wing" | "unique-rectangle" => {
                 let pattern = crate::patterns::lock(&self.model.patterns).pop_front()?;
                 let (rule, text) = self.pattern_text(&pattern, &eliminated);
                 let mut step = Step::eliminating(rule, text, eliminated);
@@ -945,6 +994,19 @@ impl Deducer {
                     self.names(eliminated)
                 );
                 (rule, text)
+            }
+            Pattern::Turbot { digit, cells, units } => {
+                let d = symbol(*digit);
+                let kind = crate::patterns::turbot_kind(geo, *units);
+                let name = crate::explain::TURBOT_NAMES[kind];
+                let [a, b, c, e] = cells.map(|c| self.name(c));
+                let text = format!(
+                    "{name} on {d}: {d} fits only {a}, {b} in {} and only {c}, {e} in {}, and {b} sees {c}: if {a} is not {d} then {b} is, so {c} is not and {e} is; one of {a}, {e} is {d}, so {d} leaves {} (they see both)",
+                    geo.unit_name(units[0]),
+                    geo.unit_name(units[1]),
+                    self.names(eliminated)
+                );
+                (Rule::TurbotFish, text)
             }
             Pattern::UniqueRectangle { cells, digits } => {
                 let [x, y] = digits.map(symbol);
@@ -1199,8 +1261,9 @@ impl Deducer {
 }
 
 /// The engine rules of the named patterns (and the subsets of four), switched off for search.
-const PATTERN_RULES: [&str; 8] = [
+const PATTERN_RULES: [&str; 9] = [
     "x-wing",
+    "turbot-fish",
     "swordfish",
     "jellyfish",
     "xy-wing",
@@ -1649,6 +1712,27 @@ mod tests {
                             assert!(!*xyz || sees(&geo, c, *pivot), "{}", s.text);
                         }
                     }
+                    Pattern::Turbot { digit, cells, units } => {
+                        assert_eq!(s.rule, Rule::TurbotFish);
+                        let d = *digit as u32;
+                        for (u, pair) in units.iter().zip([[cells[0], cells[1]], [cells[2], cells[3]]]) {
+                            let mut places: Vec<usize> = geo
+                                .unit(*u)
+                                .iter()
+                                .map(|&c| c as usize)
+                                .filter(|&c| open(c) && cand[c].contains(d))
+                                .collect();
+                            places.sort_unstable();
+                            let mut want = pair.to_vec();
+                            want.sort_unstable();
+                            assert_eq!(places, want, "not a strong link: {}", s.text);
+                        }
+                        assert!(sees(&geo, cells[1], cells[2]), "{}", s.text);
+                        for &(c, x) in &s.eliminated {
+                            assert_eq!(x, *digit, "{}", s.text);
+                            assert!(sees(&geo, c, cells[0]) && sees(&geo, c, cells[3]), "{}", s.text);
+                        }
+                    }
                     Pattern::UniqueRectangle { cells, digits } => {
                         assert_eq!(s.rule, Rule::UniqueRectangle);
                         let pair = Domain::single(digits[0] as u32).or(Domain::single(digits[1] as u32));
@@ -1677,6 +1761,7 @@ mod tests {
         for (r, want) in [
             (Rule::XWing, 5),
             (Rule::Swordfish, 1),
+            (Rule::TurbotFish, 5),
             (Rule::XYWing, 5),
             (Rule::XYZWing, 5),
             (Rule::UniqueRectangle, 3),
