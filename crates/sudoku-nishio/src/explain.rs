@@ -20,10 +20,12 @@
 //! | 14 | naked quad | 5.0 |
 //! | 15 | Jellyfish | 5.2 |
 //! | 16 | hidden quad | 5.4 |
-//! | 17 | implication chain | 6.6 (X- or Y-chain) or 7.0, + length |
-//! | 18 | Nishio (one digit, Eppstein's DAG reachability) | 6.6 (X-chain) or 7.5, + length |
-//! | 19 | forcing chain | 8.5 + length |
-//! | 20 | guess (the solution's digit in a cell with the fewest candidates) | 10.0 |
+//! | 17 | WXYZ-Wing | 5.5 |
+//! | 18 | BUG+1 (only when the puzzle was counted unique first) | 5.6 |
+//! | 19 | implication chain | 6.6 (X- or Y-chain) or 7.0, + length; an X-chain with k strong links: at most Sukaku's k-strong-linked fish (5.4 for 3, 5.8 for 4, …) |
+//! | 20 | Nishio (one digit, Eppstein's DAG reachability) | as an X-chain when its chain is one, else 7.5 + length |
+//! | 21 | forcing chain | 8.5 + length |
+//! | 22 | guess (the solution's digit in a cell with the fewest candidates) | 10.0 |
 //!
 //! The levels follow the order of techniques of Sudoku Explainer and of Sukaku Explainer, its
 //! successor that graded the Sudoku Exchange bank (their ratings: the *SE-like* column, see
@@ -40,7 +42,7 @@ use pencilbox_core::human::{
 use pencilbox_core::Limits;
 
 /// Sudoku's rules, simplest first (index = [`Rule`] as `usize`).
-pub const RULES: [RuleInfo; 21] = [
+pub const RULES: [RuleInfo; 23] = [
     RuleInfo::new("naked-single", "naked single", 1, "one candidate left"),
     RuleInfo::new("hidden-single", "hidden single", 2, "one place left in a unit"),
     RuleInfo::new(
@@ -104,27 +106,39 @@ pub const RULES: [RuleInfo; 21] = [
     ),
     RuleInfo::new("hidden-quad", "hidden quad", 16, "four digits with four places"),
     RuleInfo::new(
+        "wxyz-wing",
+        "WXYZ-Wing",
+        17,
+        "four cells with four digits, all but one confined to one of them: that one is there",
+    ),
+    RuleInfo::new(
+        "bug",
+        "BUG+1",
+        18,
+        "otherwise every digit would have two places in every unit (the puzzle has one solution)",
+    ),
+    RuleInfo::new(
         "chain",
         "implication chain",
-        17,
+        19,
         "a chain of implications refutes the candidate",
     ),
     RuleInfo::new(
         "nishio",
         "Nishio",
-        18,
+        20,
         "no valid placement of the digit uses the candidate",
     ),
     RuleInfo::new(
         "forcing-chain",
         "forcing chain",
-        19,
+        21,
         "assuming the candidate, singles reach a contradiction",
     ),
     RuleInfo::new(
         "guess",
         "guess",
-        20,
+        22,
         "no rule applies; a guess that leads to the solution",
     ),
 ];
@@ -149,8 +163,9 @@ pub const GUESS_LEVEL: u8 = RULES[Rule::Guess as usize].level;
 /// successor, which graded the Sudoku Exchange bank; its `getDifficulty()` methods): hidden
 /// single 1.2 in a block and 1.5 in a line, naked single 2.3, pointing 2.6, claiming 2.8, naked
 /// pair 3.0, X-Wing 3.2, hidden pair 3.4, naked triple 3.6, Swordfish 3.8, hidden triple 4.0,
-/// Skyscraper 4.0, 2-String Kite 4.1, Turbot Fish 4.2, XY-Wing 4.2, XYZ-Wing 4.4, unique
-/// rectangle 4.5, naked quad 5.0, Jellyfish 5.2, hidden quad 5.4, forcing chain 6.6 when it is
+/// Skyscraper 4.0, 2-String Kite 4.1, Turbot Fish 4.2 (and, for longer chains on one digit,
+/// its k-strong-linked fishes: 5.4, 5.8, 6.2, 6.6, 7.0, 7.4 for k = 3..8), XY-Wing 4.2, XYZ-Wing 4.4, unique
+/// rectangle 4.5, naked quad 5.0, Jellyfish 5.2, hidden quad 5.4, WXYZ-Wing 5.5, BUG+1 5.6, forcing chain 6.6 when it is
 /// an X-chain or a Y-chain and 7.0 when it mixes both, Nishio forcing chain 7.5, dynamic forcing
 /// chain 8.5. Our chains map onto SE's kinds by what they use: an implication chain is a static
 /// chain of bivalue cells and bilocal units (SE's forcing chain); a Nishio step whose chain
@@ -182,6 +197,8 @@ pub fn se_of(rule: &str, length: usize, simple: bool, variant: usize) -> f64 {
         "naked-quad" => 5.0,
         "jellyfish" => 5.2,
         "hidden-quad" => 5.4,
+        "wxyz-wing" => 5.5,
+        "bug" => 5.6,
         "chain" if simple => 6.6,
         "chain" => 7.0,
         "nishio" if simple => 6.6,
@@ -214,6 +231,21 @@ pub fn se_length(length: usize) -> f64 {
 /// X-chain ([`X_CHAIN`]).
 pub fn se_of_step(s: &HumanStep) -> f64 {
     let strong = |r: &str| s.chain.iter().skip(1).any(|l| l.holds && l.rule == r);
+    // A static chain on one digit is an X-chain: Sukaku Explainer rates one with k strong
+    // links as a k-strong-linked fish (StrongLinksHint: 4.0, 5.4, 5.8, 6.2, 6.6, 7.0, 7.4 for
+    // k = 2..8) when that is below the forcing chain's number.
+    let one_digit = s.chain.windows(2).all(|w| w[0].value == w[1].value);
+    let x_chain = one_digit
+        && match s.rule {
+            "chain" => !strong("naked-single"),
+            "nishio" => s.text.contains(X_CHAIN),
+            _ => false,
+        };
+    if x_chain {
+        let k = s.chain.iter().skip(1).filter(|l| l.holds).count().clamp(2, 8);
+        let fish = [4.0, 5.4, 5.8, 6.2, 6.6, 7.0, 7.4][k - 2];
+        return f64::min(fish, se_of(s.rule, s.chain.len(), true, 0));
+    }
     let simple = match s.rule {
         "chain" => !(strong("naked-single") && strong("hidden-single")),
         "nishio" => s.text.contains(X_CHAIN),

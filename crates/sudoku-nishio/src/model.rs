@@ -7,7 +7,7 @@
 //! | `naked-single`, `hidden-single` | immediate, linear | core's all-different-with-permutation propagation |
 //! | `pointing` | costly | pointing (a block's places for a digit on one line) and claiming (a line's places in one block) |
 //! | `naked-pair`, `naked-triple`, `hidden-pair`, `hidden-triple` | costly | naked and hidden pairs and triples, one propagator per size ([`DistinctRules::by_size`]), so the explainer switches pairs on before triples |
-//! | `x-wing`, `swordfish`, `jellyfish`, `turbot-fish`, `xy-wing`, `xyz-wing`, `naked-quad`, `hidden-quad` (and `unique-rectangle` when [`RuleSet::uniqueness`]) | costly | the named patterns of [`crate::patterns`] and core's subsets of four, with [`RuleSet::patterns`] |
+//! | `x-wing`, `swordfish`, `jellyfish`, `turbot-fish`, `xy-wing`, `xyz-wing`, `wxyz-wing`, `naked-quad`, `hidden-quad` (and `unique-rectangle`, `bug` when [`RuleSet::uniqueness`]) | costly | the named patterns of [`crate::patterns`] and core's subsets of four, with [`RuleSet::patterns`] |
 //! | `nishio` | global | [`NishioRule`]: the candidates of a digit `d` on no valid placement inside `S` (Section 2), by reachability in the shared [`AbGraph`] (Section 3): every digit at once in one bit-parallel sweep ([`crate::nishio::nishio_lanes`], the fastest method) on graphs up to 65,536 vertices when no explanation is asked for; otherwise one digit at a time with the paper's DAG method and its placement count ([`crate::nishio::nishio_with`]) |
 //!
 //! The `deduce` algorithm ([`crate::solver`]) runs these to a fixpoint with the explanation log
@@ -337,7 +337,7 @@ impl Model {
         };
         let mut m = Model::with_rules(cand, d, rules.nishio, limits);
         if rules.patterns {
-            use crate::patterns::{FishRule, TurbotRule, UniqueRectangleRule, WingRule};
+            use crate::patterns::{BugRule, FishRule, TurbotRule, UniqueRectangleRule, WingRule, WxyzRule};
             let (geo, log) = (&m.geo, &m.patterns);
             let n = geo.n();
             // Fish of size k need 2k ≤ n lines to be more than a hidden subset of lines.
@@ -347,8 +347,10 @@ impl Model {
             m.engine.post(TurbotRule::new(geo.clone(), log.clone()));
             m.engine.post(WingRule::new(geo.clone(), false, log.clone()));
             m.engine.post(WingRule::new(geo.clone(), true, log.clone()));
+            m.engine.post(WxyzRule::new(geo.clone(), log.clone()));
             if rules.uniqueness {
                 m.engine.post(UniqueRectangleRule::new(geo.clone(), log.clone()));
+                m.engine.post(BugRule::new(geo.clone(), log.clone()));
             }
         }
         m

@@ -14,9 +14,11 @@
 //! | `turbot-fish` | digit `d` has two places `a`, `b` in one unit and two places `c`, `e` in another, and `b` sees `c`: one of `a`, `e` holds `d`, so `d` leaves every cell that sees both (Skyscraper: two rows or two columns; 2-String Kite: a row and a column; Turbot Fish: a block) |
 //! | `xy-wing` | a pivot `{x,y}` and two pincers `{x,z}`, `{y,z}` that see it: `z` leaves every cell that sees both pincers |
 //! | `xyz-wing` | a pivot `{x,y,z}` and two pincers `{x,z}`, `{y,z}` that see it: `z` leaves every cell that sees all three |
+//! | `wxyz-wing` | four cells with four digits between them, every digit but `z` on cells that all see each other: `z` leaves every cell that sees all the wing's cells holding it |
+//! | `bug` | BUG+1: every open cell has two candidates but one with three, and every digit two places or none in every unit but one digit with three in that cell's units: the cell takes that digit (else the grid would have no solution or two) |
 //! | `unique-rectangle` | four cells on two rows, two columns and two blocks, three of them `{a,b}` and the fourth holding `a`, `b` and more: `a` and `b` leave the fourth (else the four could swap `a` and `b`: a second solution) |
 //!
-//! The unique rectangle is sound **only for a puzzle with one solution**: it is posted only
+//! The unique rectangle and BUG+1 are sound **only for a puzzle with one solution**: it is posted only
 //! when [`crate::solver::RuleSet::uniqueness`] is on, which [`crate::explain::explain`] sets
 //! after it has counted the solutions (never when solving or counting).
 
@@ -53,6 +55,15 @@ pub enum Pattern {
         /// An XYZ-Wing (the pivot holds `z` too).
         xyz: bool,
     },
+    /// A WXYZ-Wing: four cells with four digits between them, each digit but `digit` on cells
+    /// that all see each other; `digit` leaves every cell that sees all the wing's cells holding
+    /// it.
+    Wxyz {
+        /// The four cells.
+        cells: [usize; 4],
+        /// The digit removed (`z`, the one whose cells do not all see each other).
+        digit: u8,
+    },
     /// A turbot fish on `digit` (Skyscraper: two rows or two columns; 2-String Kite: a row
     /// and a column; else Turbot Fish): `cells[0]`–`cells[1]` are the only places of the digit
     /// in `units[0]`, `cells[2]`–`cells[3]` in `units[1]`, and `cells[1]` sees `cells[2]`; one of
@@ -64,6 +75,15 @@ pub enum Pattern {
         cells: [usize; 4],
         /// The units of the two strong links.
         units: [usize; 2],
+    },
+    /// A bivalue universal grave plus one (BUG+1): every open cell has two candidates but
+    /// `cell`, which has three, and every digit has two places in each unit but `digit`, which
+    /// has three in `cell`'s units: `cell` is `digit` (else no solution, or two).
+    Bug {
+        /// The one cell with three candidates.
+        cell: usize,
+        /// Its digit with three places in each of its units.
+        digit: u8,
     },
     /// A unique rectangle of type 1.
     UniqueRectangle {
@@ -370,6 +390,116 @@ impl Propagator for WingRule {
     }
 }
 
+/// The WXYZ-Wing rule.
+pub struct WxyzRule {
+    geo: Arc<Geometry>,
+    log: PatternLog,
+}
+
+impl WxyzRule {
+    /// The rule for a shape, logging to `log`.
+    pub fn new(geo: Arc<Geometry>, log: PatternLog) -> Self {
+        WxyzRule { geo, log }
+    }
+}
+
+/// The first WXYZ-Wing that removes something: four open cells whose candidates make four
+/// digits, all but one (`z`) *restricted* (the wing's cells holding it all see each other, so
+/// it fills at most one of them); the other three cannot fill four cells, so `z` is in the
+/// wing and leaves every cell that sees all the wing's cells holding it. `(cells, z,
+/// removals)`.
+pub fn find_wxyz(geo: &Geometry, doms: &[Domain]) -> Option<([usize; 4], u8, Vec<usize>)> {
+    let cells: Vec<usize> = (0..doms.len())
+        .filter(|&c| open(doms[c]) && doms[c].len() <= 4)
+        .collect();
+    let mut pick = Vec::with_capacity(4);
+    wxyz_search(geo, doms, &cells, 0, Domain::EMPTY, &mut pick)
+}
+
+fn wxyz_search(
+    geo: &Geometry,
+    doms: &[Domain],
+    cells: &[usize],
+    from: usize,
+    union: Domain,
+    pick: &mut Vec<usize>,
+) -> Option<([usize; 4], u8, Vec<usize>)> {
+    if pick.len() == 4 {
+        if union.len() != 4 {
+            return None;
+        }
+        let holders = |d: u32| pick.iter().copied().filter(move |&c| doms[c].contains(d));
+        let unrestricted: Vec<u32> = union
+            .iter()
+            .filter(|&d| {
+                let h: Vec<usize> = holders(d).collect();
+                h.iter()
+                    .enumerate()
+                    .any(|(i, &a)| h[i + 1..].iter().any(|&b| !sees(geo, a, b)))
+            })
+            .collect();
+        let [z] = unrestricted[..] else {
+            return None;
+        };
+        let zs: Vec<usize> = holders(z).collect();
+        let removals: Vec<usize> = (0..doms.len())
+            .filter(|&x| {
+                !pick.contains(&x) && open(doms[x]) && doms[x].contains(z) && zs.iter().all(|&c| sees(geo, x, c))
+            })
+            .collect();
+        if removals.is_empty() {
+            return None;
+        }
+        return Some(([pick[0], pick[1], pick[2], pick[3]], z as u8, removals));
+    }
+    for i in from..cells.len() {
+        let c = cells[i];
+        let u = union.or(doms[c]);
+        if u.len() > 4 {
+            continue;
+        }
+        // The wing hangs together: each new cell sees one already chosen (the usual shape,
+        // and it keeps the search small).
+        if !pick.is_empty() && !pick.iter().any(|&p| sees(geo, p, c)) {
+            continue;
+        }
+        pick.push(c);
+        let r = wxyz_search(geo, doms, cells, i + 1, u, pick);
+        pick.pop();
+        if r.is_some() {
+            return r;
+        }
+    }
+    None
+}
+
+impl Propagator for WxyzRule {
+    fn name(&self) -> &'static str {
+        "wxyz-wing"
+    }
+    fn encode(&self, _: &mut Encoder) -> Encoded {
+        Encoded::Implied
+    }
+    fn priority(&self) -> Priority {
+        Priority::Costly
+    }
+    fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        let n = self.geo.n();
+        let doms = domains(cx, n * n);
+        let Some((cells, z, removals)) = find_wxyz(&self.geo, &doms) else {
+            return Ok(());
+        };
+        let premises = cells
+            .iter()
+            .map(|&c| Premise::within(VarId::from_index(c), doms[c]))
+            .collect();
+        if cx.explaining() {
+            lock(&self.log).push_back(Pattern::Wxyz { cells, digit: z });
+        }
+        apply(cx, "wxyz-wing", z as u32, &removals, premises, cells.to_vec())
+    }
+}
+
 /// The turbot fish rule (Skyscraper, 2-String Kite, Turbot Fish).
 pub struct TurbotRule {
     geo: Arc<Geometry>,
@@ -476,6 +606,88 @@ impl Propagator for TurbotRule {
             lock(&self.log).push_back(Pattern::Turbot { digit: d, cells, units });
         }
         apply(cx, "turbot-fish", d as u32, &removals, premises, cells.to_vec())
+    }
+}
+
+/// BUG+1 (sound only for a puzzle with one solution, like the unique rectangle).
+pub struct BugRule {
+    geo: Arc<Geometry>,
+    log: PatternLog,
+}
+
+impl BugRule {
+    /// The rule for a shape, logging to `log`.
+    pub fn new(geo: Arc<Geometry>, log: PatternLog) -> Self {
+        BugRule { geo, log }
+    }
+}
+
+/// BUG+1: the one open cell with three candidates and its digit with three places in each of
+/// its units, when every other open cell has two candidates and every other digit two places
+/// (or none) in every unit.
+pub fn find_bug(geo: &Geometry, doms: &[Domain]) -> Option<(usize, u8)> {
+    let mut three = None;
+    for (c, d) in doms.iter().enumerate() {
+        match d.len() {
+            0..=2 => {}
+            3 if three.is_none() => three = Some(c),
+            _ => return None,
+        }
+    }
+    let b = three?;
+    let units = geo.cell_units(b);
+    let n = geo.n();
+    let count = |u: usize, d: u32| {
+        geo.unit(u)
+            .iter()
+            .filter(|&&c| open(doms[c as usize]) && doms[c as usize].contains(d))
+            .count()
+    };
+    let digit = doms[b]
+        .iter()
+        .find(|&d| units.iter().all(|&u| count(u as usize, d) == 3))?;
+    for u in 0..geo.units().len() {
+        for d in 1..=n as u32 {
+            let want_three = d == digit && units.contains(&(u as u16));
+            let k = count(u, d);
+            if !(k == 0 || k == 2 || (want_three && k == 3)) {
+                return None;
+            }
+        }
+    }
+    Some((b, digit as u8))
+}
+
+impl Propagator for BugRule {
+    fn name(&self) -> &'static str {
+        "bug"
+    }
+    fn encode(&self, _: &mut Encoder) -> Encoded {
+        // Not implied by the rules alone: it assumes one solution.
+        Encoded::Implied
+    }
+    fn priority(&self) -> Priority {
+        Priority::Costly
+    }
+    fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        let n = self.geo.n();
+        let doms = domains(cx, n * n);
+        let Some((b, d)) = find_bug(&self.geo, &doms) else {
+            return Ok(());
+        };
+        if cx.explaining() {
+            let premises: Vec<Premise> = (0..n * n)
+                .filter(|&c| open(doms[c]))
+                .map(|c| Premise::within(VarId::from_index(c), doms[c]))
+                .collect();
+            cx.because_rule("bug", premises);
+            cx.focus(vec![VarId::from_index(b)], Some(d as u32), Vec::new());
+            lock(&self.log).push_back(Pattern::Bug { cell: b, digit: d });
+        }
+        for e in doms[b].without(d as u32).iter() {
+            cx.remove(VarId::from_index(b), e)?;
+        }
+        Ok(())
     }
 }
 

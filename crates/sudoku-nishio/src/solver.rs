@@ -90,6 +90,10 @@ pub enum Rule {
     Jellyfish,
     /// Four digits with four places between them in a unit.
     HiddenQuad,
+    /// Four cells with four digits between them, all but one restricted.
+    WXYZWing,
+    /// Bivalue universal grave plus one (only when the puzzle is known to have one solution).
+    Bug,
     /// A chain of bivalue cells and bilocal units (2-SAT implications) from a candidate to a
     /// contradiction.
     Chain,
@@ -123,6 +127,8 @@ impl Rule {
             Rule::NakedQuad => "naked quad",
             Rule::Jellyfish => "Jellyfish",
             Rule::HiddenQuad => "hidden quad",
+            Rule::WXYZWing => "WXYZ-Wing",
+            Rule::Bug => "BUG+1",
             Rule::Nishio => "Nishio",
             Rule::Chain => "implication chain",
             Rule::ForcingChain => "forcing chain",
@@ -755,7 +761,8 @@ impl Deducer {
                 );
                 Some(Step::eliminating(rule, text, eliminated))
             }
-            "x-wing" | "swordfish" | "jellyfish" | "turbot-fish" | "xy-wing" | "xyz-wing" | "unique-rectangle" => {
+            "x-wing" | "swordfish" | "jellyfish" | "turbot-fish" | "xy-wing" | "xyz-wing" | "wxyz-wing" | "bug"
+            | "unique-rectangle" => {
                 let pattern = crate::patterns::lock(&self.model.patterns).pop_front()?;
                 let (rule, text) = self.pattern_text(&pattern, &eliminated);
                 let mut step = Step::eliminating(rule, text, eliminated);
@@ -994,6 +1001,31 @@ impl Deducer {
                     self.names(eliminated)
                 );
                 (rule, text)
+            }
+            Pattern::Bug { cell, digit } => {
+                let d = symbol(*digit);
+                let text = format!(
+                    "BUG+1: every open cell but {} has two candidates, and every digit two places in each unit but {d}, which has three in the units of {} {{{}}}; if {} were not {d}, every unit would hold each of its digits in two cells, a grid with no solution or two, so {} = {d} (the puzzle is known to have one solution)",
+                    self.name(*cell),
+                    self.name(*cell),
+                    cand(*cell),
+                    self.name(*cell),
+                    self.name(*cell)
+                );
+                (Rule::Bug, text)
+            }
+            Pattern::Wxyz { cells, digit } => {
+                let z = symbol(*digit);
+                let wing: Vec<String> = cells
+                    .iter()
+                    .map(|&c| format!("{} {{{}}}", self.name(c), cand(c)))
+                    .collect();
+                let text = format!(
+                    "WXYZ-Wing: {} hold four digits between them, and every digit but {z} fills at most one of them (its cells see each other), so one of them is {z}: {z} leaves {} (they see every wing cell holding {z})",
+                    wing.join(", "),
+                    self.names(eliminated)
+                );
+                (Rule::WXYZWing, text)
             }
             Pattern::Turbot { digit, cells, units } => {
                 let d = symbol(*digit);
@@ -1261,8 +1293,10 @@ impl Deducer {
 }
 
 /// The engine rules of the named patterns (and the subsets of four), switched off for search.
-const PATTERN_RULES: [&str; 9] = [
+const PATTERN_RULES: [&str; 11] = [
     "x-wing",
+    "bug",
+    "wxyz-wing",
     "turbot-fish",
     "swordfish",
     "jellyfish",
@@ -1646,6 +1680,8 @@ mod tests {
                                 | Rule::Jellyfish
                                 | Rule::XYWing
                                 | Rule::XYZWing
+                                | Rule::WXYZWing
+                                | Rule::Bug
                                 | Rule::UniqueRectangle
                         ),
                         "no pattern on {}",
@@ -1712,6 +1748,45 @@ mod tests {
                             assert!(!*xyz || sees(&geo, c, *pivot), "{}", s.text);
                         }
                     }
+                    Pattern::Bug { cell, digit } => {
+                        assert_eq!(s.rule, Rule::Bug);
+                        let others = (0..81).filter(|&c| c != *cell && open(c));
+                        assert!(others.clone().all(|c| cand[c].len() == 2), "{}", s.text);
+                        assert_eq!(cand[*cell].len(), 3, "{}", s.text);
+                        let units = geo.cell_units(*cell);
+                        for u in 0..27 {
+                            for d in 1..=9u32 {
+                                let k = geo
+                                    .unit(u)
+                                    .iter()
+                                    .filter(|&&c| open(c as usize) && cand[c as usize].contains(d))
+                                    .count();
+                                let three = d == *digit as u32 && units.contains(&(u as u16));
+                                assert!(k == 0 || k == 2 || (three && k == 3), "{}", s.text);
+                            }
+                        }
+                        assert!(
+                            s.eliminated.iter().all(|&(c, d)| c == *cell && d != *digit),
+                            "{}",
+                            s.text
+                        );
+                    }
+                    Pattern::Wxyz { cells, digit } => {
+                        assert_eq!(s.rule, Rule::WXYZWing);
+                        let union = cells.iter().fold(Domain::EMPTY, |u, &c| u.or(cand[c]));
+                        assert_eq!(union.len(), 4, "{}", s.text);
+                        assert!(cells.iter().all(|&c| open(c)), "{}", s.text);
+                        let holders = |d: u32| cells.iter().copied().filter(move |&c| cand[c].contains(d));
+                        for d in union.iter() {
+                            let h: Vec<usize> = holders(d).collect();
+                            let restricted = h.iter().all(|&a| h.iter().all(|&b| a == b || sees(&geo, a, b)));
+                            assert_eq!(restricted, d != *digit as u32, "{}", s.text);
+                        }
+                        for &(c, x) in &s.eliminated {
+                            assert_eq!(x, *digit, "{}", s.text);
+                            assert!(holders(*digit as u32).all(|h| sees(&geo, c, h)), "{}", s.text);
+                        }
+                    }
                     Pattern::Turbot { digit, cells, units } => {
                         assert_eq!(s.rule, Rule::TurbotFish);
                         let d = *digit as u32;
@@ -1765,6 +1840,7 @@ mod tests {
             (Rule::XYWing, 5),
             (Rule::XYZWing, 5),
             (Rule::UniqueRectangle, 3),
+            (Rule::WXYZWing, 3),
         ] {
             assert!(
                 seen.get(&r).copied().unwrap_or(0) >= want,
