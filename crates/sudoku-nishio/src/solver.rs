@@ -1176,106 +1176,121 @@ impl Deducer {
         let mut next: Vec<(usize, &'static str)> = Vec::new();
         // The best chain so far: its length, the refuted candidate and its links.
         let mut best: Option<(usize, usize, u32, Vec<Link>, String)> = None;
-        for c in 0..cells {
-            if grid[c].is_single() {
-                continue;
-            }
-            if self.poll() {
-                return None;
-            }
-            for d in grid[c].iter() {
-                epoch += 1;
-                queue.clear();
-                let start = lit(c, d, true);
-                seen[start] = epoch;
-                parent[start] = usize::MAX;
-                depth[start] = 0;
-                queue.push(start);
-                let mut head = 0;
-                let mut conflict = None;
-                let limit = best.as_ref().map_or(u32::MAX, |b| b.0 as u32);
-                while head < queue.len() && conflict.is_none() {
-                    if head % 1024 == 1023 && self.poll() {
-                        return None;
+        // Which starts reach their own negation (the only ones a search can refute), for all
+        // at once by reachability sets over the strongly connected components: the searches
+        // below run from those alone.
+        let refutable = refutable_starts(&geo, &grid);
+        if !refutable.iter().any(|&r| r) {
+            return Some(None);
+        }
+        for bound in [u32::MAX] {
+            for c in 0..cells {
+                if grid[c].is_single() {
+                    continue;
+                }
+                if self.poll() {
+                    return None;
+                }
+                for d in grid[c].iter() {
+                    let start = lit(c, d, true);
+                    if !refutable[start] {
+                        continue;
                     }
-                    let x = queue[head];
-                    head += 1;
-                    if depth[x] + 1 >= limit {
-                        break;
-                    }
-                    let (xc, xd, xt) = ((x >> 1) / n, (x >> 1) % n + 1, x & 1 == 1);
-                    next.clear();
-                    if xt {
-                        for &p in geo.peers(xc) {
-                            if grid[p as usize].contains(xd as u32) {
-                                next.push((lit(p as usize, xd as u32, false), "naked-single"));
+                    epoch += 1;
+                    queue.clear();
+                    seen[start] = epoch;
+                    parent[start] = usize::MAX;
+                    depth[start] = 0;
+                    queue.push(start);
+                    let mut head = 0;
+                    let mut conflict = None;
+                    let limit = best.as_ref().map_or(bound, |b| (b.0 as u32).min(bound));
+                    while head < queue.len() && conflict.is_none() {
+                        if head % 1024 == 1023 && self.poll() {
+                            return None;
+                        }
+                        let x = queue[head];
+                        head += 1;
+                        if depth[x] >= limit {
+                            break;
+                        }
+                        let (xc, xd, xt) = ((x >> 1) / n, (x >> 1) % n + 1, x & 1 == 1);
+                        next.clear();
+                        if xt {
+                            for &p in geo.peers(xc) {
+                                if grid[p as usize].contains(xd as u32) {
+                                    next.push((lit(p as usize, xd as u32, false), "naked-single"));
+                                }
+                            }
+                            for e in grid[xc].without(xd as u32).iter() {
+                                next.push((lit(xc, e, false), "naked-single"));
+                            }
+                        } else {
+                            let rest = grid[xc].without(xd as u32);
+                            if rest.is_single() {
+                                next.push((lit(xc, rest.value().unwrap_or(1), true), "naked-single"));
+                            }
+                            for u in geo.cell_units(xc) {
+                                let mut spots = geo
+                                    .unit(u as usize)
+                                    .iter()
+                                    .filter(|&&q| q as usize != xc && grid[q as usize].contains(xd as u32));
+                                if let (Some(&q), None) = (spots.next(), spots.next()) {
+                                    next.push((lit(q as usize, xd as u32, true), "hidden-single"));
+                                }
                             }
                         }
-                        for e in grid[xc].without(xd as u32).iter() {
-                            next.push((lit(xc, e, false), "naked-single"));
-                        }
-                    } else {
-                        let rest = grid[xc].without(xd as u32);
-                        if rest.is_single() {
-                            next.push((lit(xc, rest.value().unwrap_or(1), true), "naked-single"));
-                        }
-                        for u in geo.cell_units(xc) {
-                            let mut spots = geo
-                                .unit(u as usize)
-                                .iter()
-                                .filter(|&&q| q as usize != xc && grid[q as usize].contains(xd as u32));
-                            if let (Some(&q), None) = (spots.next(), spots.next()) {
-                                next.push((lit(q as usize, xd as u32, true), "hidden-single"));
+                        for &(y, rule) in &next {
+                            if seen[y] != epoch {
+                                seen[y] = epoch;
+                                parent[y] = x;
+                                depth[y] = depth[x] + 1;
+                                rule_of[y] = rule;
+                                if seen[y ^ 1] == epoch {
+                                    conflict = Some(y);
+                                    break;
+                                }
+                                queue.push(y);
                             }
                         }
                     }
-                    for &(y, rule) in &next {
-                        if seen[y] != epoch {
-                            seen[y] = epoch;
-                            parent[y] = x;
-                            depth[y] = depth[x] + 1;
-                            rule_of[y] = rule;
-                            if seen[y ^ 1] == epoch {
-                                conflict = Some(y);
-                                break;
+                    if let Some(y) = conflict {
+                        // Both paths, merged in the order they were found (a parent always comes
+                        // before its child, so each link follows from the ones before it).
+                        let mut lits = Vec::new();
+                        for end in [y ^ 1, y] {
+                            let mut l = end;
+                            while l != usize::MAX {
+                                lits.push(l);
+                                l = parent[l];
                             }
-                            queue.push(y);
+                        }
+                        lits.sort_by_key(|&l| depth[l]);
+                        let mut seen_l = std::collections::HashSet::new();
+                        lits.retain(|l| seen_l.insert(*l));
+                        // Depth order keeps parents first; within a depth the order is free.
+                        let links: Vec<Link> = lits
+                            .iter()
+                            .map(|&l| {
+                                let (lc, ld, lt) = ((l >> 1) / n, (l >> 1) % n + 1, l & 1 == 1);
+                                let rule = if l == start {
+                                    pencilbox_core::human::ASSUME
+                                } else {
+                                    rule_of[l]
+                                };
+                                (lc, ld as u8, lt, rule)
+                            })
+                            .collect();
+                        let (yc, yd) = ((y >> 1) / n, (y >> 1) % n + 1);
+                        let why = format!("{} would be both {yd} and not {yd}", geo.name(yc));
+                        if best.as_ref().is_none_or(|b| links.len() < b.0) {
+                            best = Some((links.len(), c, d, links, why));
                         }
                     }
                 }
-                if let Some(y) = conflict {
-                    // Both paths, merged in the order they were found (a parent always comes
-                    // before its child, so each link follows from the ones before it).
-                    let mut lits = Vec::new();
-                    for end in [y ^ 1, y] {
-                        let mut l = end;
-                        while l != usize::MAX {
-                            lits.push(l);
-                            l = parent[l];
-                        }
-                    }
-                    lits.sort_by_key(|&l| depth[l]);
-                    let mut seen_l = std::collections::HashSet::new();
-                    lits.retain(|l| seen_l.insert(*l));
-                    // Depth order keeps parents first; within a depth the order is free.
-                    let links: Vec<Link> = lits
-                        .iter()
-                        .map(|&l| {
-                            let (lc, ld, lt) = ((l >> 1) / n, (l >> 1) % n + 1, l & 1 == 1);
-                            let rule = if l == start {
-                                pencilbox_core::human::ASSUME
-                            } else {
-                                rule_of[l]
-                            };
-                            (lc, ld as u8, lt, rule)
-                        })
-                        .collect();
-                    let (yc, yd) = ((y >> 1) / n, (y >> 1) % n + 1);
-                    let why = format!("{} would be both {yd} and not {yd}", geo.name(yc));
-                    if best.as_ref().is_none_or(|b| links.len() < b.0) {
-                        best = Some((links.len(), c, d, links, why));
-                    }
-                }
+            }
+            if best.is_some() {
+                break;
             }
         }
         Some(best.map(|(_, c, d, links, contradiction)| {
@@ -1290,6 +1305,150 @@ impl Deducer {
             )
         }))
     }
+}
+
+/// The literals of the implication graph that follow from literal `x` (`(c·n + d − 1)·2 + t`,
+/// `t` = the cell holds the digit): a true candidate excludes its peers' digit and its cell's
+/// other digits; a false one makes a bivalue cell's other digit true, and the other place of
+/// a digit with two places in a unit.
+fn implied(geo: &Geometry, grid: &[Domain], x: usize, out: &mut Vec<(usize, &'static str)>) {
+    let n = geo.n();
+    let lit = |c: usize, d: u32, t: bool| ((c * n + d as usize - 1) << 1) | t as usize;
+    let (xc, xd, xt) = ((x >> 1) / n, ((x >> 1) % n + 1) as u32, x & 1 == 1);
+    out.clear();
+    if xt {
+        for &p in geo.peers(xc) {
+            if grid[p as usize].contains(xd) {
+                out.push((lit(p as usize, xd, false), "naked-single"));
+            }
+        }
+        for e in grid[xc].without(xd).iter() {
+            out.push((lit(xc, e, false), "naked-single"));
+        }
+    } else {
+        let rest = grid[xc].without(xd);
+        if rest.is_single() {
+            out.push((lit(xc, rest.value().unwrap_or(1), true), "naked-single"));
+        }
+        for u in geo.cell_units(xc) {
+            let mut spots = geo
+                .unit(u as usize)
+                .iter()
+                .filter(|&&q| q as usize != xc && grid[q as usize].contains(xd));
+            if let (Some(&q), None) = (spots.next(), spots.next()) {
+                out.push((lit(q as usize, xd, true), "hidden-single"));
+            }
+        }
+    }
+}
+
+/// Per literal, whether it is a true candidate of an open cell that reaches its own negation
+/// in the implication graph ([`implied`]): the graph is a 2-SAT graph (each edge's
+/// contrapositive is an edge), so a start that implies some literal and its negation implies
+/// its own negation, and these are exactly the starts the implication rule can refute.
+/// Tarjan's strongly connected components, then one reachability bit set per component in the
+/// order Tarjan finishes them (successors first).
+fn refutable_starts(geo: &Geometry, grid: &[Domain]) -> Vec<bool> {
+    let n = geo.n();
+    let total = grid.len() * n * 2;
+    let live = |x: usize| {
+        let (c, d) = ((x >> 1) / n, ((x >> 1) % n + 1) as u32);
+        grid[c].len() >= 2 && grid[c].contains(d)
+    };
+    let mut adj: Vec<Vec<u32>> = vec![Vec::new(); total];
+    let mut out = Vec::new();
+    for (x, a) in adj.iter_mut().enumerate() {
+        if live(x) {
+            implied(geo, grid, x, &mut out);
+            a.extend(out.iter().map(|&(y, _)| y as u32).filter(|&y| live(y as usize)));
+        }
+    }
+    // Tarjan, iteratively.
+    const NONE: u32 = u32::MAX;
+    let mut index = vec![NONE; total];
+    let mut low = vec![0u32; total];
+    let mut on_stack = vec![false; total];
+    let mut comp = vec![NONE; total];
+    let mut stack: Vec<u32> = Vec::new();
+    let mut comps: Vec<Vec<u32>> = Vec::new();
+    let mut counter = 0u32;
+    for root in 0..total {
+        if !live(root) || index[root] != NONE {
+            continue;
+        }
+        let mut call: Vec<(u32, usize)> = vec![(root as u32, 0)];
+        index[root] = counter;
+        low[root] = counter;
+        counter += 1;
+        stack.push(root as u32);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut i)) = call.last_mut() {
+            let v = v as usize;
+            if let Some(&w) = adj[v].get(*i) {
+                *i += 1;
+                let w = w as usize;
+                if index[w] == NONE {
+                    index[w] = counter;
+                    low[w] = counter;
+                    counter += 1;
+                    stack.push(w as u32);
+                    on_stack[w] = true;
+                    call.push((w as u32, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            call.pop();
+            if let Some(&(u, _)) = call.last() {
+                low[u as usize] = low[u as usize].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let id = comps.len() as u32;
+                let mut members = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w as usize] = false;
+                    comp[w as usize] = id;
+                    members.push(w);
+                    if w as usize == v {
+                        break;
+                    }
+                }
+                comps.push(members);
+            }
+        }
+    }
+    // Reachability sets, successors' components first (Tarjan's finishing order).
+    let words = total.div_ceil(64);
+    let mut reach = vec![0u64; comps.len() * words];
+    for (id, members) in comps.iter().enumerate() {
+        for &m in members {
+            reach[id * words + m as usize / 64] |= 1 << (m % 64);
+            for &w in &adj[m as usize] {
+                let other = comp[w as usize] as usize;
+                if other != id {
+                    let (a, b) = if other < id {
+                        let (lo, hi) = reach.split_at_mut(id * words);
+                        (&mut hi[..words], &lo[other * words..other * words + words])
+                    } else {
+                        unreachable!("Tarjan finishes successors first")
+                    };
+                    for (x, y) in a.iter_mut().zip(b) {
+                        *x |= *y;
+                    }
+                }
+            }
+        }
+    }
+    (0..total)
+        .map(|x| {
+            x & 1 == 1 && live(x) && {
+                let id = comp[x] as usize;
+                let neg = x ^ 1;
+                reach[id * words + neg / 64] >> (neg % 64) & 1 == 1
+            }
+        })
+        .collect()
 }
 
 /// The engine rules of the named patterns (and the subsets of four), switched off for search.
