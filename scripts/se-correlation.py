@@ -11,7 +11,8 @@ easy/medium/hard/diabolical.txt, or a fork that splits the same records by ratin
 
 The sample is reproducible: from every file, every k-th record starting at the first, with
 k = max(1, records // per_file), at most `per_file` records. The puzzles are rated by
-`pencilbox explain --rating-only --format json` (the `rating.se` field), in one run per file.
+`pencilbox explain --rating-only --format json` (the `rating.se` field, or `--field score`), in
+one run per file.
 Prints the number of puzzles and Spearman's rho (ties ranked by their mean rank) overall, within
 the bank's >= 5.0 bucket and below it, and the mean SE-like rating per bank rating.
 """
@@ -49,7 +50,7 @@ def files_of(paths):
     return out
 
 
-def rate(binary, puzzles):
+def rate(binary, puzzles, field="se"):
     """SE-like ratings of `puzzles` (81-character lines), in order."""
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as t:
         t.write("\n".join(p.replace("0", ".") for p in puzzles) + "\n")
@@ -66,7 +67,7 @@ def rate(binary, puzzles):
     for line in r.stdout.splitlines():
         v = json.loads(line)
         if "line" in v and "rating" in v:
-            by_line[v["line"]] = v["rating"].get("se")
+            by_line[v["line"]] = v["rating"].get(field)
     return [by_line.get(i + 1) for i in range(len(puzzles))]
 
 
@@ -102,13 +103,18 @@ def main():
     ap.add_argument("--per-file", type=int, default=50, help="records sampled per file (default 50)")
     ap.add_argument("--bin", default="target/release/pencilbox", help="the pencilbox binary")
     ap.add_argument("--out", help="write `bank_rating se_like puzzle` lines here")
+    ap.add_argument(
+        "--field",
+        default="se",
+        help="the rating field to compare (default se; `score` is the level scale, for binaries before it)",
+    )
     a = ap.parse_args()
     pairs = []
     for path in files_of(a.bank):
         recs = sample(records(path), a.per_file)
         if not recs:
             continue
-        se = rate(a.bin, [p for p, _ in recs])
+        se = rate(a.bin, [p for p, _ in recs], a.field)
         got = [(r, s, p) for (p, r), s in zip(recs, se) if s is not None]
         pairs.extend(got)
         print(f"{os.path.basename(path)}: {len(got)} of {len(recs)} rated", file=sys.stderr)

@@ -1179,7 +1179,27 @@ impl Deducer {
         // Which starts reach their own negation (the only ones a search can refute), for all
         // at once by reachability sets over the strongly connected components: the searches
         // below run from those alone.
-        let refutable = refutable_starts(&geo, &grid);
+        // Without a strong link (a bivalue cell or a digit with two places in a unit) nothing
+        // is implied beyond one step, and no candidate can be refuted.
+        let strong = grid.iter().any(|d| d.len() == 2)
+            || geo.units().iter().any(|u| {
+                (1..=n as u32).any(|d| {
+                    u.iter()
+                        .filter(|&&c| grid[c as usize].len() >= 2 && grid[c as usize].contains(d))
+                        .count()
+                        == 2
+                })
+            });
+        if !strong {
+            return Some(None);
+        }
+        let refutable = if cells * n * 2 <= REFUTABLE_MAX_LITERALS {
+            refutable_starts(&geo, &grid)
+        } else {
+            // Above 16×16 the reachability sets would take too much memory: search from
+            // every start.
+            vec![true; cells * n * 2]
+        };
         if !refutable.iter().any(|&r| r) {
             return Some(None);
         }
@@ -1341,6 +1361,10 @@ fn implied(geo: &Geometry, grid: &[Domain], x: usize, out: &mut Vec<(usize, &'st
         }
     }
 }
+
+/// The largest implication graph (in literals) whose reachability sets
+/// [`refutable_starts`] computes (16×16: 8,192 literals, at most 8 MiB of sets).
+const REFUTABLE_MAX_LITERALS: usize = 16 * 16 * 16 * 2;
 
 /// Per literal, whether it is a true candidate of an open cell that reaches its own negation
 /// in the implication graph ([`implied`]): the graph is a 2-SAT graph (each edge's
