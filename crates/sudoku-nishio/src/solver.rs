@@ -1379,14 +1379,19 @@ fn refutable_starts(geo: &Geometry, grid: &[Domain]) -> Vec<bool> {
         let (c, d) = ((x >> 1) / n, ((x >> 1) % n + 1) as u32);
         grid[c].len() >= 2 && grid[c].contains(d)
     };
-    let mut adj: Vec<Vec<u32>> = vec![Vec::new(); total];
+    // The graph in compressed rows: the successors of `x` are `edges[start[x]..start[x + 1]]`.
+    let mut start = Vec::with_capacity(total + 1);
+    let mut edges: Vec<u32> = Vec::with_capacity(total * 8);
     let mut out = Vec::new();
-    for (x, a) in adj.iter_mut().enumerate() {
+    for x in 0..total {
+        start.push(edges.len() as u32);
         if live(x) {
             implied(geo, grid, x, &mut out);
-            a.extend(out.iter().map(|&(y, _)| y as u32).filter(|&y| live(y as usize)));
+            edges.extend(out.iter().map(|&(y, _)| y as u32).filter(|&y| live(y as usize)));
         }
     }
+    start.push(edges.len() as u32);
+    let adj = |x: usize| &edges[start[x] as usize..start[x + 1] as usize];
     // Tarjan, iteratively.
     const NONE: u32 = u32::MAX;
     let mut index = vec![NONE; total];
@@ -1408,7 +1413,7 @@ fn refutable_starts(geo: &Geometry, grid: &[Domain]) -> Vec<bool> {
         on_stack[root] = true;
         while let Some(&mut (v, ref mut i)) = call.last_mut() {
             let v = v as usize;
-            if let Some(&w) = adj[v].get(*i) {
+            if let Some(&w) = adj(v).get(*i) {
                 *i += 1;
                 let w = w as usize;
                 if index[w] == NONE {
@@ -1448,7 +1453,7 @@ fn refutable_starts(geo: &Geometry, grid: &[Domain]) -> Vec<bool> {
     for (id, members) in comps.iter().enumerate() {
         for &m in members {
             reach[id * words + m as usize / 64] |= 1 << (m % 64);
-            for &w in &adj[m as usize] {
+            for &w in adj(m as usize) {
                 let other = comp[w as usize] as usize;
                 if other != id {
                     let (a, b) = if other < id {
