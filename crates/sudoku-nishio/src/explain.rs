@@ -469,3 +469,89 @@ pub fn explain(p: &Sudoku, opts: &ExplainOptions) -> Explanation {
     notes.extend(d.nishio_note());
     Explanation::new(steps, status, notes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIG4: &str = "3.9....74..5...9.2....49...6....3.2....2.5....3.1....7...78....8.3...7..91....5.8";
+    const TOP95_2: &str = "52...6.........7.13...........4..8..6......5...........418.........3..2...87.....";
+    const SEVERAL: &str = "9........5..734.8.....8........4.......2.586.1.4...357..7.5...6..8....4..........";
+
+    fn run(p: &Sudoku, max_level: Option<u8>, no_guess: bool) -> Explanation {
+        let opts = ExplainOptions {
+            no_guess,
+            max_level,
+            ..ExplainOptions::default()
+        };
+        explain(p, &opts)
+    }
+
+    /// `--max-level N` uses exactly the rules of level `N` and below, at every level up to the
+    /// hardest one a full explanation uses, and the hardest level is the lowest that solves:
+    /// on puzzles that need the named patterns, the chains and Nishio.
+    #[test]
+    fn max_level_is_exact_at_every_level_and_the_hardest_level_is_needed() {
+        let block = crate::board::BlockShape::new(3, 3);
+        let mut rng = crate::generate::Rng::new(5);
+        let mut puzzles: Vec<Sudoku> = vec![
+            Sudoku::parse(FIG4, None).unwrap(),
+            Sudoku::parse(TOP95_2, None).unwrap(),
+        ];
+        puzzles.extend((0..12).map(|_| crate::generate::generate(block, &mut rng, 20).0));
+        let mut levels_seen = std::collections::BTreeSet::new();
+        for p in &puzzles {
+            let full = run(p, None, false);
+            assert_eq!(full.status, ExplainStatus::Solved, "{}", p.to_line());
+            let hardest = full.steps.iter().map(|s| s.level).max().unwrap_or(1);
+            levels_seen.extend(full.steps.iter().map(|s| s.level));
+            for level in 1..=hardest {
+                let x = run(p, Some(level), true);
+                assert!(
+                    x.steps.iter().all(|s| s.level <= level),
+                    "{} --max-level {level}: {:?}",
+                    p.to_line(),
+                    x.steps.iter().find(|s| s.level > level).map(|s| &s.text)
+                );
+                let want = if level == hardest {
+                    ExplainStatus::Solved
+                } else {
+                    ExplainStatus::Stalled
+                };
+                assert_eq!(x.status, want, "{} --max-level {level} (hardest {hardest})", p.to_line());
+            }
+        }
+        assert!(levels_seen.len() >= 8, "too few levels exercised: {levels_seen:?}");
+    }
+
+    /// The rules of uniqueness are used only on a puzzle counted unique: on one with several
+    /// solutions the explanation never names them and still reaches a solution (by guesses).
+    #[test]
+    fn uniqueness_rules_stay_off_for_a_puzzle_with_several_solutions() {
+        let p = Sudoku::parse(SEVERAL, None).unwrap();
+        assert!(!is_unique(&p, &Limits::default()));
+        let x = run(&p, None, false);
+        assert_eq!(x.status, ExplainStatus::Solved);
+        assert!(x.steps.iter().all(|s| s.rule != "unique-rectangle" && s.rule != "bug"));
+        assert!(is_unique(&Sudoku::parse(FIG4, None).unwrap(), &Limits::default()));
+    }
+
+    /// SE's length increment (`getLengthDifficulty`), the table's order (each named rule's
+    /// number no smaller than the one before it in level order), and the text and JSON rating.
+    #[test]
+    fn the_se_like_table_follows_sudoku_explainer() {
+        let inc: Vec<f64> = [0, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 24, 25]
+            .iter()
+            .map(|&l| (se_length(l) * 10.0).round() / 10.0)
+            .collect();
+        assert_eq!(inc, [0.0, 0.0, 0.1, 0.1, 0.2, 0.2, 0.3, 0.3, 0.4, 0.4, 0.5, 0.5, 0.6]);
+        let named: Vec<f64> = RULES[2..17].iter().map(|r| se_of(r.id, 0, false, 0)).collect();
+        assert!(named.windows(2).all(|w| w[0] <= w[1]), "{named:?}");
+        assert_eq!(se_of("hidden-single", 0, false, 1), 1.2);
+        assert_eq!(se_of("chain", 8, false, 0), 7.0 + 0.1);
+        assert_eq!(se_of("guess", 0, false, 0), 10.0);
+        let x = run(&Sudoku::parse(FIG4, None).unwrap(), None, false);
+        let se = se_rating(&x);
+        assert!((8.5..10.0).contains(&se), "{se}");
+    }
+}

@@ -1203,114 +1203,84 @@ impl Deducer {
         if !refutable.iter().any(|&r| r) {
             return Some(None);
         }
-        for bound in [u32::MAX] {
-            for c in 0..cells {
-                if grid[c].is_single() {
+        for c in 0..cells {
+            if grid[c].is_single() {
+                continue;
+            }
+            if self.poll() {
+                return None;
+            }
+            for d in grid[c].iter() {
+                let start = lit(c, d, true);
+                if !refutable[start] {
                     continue;
                 }
-                if self.poll() {
-                    return None;
-                }
-                for d in grid[c].iter() {
-                    let start = lit(c, d, true);
-                    if !refutable[start] {
-                        continue;
+                epoch += 1;
+                queue.clear();
+                seen[start] = epoch;
+                parent[start] = usize::MAX;
+                depth[start] = 0;
+                queue.push(start);
+                let mut head = 0;
+                let mut conflict = None;
+                let limit = best.as_ref().map_or(u32::MAX, |b| b.0 as u32);
+                while head < queue.len() && conflict.is_none() {
+                    if head % 1024 == 1023 && self.poll() {
+                        return None;
                     }
-                    epoch += 1;
-                    queue.clear();
-                    seen[start] = epoch;
-                    parent[start] = usize::MAX;
-                    depth[start] = 0;
-                    queue.push(start);
-                    let mut head = 0;
-                    let mut conflict = None;
-                    let limit = best.as_ref().map_or(bound, |b| (b.0 as u32).min(bound));
-                    while head < queue.len() && conflict.is_none() {
-                        if head % 1024 == 1023 && self.poll() {
-                            return None;
-                        }
-                        let x = queue[head];
-                        head += 1;
-                        if depth[x] >= limit {
-                            break;
-                        }
-                        let (xc, xd, xt) = ((x >> 1) / n, (x >> 1) % n + 1, x & 1 == 1);
-                        next.clear();
-                        if xt {
-                            for &p in geo.peers(xc) {
-                                if grid[p as usize].contains(xd as u32) {
-                                    next.push((lit(p as usize, xd as u32, false), "naked-single"));
-                                }
-                            }
-                            for e in grid[xc].without(xd as u32).iter() {
-                                next.push((lit(xc, e, false), "naked-single"));
-                            }
-                        } else {
-                            let rest = grid[xc].without(xd as u32);
-                            if rest.is_single() {
-                                next.push((lit(xc, rest.value().unwrap_or(1), true), "naked-single"));
-                            }
-                            for u in geo.cell_units(xc) {
-                                let mut spots = geo
-                                    .unit(u as usize)
-                                    .iter()
-                                    .filter(|&&q| q as usize != xc && grid[q as usize].contains(xd as u32));
-                                if let (Some(&q), None) = (spots.next(), spots.next()) {
-                                    next.push((lit(q as usize, xd as u32, true), "hidden-single"));
-                                }
-                            }
-                        }
-                        for &(y, rule) in &next {
-                            if seen[y] != epoch {
-                                seen[y] = epoch;
-                                parent[y] = x;
-                                depth[y] = depth[x] + 1;
-                                rule_of[y] = rule;
-                                if seen[y ^ 1] == epoch {
-                                    conflict = Some(y);
-                                    break;
-                                }
-                                queue.push(y);
-                            }
-                        }
+                    let x = queue[head];
+                    head += 1;
+                    if depth[x] >= limit {
+                        break;
                     }
-                    if let Some(y) = conflict {
-                        // Both paths, merged in the order they were found (a parent always comes
-                        // before its child, so each link follows from the ones before it).
-                        let mut lits = Vec::new();
-                        for end in [y ^ 1, y] {
-                            let mut l = end;
-                            while l != usize::MAX {
-                                lits.push(l);
-                                l = parent[l];
+                    implied(&geo, &grid, x, &mut next);
+                    for &(y, rule) in &next {
+                        if seen[y] != epoch {
+                            seen[y] = epoch;
+                            parent[y] = x;
+                            depth[y] = depth[x] + 1;
+                            rule_of[y] = rule;
+                            if seen[y ^ 1] == epoch {
+                                conflict = Some(y);
+                                break;
                             }
-                        }
-                        lits.sort_by_key(|&l| depth[l]);
-                        let mut seen_l = std::collections::HashSet::new();
-                        lits.retain(|l| seen_l.insert(*l));
-                        // Depth order keeps parents first; within a depth the order is free.
-                        let links: Vec<Link> = lits
-                            .iter()
-                            .map(|&l| {
-                                let (lc, ld, lt) = ((l >> 1) / n, (l >> 1) % n + 1, l & 1 == 1);
-                                let rule = if l == start {
-                                    pencilbox_core::human::ASSUME
-                                } else {
-                                    rule_of[l]
-                                };
-                                (lc, ld as u8, lt, rule)
-                            })
-                            .collect();
-                        let (yc, yd) = ((y >> 1) / n, (y >> 1) % n + 1);
-                        let why = format!("{} would be both {yd} and not {yd}", geo.name(yc));
-                        if best.as_ref().is_none_or(|b| links.len() < b.0) {
-                            best = Some((links.len(), c, d, links, why));
+                            queue.push(y);
                         }
                     }
                 }
-            }
-            if best.is_some() {
-                break;
+                if let Some(y) = conflict {
+                    // Both paths, merged in the order they were found (a parent always comes
+                    // before its child, so each link follows from the ones before it).
+                    let mut lits = Vec::new();
+                    for end in [y ^ 1, y] {
+                        let mut l = end;
+                        while l != usize::MAX {
+                            lits.push(l);
+                            l = parent[l];
+                        }
+                    }
+                    lits.sort_by_key(|&l| depth[l]);
+                    let mut seen_l = std::collections::HashSet::new();
+                    lits.retain(|l| seen_l.insert(*l));
+                    // Depth order keeps parents first; within a depth the order is free.
+                    let links: Vec<Link> = lits
+                        .iter()
+                        .map(|&l| {
+                            let (lc, ld, lt) = ((l >> 1) / n, (l >> 1) % n + 1, l & 1 == 1);
+                            let rule = if l == start {
+                                pencilbox_core::human::ASSUME
+                            } else {
+                                rule_of[l]
+                            };
+                            (lc, ld as u8, lt, rule)
+                        })
+                        .collect();
+                    let (yc, yd) = ((y >> 1) / n, (y >> 1) % n + 1);
+                    let why = format!("{} would be both {yd} and not {yd}", geo.name(yc));
+                    if best.as_ref().is_none_or(|b| links.len() < b.0) {
+                        best = Some((links.len(), c, d, links, why));
+                    }
+                }
             }
         }
         Some(best.map(|(_, c, d, links, contradiction)| {
