@@ -518,7 +518,12 @@ mod tests {
                 } else {
                     ExplainStatus::Stalled
                 };
-                assert_eq!(x.status, want, "{} --max-level {level} (hardest {hardest})", p.to_line());
+                assert_eq!(
+                    x.status,
+                    want,
+                    "{} --max-level {level} (hardest {hardest})",
+                    p.to_line()
+                );
             }
         }
         assert!(levels_seen.len() >= 8, "too few levels exercised: {levels_seen:?}");

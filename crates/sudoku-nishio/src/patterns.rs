@@ -137,8 +137,14 @@ impl FishRule {
     }
 }
 
+/// A fish found: `(digit, base, cover, removals)`.
+pub type FishHit = (u8, Vec<usize>, Vec<usize>, Vec<usize>);
+
+/// A fish search's test of `k` chosen lines and their union: the removals, if any.
+type FishTest<'a> = dyn FnMut(&[usize], u64) -> Option<Vec<usize>> + 'a;
+
 /// The first fish of size `k` that removes something: `(digit, base, cover, removals)`.
-pub fn find_fish(geo: &Geometry, doms: &[Domain], k: usize) -> Option<(u8, Vec<usize>, Vec<usize>, Vec<usize>)> {
+pub fn find_fish(geo: &Geometry, doms: &[Domain], k: usize) -> Option<FishHit> {
     let n = geo.n();
     for d in 1..=n as u32 {
         for rows_base in [true, false] {
@@ -191,7 +197,7 @@ fn fish_search(
     from: usize,
     union: u64,
     pick: &mut Vec<usize>,
-    test: &mut dyn FnMut(&[usize], u64) -> Option<Vec<usize>>,
+    test: &mut FishTest,
 ) -> Option<FishFound> {
     if pick.len() == k {
         return test(pick, union).map(|r| (pick.clone(), union, r));
@@ -524,11 +530,14 @@ pub fn turbot_kind(geo: &Geometry, units: [usize; 2]) -> usize {
     }
 }
 
+/// A turbot fish found: `(digit, cells, units, removals)`.
+pub type TurbotHit = (u8, [usize; 4], [usize; 2], Vec<usize>);
+
 /// The simplest turbot fish that removes something (Skyscraper before 2-String Kite before
 /// Turbot Fish): `(digit, cells, units, removals)`.
-pub fn find_turbot(geo: &Geometry, doms: &[Domain]) -> Option<(u8, [usize; 4], [usize; 2], Vec<usize>)> {
+pub fn find_turbot(geo: &Geometry, doms: &[Domain]) -> Option<TurbotHit> {
     let n = geo.n();
-    let mut best: Option<(usize, (u8, [usize; 4], [usize; 2], Vec<usize>))> = None;
+    let mut best: Option<(usize, TurbotHit)> = None;
     for d in 1..=n as u32 {
         // The strong links: units where d has exactly two open places.
         let links: Vec<(usize, usize, usize)> = (0..geo.units().len())
