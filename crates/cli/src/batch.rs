@@ -298,7 +298,7 @@ impl Config {
                     .explain(text, solution, &opts, &eo)
                     .map_err(|e| puzzle_failure(&e))?;
                 if op == Op::Rate {
-                    json!({"puzzle": kind.name(), "status": x.status, "rating": x.rating})
+                    json!({"puzzle": kind.name(), "status": x.status, "rating": pencilbox_registry::json::rating_json(kind.name(), &x)})
                 } else {
                     explanation_json(kind.name(), &x)
                 }

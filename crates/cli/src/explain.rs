@@ -86,7 +86,7 @@ pub fn status_code(s: ExplainStatus) -> u8 {
     }
 }
 
-pub use pencilbox_registry::json::explanation_json;
+pub use pencilbox_registry::json::{explanation_json, rating_json};
 
 /// `pencilbox explain`.
 pub fn explain(a: &ExplainArgs) -> u8 {
@@ -140,7 +140,7 @@ pub fn explain(a: &ExplainArgs) -> u8 {
             (Format::Json, true) => emit(
                 &watch
                     .mark(
-                        json!({"puzzle": kind.name(), "line": inst.first_line, "status": x.status, "rating": x.rating}),
+                        json!({"puzzle": kind.name(), "line": inst.first_line, "status": x.status, "rating": rating_json(kind.name(), &x)}),
                     )
                     .to_string(),
             ),
@@ -152,17 +152,18 @@ pub fn explain(a: &ExplainArgs) -> u8 {
                 emit(&v.to_string())
             }
             (_, true) => emit(&format!(
-                "{}:{}: {}; {}",
+                "{}:{}: {}; {}{}",
                 name,
                 inst.first_line,
                 x.status.name(),
-                x.rating_line()
+                x.rating_line(),
+                se_suffix(kind.name(), &x)
             )),
             (_, false) => {
                 if many {
                     emit(&format!("puzzle at line {}:", inst.first_line));
                 }
-                let text = x.to_text();
+                let text = format!("{}{}", x.to_text().trim_end(), se_suffix(kind.name(), &x));
                 if watch.interrupted() {
                     // The steps found before Ctrl-C, with the cause named where a timeout is.
                     emit(
@@ -193,6 +194,12 @@ pub fn explain(a: &ExplainArgs) -> u8 {
         }
     }
     worst
+}
+
+/// `; SE-like 7.2` after a Sudoku rating line (the Sudoku Explainer–like number,
+/// docs/sudoku.md); empty for the other families.
+fn se_suffix(puzzle: &str, x: &pencilbox_core::human::Explanation) -> String {
+    pencilbox_registry::json::se_like(puzzle, x).map_or_else(String::new, |se| format!("; SE-like {se:.1}"))
 }
 
 /// `pencilbox hint`.

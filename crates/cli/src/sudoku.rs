@@ -454,17 +454,33 @@ fn explain_cmd(a: &ExplainArgs) -> Result<u8, InputError> {
             ("stalled", r) => format!("stalled (hardest rule used: {})", r.map_or("none", |r| r.name())),
             (_, r) => r.map_or("givens only", |r| r.name()).to_string(),
         };
-        out.push_str(&format!("rating: {rating_name}"));
+        let se = if rating == Some(Rule::Guess) {
+            pencilbox_sudoku_nishio::explain::se_of("guess", 0, false, 0)
+        } else {
+            pencilbox_sudoku_nishio::explain::se_of_steps(p.n(), &e.steps)
+        };
+        out.push_str(&format!("rating: {rating_name} (SE-like {se:.1})"));
         match a.format {
             Format::Json => {
                 let steps: Vec<Value> = e
                     .steps
                     .iter()
-                    .map(|s| json!({"rule": s.rule, "text": s.text, "placed": s.placed, "eliminated": s.eliminated}))
+                    .map(|s| {
+                        let mut v =
+                            json!({"rule": s.rule, "text": s.text, "placed": s.placed, "eliminated": s.eliminated});
+                        if !s.chain.is_empty() {
+                            v["chain"] = json!(s.chain);
+                            v["contradiction"] = json!(s.contradiction);
+                        }
+                        if let Some(pat) = &s.pattern {
+                            v["pattern"] = json!(pat);
+                        }
+                        v
+                    })
                     .collect();
                 emit(
                     &json!({
-                        "puzzle": name, "line": line, "status": status, "rating": rating_name,
+                        "puzzle": name, "line": line, "status": status, "rating": rating_name, "se": se,
                         "steps": steps,
                         "solution": solution.map(|v| v.chunks(p.n()).map(|r| r.to_vec()).collect::<Vec<_>>()),
                     })

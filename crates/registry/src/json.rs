@@ -101,7 +101,24 @@ pub fn verify_json(puzzle: &str, r: &VerifyReport) -> Value {
 pub fn explanation_json(puzzle: &str, x: &Explanation) -> Value {
     let mut v = serde_json::to_value(x).unwrap_or(Value::Null);
     v["puzzle"] = json!(puzzle);
+    v["rating"] = rating_json(puzzle, x);
     v
+}
+
+/// The rating of an explanation as JSON: core's fields, and for Sudoku `"se"`, the Sudoku
+/// Explainer–like number ([`pencilbox_sudoku_nishio::explain::se_rating`]).
+pub fn rating_json(puzzle: &str, x: &Explanation) -> Value {
+    let mut v = serde_json::to_value(&x.rating).unwrap_or(Value::Null);
+    if let Some(se) = se_like(puzzle, x) {
+        v["se"] = json!(se);
+    }
+    v
+}
+
+/// The rating on a family's published scale, where it has one: Sudoku's Sudoku
+/// Explainer–like number (docs/sudoku.md); `None` for the other families.
+pub fn se_like(puzzle: &str, x: &Explanation) -> Option<f64> {
+    (puzzle == "sudoku").then(|| pencilbox_sudoku_nishio::explain::se_rating(x))
 }
 
 /// The hint of `text` (from the player's `entries`) at `level`, as `pencilbox hint --format

@@ -7,6 +7,7 @@
 //! | `naked-single`, `hidden-single` | immediate, linear | core's all-different-with-permutation propagation |
 //! | `pointing` | costly | pointing (a block's places for a digit on one line) and claiming (a line's places in one block) |
 //! | `naked-pair`, `naked-triple`, `hidden-pair`, `hidden-triple` | costly | naked and hidden pairs and triples, one propagator per size ([`DistinctRules::by_size`]), so the explainer switches pairs on before triples |
+//! | `x-wing`, `swordfish`, `jellyfish`, `turbot-fish`, `xy-wing`, `xyz-wing`, `wxyz-wing`, `naked-quad`, `hidden-quad` (and `unique-rectangle`, `bug` when [`RuleSet::uniqueness`]) | costly | the named patterns of [`crate::patterns`] and core's subsets of four, with [`RuleSet::patterns`] |
 //! | `nishio` | global | [`NishioRule`]: the candidates of a digit `d` on no valid placement inside `S` (Section 2), by reachability in the shared [`AbGraph`] (Section 3): every digit at once in one bit-parallel sweep ([`crate::nishio::nishio_lanes`], the fastest method) on graphs up to 65,536 vertices when no explanation is asked for; otherwise one digit at a time with the paper's DAG method and its placement count ([`crate::nishio::nishio_with`]) |
 //!
 //! The `deduce` algorithm ([`crate::solver`]) runs these to a fixpoint with the explanation log
@@ -315,12 +316,18 @@ pub struct Model {
     pub nishio: Arc<Mutex<NishioLog>>,
     /// The deduction work done, counted against the node limit ([`Work`]).
     pub work: Arc<Work>,
+    /// The named patterns found while explaining ([`crate::patterns`]), in log order.
+    pub patterns: crate::patterns::PatternLog,
 }
 
 impl Model {
     /// The model of a candidate grid with the rules of `rules` (Nishio under `limits`).
     pub fn new(cand: &Candidates, rules: RuleSet, limits: &Limits) -> Model {
-        let subsets = if rules.subsets { 3 } else { 0 };
+        let subsets = match (rules.subsets, rules.patterns) {
+            (false, _) => 0,
+            (true, false) => 3,
+            (true, true) => 4,
+        };
         let d = DistinctRules {
             hidden_single: true,
             pointing: rules.locked,
@@ -328,7 +335,25 @@ impl Model {
             hidden_subsets: subsets,
             by_size: true,
         };
-        Model::with_rules(cand, d, rules.nishio, limits)
+        let mut m = Model::with_rules(cand, d, rules.nishio, limits);
+        if rules.patterns {
+            use crate::patterns::{BugRule, FishRule, TurbotRule, UniqueRectangleRule, WingRule, WxyzRule};
+            let (geo, log) = (&m.geo, &m.patterns);
+            let n = geo.n();
+            // Fish of size k need 2k ≤ n lines to be more than a hidden subset of lines.
+            for k in 2..=4usize.min(n / 2) {
+                m.engine.post(FishRule::new(geo.clone(), k, log.clone()));
+            }
+            m.engine.post(TurbotRule::new(geo.clone(), log.clone()));
+            m.engine.post(WingRule::new(geo.clone(), false, log.clone()));
+            m.engine.post(WingRule::new(geo.clone(), true, log.clone()));
+            m.engine.post(WxyzRule::new(geo.clone(), log.clone()));
+            if rules.uniqueness {
+                m.engine.post(UniqueRectangleRule::new(geo.clone(), log.clone()));
+                m.engine.post(BugRule::new(geo.clone(), log.clone()));
+            }
+        }
+        m
     }
 
     /// The model with core's all-different rules `d` chosen one by one, and Nishio when
@@ -358,6 +383,7 @@ impl Model {
             geo,
             nishio,
             work,
+            patterns: Default::default(),
         }
     }
 
@@ -394,10 +420,8 @@ mod tests {
     /// one digit at a time with the DAG method (explaining).
     fn fixpoint(cand: &Candidates, explaining: bool) -> Option<Vec<Domain>> {
         let rules = RuleSet {
-            locked: false,
-            subsets: false,
             nishio: true,
-            chains: false,
+            ..RuleSet::SINGLES
         };
         let mut m = Model::new(cand, rules, &Limits::default());
         m.engine.explain(explaining);

@@ -50,7 +50,8 @@ use serde::Serialize;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-/// A deduction rule, ordered from simplest to hardest.
+/// A deduction rule, ordered from simplest to hardest (the order of
+/// [`crate::explain::RULES`] and of Sudoku Explainer's ratings, see [`crate::explain::se_of`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Rule {
@@ -64,17 +65,40 @@ pub enum Rule {
     Claiming,
     /// Two cells of a unit with the same two candidates.
     NakedPair,
+    /// Two rows (columns) whose places for a digit lie in two columns (rows).
+    XWing,
     /// Two digits with the same two places in a unit.
     HiddenPair,
     /// Three cells of a unit with three candidates between them.
     NakedTriple,
+    /// Three rows (columns) whose places for a digit lie in three columns (rows).
+    Swordfish,
     /// Three digits with three places between them in a unit.
     HiddenTriple,
-    /// Nishio (single-digit placement) by DAG reachability.
-    Nishio,
+    /// Skyscraper, 2-String Kite or Turbot Fish: two strong links of a digit joined by a weak
+    /// one.
+    TurbotFish,
+    /// A bivalue pivot `{x,y}` seeing pincers `{x,z}` and `{y,z}`.
+    XYWing,
+    /// A pivot `{x,y,z}` seeing pincers `{x,z}` and `{y,z}`.
+    XYZWing,
+    /// Unique rectangle of type 1 (only when the puzzle is known to have one solution).
+    UniqueRectangle,
+    /// Four cells of a unit with four candidates between them.
+    NakedQuad,
+    /// Four rows (columns) whose places for a digit lie in four columns (rows).
+    Jellyfish,
+    /// Four digits with four places between them in a unit.
+    HiddenQuad,
+    /// Four cells with four digits between them, all but one restricted.
+    WXYZWing,
+    /// Bivalue universal grave plus one (only when the puzzle is known to have one solution).
+    Bug,
     /// A chain of bivalue cells and bilocal units (2-SAT implications) from a candidate to a
     /// contradiction.
     Chain,
+    /// Nishio (single-digit placement) by DAG reachability.
+    Nishio,
     /// Assuming a candidate, naked and hidden singles alone reach a contradiction (a one-level
     /// forcing chain; no branching).
     ForcingChain,
@@ -91,9 +115,20 @@ impl Rule {
             Rule::Pointing => "pointing",
             Rule::Claiming => "claiming",
             Rule::NakedPair => "naked pair",
+            Rule::XWing => "X-Wing",
             Rule::HiddenPair => "hidden pair",
             Rule::NakedTriple => "naked triple",
+            Rule::Swordfish => "Swordfish",
             Rule::HiddenTriple => "hidden triple",
+            Rule::TurbotFish => "turbot fish",
+            Rule::XYWing => "XY-Wing",
+            Rule::XYZWing => "XYZ-Wing",
+            Rule::UniqueRectangle => "unique rectangle",
+            Rule::NakedQuad => "naked quad",
+            Rule::Jellyfish => "Jellyfish",
+            Rule::HiddenQuad => "hidden quad",
+            Rule::WXYZWing => "WXYZ-Wing",
+            Rule::Bug => "BUG+1",
             Rule::Nishio => "Nishio",
             Rule::Chain => "implication chain",
             Rule::ForcingChain => "forcing chain",
@@ -109,6 +144,13 @@ pub struct RuleSet {
     pub locked: bool,
     /// Naked and hidden pairs and triples.
     pub subsets: bool,
+    /// The named patterns ([`crate::patterns`]): X-Wing, Swordfish, Jellyfish, XY-Wing,
+    /// XYZ-Wing, naked and hidden quads.
+    pub patterns: bool,
+    /// Rules that assume the puzzle has one solution (the unique rectangle, with `patterns`).
+    /// Off in every preset: [`crate::explain::explain`] turns it on only after counting one
+    /// solution, because on a puzzle with several it can remove every solution.
+    pub uniqueness: bool,
     /// Nishio for one digit.
     pub nishio: bool,
     /// Implication chains over bivalue cells and bilocal units (2-SAT) and one-level forcing
@@ -117,10 +159,12 @@ pub struct RuleSet {
 }
 
 impl RuleSet {
-    /// Every rule.
+    /// Every rule that holds whatever the number of solutions (no uniqueness rule).
     pub const ALL: RuleSet = RuleSet {
         locked: true,
         subsets: true,
+        patterns: true,
+        uniqueness: false,
         nishio: true,
         chains: true,
     };
@@ -129,14 +173,16 @@ impl RuleSet {
         nishio: false,
         ..RuleSet::ALL
     };
-    /// Singles, locked candidates, pairs and triples (no Nishio, no chains).
+    /// Singles, locked candidates, pairs and triples (no patterns, Nishio or chains).
     pub const BASIC: RuleSet = RuleSet {
+        patterns: false,
         nishio: false,
         chains: false,
         ..RuleSet::ALL
     };
-    /// The basic rules plus Nishio (no chains).
+    /// The basic rules plus Nishio (no patterns, no chains).
     pub const BASIC_NISHIO: RuleSet = RuleSet {
+        patterns: false,
         chains: false,
         ..RuleSet::ALL
     };
@@ -144,10 +190,17 @@ impl RuleSet {
     pub const SINGLES: RuleSet = RuleSet {
         locked: false,
         subsets: false,
+        patterns: false,
+        uniqueness: false,
         nishio: false,
         chains: false,
     };
 }
+
+/// One link of a chain ([`Step::chain`]): cell, digit, whether the cell takes the digit
+/// (`true`) or cannot (`false`), and the id of the rule that concludes it from the links before
+/// ([`pencilbox_core::human::ASSUME`] for the first).
+pub type Link = (usize, u8, bool, &'static str);
 
 /// One deduction.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -163,6 +216,17 @@ pub struct Step {
     /// The cells whose candidates the step rested on (its premises in the engine's log).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub premises: Vec<usize>,
+    /// The named pattern of a pattern step ([`crate::patterns`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<crate::patterns::Pattern>,
+    /// For a chain, forcing chain or Nishio step: the links from the assumption (the removed
+    /// candidate taken as true) to the contradiction, each following from the links before it
+    /// by its rule.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub chain: Vec<Link>,
+    /// What the chain ends in (`r9c3 would be both 4 and not 4`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contradiction: Option<String>,
 }
 
 impl Step {
@@ -174,6 +238,9 @@ impl Step {
             placed: Vec::new(),
             eliminated,
             premises: Vec::new(),
+            pattern: None,
+            chain: Vec::new(),
+            contradiction: None,
         }
     }
 }
@@ -198,8 +265,10 @@ pub struct Deducer {
     stopped: Option<StopReason>,
     /// Nishio steps consumed from the rule's side channel.
     nishio_seen: usize,
-    /// The text of the chain step just made.
-    chain_text: Option<String>,
+    /// The candidates on which the implication chain last found nothing.
+    chain_clean: Option<Vec<Domain>>,
+    /// The text, links and contradiction of the chain step just made.
+    chain_text: Option<(String, Vec<Link>, String)>,
     /// Which engine rules are on: the simplest first, as in core's levelled explainer.
     ladder: Ladder,
     /// The highest level used ([`crate::explain::RULES`]; chains are levels 7 and 8).
@@ -245,6 +314,7 @@ impl Deducer {
             stopped: None,
             nishio_seen: 0,
             chain_text: None,
+            chain_clean: None,
             ladder,
             max_level: u8::MAX,
             shadow: cand.cells().to_vec(),
@@ -309,6 +379,11 @@ impl Deducer {
         let mut e = self.model.engine;
         e.explain(false);
         e.set_enabled("nishio", false);
+        // The named patterns are for people; the search propagates singles, locked candidates
+        // and subsets up to triples, as before them.
+        for rule in PATTERN_RULES {
+            e.set_enabled(rule, false);
+        }
         (e, self.model.geo)
     }
 
@@ -384,6 +459,9 @@ impl Deducer {
                 self.broken = Some(self.describe_conflict());
             } else if self.poll() {
                 // A rule (Nishio) stopped early for the limits: not a fixpoint.
+            } else if !progress && !self.model.engine.all_fixed() && self.chain_before_next_level() {
+                // The implication chain's level lies between the engine's rule levels (before
+                // Nishio): it was tried, and applied if it found something.
             } else if !self.model.engine.all_fixed() && self.ladder.climb(&mut self.model.engine, progress) {
                 self.dirty = true;
             } else {
@@ -393,8 +471,14 @@ impl Deducer {
             return;
         }
         if self.rules.chains {
-            for (rule, level) in [(ChainRule::Chain, 7), (ChainRule::Forcing, 8)] {
+            for (rule, level) in [
+                (ChainRule::Chain, crate::explain::CHAIN_LEVEL),
+                (ChainRule::Forcing, crate::explain::FORCING_LEVEL),
+            ] {
                 if level > self.max_level {
+                    continue;
+                }
+                if rule == ChainRule::Chain && self.chain_clean.as_deref() == Some(self.model.engine.domains()) {
                     continue;
                 }
                 match self.chain(rule) {
@@ -410,6 +494,42 @@ impl Deducer {
             }
         }
         self.done = true;
+    }
+
+    /// At a stall of the engine's rules up to the ladder's level, when the next engine level is
+    /// above the implication chain's ([`crate::explain::CHAIN_LEVEL`], below Nishio's): tries
+    /// the chain first. True when it applied one (the run goes back to level 1) or was
+    /// interrupted; false to climb as usual.
+    fn chain_before_next_level(&mut self) -> bool {
+        let level = crate::explain::CHAIN_LEVEL;
+        if !self.rules.chains || level > self.max_level || self.ladder.level() >= level {
+            return false;
+        }
+        let here = self.ladder.level();
+        let next = self
+            .ladder
+            .levels()
+            .iter()
+            .map(|&(_, l)| l)
+            .find(|&l| l > here && l <= self.max_level);
+        if next.is_some_and(|l| l < level) {
+            return false;
+        }
+        match self.chain(ChainRule::Chain) {
+            None => true,
+            Some(true) => {
+                self.ladder.set(&mut self.model.engine, 1);
+                self.dirty = true;
+                self.drain_log();
+                true
+            }
+            Some(false) => {
+                // Nothing: climb (to Nishio), and remember the grid so the chain is not
+                // searched again at the top unless something changed.
+                self.chain_clean = Some(self.model.engine.domains().to_vec());
+                false
+            }
+        }
     }
 
     /// Why the engine's last propagation failed, in words.
@@ -526,6 +646,9 @@ impl Deducer {
                     if !std::mem::replace(&mut self.placed[c], true) {
                         self.pending.push_back(Step {
                             premises: Vec::new(),
+                            pattern: None,
+                            chain: Vec::new(),
+                            contradiction: None,
                             rule: Rule::NakedSingle,
                             text: format!("{} = {} (naked single)", self.name(c), symbol(v as u8)),
                             placed: vec![(c, v as u8)],
@@ -569,6 +692,9 @@ impl Deducer {
                 };
                 Some(Step {
                     premises: Vec::new(),
+                    pattern: None,
+                    chain: Vec::new(),
+                    contradiction: None,
                     rule: Rule::NakedSingle,
                     text,
                     placed: if first { vec![(i, v)] } else { vec![] },
@@ -586,6 +712,9 @@ impl Deducer {
                     .map_or_else(|| "its unit".to_string(), |u| geo.unit_name(u));
                 Some(Step {
                     premises: Vec::new(),
+                    pattern: None,
+                    chain: Vec::new(),
+                    contradiction: None,
                     rule: Rule::HiddenSingle,
                     text: format!("{} = {} (hidden single in {unit})", self.name(i), symbol(v)),
                     placed: vec![(i, v)],
@@ -632,11 +761,19 @@ impl Deducer {
                 );
                 Some(Step::eliminating(rule, text, eliminated))
             }
-            "naked-pair" | "naked-triple" => {
-                let rule = if s.rule == "naked-pair" {
-                    Rule::NakedPair
-                } else {
-                    Rule::NakedTriple
+            "x-wing" | "swordfish" | "jellyfish" | "turbot-fish" | "xy-wing" | "xyz-wing" | "wxyz-wing" | "bug"
+            | "unique-rectangle" => {
+                let pattern = crate::patterns::lock(&self.model.patterns).pop_front()?;
+                let (rule, text) = self.pattern_text(&pattern, &eliminated);
+                let mut step = Step::eliminating(rule, text, eliminated);
+                step.pattern = Some(pattern);
+                Some(step)
+            }
+            "naked-pair" | "naked-triple" | "naked-quad" => {
+                let rule = match s.rule {
+                    "naked-pair" => Rule::NakedPair,
+                    "naked-triple" => Rule::NakedTriple,
+                    _ => Rule::NakedQuad,
                 };
                 let union = s.premises.iter().fold(Domain::EMPTY, |a, p| a.or(p.dom));
                 let digits: String = union.iter().map(|d| symbol(d as u8)).collect();
@@ -652,11 +789,11 @@ impl Deducer {
                 );
                 Some(Step::eliminating(rule, text, eliminated))
             }
-            "hidden-pair" | "hidden-triple" => {
-                let rule = if s.rule == "hidden-pair" {
-                    Rule::HiddenPair
-                } else {
-                    Rule::HiddenTriple
+            "hidden-pair" | "hidden-triple" | "hidden-quad" => {
+                let rule = match s.rule {
+                    "hidden-pair" => Rule::HiddenPair,
+                    "hidden-triple" => Rule::HiddenTriple,
+                    _ => Rule::HiddenQuad,
                 };
                 // The premises say "≠ v" of the unit's other cells for each digit of the subset:
                 // the digits are what they exclude, the subset is the rest of the unit.
@@ -679,6 +816,9 @@ impl Deducer {
                 let names = |cells: &[usize]| cells.iter().map(|&c| self.name(c)).collect::<Vec<_>>().join(", ");
                 Some(Step {
                     premises: Vec::new(),
+                    pattern: None,
+                    chain: Vec::new(),
+                    contradiction: None,
                     rule,
                     text: format!(
                         "{} {{{ds}}} in {}: {ds} fit only {}, so {} keep only {ds}",
@@ -699,14 +839,43 @@ impl Deducer {
                 };
                 self.nishio_seen += 1;
                 let left = left.unwrap_or(0);
-                let text = format!(
+                let mut text = format!(
                     "Nishio on digit {} removes {} ({left} valid placement{} left)",
                     symbol(d),
                     self.names(&eliminated),
                     if left == 1 { "" } else { "s" }
                 );
+                // The chain of the first removed cell, on digit d alone; when following d by
+                // singles reaches no contradiction, say what the DAG checked instead.
+                let (c0, _) = eliminated[0];
+                let found = crate::chains::singles_chain(&geo, &self.shadow, c0, d as u32, Some(d as u32));
+                let (chain, why) = match found {
+                    Some(f) => {
+                        let sentence = crate::explain::chain_sentence(geo.n(), &f.links, &f.contradiction);
+                        let kind = if f.is_static {
+                            format!(" ({} on {})", crate::explain::X_CHAIN, symbol(d))
+                        } else {
+                            String::new()
+                        };
+                        text.push_str(&format!(": for {}, {sentence}{kind}", self.name(c0)));
+                        (f.links, f.contradiction)
+                    }
+                    None => {
+                        let why = format!(
+                            "no placement of {} (one {} in every row, column and block) uses {}",
+                            symbol(d),
+                            symbol(d),
+                            self.name(c0)
+                        );
+                        text.push_str(&format!(": {why}"));
+                        (vec![(c0, d, true, pencilbox_core::human::ASSUME)], why)
+                    }
+                };
                 Some(Step {
                     premises: Vec::new(),
+                    pattern: None,
+                    chain,
+                    contradiction: Some(why),
                     rule: Rule::Nishio,
                     text,
                     placed: vec![],
@@ -719,14 +888,25 @@ impl Deducer {
                 } else {
                     Rule::ForcingChain
                 };
-                let text = self.chain_text.take().unwrap_or_else(|| rule.name().to_string());
-                Some(Step::eliminating(rule, text, eliminated))
+                let (text, chain, why) = self
+                    .chain_text
+                    .take()
+                    .unwrap_or_else(|| (rule.name().to_string(), Vec::new(), String::new()));
+                let mut step = Step::eliminating(rule, text, eliminated);
+                if !chain.is_empty() {
+                    step.chain = chain;
+                    step.contradiction = Some(why);
+                }
+                Some(step)
             }
             "guess" => {
                 let i = s.changes.first()?.var.index();
                 let v = self.model.engine.value(VarId::from_index(i)).unwrap_or(0) as u8;
                 Some(Step {
                     premises: Vec::new(),
+                    pattern: None,
+                    chain: Vec::new(),
+                    contradiction: None,
                     rule: Rule::Guess,
                     text: format!(
                         "guess {} = {} (no rule applies; the search shows this digit leads to the solution)",
@@ -739,11 +919,144 @@ impl Deducer {
             }
             other => Some(Step {
                 premises: Vec::new(),
+                pattern: None,
+                chain: Vec::new(),
+                contradiction: None,
                 rule: Rule::Guess,
                 text: format!("{other} removes {}", self.names(&eliminated)),
                 placed: vec![],
                 eliminated,
             }),
+        }
+    }
+}
+
+impl Deducer {
+    /// The rule and sentence of a named pattern's step.
+    fn pattern_text(&self, p: &crate::patterns::Pattern, eliminated: &[(usize, u8)]) -> (Rule, String) {
+        use crate::patterns::Pattern;
+        let geo = &self.model.geo;
+        let n = geo.n();
+        let list = |v: Vec<String>| match v.len() {
+            0 => String::new(),
+            1 => v[0].clone(),
+            k => format!("{} and {}", v[..k - 1].join(", "), v[k - 1]),
+        };
+        let lines = |us: &[usize]| {
+            let kind = if us[0] < n { "rows" } else { "columns" };
+            format!("{kind} {}", list(us.iter().map(|u| (u % n + 1).to_string()).collect()))
+        };
+        let cand = |c: usize| -> String { self.shadow[c].iter().map(|d| symbol(d as u8)).collect() };
+        match p {
+            Pattern::Fish { digit, base, cover } => {
+                let rule = match base.len() {
+                    2 => Rule::XWing,
+                    3 => Rule::Swordfish,
+                    _ => Rule::Jellyfish,
+                };
+                let d = symbol(*digit);
+                let cells: Vec<String> = base
+                    .iter()
+                    .flat_map(|&b| geo.unit(b).iter().map(|&c| c as usize))
+                    .filter(|&c| {
+                        self.shadow[c].len() >= 2
+                            && self.shadow[c].contains(*digit as u32)
+                            && cover.iter().any(|&u| geo.unit(u).contains(&(c as u16)))
+                    })
+                    .map(|c| self.name(c))
+                    .collect();
+                let text = format!(
+                    "{} on {d}: in {}, {d} fits only {} ({}), so {d} leaves the other cells of {}: {}",
+                    rule.name(),
+                    lines(base),
+                    lines(cover),
+                    cells.join(", "),
+                    lines(cover),
+                    self.names(eliminated)
+                );
+                (rule, text)
+            }
+            Pattern::Wing {
+                pivot,
+                pincers: [a, b],
+                digit,
+                xyz,
+            } => {
+                let z = symbol(*digit);
+                let (rule, sees) = if *xyz {
+                    (Rule::XYZWing, "see the pivot and both pincers")
+                } else {
+                    (Rule::XYWing, "see both pincers")
+                };
+                let text = format!(
+                    "{}: pivot {} {{{}}} sees pincers {} {{{}}} and {} {{{}}}: whatever the pivot holds, one of {} is {z}, so {z} leaves {} (they {sees})",
+                    rule.name(),
+                    self.name(*pivot),
+                    cand(*pivot),
+                    self.name(*a),
+                    cand(*a),
+                    self.name(*b),
+                    cand(*b),
+                    if *xyz { "the three" } else { "the pincers" },
+                    self.names(eliminated)
+                );
+                (rule, text)
+            }
+            Pattern::Bug { cell, digit } => {
+                let d = symbol(*digit);
+                let text = format!(
+                    "BUG+1: every open cell but {} has two candidates, and every digit two places in each unit but {d}, which has three in the units of {} {{{}}}; if {} were not {d}, every unit would hold each of its digits in two cells, a grid with no solution or two, so {} = {d} (the puzzle is known to have one solution)",
+                    self.name(*cell),
+                    self.name(*cell),
+                    cand(*cell),
+                    self.name(*cell),
+                    self.name(*cell)
+                );
+                (Rule::Bug, text)
+            }
+            Pattern::Wxyz { cells, digit } => {
+                let z = symbol(*digit);
+                let wing: Vec<String> = cells
+                    .iter()
+                    .map(|&c| format!("{} {{{}}}", self.name(c), cand(c)))
+                    .collect();
+                let text = format!(
+                    "WXYZ-Wing: {} hold four digits between them, and every digit but {z} fills at most one of them (its cells see each other), so one of them is {z}: {z} leaves {} (they see every wing cell holding {z})",
+                    wing.join(", "),
+                    self.names(eliminated)
+                );
+                (Rule::WXYZWing, text)
+            }
+            Pattern::Turbot { digit, cells, units } => {
+                let d = symbol(*digit);
+                let kind = crate::patterns::turbot_kind(geo, *units);
+                let name = crate::explain::TURBOT_NAMES[kind];
+                let [a, b, c, e] = cells.map(|c| self.name(c));
+                let text = format!(
+                    "{name} on {d}: {d} fits only {a}, {b} in {} and only {c}, {e} in {}, and {b} sees {c}: if {a} is not {d} then {b} is, so {c} is not and {e} is; one of {a}, {e} is {d}, so {d} leaves {} (they see both)",
+                    geo.unit_name(units[0]),
+                    geo.unit_name(units[1]),
+                    self.names(eliminated)
+                );
+                (Rule::TurbotFish, text)
+            }
+            Pattern::UniqueRectangle { cells, digits } => {
+                let [x, y] = digits.map(symbol);
+                let text = format!(
+                    "unique rectangle (type 1) on {} ({}, {}, {} hold only {{{x}{y}}}; rows {} and {}, columns {} and {}, two blocks): if {} were {x} or {y}, the four cells could swap {x} and {y} and the puzzle would have two solutions, so {} ≠ {x}, {y} (the puzzle is known to have one solution)",
+                    cells.iter().map(|&c| self.name(c)).collect::<Vec<_>>().join(", "),
+                    self.name(cells[0]),
+                    self.name(cells[1]),
+                    self.name(cells[2]),
+                    cells[0] / n + 1,
+                    cells[3] / n + 1,
+                    cells[0] % n + 1,
+                    cells[3] % n + 1,
+                    self.name(cells[3]),
+                    self.name(cells[3]),
+                );
+                (Rule::UniqueRectangle, text)
+            }
         }
     }
 }
@@ -766,14 +1079,22 @@ impl Deducer {
             ChainRule::Chain => self.implication()?,
             ChainRule::Forcing => self.forcing()?,
         };
-        let Some((c, d, text)) = found else {
+        let Some((c, d, chain)) = found else {
             return Some(false);
         };
-        let name = match rule {
-            ChainRule::Chain => "chain",
-            ChainRule::Forcing => "forcing-chain",
+        let (name, r) = match rule {
+            ChainRule::Chain => ("chain", Rule::Chain),
+            ChainRule::Forcing => ("forcing-chain", Rule::ForcingChain),
         };
-        self.chain_text = Some(text);
+        let n = self.model.geo.n();
+        let text = format!(
+            "{}: {}, so {} ≠ {}",
+            r.name(),
+            crate::explain::chain_sentence(n, &chain.links, &chain.contradiction),
+            self.name(c),
+            symbol(d as u8)
+        );
+        self.chain_text = Some((text, chain.links, chain.contradiction));
         let removed = self
             .model
             .engine
@@ -783,16 +1104,28 @@ impl Deducer {
 
     /// One-level forcing chains on the engine: `d` is removed from `c` when assuming `c = d`
     /// and running only the engine's singles (naked and hidden: the rules below
-    /// [`Priority::Costly`]) reaches a conflict. The assumption is undone either way.
-    fn forcing(&mut self) -> Option<Option<(usize, u32, String)>> {
+    /// [`Priority::Costly`]) reaches a conflict. The assumption is undone either way. The
+    /// chain shown is the shortest path to a contradiction by the same singles, breadth first
+    /// ([`crate::chains::singles_chain`]).
+    fn forcing(&mut self) -> Option<Option<(usize, u32, crate::chains::Found)>> {
         // An assumption is propagated in full (no pause after each hidden single).
         self.ladder.set_pauses(&mut self.model.engine, false);
         let found = self.forcing_unpaused();
         self.ladder.set_pauses(&mut self.model.engine, true);
-        found
+        let Some(Some((c, d))) = found else {
+            return found.map(|_| None);
+        };
+        let geo = self.model.geo.clone();
+        let cand = self.model.engine.domains().to_vec();
+        let chain = crate::chains::singles_chain(&geo, &cand, c, d, None).unwrap_or_else(|| crate::chains::Found {
+            links: vec![(c, d as u8, true, pencilbox_core::human::ASSUME)],
+            contradiction: "the singles reach a contradiction".into(),
+            is_static: false,
+        });
+        Some(Some((c, d, chain)))
     }
 
-    fn forcing_unpaused(&mut self) -> Option<Option<(usize, u32, String)>> {
+    fn forcing_unpaused(&mut self) -> Option<Option<(usize, u32)>> {
         let cells = self.model.engine.num_vars();
         for c in 0..cells {
             let x = VarId::from_index(c);
@@ -813,14 +1146,7 @@ impl Deducer {
                     return None;
                 }
                 if !ok {
-                    let text = format!(
-                        "forcing chain: {}={} leads by singles to a contradiction, so remove {} from {}",
-                        self.name(c),
-                        symbol(d as u8),
-                        symbol(d as u8),
-                        self.name(c)
-                    );
-                    return Some(Some((c, d, text)));
+                    return Some(Some((c, d)));
                 }
             }
         }
@@ -831,17 +1157,52 @@ impl Deducer {
     /// "cell c holds d" and its negation. A true candidate excludes its peers' `d` and its own
     /// other candidates; a false candidate forces the other value of a bivalue cell and the other
     /// place of a digit with two places in a unit. If assuming `(c, d)` implies some literal
-    /// and its negation, `d` is removed from `c`.
-    fn implication(&mut self) -> Option<Option<(usize, u32, String)>> {
+    /// and its negation, `d` is removed from `c`. Each assumption is searched breadth first with
+    /// parent pointers, and of all the refuted candidates the one with the shortest chain is
+    /// taken (a search stops as soon as it is deeper than the best chain so far).
+    fn implication(&mut self) -> Option<Option<(usize, u32, crate::chains::Found)>> {
         let geo = self.model.geo.clone();
         let grid: Vec<Domain> = self.model.engine.domains().to_vec();
         let n = geo.n();
         let cells = grid.len();
         let lit = |c: usize, d: u32, t: bool| ((c * n + d as usize - 1) << 1) | t as usize;
         let mut seen = vec![0u32; cells * n * 2];
+        // Per literal: the literal it came from and its depth (valid where `seen` is this epoch).
+        let mut parent = vec![usize::MAX; cells * n * 2];
+        let mut depth = vec![0u32; cells * n * 2];
+        let mut rule_of: Vec<&'static str> = vec!["naked-single"; cells * n * 2];
         let mut epoch = 0u32;
         let mut queue = Vec::new();
-        let mut next: Vec<usize> = Vec::new();
+        let mut next: Vec<(usize, &'static str)> = Vec::new();
+        // The best chain so far: its length, the refuted candidate and its links.
+        let mut best: Option<(usize, usize, u32, Vec<Link>, String)> = None;
+        // Which starts reach their own negation (the only ones a search can refute), for all
+        // at once by reachability sets over the strongly connected components: the searches
+        // below run from those alone.
+        // Without a strong link (a bivalue cell or a digit with two places in a unit) nothing
+        // is implied beyond one step, and no candidate can be refuted.
+        let strong = grid.iter().any(|d| d.len() == 2)
+            || geo.units().iter().any(|u| {
+                (1..=n as u32).any(|d| {
+                    u.iter()
+                        .filter(|&&c| grid[c as usize].len() >= 2 && grid[c as usize].contains(d))
+                        .count()
+                        == 2
+                })
+            });
+        if !strong {
+            return Some(None);
+        }
+        let refutable = if cells * n * 2 <= REFUTABLE_MAX_LITERALS {
+            refutable_starts(&geo, &grid)
+        } else {
+            // Above 16×16 the reachability sets would take too much memory: search from
+            // every start.
+            vec![true; cells * n * 2]
+        };
+        if !refutable.iter().any(|&r| r) {
+            return Some(None);
+        }
         for c in 0..cells {
             if grid[c].is_single() {
                 continue;
@@ -850,48 +1211,35 @@ impl Deducer {
                 return None;
             }
             for d in grid[c].iter() {
+                let start = lit(c, d, true);
+                if !refutable[start] {
+                    continue;
+                }
                 epoch += 1;
                 queue.clear();
-                let start = lit(c, d, true);
                 seen[start] = epoch;
+                parent[start] = usize::MAX;
+                depth[start] = 0;
                 queue.push(start);
                 let mut head = 0;
                 let mut conflict = None;
+                let limit = best.as_ref().map_or(u32::MAX, |b| b.0 as u32);
                 while head < queue.len() && conflict.is_none() {
                     if head % 1024 == 1023 && self.poll() {
                         return None;
                     }
                     let x = queue[head];
                     head += 1;
-                    let (xc, xd, xt) = ((x >> 1) / n, (x >> 1) % n + 1, x & 1 == 1);
-                    next.clear();
-                    if xt {
-                        for &p in geo.peers(xc) {
-                            if grid[p as usize].contains(xd as u32) {
-                                next.push(lit(p as usize, xd as u32, false));
-                            }
-                        }
-                        for e in grid[xc].without(xd as u32).iter() {
-                            next.push(lit(xc, e, false));
-                        }
-                    } else {
-                        let rest = grid[xc].without(xd as u32);
-                        if rest.is_single() {
-                            next.push(lit(xc, rest.value().unwrap_or(1), true));
-                        }
-                        for u in geo.cell_units(xc) {
-                            let mut spots = geo
-                                .unit(u as usize)
-                                .iter()
-                                .filter(|&&q| q as usize != xc && grid[q as usize].contains(xd as u32));
-                            if let (Some(&q), None) = (spots.next(), spots.next()) {
-                                next.push(lit(q as usize, xd as u32, true));
-                            }
-                        }
+                    if depth[x] >= limit {
+                        break;
                     }
-                    for &y in &next {
+                    implied(&geo, &grid, x, &mut next);
+                    for &(y, rule) in &next {
                         if seen[y] != epoch {
                             seen[y] = epoch;
+                            parent[y] = x;
+                            depth[y] = depth[x] + 1;
+                            rule_of[y] = rule;
                             if seen[y ^ 1] == epoch {
                                 conflict = Some(y);
                                 break;
@@ -901,31 +1249,221 @@ impl Deducer {
                     }
                 }
                 if let Some(y) = conflict {
-                    let describe = |l: usize| {
-                        let (lc, ld) = ((l >> 1) / n, (l >> 1) % n + 1);
-                        format!(
-                            "{}{}{}",
-                            geo.name(lc),
-                            if l & 1 == 1 { "=" } else { "≠" },
-                            symbol(ld as u8)
-                        )
-                    };
-                    let text = format!(
-                        "implication chain: {}={} leads to both {} and {}, so remove {} from {}",
-                        geo.name(c),
-                        symbol(d as u8),
-                        describe(y),
-                        describe(y ^ 1),
-                        symbol(d as u8),
-                        geo.name(c)
-                    );
-                    return Some(Some((c, d, text)));
+                    // Both paths, merged in the order they were found (a parent always comes
+                    // before its child, so each link follows from the ones before it).
+                    let mut lits = Vec::new();
+                    for end in [y ^ 1, y] {
+                        let mut l = end;
+                        while l != usize::MAX {
+                            lits.push(l);
+                            l = parent[l];
+                        }
+                    }
+                    lits.sort_by_key(|&l| depth[l]);
+                    let mut seen_l = std::collections::HashSet::new();
+                    lits.retain(|l| seen_l.insert(*l));
+                    // Depth order keeps parents first; within a depth the order is free.
+                    let links: Vec<Link> = lits
+                        .iter()
+                        .map(|&l| {
+                            let (lc, ld, lt) = ((l >> 1) / n, (l >> 1) % n + 1, l & 1 == 1);
+                            let rule = if l == start {
+                                pencilbox_core::human::ASSUME
+                            } else {
+                                rule_of[l]
+                            };
+                            (lc, ld as u8, lt, rule)
+                        })
+                        .collect();
+                    let (yc, yd) = ((y >> 1) / n, (y >> 1) % n + 1);
+                    let why = format!("{} would be both {yd} and not {yd}", geo.name(yc));
+                    if best.as_ref().is_none_or(|b| links.len() < b.0) {
+                        best = Some((links.len(), c, d, links, why));
+                    }
                 }
             }
         }
-        Some(None)
+        Some(best.map(|(_, c, d, links, contradiction)| {
+            (
+                c,
+                d,
+                crate::chains::Found {
+                    links,
+                    contradiction,
+                    is_static: true,
+                },
+            )
+        }))
     }
 }
+
+/// The literals of the implication graph that follow from literal `x` (`(c·n + d − 1)·2 + t`,
+/// `t` = the cell holds the digit): a true candidate excludes its peers' digit and its cell's
+/// other digits; a false one makes a bivalue cell's other digit true, and the other place of
+/// a digit with two places in a unit.
+fn implied(geo: &Geometry, grid: &[Domain], x: usize, out: &mut Vec<(usize, &'static str)>) {
+    let n = geo.n();
+    let lit = |c: usize, d: u32, t: bool| ((c * n + d as usize - 1) << 1) | t as usize;
+    let (xc, xd, xt) = ((x >> 1) / n, ((x >> 1) % n + 1) as u32, x & 1 == 1);
+    out.clear();
+    if xt {
+        for &p in geo.peers(xc) {
+            if grid[p as usize].contains(xd) {
+                out.push((lit(p as usize, xd, false), "naked-single"));
+            }
+        }
+        for e in grid[xc].without(xd).iter() {
+            out.push((lit(xc, e, false), "naked-single"));
+        }
+    } else {
+        let rest = grid[xc].without(xd);
+        if rest.is_single() {
+            out.push((lit(xc, rest.value().unwrap_or(1), true), "naked-single"));
+        }
+        for u in geo.cell_units(xc) {
+            let mut spots = geo
+                .unit(u as usize)
+                .iter()
+                .filter(|&&q| q as usize != xc && grid[q as usize].contains(xd));
+            if let (Some(&q), None) = (spots.next(), spots.next()) {
+                out.push((lit(q as usize, xd, true), "hidden-single"));
+            }
+        }
+    }
+}
+
+/// The largest implication graph (in literals) whose reachability sets
+/// [`refutable_starts`] computes (16×16: 8,192 literals, at most 8 MiB of sets).
+const REFUTABLE_MAX_LITERALS: usize = 16 * 16 * 16 * 2;
+
+/// Per literal, whether it is a true candidate of an open cell that reaches its own negation
+/// in the implication graph ([`implied`]): the graph is a 2-SAT graph (each edge's
+/// contrapositive is an edge), so a start that implies some literal and its negation implies
+/// its own negation, and these are exactly the starts the implication rule can refute.
+/// Tarjan's strongly connected components, then one reachability bit set per component in the
+/// order Tarjan finishes them (successors first).
+fn refutable_starts(geo: &Geometry, grid: &[Domain]) -> Vec<bool> {
+    let n = geo.n();
+    let total = grid.len() * n * 2;
+    let live = |x: usize| {
+        let (c, d) = ((x >> 1) / n, ((x >> 1) % n + 1) as u32);
+        grid[c].len() >= 2 && grid[c].contains(d)
+    };
+    // The graph in compressed rows: the successors of `x` are `edges[start[x]..start[x + 1]]`.
+    let mut start = Vec::with_capacity(total + 1);
+    let mut edges: Vec<u32> = Vec::with_capacity(total * 8);
+    let mut out = Vec::new();
+    for x in 0..total {
+        start.push(edges.len() as u32);
+        if live(x) {
+            implied(geo, grid, x, &mut out);
+            edges.extend(out.iter().map(|&(y, _)| y as u32).filter(|&y| live(y as usize)));
+        }
+    }
+    start.push(edges.len() as u32);
+    let adj = |x: usize| &edges[start[x] as usize..start[x + 1] as usize];
+    // Tarjan, iteratively.
+    const NONE: u32 = u32::MAX;
+    let mut index = vec![NONE; total];
+    let mut low = vec![0u32; total];
+    let mut on_stack = vec![false; total];
+    let mut comp = vec![NONE; total];
+    let mut stack: Vec<u32> = Vec::new();
+    let mut comps: Vec<Vec<u32>> = Vec::new();
+    let mut counter = 0u32;
+    for root in 0..total {
+        if !live(root) || index[root] != NONE {
+            continue;
+        }
+        let mut call: Vec<(u32, usize)> = vec![(root as u32, 0)];
+        index[root] = counter;
+        low[root] = counter;
+        counter += 1;
+        stack.push(root as u32);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut i)) = call.last_mut() {
+            let v = v as usize;
+            if let Some(&w) = adj(v).get(*i) {
+                *i += 1;
+                let w = w as usize;
+                if index[w] == NONE {
+                    index[w] = counter;
+                    low[w] = counter;
+                    counter += 1;
+                    stack.push(w as u32);
+                    on_stack[w] = true;
+                    call.push((w as u32, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            call.pop();
+            if let Some(&(u, _)) = call.last() {
+                low[u as usize] = low[u as usize].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let id = comps.len() as u32;
+                let mut members = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w as usize] = false;
+                    comp[w as usize] = id;
+                    members.push(w);
+                    if w as usize == v {
+                        break;
+                    }
+                }
+                comps.push(members);
+            }
+        }
+    }
+    // Reachability sets, successors' components first (Tarjan's finishing order).
+    let words = total.div_ceil(64);
+    let mut reach = vec![0u64; comps.len() * words];
+    for (id, members) in comps.iter().enumerate() {
+        for &m in members {
+            reach[id * words + m as usize / 64] |= 1 << (m % 64);
+            for &w in adj(m as usize) {
+                let other = comp[w as usize] as usize;
+                if other != id {
+                    let (a, b) = if other < id {
+                        let (lo, hi) = reach.split_at_mut(id * words);
+                        (&mut hi[..words], &lo[other * words..other * words + words])
+                    } else {
+                        unreachable!("Tarjan finishes successors first")
+                    };
+                    for (x, y) in a.iter_mut().zip(b) {
+                        *x |= *y;
+                    }
+                }
+            }
+        }
+    }
+    (0..total)
+        .map(|x| {
+            x & 1 == 1 && live(x) && {
+                let id = comp[x] as usize;
+                let neg = x ^ 1;
+                reach[id * words + neg / 64] >> (neg % 64) & 1 == 1
+            }
+        })
+        .collect()
+}
+
+/// The engine rules of the named patterns (and the subsets of four), switched off for search.
+const PATTERN_RULES: [&str; 11] = [
+    "x-wing",
+    "bug",
+    "wxyz-wing",
+    "turbot-fish",
+    "swordfish",
+    "jellyfish",
+    "xy-wing",
+    "xyz-wing",
+    "unique-rectangle",
+    "naked-quad",
+    "hidden-quad",
+];
 
 /// The level of an engine rule of the Sudoku model ([`crate::explain::RULES`]).
 fn level_of(rule: &str) -> u8 {
@@ -1228,6 +1766,318 @@ mod tests {
             naked > 20 && hidden > 20,
             "too few subset steps to test: {naked} naked, {hidden} hidden"
         );
+    }
+
+    /// The puzzles of the pattern and chain property tests: generated 9×9 puzzles thinned as
+    /// far as the generator goes, and the bundled hard examples.
+    fn hard_sample(count: usize, seed: u64) -> Vec<Sudoku> {
+        use crate::board::BlockShape;
+        let block = BlockShape::new(3, 3);
+        let mut rng = crate::generate::Rng::new(seed);
+        let mut v: Vec<Sudoku> = (0..count)
+            .map(|_| crate::generate::generate(block, &mut rng, 20).0)
+            .collect();
+        for line in [FIG4, TOP95_1, TOP95_2] {
+            v.push(Sudoku::parse(line, None).unwrap());
+        }
+        v
+    }
+
+    const TOP95_1: &str = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    const TOP95_2: &str = "52...6.........7.13...........4..8..6......5...........418.........3..2...87.....";
+
+    /// The candidates of every step's start, replayed from the puzzle (a placement also clears
+    /// its digit from the peers, which the singles do first), handed to `check` with the step.
+    fn replay(p: &Sudoku, rules: RuleSet, mut check: impl FnMut(&[Domain], &Step)) {
+        let geo = Geometry::get(p.block());
+        let Ok(start) = Candidates::from_puzzle(p) else { return };
+        let Ok(d) = Deducer::new(p, rules) else { return };
+        let mut d = d;
+        let mut cand: Vec<Domain> = start.cells().to_vec();
+        while let Some(s) = d.step() {
+            check(&cand, &s);
+            for &(c, x) in &s.eliminated {
+                cand[c] = cand[c].without(x as u32);
+            }
+            for &(c, x) in &s.placed {
+                cand[c] = Domain::single(x as u32);
+                for &q in geo.peers(c) {
+                    cand[q as usize] = cand[q as usize].without(x as u32);
+                }
+            }
+        }
+    }
+
+    /// Every X-Wing, Swordfish, Jellyfish, XY-Wing, XYZ-Wing and unique rectangle step checked
+    /// against the pattern's own definition on the candidates just before it (open cells: two
+    /// or more candidates): a fish of size k is k base lines of one kind whose open places for
+    /// the digit lie in k cover lines of the other kind, each base line with at least two, and
+    /// only the cover lines' other cells lose the digit; a wing's pivot and pincers hold the
+    /// right candidates and see each other, and only cells that see both pincers (and the pivot,
+    /// for XYZ) lose `z`; a unique rectangle is four cells on two rows, two columns and two
+    /// blocks, three with exactly the two digits, and only the fourth loses them.
+    #[test]
+    fn pattern_steps_match_their_definitions() {
+        use crate::patterns::{sees, Pattern};
+        let geo = Geometry::get(crate::board::BlockShape::new(3, 3));
+        let n = 9;
+        let mut seen = std::collections::BTreeMap::new();
+        let rules = RuleSet {
+            uniqueness: true,
+            ..RuleSet::ALL
+        };
+        for p in hard_sample(400, 2727) {
+            replay(&p, rules, |cand, s| {
+                let open = |c: usize| cand[c].len() >= 2;
+                let Some(pat) = &s.pattern else {
+                    assert!(
+                        !matches!(
+                            s.rule,
+                            Rule::XWing
+                                | Rule::Swordfish
+                                | Rule::Jellyfish
+                                | Rule::XYWing
+                                | Rule::XYZWing
+                                | Rule::WXYZWing
+                                | Rule::Bug
+                                | Rule::UniqueRectangle
+                        ),
+                        "no pattern on {}",
+                        s.text
+                    );
+                    return;
+                };
+                *seen.entry(s.rule).or_insert(0) += 1;
+                assert!(!s.eliminated.is_empty(), "{}", s.text);
+                assert!(
+                    s.eliminated.iter().all(|&(c, d)| cand[c].contains(d as u32) && open(c)),
+                    "{}",
+                    s.text
+                );
+                match pat {
+                    Pattern::Fish { digit, base, cover } => {
+                        let k = base.len();
+                        let want = match s.rule {
+                            Rule::XWing => 2,
+                            Rule::Swordfish => 3,
+                            _ => 4,
+                        };
+                        assert_eq!((k, cover.len()), (want, want), "{}", s.text);
+                        let rows = base[0] < n;
+                        assert!(base.iter().all(|&u| (u < n) == rows), "{}", s.text);
+                        assert!(cover.iter().all(|&u| (u < n) != rows && u < 2 * n), "{}", s.text);
+                        let has = |c: usize| open(c) && cand[c].contains(*digit as u32);
+                        let in_units = |c: usize, us: &[usize]| us.iter().any(|&u| geo.unit(u).contains(&(c as u16)));
+                        for &b in base {
+                            let places: Vec<usize> =
+                                geo.unit(b).iter().map(|&c| c as usize).filter(|&c| has(c)).collect();
+                            assert!(places.len() >= 2, "{}", s.text);
+                            assert!(places.iter().all(|&c| in_units(c, cover)), "{}", s.text);
+                        }
+                        assert!(
+                            s.eliminated
+                                .iter()
+                                .all(|&(c, d)| d == *digit && in_units(c, cover) && !in_units(c, base)),
+                            "{}",
+                            s.text
+                        );
+                    }
+                    Pattern::Wing {
+                        pivot,
+                        pincers: [a, b],
+                        digit,
+                        xyz,
+                    } => {
+                        let (pd, ad, bd) = (cand[*pivot], cand[*a], cand[*b]);
+                        let z = Domain::single(*digit as u32);
+                        assert!(sees(&geo, *pivot, *a) && sees(&geo, *pivot, *b), "{}", s.text);
+                        assert!(ad.len() == 2 && bd.len() == 2 && ad.and(bd) == z, "{}", s.text);
+                        if *xyz {
+                            assert_eq!(s.rule, Rule::XYZWing);
+                            assert!(pd.len() == 3 && ad.or(bd) == pd, "{}", s.text);
+                        } else {
+                            assert_eq!(s.rule, Rule::XYWing);
+                            assert!(pd.len() == 2 && !pd.contains(*digit as u32), "{}", s.text);
+                            assert_eq!(ad.minus(z).or(bd.minus(z)), pd, "{}", s.text);
+                        }
+                        for &(c, d) in &s.eliminated {
+                            assert_eq!(d, *digit, "{}", s.text);
+                            assert!(sees(&geo, c, *a) && sees(&geo, c, *b), "{}", s.text);
+                            assert!(!*xyz || sees(&geo, c, *pivot), "{}", s.text);
+                        }
+                    }
+                    Pattern::Bug { cell, digit } => {
+                        assert_eq!(s.rule, Rule::Bug);
+                        let others = (0..81).filter(|&c| c != *cell && open(c));
+                        assert!(others.clone().all(|c| cand[c].len() == 2), "{}", s.text);
+                        assert_eq!(cand[*cell].len(), 3, "{}", s.text);
+                        let units = geo.cell_units(*cell);
+                        for u in 0..27 {
+                            for d in 1..=9u32 {
+                                let k = geo
+                                    .unit(u)
+                                    .iter()
+                                    .filter(|&&c| open(c as usize) && cand[c as usize].contains(d))
+                                    .count();
+                                let three = d == *digit as u32 && units.contains(&(u as u16));
+                                assert!(k == 0 || k == 2 || (three && k == 3), "{}", s.text);
+                            }
+                        }
+                        assert!(
+                            s.eliminated.iter().all(|&(c, d)| c == *cell && d != *digit),
+                            "{}",
+                            s.text
+                        );
+                    }
+                    Pattern::Wxyz { cells, digit } => {
+                        assert_eq!(s.rule, Rule::WXYZWing);
+                        let union = cells.iter().fold(Domain::EMPTY, |u, &c| u.or(cand[c]));
+                        assert_eq!(union.len(), 4, "{}", s.text);
+                        assert!(cells.iter().all(|&c| open(c)), "{}", s.text);
+                        let holders = |d: u32| cells.iter().copied().filter(move |&c| cand[c].contains(d));
+                        for d in union.iter() {
+                            let h: Vec<usize> = holders(d).collect();
+                            let restricted = h.iter().all(|&a| h.iter().all(|&b| a == b || sees(&geo, a, b)));
+                            assert_eq!(restricted, d != *digit as u32, "{}", s.text);
+                        }
+                        for &(c, x) in &s.eliminated {
+                            assert_eq!(x, *digit, "{}", s.text);
+                            assert!(holders(*digit as u32).all(|h| sees(&geo, c, h)), "{}", s.text);
+                        }
+                    }
+                    Pattern::Turbot { digit, cells, units } => {
+                        assert_eq!(s.rule, Rule::TurbotFish);
+                        let d = *digit as u32;
+                        for (u, pair) in units.iter().zip([[cells[0], cells[1]], [cells[2], cells[3]]]) {
+                            let mut places: Vec<usize> = geo
+                                .unit(*u)
+                                .iter()
+                                .map(|&c| c as usize)
+                                .filter(|&c| open(c) && cand[c].contains(d))
+                                .collect();
+                            places.sort_unstable();
+                            let mut want = pair.to_vec();
+                            want.sort_unstable();
+                            assert_eq!(places, want, "not a strong link: {}", s.text);
+                        }
+                        assert!(sees(&geo, cells[1], cells[2]), "{}", s.text);
+                        for &(c, x) in &s.eliminated {
+                            assert_eq!(x, *digit, "{}", s.text);
+                            assert!(sees(&geo, c, cells[0]) && sees(&geo, c, cells[3]), "{}", s.text);
+                        }
+                    }
+                    Pattern::UniqueRectangle { cells, digits } => {
+                        assert_eq!(s.rule, Rule::UniqueRectangle);
+                        let pair = Domain::single(digits[0] as u32).or(Domain::single(digits[1] as u32));
+                        let rows: std::collections::BTreeSet<usize> = cells.iter().map(|c| c / n).collect();
+                        let cols: std::collections::BTreeSet<usize> = cells.iter().map(|c| c % n).collect();
+                        let blocks: std::collections::BTreeSet<u16> =
+                            cells.iter().map(|&c| geo.cell_units(c)[2]).collect();
+                        assert_eq!((rows.len(), cols.len(), blocks.len()), (2, 2, 2), "{}", s.text);
+                        assert!(cells[..3].iter().all(|&c| cand[c] == pair), "{}", s.text);
+                        assert!(
+                            cand[cells[3]].len() > 2 && pair.minus(cand[cells[3]]).is_empty(),
+                            "{}",
+                            s.text
+                        );
+                        assert!(
+                            s.eliminated
+                                .iter()
+                                .all(|&(c, d)| c == cells[3] && pair.contains(d as u32)),
+                            "{}",
+                            s.text
+                        );
+                    }
+                }
+            });
+        }
+        for (r, want) in [
+            (Rule::XWing, 5),
+            (Rule::Swordfish, 1),
+            (Rule::TurbotFish, 5),
+            (Rule::XYWing, 5),
+            (Rule::XYZWing, 5),
+            (Rule::UniqueRectangle, 3),
+            (Rule::WXYZWing, 3),
+        ] {
+            assert!(
+                seen.get(&r).copied().unwrap_or(0) >= want,
+                "too few {r:?} steps to test: {seen:?}"
+            );
+        }
+    }
+
+    /// Every chain of an implication chain, forcing chain or Nishio step replays: it starts from
+    /// the removed candidate assumed true, each link follows from the assumption and the links
+    /// before it by its named rule on the candidates just before the step, and the links end
+    /// in a contradiction ([`crate::chains::check_chain`]).
+    #[test]
+    fn chain_links_follow_one_from_another_to_a_contradiction() {
+        let geo = Geometry::get(crate::board::BlockShape::new(3, 3));
+        let mut seen = std::collections::BTreeMap::new();
+        let mut unchained = 0;
+        for p in hard_sample(60, 99) {
+            replay(&p, RuleSet::ALL, |cand, s| {
+                if !matches!(s.rule, Rule::Chain | Rule::ForcingChain | Rule::Nishio) {
+                    assert!(s.chain.is_empty(), "{}", s.text);
+                    return;
+                }
+                *seen.entry(s.rule).or_insert(0) += 1;
+                let (c, d, _, _) = s.chain[0];
+                assert!(
+                    s.eliminated.contains(&(c, d)),
+                    "the chain assumes a removed candidate: {}",
+                    s.text
+                );
+                assert!(s.contradiction.is_some(), "{}", s.text);
+                if s.rule == Rule::Nishio && s.chain.len() == 1 {
+                    unchained += 1;
+                    return;
+                }
+                if let Err(e) = crate::chains::check_chain(&geo, cand, &s.chain) {
+                    panic!("{e}: {}", s.text);
+                }
+                assert!(s.text.contains("assume "), "{}", s.text);
+            });
+        }
+        for r in [Rule::Nishio, Rule::Chain] {
+            assert!(
+                seen.get(&r).copied().unwrap_or(0) >= 3,
+                "too few {r:?} steps to test: {seen:?}"
+            );
+        }
+        let nishio = seen.get(&Rule::Nishio).copied().unwrap_or(0);
+        assert!(
+            unchained * 2 <= nishio,
+            "{unchained} of {nishio} Nishio steps without a chain"
+        );
+    }
+
+    /// A chain that skips a step or ends in nothing is refused by the replay.
+    #[test]
+    fn the_chain_replay_refuses_a_broken_chain() {
+        let p = Sudoku::parse(FIG4, None).unwrap();
+        let geo = Geometry::get(p.block());
+        let mut checked = 0;
+        replay(&p, RuleSet::ALL, |cand, s| {
+            if s.chain.len() < 3 || checked > 0 {
+                return;
+            }
+            checked += 1;
+            assert!(crate::chains::check_chain(&geo, cand, &s.chain).is_ok());
+            let mut skip = s.chain.clone();
+            skip.remove(1);
+            let mut short = s.chain.clone();
+            short.pop();
+            assert!(
+                crate::chains::check_chain(&geo, cand, &skip).is_err()
+                    || crate::chains::check_chain(&geo, cand, &short).is_err(),
+                "{}",
+                s.text
+            );
+            assert!(crate::chains::check_chain(&geo, cand, &s.chain[..1]).is_err());
+        });
+        assert_eq!(checked, 1);
     }
 
     /// The engine-based deducer against core's brute-force oracle on random 4×4 and 6×6
