@@ -371,6 +371,7 @@ pub fn chain_links(n: usize, chain: &[crate::solver::Link]) -> Vec<ChainLink> {
             value: d.to_string(),
             holds,
             rule,
+            text: String::new(),
         })
         .collect()
 }
