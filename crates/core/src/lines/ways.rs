@@ -156,21 +156,18 @@ impl Ways {
             }
             None => 1,
         };
-        // Each slot's choices (cell, next, up, down, the link from the left), as bits.
-        let choices: Vec<Vec<Choice>> = slots
+        // Each slot's choices: its shapes whose values its variables still allow.
+        let choices: Vec<([Choice; 7], usize)> = slots
             .iter()
             .map(|s| {
                 let (cells, next, up, down) = (allowed(Some(s.cell)), allowed(s.next), allowed(s.up), allowed(s.down));
-                let mut out = Vec::new();
-                for bits in 0u8..32 {
-                    let [c, nx, u, dn, left] = [0, 1, 2, 3, 4].map(|k| (bits >> k) & 1);
-                    let fits = |mask: u8, x: u8| mask >> x & 1 == 1;
-                    if !(fits(cells, c) && fits(next, nx) && fits(up, u) && fits(down, dn)) {
-                        continue;
-                    }
-                    let deg = left + nx + u + dn;
-                    if (c == 1 && deg == s.degree) || (c == 0 && deg == 0) {
-                        out.push(Choice { c, nx, u, dn, left });
+                let fits = |mask: u8, x: u8| mask >> x & 1 == 1;
+                let (shapes, len) = &SHAPES[usize::from(s.degree)];
+                let mut out = ([Choice::NONE; 7], 0);
+                for &ch in &shapes[..*len] {
+                    if fits(cells, ch.c) && fits(next, ch.nx) && fits(up, ch.u) && fits(down, ch.dn) {
+                        out.0[out.1] = ch;
+                        out.1 += 1;
                     }
                 }
                 out
@@ -186,7 +183,8 @@ impl Ways {
         let mut fwd = vec![[0u128; 8]; n + 1];
         fwd[0][state(0, 0, 0)] = 1;
         for j in 0..n {
-            for ch in &choices[j] {
+            let (ch, len) = &choices[j];
+            for ch in &ch[..*len] {
                 for (up, down) in PARITIES {
                     let from = fwd[j][state(ch.left, up, down)];
                     if from != 0 {
@@ -207,7 +205,8 @@ impl Ways {
         }
         let mut seen: Vec<[u8; 4]> = vec![[0; 4]; n];
         for j in (0..n).rev() {
-            for ch in &choices[j] {
+            let (ch, len) = &choices[j];
+            for ch in &ch[..*len] {
                 for (up, down) in PARITIES {
                     let to = bwd[j + 1][state(ch.nx, up ^ ch.u, down ^ ch.dn)];
                     if to == 0 {
@@ -226,19 +225,18 @@ impl Ways {
         if bwd[0][state(0, 0, 0)] & 1 == 0 {
             return None;
         }
-        let mut out = Vec::new();
+        // Each variable belongs to one slot (a cell, the link after it, up or down).
+        let mut out = Vec::with_capacity(4 * n);
         for (j, s) in slots.iter().enumerate() {
             for (m, v) in [Some(s.cell), s.next, s.up, s.down].into_iter().enumerate() {
                 if let Some(v) = v {
-                    if !out.iter().any(|&(w, _)| w == v) {
-                        let mut d = Domain::EMPTY;
-                        for x in 0..2 {
-                            if seen[j][m] >> x & 1 == 1 {
-                                d.insert(val(x));
-                            }
+                    let mut d = Domain::EMPTY;
+                    for x in 0..2 {
+                        if seen[j][m] >> x & 1 == 1 {
+                            d.insert(val(x));
                         }
-                        out.push((v, d));
                     }
+                    out.push((v, d));
                 }
             }
         }
@@ -383,6 +381,37 @@ struct Choice {
     dn: u8,
     left: u8,
 }
+
+impl Choice {
+    const NONE: Choice = Choice {
+        c: 0,
+        nx: 0,
+        u: 0,
+        dn: 0,
+        left: 0,
+    };
+}
+
+/// The ways to fill a slot whose cell, when used, has `degree` lines, whatever the domains:
+/// unused with no link, or used with `degree` of its four links (at most 1 + 6).
+const fn shapes(degree: u8) -> ([Choice; 7], usize) {
+    let mut out = [Choice::NONE; 7];
+    let mut len = 0;
+    let mut bits = 0u8;
+    while bits < 32 {
+        let (c, nx, u, dn, left) = (bits & 1, bits >> 1 & 1, bits >> 2 & 1, bits >> 3 & 1, bits >> 4 & 1);
+        let deg = left + nx + u + dn;
+        if (c == 1 && deg == degree) || (c == 0 && deg == 0) {
+            out[len] = Choice { c, nx, u, dn, left };
+            len += 1;
+        }
+        bits += 1;
+    }
+    (out, len)
+}
+
+/// [`shapes`] by degree (0 is unused: every cell needs a line).
+const SHAPES: [([Choice; 7], usize); 3] = [shapes(0), shapes(1), shapes(2)];
 
 /// The engine's Boolean for a way's 0 or 1.
 #[inline]
