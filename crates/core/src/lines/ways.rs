@@ -374,16 +374,16 @@ const PARITIES: [(u8, u8); 4] = [(0, 0), (0, 1), (1, 0), (1, 1)];
 /// One way to fill a slot: the cell used (`c`), the links to the next cell, up and down, and
 /// the link from the left it needs, each 0 or 1.
 #[derive(Clone, Copy, Debug)]
-struct Choice {
-    c: u8,
-    nx: u8,
-    u: u8,
-    dn: u8,
-    left: u8,
+pub(super) struct Choice {
+    pub(super) c: u8,
+    pub(super) nx: u8,
+    pub(super) u: u8,
+    pub(super) dn: u8,
+    pub(super) left: u8,
 }
 
 impl Choice {
-    const NONE: Choice = Choice {
+    pub(super) const NONE: Choice = Choice {
         c: 0,
         nx: 0,
         u: 0,
@@ -411,11 +411,11 @@ const fn shapes(degree: u8) -> ([Choice; 7], usize) {
 }
 
 /// [`shapes`] by degree (0 is unused: every cell needs a line).
-const SHAPES: [([Choice; 7], usize); 3] = [shapes(0), shapes(1), shapes(2)];
+pub(super) const SHAPES: [([Choice; 7], usize); 3] = [shapes(0), shapes(1), shapes(2)];
 
 /// The engine's Boolean for a way's 0 or 1.
 #[inline]
-fn val(x: u32) -> u32 {
+pub(super) fn val(x: u32) -> u32 {
     if x == 1 {
         TRUE
     } else {
