@@ -208,31 +208,41 @@ impl Pairs {
         };
         let fits = |mask: u8, x: u8| mask >> x & 1 == 1;
         // Each column's choices: a shape of its first cell (its `dn` is the link between)
-        // and of its second (its `u`), agreeing on that link.
-        let choices: Vec<Vec<(Choice, Choice)>> = cols
-            .iter()
-            .map(|c| {
-                let [a, na, up, mid, b, nb, down] = c.vars().map(allowed);
-                let (sh_a, len_a) = &SHAPES[usize::from(c.degree_a)];
-                let (sh_b, len_b) = &SHAPES[usize::from(c.degree_b)];
-                let mut out = Vec::new();
+        // and of its second (its `u`), agreeing on that link; grouped by the links from the
+        // left they need (`bucket`), all columns in one list (`at[j][bucket]..at[j][bucket + 1]`).
+        let bucket = |x: &Choice, y: &Choice| usize::from(x.left << 1 | y.left);
+        let mut all: Vec<(Choice, Choice)> = Vec::with_capacity(16 * n);
+        let mut at: Vec<[usize; 5]> = Vec::with_capacity(n);
+        for c in &cols {
+            let [a, na, up, mid, b, nb, down] = c.vars().map(allowed);
+            let (sh_a, len_a) = &SHAPES[usize::from(c.degree_a)];
+            let (sh_b, len_b) = &SHAPES[usize::from(c.degree_b)];
+            let mut starts = [all.len(); 5];
+            for k in 0..4 {
+                starts[k] = all.len();
                 for &x in &sh_a[..*len_a] {
                     if !(fits(a, x.c) && fits(na, x.nx) && fits(up, x.u) && fits(mid, x.dn)) {
                         continue;
                     }
                     for &y in &sh_b[..*len_b] {
-                        if y.u == x.dn && fits(b, y.c) && fits(nb, y.nx) && fits(down, y.dn) {
-                            out.push((x, y));
+                        if bucket(&x, &y) == k && y.u == x.dn && fits(b, y.c) && fits(nb, y.nx) && fits(down, y.dn) {
+                            all.push((x, y));
                         }
                     }
                 }
-                out
-            })
-            .collect();
+            }
+            starts[4] = all.len();
+            at.push(starts);
+        }
+        let choices = |j: usize, s: usize| {
+            let k = s >> 4 & 3;
+            &all[at[j][k]..at[j][k + 1]]
+        };
         // State: left links (a, b), parities (up, between, down), joined.
         let state = |la: u8, lb: u8, p: u8, joined: u8| usize::from(la << 5 | lb << 4 | p << 1 | joined);
-        // The next state of a choice from (parities `p`, `joined`); `None` when it closes a loop.
-        let step = |x: &Choice, y: &Choice, p: u8, joined: u8| -> Option<usize> {
+        // The next state of a choice from state `s`; `None` when it closes a loop.
+        let step = |x: &Choice, y: &Choice, s: usize| -> Option<usize> {
+            let (p, joined) = ((s >> 1 & 7) as u8, (s & 1) as u8);
             let mid = x.dn;
             let both = x.left == 1 && y.left == 1 && joined == 1;
             if mid == 1 && both {
@@ -246,16 +256,14 @@ impl Pairs {
         let mut fwd = vec![[0u128; 64]; n + 1];
         fwd[0][state(0, 0, 0, 0)] = 1;
         for j in 0..n {
-            for (x, y) in &choices[j] {
-                for p in 0..8 {
-                    for joined in 0..2 {
-                        let from = fwd[j][state(x.left, y.left, p, joined)];
-                        if from == 0 {
-                            continue;
-                        }
-                        if let Some(to) = step(x, y, p, joined) {
-                            fwd[j + 1][to] |= add(from, x.c, y.c);
-                        }
+            for s in 0..64 {
+                let from = fwd[j][s];
+                if from == 0 {
+                    continue;
+                }
+                for (x, y) in choices(j, s) {
+                    if let Some(to) = step(x, y, s) {
+                        fwd[j + 1][to] |= add(from, x.c, y.c);
                     }
                 }
             }
@@ -270,25 +278,26 @@ impl Pairs {
                 bwd[n][state(0, 0, p, 0)] = end;
             }
         }
+        // Backwards, only from the states the forward pass reaches (no way passes the others).
         let mut seen: Vec<[u8; 7]> = vec![[0; 7]; n];
         for j in (0..n).rev() {
-            for (x, y) in &choices[j] {
-                for p in 0..8 {
-                    for joined in 0..2 {
-                        let Some(to) = step(x, y, p, joined) else { continue };
-                        let here = state(x.left, y.left, p, joined);
-                        let from = fwd[j][here];
-                        let next = bwd[j + 1][to];
-                        if next == 0 {
-                            continue;
-                        }
-                        // The counts here from which this choice reaches the end.
-                        let back = unadd(next, x.c, y.c);
-                        bwd[j][here] |= back;
-                        if from & back != 0 {
-                            for (m, v) in [x.c, x.nx, x.u, x.dn, y.c, y.nx, y.dn].into_iter().enumerate() {
-                                seen[j][m] |= 1 << v;
-                            }
+            for s in 0..64 {
+                let from = fwd[j][s];
+                if from == 0 {
+                    continue;
+                }
+                for (x, y) in choices(j, s) {
+                    let Some(to) = step(x, y, s) else { continue };
+                    let next = bwd[j + 1][to];
+                    if next == 0 {
+                        continue;
+                    }
+                    // The counts here from which this choice reaches the end.
+                    let back = unadd(next, x.c, y.c);
+                    bwd[j][s] |= back;
+                    if from & back != 0 {
+                        for (m, v) in [x.c, x.nx, x.u, x.dn, y.c, y.nx, y.dn].into_iter().enumerate() {
+                            seen[j][m] |= 1 << v;
                         }
                     }
                 }
