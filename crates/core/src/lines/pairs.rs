@@ -218,8 +218,8 @@ impl Pairs {
             let (sh_a, len_a) = &SHAPES[usize::from(c.degree_a)];
             let (sh_b, len_b) = &SHAPES[usize::from(c.degree_b)];
             let mut starts = [all.len(); 5];
-            for k in 0..4 {
-                starts[k] = all.len();
+            for (k, start) in starts.iter_mut().enumerate().take(4) {
+                *start = all.len();
                 for &x in &sh_a[..*len_a] {
                     if !(fits(a, x.c) && fits(na, x.nx) && fits(up, x.u) && fits(mid, x.dn)) {
                         continue;
