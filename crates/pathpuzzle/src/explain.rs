@@ -16,6 +16,7 @@
 //! | 3 | ways in a line | every way to place a row's path cells with the lines each needs, crossing the cuts above and below with their parities, agrees ([`pencilbox_core::lines::ways`]) |
 //! | 3 | crossing count | bounds on how often the path crosses between two rows from what the rows hold ([`pencilbox_core::lines::crossings`]) |
 //! | 3 | checkerboard count | with every row (or column) clued, the path's length fixes how many cells of each colour it uses |
+//! | 4 | ways in two lines | two neighbouring rows (columns) together: every way to place their path cells with their lines, crossing the three cuts with their parities and closing no loop inside them, agrees ([`pencilbox_core::lines::pairs`]) |
 //! | 4 | reachability | only cells on some simple door-to-door path can be used; a cell every such path passes is used |
 //! | 5 | contradiction (trial) | assuming a cell used (unused), or else a link drawn (blank), the rules above reach a contradiction |
 //! | 6 | guess | nothing applies: the value of the solution, found by search |
@@ -27,13 +28,14 @@ use pencilbox_core::engine::{Step, VarId, FALSE, TRUE};
 use pencilbox_core::human::grid::{GridNames, GridVocabulary};
 use pencilbox_core::human::{self, ExplainOptions, ExplainStatus, Explanation, RuleInfo, Vocabulary};
 use pencilbox_core::lines::crossings::Crossings;
+use pencilbox_core::lines::pairs::Pairs;
 use pencilbox_core::lines::ways::Ways;
 use pencilbox_core::lines::{self, LineModel};
 use pencilbox_core::{CellId, Domain};
 
 /// Path's rules, simplest first: its clues, and the line toolkit's rules where Path words them
 /// its own way (a door, the path); the toolkit's others ([`lines::RULES`]) come with them.
-pub const RULES: [RuleInfo; 13] = [
+pub const RULES: [RuleInfo; 14] = [
     RuleInfo::new("clue-full", "clue full", 1, "the row or column already has its count"),
     RuleInfo::new(
         "clue-every-free-cell",
@@ -73,6 +75,12 @@ pub const RULES: [RuleInfo; 13] = [
         "checkerboard count",
         3,
         "the path alternates colours, and its length fixes how many cells of each colour it uses",
+    ),
+    RuleInfo::new(
+        "pairs",
+        "ways in two lines",
+        4,
+        "every way to place two neighbouring lines' path cells with their lines, closing no loop between them, agrees",
     ),
     RuleInfo::new(
         "connect",
@@ -116,13 +124,14 @@ pub(crate) struct PathVocabulary {
     rows: Vec<Option<u32>>,
     cols: Vec<Option<u32>>,
     door_a: CellId,
-    /// The `crossings` and `ways` rules when the model has them (the explanation's model).
-    extra: Option<(Crossings, Ways)>,
+    /// The `crossings`, `ways` and `pairs` rules when the model has them (the explanation's
+    /// model).
+    extra: Option<(Crossings, Ways, Pairs)>,
 }
 
 /// The vocabulary of `p` over `vars` (see [`PathVocabulary`]); `crossings` when the model
 /// posts that rule. Trial assumes cells first, then links.
-pub(crate) fn vocabulary(p: &PathPuzzle, vars: &PathVars, extra: Option<(Crossings, Ways)>) -> PathVocabulary {
+pub(crate) fn vocabulary(p: &PathPuzzle, vars: &PathVars, extra: Option<(Crossings, Ways, Pairs)>) -> PathVocabulary {
     let ends = (p.cell_a(), p.cell_b());
     let model = LineModel {
         vars: vars.clone(),
@@ -266,14 +275,21 @@ impl Vocabulary for PathVocabulary {
                 ))
             }
             "ways" => {
-                let (_, x) = self.extra.as_ref()?;
+                let (_, x, _) = self.extra.as_ref()?;
                 let changed: Vec<VarId> = step.changes.iter().map(|c| c.var).collect();
                 let dom = |v: VarId| before[v.index()];
                 let line = x.line_of(&changed, &dom)?;
                 Some(x.describe(line))
             }
+            "pairs" => {
+                let (_, _, x) = self.extra.as_ref()?;
+                let changed: Vec<VarId> = step.changes.iter().map(|c| c.var).collect();
+                let dom = |v: VarId| before[v.index()];
+                let pair = x.pair_of(&changed, &dom)?;
+                Some(x.describe(pair))
+            }
             "crossings" => {
-                let (x, _) = self.extra.as_ref()?;
+                let (x, _, _) = self.extra.as_ref()?;
                 let changed: Vec<VarId> = step.changes.iter().map(|c| c.var).collect();
                 let dom = |v: VarId| before[v.index()];
                 let cut = x.cut_of(&changed, &dom)?;
@@ -322,6 +338,13 @@ pub fn explain(p: &PathPuzzle, opts: &ExplainOptions) -> Explanation {
         p.col_clues(),
     );
     e.post(ways.clone());
+    let pairs = Pairs::new(
+        &model.vars,
+        Some((p.cell_a(), p.cell_b())),
+        p.row_clues(),
+        p.col_clues(),
+    );
+    e.post(pairs.clone());
     // The player's lines and the cells they join are given (not steps).
     for &(a, b) in p.drawn() {
         let link = model.vars.links.between(a, b).expect("drawn lines join neighbours");
@@ -351,7 +374,7 @@ pub fn explain(p: &PathPuzzle, opts: &ExplainOptions) -> Explanation {
             );
         }
     }
-    let vocab = vocabulary(p, &model.vars, Some((crossings, ways)));
+    let vocab = vocabulary(p, &model.vars, Some((crossings, ways, pairs)));
     human::explain_engine(&mut e, &vocab, opts)
 }
 

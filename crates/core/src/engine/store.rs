@@ -250,6 +250,12 @@ impl Context<'_> {
     pub fn dom(&self, v: VarId) -> Domain {
         self.store.doms[v.index()]
     }
+    /// The decision level: 0 at the root, one more for each assumption (a search's branch, a
+    /// trial or a probe) in force.
+    #[inline]
+    pub fn level(&self) -> usize {
+        self.store.trail.level()
+    }
     /// The value of `v` when it is fixed.
     #[inline]
     pub fn value(&self, v: VarId) -> Option<u32> {
@@ -399,6 +405,11 @@ pub struct Ints<'a> {
 }
 
 impl Ints<'_> {
+    /// The decision level, as [`Context::level`].
+    #[inline]
+    pub fn level(&self) -> usize {
+        self.trail.level()
+    }
     /// A trailed integer's value.
     #[inline]
     pub fn get(&self, id: IntId) -> i64 {

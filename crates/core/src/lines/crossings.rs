@@ -26,7 +26,7 @@
 use crate::constraints::PathVars;
 use crate::domain::Domain;
 use crate::encode::{Encoded, Encoder};
-use crate::engine::{Conflict, Context, Premise, Priority, Propagator, VarId, FALSE, TRUE};
+use crate::engine::{Conflict, Context, Init, IntId, Ints, Premise, Priority, Propagator, VarId, FALSE, TRUE};
 use crate::grid::CellId;
 
 /// One direction of cuts: rows (cuts between consecutive rows) or columns.
@@ -189,9 +189,23 @@ pub struct CutDeduction {
 
 /// The `crossings` rule over every row cut and column cut of a line model (see the module
 /// docs). Post it with [`crate::engine::Engine::post`].
+///
+/// As a propagator it is, like [`super::ways::Ways`], a person's deduction for an
+/// explanation: it runs only at the root (decision level 0) and does nothing below it. It is
+/// incremental: each cut has a trailed *dirty* flag, set when a variable its bounds read
+/// changes (see [`Crossings::new`]) and cleared when the cut is worked out again; only
+/// flagged cuts are, so the changes of a trial, undone with their flags, cost nothing
+/// afterwards.
 #[derive(Clone, Debug)]
 pub struct Crossings {
     dims: [Dim; 2],
+    /// For each variable (by index), the cuts whose bounds read it.
+    of: Vec<Vec<Cut>>,
+    /// For each variable, whether it is a cell's: a cell becoming used may show a side
+    /// visited for every cut ([`Crossings::bounds`]).
+    is_cell: Vec<bool>,
+    /// Each cut's dirty flag (row cuts, then column cuts), once posted.
+    dirty: Vec<IntId>,
 }
 
 /// A cut: `rows` (between rows `t` and `t + 1`) or between columns, and `t`.
@@ -200,9 +214,65 @@ pub type Cut = (bool, usize);
 impl Crossings {
     /// The rule for a line on `vars` between `ends` (`None`: a closed loop), with the count
     /// clues of the rows and the columns (`None`: unclued).
+    ///
+    /// Cut `t` reads the cells of lines `t − 1 ..= t + 2`, the lines along `t` and `t + 1`,
+    /// the cuts `t − 1 ..= t + 1` and, for its sides, whether any cell is used: those are the
+    /// variables that flag it.
     pub fn new(vars: &PathVars, ends: Option<(CellId, CellId)>, rows: &[Option<u32>], cols: &[Option<u32>]) -> Self {
-        Crossings {
+        let mut x = Crossings {
             dims: dims(vars, ends, rows, cols),
+            of: Vec::new(),
+            is_cell: Vec::new(),
+            dirty: Vec::new(),
+        };
+        let max = vars
+            .link
+            .iter()
+            .chain(&vars.cell)
+            .map(|v| v.index())
+            .max()
+            .map_or(0, |m| m + 1);
+        x.of = vec![Vec::new(); max];
+        x.is_cell = vec![false; max];
+        for &v in &vars.cell {
+            x.is_cell[v.index()] = true;
+        }
+        for rows in [true, false] {
+            let d = x.dim(rows);
+            let n = d.cuts.len() as isize;
+            let mut add: Vec<(VarId, Cut)> = Vec::new();
+            let mut near = |v: VarId, from: isize, to: isize| {
+                for t in from.max(0)..=to.min(n - 1) {
+                    add.push((v, (rows, t as usize)));
+                }
+            };
+            for (i, line) in d.cells.iter().enumerate() {
+                let i = i as isize;
+                line.iter().for_each(|&v| near(v, i - 2, i + 1));
+            }
+            for (i, line) in d.along.iter().enumerate() {
+                let i = i as isize;
+                line.iter().for_each(|&v| near(v, i - 1, i));
+            }
+            for (k, cut) in d.cuts.iter().enumerate() {
+                let k = k as isize;
+                cut.iter().for_each(|&v| near(v, k - 1, k + 1));
+            }
+            for (v, cut) in add {
+                if !x.of[v.index()].contains(&cut) {
+                    x.of[v.index()].push(cut);
+                }
+            }
+        }
+        x
+    }
+
+    /// A cut's position among [`Crossings::cuts`].
+    fn index(&self, (rows, t): Cut) -> usize {
+        if rows {
+            t
+        } else {
+            self.dim(true).cuts.len() + t
         }
     }
 
@@ -484,15 +554,69 @@ pub(super) fn apply_each<T: Copy>(
     Ok(())
 }
 
+impl Crossings {
+    /// Works out each of `cuts` again (clearing its flag first: what it changes sets the
+    /// flags again, through [`Propagator::notify`]).
+    fn run(&mut self, cx: &mut Context, cuts: &[Cut]) -> Result<(), Conflict> {
+        for &cut in cuts {
+            cx.set_int(self.dirty[self.index(cut)], 0);
+        }
+        apply_each(cx, cuts, |cut, dom| {
+            Ok(self.deduce(cut, dom)?.map(|x| (x.premises, x.set)))
+        })
+    }
+}
+
 impl Propagator for Crossings {
     fn name(&self) -> &'static str {
         "crossings"
     }
+    fn init(&mut self, init: &mut Init) {
+        let n = self.cuts().count();
+        self.dirty = (0..n).map(|_| init.int(1)).collect();
+        for (i, cuts) in self.of.iter().enumerate() {
+            if !cuts.is_empty() {
+                init.watch(VarId::from_index(i), i as u32);
+            }
+        }
+    }
+    fn notify(&mut self, ints: &mut Ints, tag: u32, _old: Domain, new: Domain) -> bool {
+        if ints.level() > 0 {
+            // Undone before the rule runs again (at the root): nothing to remember.
+            return false;
+        }
+        let flag = |ints: &mut Ints, id: IntId| {
+            if ints.get(id) == 0 {
+                ints.set(id, 1);
+            }
+        };
+        if self.is_cell[tag as usize] && new == Domain::single(TRUE) {
+            for &id in &self.dirty {
+                flag(ints, id);
+            }
+        } else {
+            for &cut in &self.of[tag as usize] {
+                flag(ints, self.dirty[self.index(cut)]);
+            }
+        }
+        true
+    }
     fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        if cx.level() > 0 {
+            return Ok(());
+        }
         let cuts: Vec<Cut> = self.cuts().collect();
-        apply_each(cx, &cuts, |cut, dom| {
-            Ok(self.deduce(cut, dom)?.map(|x| (x.premises, x.set)))
-        })
+        self.run(cx, &cuts)
+    }
+    fn incremental(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        if cx.level() > 0 {
+            return Ok(());
+        }
+        let cuts: Vec<Cut> = self
+            .cuts()
+            .filter(|&cut| cx.int(self.dirty[self.index(cut)]) != 0)
+            .collect();
+        self.run(cx, &cuts)
     }
     fn encode(&self, _enc: &mut Encoder) -> Encoded {
         Encoded::Implied

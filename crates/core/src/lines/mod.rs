@@ -34,6 +34,7 @@ pub mod answer;
 pub mod cells;
 pub mod crossings;
 pub mod draw;
+pub mod pairs;
 pub mod ways;
 
 pub use crate::constraints::PathVars;
