@@ -1,4 +1,4 @@
-//! The explanation's own Path rules (`crossings`, `ways`; issue 27): on random small
+//! The explanation's own Path rules (`crossings`, `ways`, `pairs`; issue 27): on random small
 //! instances, every conclusion holds in every solution that agrees with the state it was drawn
 //! from (brute force), and follows from the step's premises alone by the rule's definition;
 //! the explanation's steps hold in the unique solution and name their clue lines. The 26
@@ -10,6 +10,7 @@ use common::paths;
 use pencilbox_core::engine::{VarId, FALSE, TRUE};
 use pencilbox_core::human::{ExplainOptions, ExplainStatus, TRIAL};
 use pencilbox_core::lines::crossings::Crossings;
+use pencilbox_core::lines::pairs::Pairs;
 use pencilbox_core::lines::ways::Ways;
 use pencilbox_core::testing::simple_paths;
 use pencilbox_core::{CellId, Domain, Shape};
@@ -142,6 +143,16 @@ fn check_rules(p: &PathPuzzle, mask: u64, pick: usize) -> Result<(), TestCaseErr
             })?;
         }
     }
+    let pairs = Pairs::new(&model.vars, ends, p.row_clues(), p.col_clues());
+    for pair in pairs.pairs() {
+        let x = pairs.deduce(pair, &dom);
+        prop_assert!(x.is_ok(), "pairs refuted a state with a solution at {:?}", pair);
+        if let Some(x) = x.unwrap() {
+            check_conclusion(&x.set, &x.premises, &agreeing, &start, |d| {
+                pairs.deduce(pair, d).ok().flatten().map(|y| y.set)
+            })?;
+        }
+    }
     Ok(())
 }
 
@@ -163,10 +174,10 @@ fn holds(p: &PathPuzzle, path: &[CellId], place: &str, value: &str) -> bool {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
-    /// Every conclusion of `crossings` and `ways` on a random part of a solution holds in
-    /// every solution that agrees with that part, and follows from its premises alone.
+    /// Every conclusion of `crossings`, `ways` and `pairs` on a random part of a solution
+    /// holds in every solution that agrees with that part, and follows from its premises alone.
     #[test]
-    fn crossings_and_ways_are_sound_and_follow_from_their_premises(
+    fn crossings_ways_and_pairs_are_sound_and_follow_from_their_premises(
         p in arb_planted(), mask in any::<u64>(), pick in any::<usize>(),
     ) {
         check_rules(&p, mask, pick)?;
@@ -262,6 +273,7 @@ fn the_letters_are_explained_without_a_guess_and_mostly_without_trial() {
             plain += 1;
         }
     }
-    // 9 of 26 before the crossing and line rules (issue 27); see docs/path.md.
-    assert!(plain >= 15, "{plain} of 26 letters without trial");
+    // 9 of 26 before the crossing and line rules (issue 27), 15 with them, 24 with `pairs`;
+    // see docs/path.md.
+    assert!(plain >= 24, "{plain} of 26 letters without trial");
 }
