@@ -554,6 +554,25 @@ pub(super) fn apply_each<T: Copy>(
     Ok(())
 }
 
+/// The set-up shared by the root-only line rules (crossings, ways, pairs): one trailed dirty
+/// flag per unit (cut, line, pair of lines), raised at first, and a watch on every variable
+/// that belongs to some unit (`of[v]`: the units of variable `v`).
+pub(super) fn dirty_flags<U>(init: &mut Init, units: usize, of: &[Vec<U>]) -> Vec<IntId> {
+    for (i, us) in of.iter().enumerate() {
+        if !us.is_empty() {
+            init.watch(VarId::from_index(i), i as u32);
+        }
+    }
+    (0..units).map(|_| init.int(1)).collect()
+}
+
+/// Raises a unit's dirty flag ([`dirty_flags`]) unless it is up already.
+pub(super) fn raise(ints: &mut Ints, flag: IntId) {
+    if ints.get(flag) == 0 {
+        ints.set(flag, 1);
+    }
+}
+
 impl Crossings {
     /// Works out each of `cuts` again (clearing its flag first: what it changes sets the
     /// flags again, through [`Propagator::notify`]).
@@ -572,31 +591,20 @@ impl Propagator for Crossings {
         "crossings"
     }
     fn init(&mut self, init: &mut Init) {
-        let n = self.cuts().count();
-        self.dirty = (0..n).map(|_| init.int(1)).collect();
-        for (i, cuts) in self.of.iter().enumerate() {
-            if !cuts.is_empty() {
-                init.watch(VarId::from_index(i), i as u32);
-            }
-        }
+        self.dirty = dirty_flags(init, self.cuts().count(), &self.of);
     }
     fn notify(&mut self, ints: &mut Ints, tag: u32, _old: Domain, new: Domain) -> bool {
         if ints.level() > 0 {
             // Undone before the rule runs again (at the root): nothing to remember.
             return false;
         }
-        let flag = |ints: &mut Ints, id: IntId| {
-            if ints.get(id) == 0 {
-                ints.set(id, 1);
-            }
-        };
         if self.is_cell[tag as usize] && new == Domain::single(TRUE) {
             for &id in &self.dirty {
-                flag(ints, id);
+                raise(ints, id);
             }
         } else {
             for &cut in &self.of[tag as usize] {
-                flag(ints, self.dirty[self.index(cut)]);
+                raise(ints, self.dirty[self.index(cut)]);
             }
         }
         true

@@ -18,7 +18,7 @@
 //! that reach it as a bit mask), forwards and backwards: `O(n)` mask operations for rows of
 //! `n` cells. [`Pairs::deduce`] is the rule on one pair as a pure function of the domains.
 
-use super::crossings::{apply_each, dims, Cut, Dim};
+use super::crossings::{apply_each, dims, dirty_flags, raise, Cut, Dim};
 use super::ways::{val, Choice, SHAPES};
 use crate::constraints::PathVars;
 use crate::domain::Domain;
@@ -397,23 +397,14 @@ impl Propagator for Pairs {
         "pairs"
     }
     fn init(&mut self, init: &mut Init) {
-        let n = self.pairs().count();
-        self.dirty = (0..n).map(|_| init.int(1)).collect();
-        for (i, pairs) in self.of.iter().enumerate() {
-            if !pairs.is_empty() {
-                init.watch(VarId::from_index(i), i as u32);
-            }
-        }
+        self.dirty = dirty_flags(init, self.pairs().count(), &self.of);
     }
     fn notify(&mut self, ints: &mut Ints, tag: u32, _old: Domain, _new: Domain) -> bool {
         if ints.level() > 0 {
             return false;
         }
         for &pair in &self.of[tag as usize] {
-            let flag = self.dirty[self.index(pair)];
-            if ints.get(flag) == 0 {
-                ints.set(flag, 1);
-            }
+            raise(ints, self.dirty[self.index(pair)]);
         }
         true
     }

@@ -12,7 +12,7 @@
 //! row of `n` cells costs `O(n²)`. [`Ways::deduce`] is the rule on one line as a pure function
 //! of the domains (what the propagator applies, and what a test checks against brute force).
 
-use super::crossings::{apply_each, dims, Dim};
+use super::crossings::{apply_each, dims, dirty_flags, raise, Dim};
 use crate::constraints::PathVars;
 use crate::domain::Domain;
 use crate::encode::{Encoded, Encoder};
@@ -319,13 +319,7 @@ impl Propagator for Ways {
         "ways"
     }
     fn init(&mut self, init: &mut Init) {
-        let n = self.lines().count();
-        self.dirty = (0..n).map(|_| init.int(1)).collect();
-        for (i, lines) in self.of.iter().enumerate() {
-            if !lines.is_empty() {
-                init.watch(VarId::from_index(i), i as u32);
-            }
-        }
+        self.dirty = dirty_flags(init, self.lines().count(), &self.of);
     }
     fn notify(&mut self, ints: &mut Ints, tag: u32, _old: Domain, _new: Domain) -> bool {
         if ints.level() > 0 {
@@ -333,10 +327,7 @@ impl Propagator for Ways {
             return false;
         }
         for &line in &self.of[tag as usize] {
-            let flag = self.dirty[self.index(line)];
-            if ints.get(flag) == 0 {
-                ints.set(flag, 1);
-            }
+            raise(ints, self.dirty[self.index(line)]);
         }
         true
     }
