@@ -672,7 +672,8 @@ impl Propagator for BugRule {
         "bug"
     }
     fn encode(&self, _: &mut Encoder) -> Encoded {
-        // Not implied by the rules alone: it assumes one solution.
+        // Nothing to add: it holds only under the assumption of one solution, which an export
+        // must not make (the defining constraints are the whole formula).
         Encoded::Implied
     }
     fn priority(&self) -> Priority {
@@ -761,7 +762,8 @@ impl Propagator for UniqueRectangleRule {
         "unique-rectangle"
     }
     fn encode(&self, _: &mut Encoder) -> Encoded {
-        // Not implied by the rules alone: it assumes one solution.
+        // Nothing to add: it holds only under the assumption of one solution, which an export
+        // must not make (the defining constraints are the whole formula).
         Encoded::Implied
     }
     fn priority(&self) -> Priority {
