@@ -754,3 +754,100 @@ fn trial_chains_lead_link_by_link_to_their_contradiction_in_every_family() {
     println!("chains checked: {chains:?}");
     assert!(chains.values().sum::<usize>() >= 20, "{chains:?}");
 }
+
+/// Issue 27 item 1: every step of every engine family follows from the premises it names by
+/// the one rule that made it, replayed from the puzzle's starting position with nothing else
+/// given and no other rule on (`ExplainOptions::check_steps`): the premises a person reads are
+/// enough for the rule, on every bundled example and the shared Path letters and Janko
+/// Suguru. (Sudoku's steps are checked against each technique's definition in
+/// `crates/sudoku-nishio`.)
+#[test]
+fn every_step_follows_from_its_premises_by_its_rule_alone_in_every_family() {
+    let opts = RunOptions {
+        render: Render::Text,
+        notes: false,
+        ..RunOptions::default()
+    };
+    let ex = root().join("examples");
+    let mut sets: Vec<(&str, Vec<PathBuf>)> = vec![
+        ("suguru", files(&ex.join("suguru"), "in")),
+        ("ripple", files(&ex.join("ripple"), "in")),
+        ("path", files(&ex.join("path"), "txt")),
+        ("snake", files(&ex.join("snake"), "txt")),
+        ("masyu", files(&ex.join("masyu"), "txt")),
+        ("nurikabe", files(&ex.join("nurikabe"), "txt")),
+        ("starbattle", files(&ex.join("starbattle"), "txt")),
+    ];
+    if let Some(d) = shared_data("path/letters") {
+        sets.push(("path", files(&d, "txt")));
+    }
+    if let Some(d) = shared_data("suguru") {
+        sets.push(("suguru", files(&d, "in")));
+    }
+    // Each family's examples, then puzzles from its own generator (harder ones thinned
+    // further), as (family, where, text).
+    let mut puzzles: Vec<(&str, String, String)> = Vec::new();
+    for (family, paths) in sets {
+        let kind = pencilbox_cli::registry::by_name(family).expect("registered");
+        for p in paths {
+            let text = std::fs::read_to_string(&p).expect("readable");
+            for inst in kind.instances(&text) {
+                puzzles.push((
+                    family,
+                    format!("{}:{}", p.display(), inst.first_line),
+                    inst.text.to_string(),
+                ));
+            }
+        }
+    }
+    for (family, size) in [
+        ("suguru", 7),
+        ("ripple", 7),
+        ("path", 7),
+        ("snake", 8),
+        ("masyu", 8),
+        ("nurikabe", 8),
+        ("starbattle", 8),
+    ] {
+        let kind = pencilbox_cli::registry::by_name(family).expect("registered");
+        for seed in 1..=4u64 {
+            let req = pencilbox_core::plugin::GenerateRequest {
+                height: size,
+                width: size,
+                seed,
+                difficulty: Some(if seed % 2 == 0 { "hard" } else { "medium" }.to_string()),
+                ..Default::default()
+            };
+            if let Ok(g) = kind.generate(&req) {
+                puzzles.push((family, format!("generated {family} {size}x{size} seed {seed}"), g.text));
+            }
+        }
+    }
+    let mut checked: HashMap<&str, (usize, usize)> = HashMap::new();
+    for (family, what, text) in &puzzles {
+        let kind = pencilbox_cli::registry::by_name(family).expect("registered");
+        let eo = ExplainOptions {
+            check_steps: true,
+            ..ExplainOptions::default()
+        };
+        let Ok(x) = kind.explain(text, None, &opts, &eo) else {
+            continue;
+        };
+        for n in &x.notes {
+            assert!(!n.starts_with("step check"), "{what}: {n}");
+        }
+        let count = x
+            .notes
+            .iter()
+            .find_map(|n| n.strip_prefix("steps checked: "))
+            .unwrap_or_else(|| panic!("{what}: no count of checked steps in {:?}", x.notes));
+        let nums: Vec<usize> = count.split(' ').filter_map(|w| w.parse().ok()).collect();
+        let c = checked.entry(family).or_default();
+        c.0 += nums[0];
+        c.1 += nums[1];
+    }
+    println!("steps checked (from premises, from the position): {checked:?}");
+    for (family, (premises, _)) in &checked {
+        assert!(*premises > 0, "{family}: no step named its premises");
+    }
+}

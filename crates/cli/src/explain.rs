@@ -106,6 +106,7 @@ pub fn explain(a: &ExplainArgs) -> u8 {
         max_level: a.max_level,
         limits: opts.limits.clone(),
         check_chains: false,
+        check_steps: false,
     };
     let instances = kind.instances(&text);
     if instances.is_empty() {

@@ -1706,10 +1706,11 @@ mod tests {
                 let k = match s.rule {
                     Rule::NakedPair | Rule::HiddenPair => 2,
                     Rule::NakedTriple | Rule::HiddenTriple => 3,
+                    Rule::NakedQuad | Rule::HiddenQuad => 4,
                     _ => 0,
                 };
                 let elim_cells: Vec<usize> = s.eliminated.iter().map(|&(c, _)| c).collect();
-                if matches!(s.rule, Rule::NakedPair | Rule::NakedTriple) {
+                if matches!(s.rule, Rule::NakedPair | Rule::NakedTriple | Rule::NakedQuad) {
                     naked += 1;
                     let cells = &s.premises;
                     let union = cells.iter().fold(Domain::EMPTY, |u, &c| u.or(cand[c]));
@@ -1726,7 +1727,7 @@ mod tests {
                         .iter()
                         .all(|&(c, d)| !cells.contains(&c) && union.contains(d as u32)));
                 }
-                if matches!(s.rule, Rule::HiddenPair | Rule::HiddenTriple) {
+                if matches!(s.rule, Rule::HiddenPair | Rule::HiddenTriple | Rule::HiddenQuad) {
                     hidden += 1;
                     let kept = |c: usize| {
                         let gone = s
@@ -1766,6 +1767,91 @@ mod tests {
             naked > 20 && hidden > 20,
             "too few subset steps to test: {naked} naked, {hidden} hidden"
         );
+    }
+
+    /// Every single, pointing and claiming step checked against its own definition on the
+    /// candidates just before it: a naked single's cell has that one candidate left; a hidden
+    /// single's digit has that one place left in a row, column or block; pointing is a digit
+    /// whose places in a block lie on one row or column, and only that line's cells outside
+    /// the block lose it; claiming is a digit whose places in a row or column lie in one block,
+    /// and only that block's cells outside the line lose it.
+    #[test]
+    fn single_and_locked_steps_match_their_definitions() {
+        use crate::geometry::UnitKind;
+        let geo = Geometry::get(crate::board::BlockShape::new(3, 3));
+        let units = geo.units();
+        let places = |cand: &[Domain], u: &[u16], d: u32| -> Vec<usize> {
+            u.iter().map(|&c| c as usize).filter(|&c| cand[c].contains(d)).collect()
+        };
+        let mut seen = std::collections::BTreeMap::new();
+        for p in hard_sample(150, 4711) {
+            replay(&p, RuleSet::ALL, |cand, s| {
+                match s.rule {
+                    // A step may place a cascade: each placement on the candidates the
+                    // ones before it leave.
+                    Rule::NakedSingle | Rule::HiddenSingle => {
+                        let mut cand = cand.to_vec();
+                        for &(c, d) in &s.placed {
+                            let d = d as u32;
+                            if s.rule == Rule::NakedSingle {
+                                assert_eq!(cand[c], Domain::single(d), "{}", s.text);
+                            } else {
+                                let ok = units
+                                    .iter()
+                                    .any(|u| u.contains(&(c as u16)) && places(&cand, u, d) == [c]);
+                                assert!(ok, "not a hidden single: {}", s.text);
+                            }
+                            cand[c] = Domain::single(d);
+                            for &q in geo.peers(c) {
+                                cand[q as usize] = cand[q as usize].without(d);
+                            }
+                        }
+                    }
+                    Rule::Pointing | Rule::Claiming => {
+                        assert!(!s.eliminated.is_empty(), "{}", s.text);
+                        // What it leaves with one candidate is placed with it.
+                        let mut left = cand.to_vec();
+                        for &(c, d) in &s.eliminated {
+                            left[c] = left[c].without(d as u32);
+                        }
+                        for &(c, d) in &s.placed {
+                            assert_eq!(left[c], Domain::single(d as u32), "{}", s.text);
+                            for &q in geo.peers(c) {
+                                left[q as usize] = left[q as usize].without(d as u32);
+                            }
+                        }
+                        let d = s.eliminated[0].1 as u32;
+                        assert!(s.eliminated.iter().all(|e| e.1 as u32 == d), "one digit: {}", s.text);
+                        // (from, to): the digit's places in `from` all lie in `to`, and the
+                        // removals are `to`'s cells outside `from`.
+                        let is_block = |u: usize| geo.unit_kind(u) == UnitKind::Block;
+                        let ok = (0..units.len()).any(|from| {
+                            let here = places(cand, &units[from], d);
+                            (is_block(from) == (s.rule == Rule::Pointing))
+                                && here.len() >= 2
+                                && (0..units.len()).any(|to| {
+                                    is_block(to) != is_block(from)
+                                        && here.iter().all(|c| units[to].contains(&(*c as u16)))
+                                        && s.eliminated.iter().all(|&(c, _)| {
+                                            units[to].contains(&(c as u16)) && !units[from].contains(&(c as u16))
+                                        })
+                                })
+                        });
+                        assert!(ok, "not {}: {}", s.rule.name(), s.text);
+                    }
+                    _ => return,
+                }
+                *seen.entry(s.rule.name()).or_insert(0usize) += 1;
+            });
+        }
+        println!("checked: {seen:?}");
+        for r in [Rule::NakedSingle, Rule::HiddenSingle, Rule::Pointing, Rule::Claiming] {
+            assert!(
+                seen.get(r.name()).copied().unwrap_or(0) >= 20,
+                "too few {}: {seen:?}",
+                r.name()
+            );
+        }
     }
 
     /// The puzzles of the pattern and chain property tests: generated 9×9 puzzles thinned as

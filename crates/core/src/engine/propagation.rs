@@ -710,6 +710,7 @@ impl Engine {
         let mut ints = Ints {
             ints: &mut store.ints,
             trail: &mut store.trail,
+            root: store.root,
         };
         // An idempotent source is not told of its own changes.
         let skip = source.filter(|&s| hot[s as usize].idempotent).unwrap_or(u32::MAX);
@@ -915,6 +916,20 @@ impl Engine {
     /// The current decision level (0 at the root).
     pub fn level(&self) -> usize {
         self.store.trail.level()
+    }
+    /// Opens a decision level that counts as the root ([`Context::at_root`]) until
+    /// [`Engine::pop_root`]: what is restricted in it is given, not assumed. For replays (a
+    /// test re-derives a step from its premises alone, every rule as at the root). Returns
+    /// the root before, for [`Engine::pop_root`].
+    pub fn push_root(&mut self) -> usize {
+        self.push_level();
+        let level = self.level();
+        std::mem::replace(&mut self.store.root, level)
+    }
+    /// Undoes a [`Engine::push_root`]'s level and puts the root it returned back.
+    pub fn pop_root(&mut self, root: usize) {
+        self.pop_level();
+        self.store.root = root;
     }
     /// Undoes everything done since the last [`Engine::push_level`].
     pub fn pop_level(&mut self) {

@@ -117,6 +117,9 @@ pub struct Store {
     /// The rule currently making changes (its propagator's name), for the log.
     pub(crate) rule: &'static str,
     pub(crate) log: Option<Log>,
+    /// The level rules that work only at the root treat as the root ([`Context::at_root`]):
+    /// 0, or the level of the last [`Engine::push_root`](super::Engine::push_root).
+    pub(crate) root: usize,
     /// The running propagator pauses after its first change ([`Context::pause_requested`]).
     pub(crate) pause: bool,
     /// The running propagator was told to pause and left work for its next run.
@@ -255,6 +258,13 @@ impl Context<'_> {
     #[inline]
     pub fn level(&self) -> usize {
         self.store.trail.level()
+    }
+    /// At the root: no assumption in force. Rules that work only at the root (the line
+    /// toolkit's whole-line rules) ask this rather than `level() == 0`, so a replay under
+    /// [`Engine::push_root`](super::Engine::push_root) runs them as at the root.
+    #[inline]
+    pub fn at_root(&self) -> bool {
+        self.store.trail.level() <= self.store.root
     }
     /// The value of `v` when it is fixed.
     #[inline]
@@ -402,6 +412,7 @@ impl Context<'_> {
 pub struct Ints<'a> {
     pub(crate) ints: &'a mut Vec<i64>,
     pub(crate) trail: &'a mut Trail<Entry>,
+    pub(crate) root: usize,
 }
 
 impl Ints<'_> {
@@ -409,6 +420,11 @@ impl Ints<'_> {
     #[inline]
     pub fn level(&self) -> usize {
         self.trail.level()
+    }
+    /// At the root, as [`Context::at_root`].
+    #[inline]
+    pub fn at_root(&self) -> bool {
+        self.trail.level() <= self.root
     }
     /// A trailed integer's value.
     #[inline]

@@ -368,6 +368,12 @@ pub struct ExplainOptions {
     /// failing rule alone must refute the state with every link. A link that does not is
     /// reported in [`Explanation::notes`] as `chain check: …`.
     pub check_chains: bool,
+    /// Check every step (for tests): after the explanation, each deduction is replayed from
+    /// the puzzle's starting position with only its premises given and only the rule that
+    /// made it switched on ([`check_steps`]). A step that does not follow is reported in
+    /// [`Explanation::notes`] as `step check: …`, and a last note counts what was checked
+    /// (`steps checked: …`). The engine is left at its starting position.
+    pub check_steps: bool,
 }
 
 /// How a family names its variables, values and rules (see the module docs).
@@ -743,13 +749,15 @@ pub fn explain_engine(e: &mut Engine, vocab: &dyn Vocabulary, opts: &ExplainOpti
     let mut notes = Vec::new();
     let mut solution: Option<Vec<Domain>> = None;
     let mut contradiction = None;
+    // Checking steps replays them from the start: the explanation runs one level up, a level
+    // the root-only rules take for the root.
+    let mut record: Option<Vec<Recorded>> = opts.check_steps.then(Vec::new);
+    let root = opts.check_steps.then(|| e.push_root());
     let status = loop {
         let level = ladder.level();
         let r = e.propagate();
         let before = steps.len();
-        for s in e.take_log() {
-            steps.extend(conv.convert(&s));
-        }
+        take_steps(e, &mut conv, &mut steps, record.as_mut());
         if r.is_err() {
             if e.interrupted().is_some() {
                 break ExplainStatus::Timeout;
@@ -773,9 +781,7 @@ pub fn explain_engine(e: &mut Engine, vocab: &dyn Vocabulary, opts: &ExplainOpti
                 }
             }
             ladder.set(e, u8::MAX);
-            for s in e.take_log() {
-                steps.extend(conv.convert(&s));
-            }
+            take_steps(e, &mut conv, &mut steps, record.as_mut());
             break match refused {
                 None => ExplainStatus::Solved,
                 Some(_) if e.interrupted().is_some() => ExplainStatus::Timeout,
@@ -804,9 +810,7 @@ pub fn explain_engine(e: &mut Engine, vocab: &dyn Vocabulary, opts: &ExplainOpti
             match found {
                 Trial::Refuted => {
                     let first = steps.len();
-                    for s in e.take_log() {
-                        steps.extend(conv.convert(&s));
-                    }
+                    take_steps(e, &mut conv, &mut steps, record.as_mut());
                     if let Some(c) = chain {
                         if let Err(why) = &c.check {
                             notes.push(format!("chain check: step {}: {why}", first + 1));
@@ -855,12 +859,14 @@ pub fn explain_engine(e: &mut Engine, vocab: &dyn Vocabulary, opts: &ExplainOpti
         if e.with_context(GUESS, |cx| cx.assign(var, value)).is_err() {
             break ExplainStatus::NoSolution;
         }
-        for s in e.take_log() {
-            steps.extend(conv.convert(&s));
-        }
+        take_steps(e, &mut conv, &mut steps, record.as_mut());
         ladder.set(e, 1);
     };
     ladder.release(e);
+    if let (Some(root), Some(record)) = (root, record) {
+        e.pop_root(root);
+        notes.extend(check_steps(e, vocab, &record, &steps));
+    }
     if let Some(c) = &contradiction {
         notes.push(format!("the rules reach a contradiction: {}", c.text));
     }
@@ -935,6 +941,138 @@ pub fn settles_engine(
     e.set_rule_cap(&techniques, u8::MAX);
     let accepted = e.propagate().is_ok();
     (!stopped(e)).then_some(accepted)
+}
+
+/// Converts what the engine logged into human steps; with a `record`, keeps each converted
+/// deduction, with the domains before it, for [`check_steps`].
+fn take_steps(e: &mut Engine, conv: &mut Converter, steps: &mut Vec<HumanStep>, record: Option<&mut Vec<Recorded>>) {
+    let log = e.take_log();
+    let Some(record) = record else {
+        steps.extend(log.iter().filter_map(|s| conv.convert(s)));
+        return;
+    };
+    for s in log {
+        let before = conv.domains().to_vec();
+        if let Some(h) = conv.convert(&s) {
+            if s.kind == StepKind::Deduction && s.rule != TRIAL {
+                record.push(Recorded {
+                    step: s,
+                    before,
+                    index: steps.len(),
+                });
+            }
+            steps.push(h);
+        }
+    }
+}
+
+/// A deduction of an explanation, kept for [`check_steps`].
+struct Recorded {
+    step: Step,
+    /// Every domain before it.
+    before: Vec<Domain>,
+    /// Its index among the human steps.
+    index: usize,
+}
+
+/// [`ExplainOptions::check_steps`], on `e` at the puzzle's starting position: each recorded
+/// deduction is replayed with only the rule that made it (its propagator, from scratch, as at
+/// the root) and
+/// * when it gave premises, only those premises added to the starting position: the
+///   premises a person reads must be enough for the rule (a step that rested on something it
+///   did not name would fail here);
+/// * when it gave none (it rests, as it says, on the whole position), the whole position
+///   before it.
+///
+/// The replay must remove every value the step removed (or find the position contradictory,
+/// which concludes anything). Returns a note per step that does not follow, then one counting
+/// the steps checked each way.
+fn check_steps(e: &mut Engine, vocab: &dyn Vocabulary, record: &[Recorded], steps: &[HumanStep]) -> Vec<String> {
+    let mut names = e.rule_names();
+    names.sort_unstable();
+    names.dedup();
+    let was: Vec<bool> = names.iter().map(|n| e.is_enabled(n)).collect();
+    let explaining = e.log().is_some();
+    e.explain(false);
+    let mut notes = Vec::new();
+    let (mut from_premises, mut from_position, mut with_simpler) = (0usize, 0usize, 0usize);
+    // What a replay with the rules `on` leaves of what the step removed (empty: it follows).
+    let replay = |e: &mut Engine, r: &Recorded, on: &mut dyn Iterator<Item = &'static str>| {
+        let s = &r.step;
+        for n in &names {
+            e.set_enabled(n, false);
+        }
+        for n in on {
+            e.set_enabled(n, true);
+        }
+        let root = e.push_root();
+        let given = if s.premises.is_empty() {
+            (0..r.before.len()).all(|i| e.restrict(VarId::from_index(i), r.before[i]).is_ok())
+        } else {
+            s.premises.iter().all(|p| e.restrict(p.var, p.dom).is_ok())
+        };
+        let failed = !given || e.propagate().is_err();
+        let missing: Vec<String> = if failed {
+            Vec::new()
+        } else {
+            s.changes
+                .iter()
+                .flat_map(|c| {
+                    let left = e.dom(c.var).and(c.removed).and(r.before[c.var.index()]);
+                    left.iter().map(move |v| vocab.fact_text(c.var, v, false))
+                })
+                .collect()
+        };
+        e.pop_root(root);
+        missing
+    };
+    for r in record {
+        let s = &r.step;
+        let h = &steps[r.index];
+        if s.premises.is_empty() {
+            from_position += 1;
+        } else {
+            from_premises += 1;
+        }
+        if replay(e, r, &mut std::iter::once(s.by)).is_empty() {
+            continue;
+        }
+        // The rule alone may go on past the step and lose its pattern (pointing does not point
+        // with a value another pointing left in one place): then the rules of its level and
+        // below, which finish what it started, must conclude it.
+        let simpler: Vec<&'static str> = names
+            .iter()
+            .copied()
+            .filter(|&n| n == s.by || vocab.propagator_level(n) <= h.level)
+            .collect();
+        let missing = replay(e, r, &mut simpler.iter().copied());
+        if missing.is_empty() {
+            with_simpler += 1;
+            continue;
+        }
+        let from = if s.premises.is_empty() {
+            "the position before it"
+        } else {
+            "its premises alone"
+        };
+        notes.push(format!(
+            "step check: step {} ({}, by {}): {} does not follow from {from}: {}",
+            r.index + 1,
+            h.name,
+            s.by,
+            list(&missing, 4),
+            h.text
+        ));
+    }
+    for (n, on) in names.iter().zip(was) {
+        e.set_enabled(n, on);
+    }
+    e.explain(explaining);
+    notes.push(format!(
+        "steps checked: {from_premises} from their premises alone, {from_position} from the position before them \
+         ({with_simpler} of them with the simpler rules too)"
+    ));
+    notes
 }
 
 enum Trial {

@@ -594,7 +594,7 @@ impl Propagator for Crossings {
         self.dirty = dirty_flags(init, self.cuts().count(), &self.of);
     }
     fn notify(&mut self, ints: &mut Ints, tag: u32, _old: Domain, new: Domain) -> bool {
-        if ints.level() > 0 {
+        if !ints.at_root() {
             // Undone before the rule runs again (at the root): nothing to remember.
             return false;
         }
@@ -610,14 +610,14 @@ impl Propagator for Crossings {
         true
     }
     fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
-        if cx.level() > 0 {
+        if !cx.at_root() {
             return Ok(());
         }
         let cuts: Vec<Cut> = self.cuts().collect();
         self.run(cx, &cuts)
     }
     fn incremental(&mut self, cx: &mut Context) -> Result<(), Conflict> {
-        if cx.level() > 0 {
+        if !cx.at_root() {
             return Ok(());
         }
         let cuts: Vec<Cut> = self

@@ -400,7 +400,7 @@ impl Propagator for Pairs {
         self.dirty = dirty_flags(init, self.pairs().count(), &self.of);
     }
     fn notify(&mut self, ints: &mut Ints, tag: u32, _old: Domain, _new: Domain) -> bool {
-        if ints.level() > 0 {
+        if !ints.at_root() {
             return false;
         }
         for &pair in &self.of[tag as usize] {
@@ -409,14 +409,14 @@ impl Propagator for Pairs {
         true
     }
     fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
-        if cx.level() > 0 {
+        if !cx.at_root() {
             return Ok(());
         }
         let pairs: Vec<Cut> = self.pairs().collect();
         self.run(cx, &pairs)
     }
     fn incremental(&mut self, cx: &mut Context) -> Result<(), Conflict> {
-        if cx.level() > 0 {
+        if !cx.at_root() {
             return Ok(());
         }
         let pairs: Vec<Cut> = self

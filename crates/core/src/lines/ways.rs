@@ -322,7 +322,7 @@ impl Propagator for Ways {
         self.dirty = dirty_flags(init, self.lines().count(), &self.of);
     }
     fn notify(&mut self, ints: &mut Ints, tag: u32, _old: Domain, _new: Domain) -> bool {
-        if ints.level() > 0 {
+        if !ints.at_root() {
             // Undone before the rule runs again (at the root): nothing to remember.
             return false;
         }
@@ -332,14 +332,14 @@ impl Propagator for Ways {
         true
     }
     fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
-        if cx.level() > 0 {
+        if !cx.at_root() {
             return Ok(());
         }
         let lines: Vec<Line> = self.lines().collect();
         self.run(cx, &lines)
     }
     fn incremental(&mut self, cx: &mut Context) -> Result<(), Conflict> {
-        if cx.level() > 0 {
+        if !cx.at_root() {
             return Ok(());
         }
         let lines: Vec<Line> = self

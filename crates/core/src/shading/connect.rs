@@ -26,6 +26,8 @@ pub struct Connected {
     flood: Flood,
     /// Scratch: per cell, the known cells of the colour in its depth-first subtree.
     below: Vec<u32>,
+    /// Scratch, while explaining: per cell, one known cell of the colour in its subtree.
+    one_below: Vec<u32>,
 }
 
 impl Connected {
@@ -35,6 +37,7 @@ impl Connected {
             shape,
             flood: Flood::new(shape),
             below: vec![0; cells.len()],
+            one_below: Vec::new(),
             cells,
             colour,
             articulation: true,
@@ -288,32 +291,68 @@ impl Propagator for Connected {
                 .blocks(start, |c| cxr.dom(cells[c.index()]).contains(colour), |_, _| true);
         }
         // Known cells of the colour below each cell, children before parents (reverse
-        // discovery order).
+        // discovery order); while explaining, one of them too.
+        let explaining = cx.explaining();
+        const NONE: u32 = u32::MAX;
         self.below.fill(0);
+        if explaining {
+            self.one_below.clear();
+            self.one_below.resize(cells.len(), NONE);
+        }
         let order: Vec<CellId> = self.flood.cells().to_vec();
         for &c in order.iter().rev() {
             if cx.dom(cells[c.index()]) == Domain::single(colour) {
                 self.below[c.index()] += 1;
+                if explaining {
+                    self.one_below[c.index()] = c.index() as u32;
+                }
             }
             if let Some(p) = self.flood.parent(c) {
                 self.below[p.index()] += self.below[c.index()];
+                if explaining && self.one_below[p.index()] == NONE {
+                    self.one_below[p.index()] = self.one_below[c.index()];
+                }
             }
         }
-        let explaining = cx.explaining();
-        for i in 0..cells.len() {
+        // The reason of every deduction here: the start has the colour and the cells around
+        // what it can reach cannot (they fence the reachable part in; inside it, connections
+        // depend only on the grid), plus, for a cut cell, a known cell it cuts off.
+        let mut fence: Vec<Premise> = Vec::new();
+        let mut reason = |cx: &mut Context, flood: &Flood, extra: Option<usize>| {
+            if fence.is_empty() {
+                fence.push(Premise::is(cells[start.index()], colour));
+                for &c in flood.cells() {
+                    for &n in flood.neighbours(c) {
+                        let x = cells[n.index()];
+                        if !flood.reached(n) && cx.dom(x) == Domain::single(other) && !fence.iter().any(|p| p.var == x)
+                        {
+                            fence.push(Premise::is(x, other));
+                        }
+                    }
+                }
+            }
+            let mut premises = fence.clone();
+            premises.extend(extra.map(|k| Premise::is(cells[k], colour)));
+            cx.because(premises);
+        };
+        for (i, &x) in cells.iter().enumerate() {
             let c = CellId::from_index(i);
             if c == start || self.flood.reached(c) {
                 continue;
             }
-            let d = cx.dom(cells[i]);
+            let d = cx.dom(x);
             if d == Domain::single(colour) {
+                if explaining {
+                    // Why it fails: this known cell is fenced off the start.
+                    reason(cx, &self.flood, Some(i));
+                }
                 return Err(Conflict);
             }
             if !d.is_single() {
                 if explaining {
-                    cx.because([Premise::is(cells[start.index()], colour)]);
+                    reason(cx, &self.flood, None);
                 }
-                cx.assign(cells[i], other)?;
+                cx.assign(x, other)?;
             }
         }
         // Cut cells: an undecided parent `p` of a child `w` whose subtree holds known cells of
@@ -331,7 +370,7 @@ impl Propagator for Connected {
             }
             if self.flood.low(w) >= self.flood.discovered(p) {
                 if explaining {
-                    cx.because([Premise::is(cells[start.index()], colour)]);
+                    reason(cx, &self.flood, Some(self.one_below[w.index()] as usize));
                 }
                 cx.assign(v, colour)?;
             }

@@ -248,14 +248,17 @@ impl Propagator for Islands {
             }
             if let Some(n) = clash {
                 if explaining {
-                    let a = self.neighbours(c).find(|x| self.group[x.index()] != NONE).unwrap_or(n);
-                    cx.because_rule(
-                        "between-islands",
-                        [
-                            Premise::is(self.cells[a.index()], FALSE),
-                            Premise::is(self.cells[n.index()], FALSE),
-                        ],
-                    );
+                    // The two islands whole: each joins its neighbour to its number.
+                    let a = self
+                        .neighbours(c)
+                        .find(|x| {
+                            let ga = self.group[x.index()];
+                            ga != NONE && g.number[ga as usize] != NONE && g.number[ga as usize] != seen
+                        })
+                        .unwrap_or(n);
+                    let mut both = premises(&g.cells[self.group[a.index()] as usize], &self.cells);
+                    both.extend(premises(&g.cells[self.group[n.index()] as usize], &self.cells));
+                    cx.because_rule("between-islands", both);
                 }
                 cx.assign(v, TRUE)?;
             }
@@ -318,7 +321,17 @@ impl Propagator for Islands {
                 [] => {}
                 [x] if self.room(&g, k) != Some(u32::MAX) => {
                     if explaining {
-                        cx.because_rule("island-grows", premises(&g.cells[k], &self.cells));
+                        // The island, and the shaded cells around it that leave one way out.
+                        let mut ps = premises(&g.cells[k], &self.cells);
+                        for &c in &g.cells[k] {
+                            for n in self.shape.orth(c) {
+                                let v = self.cells[n.index()];
+                                if cx.is_true(v) && !ps.iter().any(|p| p.var == v) {
+                                    ps.push(Premise::is(v, TRUE));
+                                }
+                            }
+                        }
+                        cx.because_rule("island-grows", ps);
                     }
                     cx.assign(self.cells[x.index()], FALSE)?;
                     changed.push(*x);

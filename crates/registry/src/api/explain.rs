@@ -65,6 +65,7 @@ pub fn explain(config: &Config, body: &[u8]) -> Result<Plan, ApiError> {
             max_level: req.max_level,
             limits,
             check_chains: false,
+            check_steps: false,
         };
         let x = kind.explain(&req.text, entries, &opts, &eo)?;
         let mut v = explanation_json(kind.name(), &x);
