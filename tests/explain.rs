@@ -824,6 +824,8 @@ fn every_step_follows_from_its_premises_by_its_rule_alone_in_every_family() {
         }
     }
     let mut checked: HashMap<&str, (usize, usize)> = HashMap::new();
+    // Issue 27 item 7: one scale: a rule id has one level in every engine family.
+    let mut levels: HashMap<&str, Vec<(u8, &str)>> = HashMap::new();
     for (family, what, text) in &puzzles {
         let kind = pencilbox_cli::registry::by_name(family).expect("registered");
         let eo = ExplainOptions {
@@ -845,8 +847,18 @@ fn every_step_follows_from_its_premises_by_its_rule_alone_in_every_family() {
         let c = checked.entry(family).or_default();
         c.0 += nums[0];
         c.1 += nums[1];
+        for s in &x.steps {
+            let seen = levels.entry(s.rule).or_default();
+            if !seen.iter().any(|&(l, _)| l == s.level) {
+                seen.push((s.level, family));
+            }
+        }
     }
     println!("steps checked (from premises, from the position): {checked:?}");
+    for (rule, seen) in &levels {
+        assert_eq!(seen.len(), 1, "{rule} has several levels (level, family): {seen:?}");
+    }
+    assert_eq!(levels["trial"][0].0, pencilbox_core::human::TRIAL_LEVEL);
     for (family, (premises, _)) in &checked {
         assert!(*premises > 0, "{family}: no step named its premises");
     }

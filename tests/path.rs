@@ -145,10 +145,10 @@ fn generate_path_makes_unique_puzzles_at_the_advertised_sizes() {
 }
 
 /// Issue 10: `generate path --difficulty` gives a unique puzzle whose explained rating falls in
-/// the level's band (easy: levels 1–2, medium: 3–5, hard: a guess, level 6).
+/// the level's band (easy: levels 1–2, medium: 3–6, trial included, hard: a guess, level 7).
 #[test]
 fn generate_path_difficulty_levels_fall_in_their_rating_bands() {
-    for (level, band) in [("easy", 0..=2), ("medium", 3..=5), ("hard", 6..=6)] {
+    for (level, band) in [("easy", 0..=2), ("medium", 3..=6), ("hard", 7..=7)] {
         let text = run(&[
             "generate",
             "path",

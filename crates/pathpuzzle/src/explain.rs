@@ -91,13 +91,13 @@ pub const RULES: [RuleInfo; 14] = [
     RuleInfo::new(
         human::TRIAL,
         "contradiction (trial)",
-        5,
+        human::TRIAL_LEVEL,
         "assuming it, the simpler rules reach a contradiction",
     ),
     RuleInfo::new(
         human::GUESS,
         "guess",
-        6,
+        human::GUESS_LEVEL,
         "no rule applies; a guess that leads to the solution",
     ),
 ];

@@ -32,6 +32,7 @@
 
 use crate::model::{InvalidInstance, PathPuzzle};
 use crate::solve::{count, Algorithm};
+use pencilbox_core::human;
 use pencilbox_core::plugin::{GenerateRequest, Generated, SettingInfo};
 use pencilbox_core::search::StopReason;
 use pencilbox_core::{CellId, Limits, Neighbours, PuzzleError, Shape};
@@ -356,9 +357,9 @@ fn trying(
 pub enum Difficulty {
     /// Solved by the level-1 and level-2 rules (clue counts, dead ends, ways out, no loop).
     Easy,
-    /// Needs parity, reachability or a trial (levels 3–5), never a guess.
+    /// Needs parity, reachability or a trial (levels 3–6), never a guess.
     Medium,
-    /// The rules stall: a guess is needed (level 6).
+    /// The rules stall: a guess is needed (level 7).
     Hard,
 }
 
@@ -379,8 +380,8 @@ impl Difficulty {
     pub fn band(self) -> std::ops::RangeInclusive<u8> {
         match self {
             Difficulty::Easy => 0..=2,
-            Difficulty::Medium => 3..=5,
-            Difficulty::Hard => 6..=u8::MAX,
+            Difficulty::Medium => 3..=human::TRIAL_LEVEL,
+            Difficulty::Hard => human::GUESS_LEVEL..=u8::MAX,
         }
     }
     /// The clue percentage used when `--set clues` is not given: fewer clues make harder

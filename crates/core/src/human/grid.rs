@@ -4,7 +4,7 @@
 //! ([`crate::lines`], [`crate::shading`]) adds its rules and a refinement of its engine steps
 //! into techniques, and the genre adds its own rules.
 
-use super::{RuleInfo, Vocabulary, GUESS, TRIAL};
+use super::{RuleInfo, Vocabulary, GUESS, GUESS_LEVEL, TRIAL, TRIAL_LEVEL};
 use crate::domain::Domain;
 use crate::engine::{Step, VarId, FALSE, TRUE};
 use crate::grid::{CellId, Shape};
@@ -91,8 +91,9 @@ pub struct GridVocabulary {
 impl GridVocabulary {
     /// A vocabulary over `names` with the toolkits' `parts` (rules and refinement) and the
     /// genre's own `rules` (which replace a toolkit rule of the same id: a genre may word a
-    /// rule its own way); trial and guess sit one and two levels above the hardest, and try
-    /// the cells, unless the genre places them itself.
+    /// rule its own way); trial and guess sit at [`TRIAL_LEVEL`] and [`GUESS_LEVEL`], the
+    /// levels they have in every family, and try the cells, unless the genre places them
+    /// itself. The genre's and toolkits' rules must lie below trial.
     pub fn new(names: GridNames, parts: &[(&'static [RuleInfo], Refine)], rules: &[RuleInfo]) -> Self {
         let mut all: Vec<RuleInfo> = rules.to_vec();
         let mut refine = Vec::new();
@@ -107,11 +108,15 @@ impl GridVocabulary {
             .map(|r| r.level)
             .max()
             .unwrap_or(0);
+        assert!(
+            top < TRIAL_LEVEL,
+            "a rule at level {top}, not below trial ({TRIAL_LEVEL})"
+        );
         if !all.iter().any(|r| r.id == TRIAL) {
             all.push(RuleInfo::new(
                 TRIAL,
                 "contradiction (trial)",
-                top + 1,
+                TRIAL_LEVEL,
                 "assuming it, the simpler rules reach a contradiction",
             ));
         }
@@ -119,7 +124,7 @@ impl GridVocabulary {
             all.push(RuleInfo::new(
                 GUESS,
                 "guess",
-                top + 2,
+                GUESS_LEVEL,
                 "no rule applies; a guess that leads to the solution",
             ));
         }

@@ -91,6 +91,12 @@ impl RuleInfo {
 pub const TRIAL: &str = "trial";
 /// The id of a guess.
 pub const GUESS: &str = "guess";
+/// The level of trial in every family on the engine (Suguru, Ripple Effect, Path and the
+/// toolkit genres): one scale, so `contradiction (trial)` rates the same everywhere and each
+/// family's own rules sit at levels 1–5 below it.
+pub const TRIAL_LEVEL: u8 = 6;
+/// The level of a guess in every family on the engine, one above [`TRIAL_LEVEL`].
+pub const GUESS_LEVEL: u8 = 7;
 
 /// One fact: a place (`r2c3`, a link `r2c3-r2c4`) and a value (`4`, `line`, `unused`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -1682,13 +1688,13 @@ pub mod region {
             RuleInfo::new(
                 super::TRIAL,
                 "contradiction (trial)",
-                6,
+                super::TRIAL_LEVEL,
                 "assuming it, the simpler rules reach a contradiction",
             ),
             RuleInfo::new(
                 super::GUESS,
                 "guess",
-                7,
+                super::GUESS_LEVEL,
                 "no rule applies; a guess that leads to the solution",
             ),
         ]
