@@ -598,6 +598,73 @@ fn hints_go_on_from_the_players_entries_and_name_a_wrong_one() {
     }
 }
 
+/// Issue 27 item 6: with several wrong entries, each is named with the rule it breaks by
+/// itself on the clues (`breaks`, one per entry of `wrong`), or that no rule breaks at once;
+/// an entry said to break a rule does so alone: the explanation from it alone, without
+/// guesses, finds no solution.
+#[test]
+fn each_wrong_entry_is_named_with_the_rule_it_breaks() {
+    let file = root().join("examples/suguru/example-6x6.in");
+    let file = file.to_str().unwrap_or_default();
+    let grid = |entries: &[(usize, usize, u32)]| {
+        let mut g = vec![vec![0u32; 6]; 6];
+        for &(r, c, v) in entries {
+            g[r][c] = v;
+        }
+        g.iter()
+            .map(|row| row.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" ") + "\n")
+            .collect::<String>()
+    };
+    // r1c1 = 3 empties r2c1; r4c3 = 4 touches the hint 4 at r3c2; r6c5 = 6 is wrong, but only
+    // search shows it.
+    let wrong = [(0, 0, 3), (3, 2, 4), (5, 4, 6)];
+    let bad = temp_file("wrong-three.txt", grid(&wrong).as_bytes());
+    let bad = bad.to_str().unwrap_or_default();
+    let x = run(&["explain", "-f", "json", "--entries", bad, file])
+        .code(1)
+        .json()
+        .clone();
+    let cells: Vec<&str> = x["wrong"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["cell"].as_str().unwrap())
+        .collect();
+    assert_eq!(cells, ["r1c1", "r4c3", "r6c5"], "{x}");
+    let breaks = x["breaks"].as_array().expect("one per wrong entry");
+    assert_eq!(breaks.len(), 3, "{x}");
+    assert!(breaks[0]["name"].is_string() && breaks[1]["name"].is_string(), "{x}");
+    assert!(breaks[2].is_null(), "{x}");
+    let rule = run(&["hint", "--level", "rule", "--entries", bad, file])
+        .code(1)
+        .stdout
+        .clone();
+    for (i, cell) in ["r1c1", "r4c3"].into_iter().enumerate() {
+        let name = breaks[i]["name"].as_str().unwrap();
+        assert!(rule.contains(&format!("{cell} breaks {name}")), "{rule}");
+    }
+    assert!(rule.contains("r6c5 breaks no rule at once"), "{rule}");
+    let answer = run(&["hint", "--level", "answer", "--entries", bad, file])
+        .code(1)
+        .stdout
+        .clone();
+    assert!(
+        answer.contains("r1c1 = 3 (with it alone, ") && answer.contains("r6c5 = 6"),
+        "{answer}"
+    );
+    // Each entry said to break a rule does so alone.
+    for (i, &entry) in wrong[..2].iter().enumerate() {
+        let one = temp_file(&format!("wrong-one-{i}.txt"), grid(&[entry]).as_bytes());
+        let one = one.to_str().unwrap_or_default();
+        let y = run(&["explain", "--no-guess", "-f", "json", "--entries", one, file])
+            .code(1)
+            .json()
+            .clone();
+        assert_eq!(y["status"], "no solution", "{y}");
+        assert!(y["contradiction"].is_object(), "{y}");
+    }
+}
+
 #[test]
 fn bad_entries_are_one_line_naming_the_entries_file_and_exit_2() {
     let suguru = root().join("examples/suguru/example-6x6.in");
@@ -847,6 +914,15 @@ fn every_step_follows_from_its_premises_by_its_rule_alone_in_every_family() {
         let c = checked.entry(family).or_default();
         c.0 += nums[0];
         c.1 += nums[1];
+        // Issue 27 item 6: a bookkeeping step is folded into a later step that is not.
+        for (i, s) in x.steps.iter().enumerate() {
+            if let Some(j) = s.folded_into {
+                assert!(
+                    s.bookkeeping && j > i && !x.steps[j].bookkeeping,
+                    "{what}: step {i} into {j}"
+                );
+            }
+        }
         for s in &x.steps {
             let seen = levels.entry(s.rule).or_default();
             if !seen.iter().any(|&(l, _)| l == s.level) {

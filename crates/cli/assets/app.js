@@ -1791,7 +1791,15 @@ async function showExplain() {
   const res = await api('/api/explain', { puzzle: G.family, text: G.text });
   const ol = $('explain-steps');
   ol.innerHTML = '';
+  // Bookkeeping steps (a Path cell complete, a Suguru exclusion) are told with the step that
+  // needs them (`folded_into`), not listed on their own.
+  const folded = res.steps.map(() => []);
+  res.steps.forEach((s) => { if (s.folded_into != null && folded[s.folded_into]) folded[s.folded_into].push(s); });
+  let shownNo = 0;
   res.steps.forEach((s, i) => {
+    if (s.folded_into != null && folded[s.folded_into]) return;
+    const no = ++shownNo;
+    const first = folded[i];
     const li = document.createElement('li');
     const b = document.createElement('button');
     b.type = 'button';
@@ -1814,25 +1822,33 @@ async function showExplain() {
     text.className = 'step-text';
     text.textContent = s.text;
     b.append(text);
+    if (first.length) {
+      const f = document.createElement('div');
+      f.className = 'step-folded';
+      f.textContent = `first: ${first.map((x) => `${x.name} ${x.cells[0] || ''}: ${x.conclusion || x.text}`).join('; ')}`;
+      b.append(f);
+    }
     b.onclick = () => {
       for (const o of ol.querySelectorAll('button[aria-pressed="true"]')) o.setAttribute('aria-pressed', 'false');
       for (const o of ol.querySelectorAll('.chain')) o.hidden = true;
       b.setAttribute('aria-pressed', 'true');
       G.marks = noMarks();
-      for (const c of placeCells(s.cells)) G.marks.hint.add(c);
-      markFacts(s.placed);
+      for (const x of [...first, s]) for (const c of placeCells(x.cells)) G.marks.hint.add(c);
+      markFacts([...first.flatMap((x) => x.placed), ...s.placed]);
       update();
-      setStatus(`step ${i + 1}: ${s.name}: ${s.text}`, 'good');
+      setStatus(`step ${no}: ${s.name}: ${s.text}`, 'good');
       if (chain) { chain.hidden = false; chain.show(-1); }
     };
     li.append(b);
-    const chain = s.chain && s.chain.length ? chainStepper(s, i) : null;
+    const chain = s.chain && s.chain.length ? chainStepper(s, no - 1) : null;
     if (chain) li.append(chain);
     ol.append(li);
   });
   const status = { solved: 'solved by these steps', stalled: 'the rules stall here', 'no solution': 'no solution', timeout: 'stopped by the time limit' }[res.status] || res.status;
+  const nFolded = res.steps.length - shownNo;
   const shown = res.truncated ? ` (the first ${res.steps.length} shown)` : '';
-  $('explain-sub').textContent = `${res.steps_total} step(s)${shown}: ${status}. Tap a step to see its cells.`;
+  const told = nFolded ? `, ${nFolded} bookkeeping step(s) told with the step that needs them` : '';
+  $('explain-sub').textContent = `${res.steps_total - nFolded} step(s)${shown}${told}: ${status}. Tap a step to see its cells.`;
   $('explain-rating').textContent = ratingText(res.rating);
   $('explain-panel').hidden = false;
   setStatus(`${res.steps_total} explained step(s), ${ratingText(res.rating)}`, res.status === 'solved' ? 'good' : 'warn');

@@ -107,6 +107,7 @@ pub fn explain(a: &ExplainArgs) -> u8 {
         limits: opts.limits.clone(),
         check_chains: false,
         check_steps: false,
+        refute: Vec::new(),
     };
     let instances = kind.instances(&text);
     if instances.is_empty() {

@@ -77,6 +77,7 @@ fn rate<P: Puzzle>(p: &P, limits: &Limits, max_level: Option<u8>) -> Option<Rate
         limits: limits.clone(),
         check_chains: false,
         check_steps: false,
+        refute: Vec::new(),
     };
     let x = p.explain(&opts)?.ok()?;
     let trial = x.steps.iter().any(|s| s.rule == TRIAL);

@@ -699,6 +699,17 @@ fn blame_entries<P: Puzzle>(
                     },
                     list.join(", ")
                 );
+                // The rule each entry breaks by itself, on the clues alone.
+                let eo = ExplainOptions {
+                    refute: wrong.clone(),
+                    limits: explain.limits.clone(),
+                    ..ExplainOptions::default()
+                };
+                if let Some(Ok(r)) = base.explain(&eo) {
+                    if r.breaks.len() == wrong.len() {
+                        x.breaks = r.breaks;
+                    }
+                }
                 x.wrong = wrong;
                 x.status = ExplainStatus::NoSolution;
                 note

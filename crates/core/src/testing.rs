@@ -431,6 +431,7 @@ pub fn assert_settles_as_explained<P: crate::plugin::Puzzle + Clone>(p: &P) -> (
                 limits: limits.clone(),
                 check_chains: false,
                 check_steps: false,
+                refute: Vec::new(),
             };
             let x = q.explain(&opts).expect("an explainer").expect("explained");
             let solved = x.status == ExplainStatus::Solved && (trial || !x.steps.iter().any(|s| s.rule == TRIAL));

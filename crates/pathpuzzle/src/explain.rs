@@ -18,8 +18,11 @@
 //! | 3 | checkerboard count | with every row (or column) clued, the path's length fixes how many cells of each colour it uses |
 //! | 4 | ways in two lines | two neighbouring rows (columns) together: every way to place their path cells with their lines, crossing the three cuts with their parities and closing no loop inside them, agrees ([`pencilbox_core::lines::pairs`]) |
 //! | 4 | reachability | only cells on some simple door-to-door path can be used; a cell every such path passes is used |
-//! | 5 | contradiction (trial) | assuming a cell used (unused), or else a link drawn (blank), the rules above reach a contradiction |
-//! | 6 | guess | nothing applies: the value of the solution, found by search |
+//! | 6 | contradiction (trial) | assuming a cell used (unused), or else a link drawn (blank), the rules above reach a contradiction |
+//! | 7 | guess | nothing applies: the value of the solution, found by search
+//!
+//! Trial and guess have the levels they have in every family on the engine
+//! ([`human::TRIAL_LEVEL`], [`human::GUESS_LEVEL`]); level 5 is empty here. |
 
 use crate::fast::{LinkModel, Rules};
 use crate::PathPuzzle;
@@ -35,7 +38,14 @@ use pencilbox_core::{CellId, Domain};
 
 /// Path's rules, simplest first: its clues, and the line toolkit's rules where Path words them
 /// its own way (a door, the path); the toolkit's others ([`lines::RULES`]) come with them.
-pub const RULES: [RuleInfo; 14] = [
+pub const RULES: [RuleInfo; 15] = [
+    // The clue counts' own name, for a contradiction (its steps are told as the two below).
+    RuleInfo::new(
+        "lines",
+        "clue count",
+        1,
+        "a clued row or column visits exactly its clue's cells",
+    ),
     RuleInfo::new("clue-full", "clue full", 1, "the row or column already has its count"),
     RuleInfo::new(
         "clue-every-free-cell",

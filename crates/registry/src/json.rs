@@ -207,16 +207,28 @@ pub fn no_hint_graded(x: &Explanation, level: HintLevel) -> (String, Vec<String>
             places,
         ),
         HintLevel::Answer => {
-            let list: Vec<String> = x.wrong.iter().map(entry_text).collect();
+            // Each entry with what it breaks by itself, when known; else the contradiction of
+            // the whole position.
+            let each = x.breaks.len() == k && x.breaks.iter().any(Option::is_some);
+            let list: Vec<String> = x
+                .wrong
+                .iter()
+                .zip(x.breaks.iter().map(Some).chain(std::iter::repeat(None)))
+                .map(|(f, b)| match b {
+                    Some(Some(c)) if each => format!("{} (with it alone, {})", entry_text(f), c.text),
+                    _ => entry_text(f),
+                })
+                .collect();
+            let whole = match &x.contradiction {
+                Some(c) if !each => format!(" (with your entries, {})", c.text),
+                _ => String::new(),
+            };
             (
                 format!(
-                    "your entries leave the puzzle no solution: your {} {} not in the puzzle's only solution: {}{}; take {} back",
+                    "your entries leave the puzzle no solution: your {} {} not in the puzzle's only solution: {}{whole}; take {} back",
                     if k == 1 { "entry" } else { "entries" },
                     if k == 1 { "is" } else { "are" },
                     list.join(", "),
-                    x.contradiction
-                        .as_ref()
-                        .map_or(String::new(), |c| format!(" (with your entries, {})", c.text)),
                     if k == 1 { "it" } else { "them" }
                 ),
                 places,
@@ -225,9 +237,27 @@ pub fn no_hint_graded(x: &Explanation, level: HintLevel) -> (String, Vec<String>
     }
 }
 
-/// `: with it, exclusion fails` — the rule the rules found broken with the entries, when they
-/// found one (names the rule, not yet where: the answer level says where).
+/// `: with it, exclusion fails`, or per entry `: r2c1 breaks exclusion, r4c4 breaks pointing`:
+/// the rule each wrong entry breaks by itself on the clues ([`Explanation::breaks`]), else the
+/// rule the rules found broken with all the entries (names the rule, not yet why: the answer
+/// level says why).
 fn broken(x: &Explanation) -> String {
+    let k = x.wrong.len();
+    if x.breaks.len() == k && x.breaks.iter().any(Option::is_some) {
+        if let [Some(c)] = x.breaks.as_slice() {
+            return format!(": with it, {} fails", c.name);
+        }
+        let each: Vec<String> = x
+            .wrong
+            .iter()
+            .zip(&x.breaks)
+            .map(|(f, b)| match b {
+                Some(c) => format!("{} breaks {}", f.cell, c.name),
+                None => format!("{} breaks no rule at once", f.cell),
+            })
+            .collect();
+        return format!(": {}", each.join(", "));
+    }
     match &x.contradiction {
         Some(c) if x.wrong.len() == 1 => format!(": with it, {} fails", c.name),
         Some(c) => format!(": with them, {} fails", c.name),

@@ -350,6 +350,14 @@ fn human_step(n: usize, s: &Step) -> HumanStep {
         bookkeeping: false,
         chain: chain_links(n, &s.chain),
         contradiction: s.contradiction.clone(),
+        premises: {
+            let mut p = s.premises.clone();
+            p.sort_unstable();
+            p.dedup();
+            p.len()
+        },
+        conclusion: String::new(),
+        folded_into: None,
     }
 }
 

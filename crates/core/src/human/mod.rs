@@ -189,6 +189,55 @@ pub struct HumanStep {
     /// What went wrong at the end of [`HumanStep::chain`] (`r4c5 has no value left`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contradiction: Option<String>,
+    /// How many of [`HumanStep::cells`], from the first, are the places of its premises.
+    #[serde(skip)]
+    pub premises: usize,
+    /// A bookkeeping step's conclusions in words (`r4c6-r5c6 blank, r5c5-r5c6 blank`), for
+    /// the step it is folded into (empty for other steps).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub conclusion: String,
+    /// A bookkeeping step folded into the first later step that rests on what it concluded:
+    /// that step's index in the explanation's steps ([`Explanation::new`]). A listing shows it
+    /// with that step instead of on its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub folded_into: Option<usize>,
+}
+
+/// Folds each bookkeeping step into the first later step whose premises name a place it
+/// changed ([`HumanStep::folded_into`]); a bookkeeping step needed first by another one goes
+/// where that one goes. One that no step needs stays on its own.
+fn fold_bookkeeping(steps: &mut [HumanStep]) {
+    use std::collections::HashMap;
+    // Per place, the steps whose premises name it, in order.
+    let mut resting: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (j, s) in steps.iter().enumerate() {
+        for c in &s.cells[..s.premises.min(s.cells.len())] {
+            resting.entry(c.as_str()).or_default().push(j);
+        }
+    }
+    let mut into: Vec<Option<usize>> = vec![None; steps.len()];
+    for i in (0..steps.len()).rev() {
+        if !steps[i].bookkeeping {
+            continue;
+        }
+        // The later steps that need it, first first.
+        let mut needs: Vec<usize> = steps[i]
+            .placed
+            .iter()
+            .chain(&steps[i].removed)
+            .filter_map(|f| resting.get(f.cell.as_str()))
+            .filter_map(|js| js.get(js.partition_point(|&j| j <= i)..))
+            .flat_map(|js| js.iter().copied())
+            .collect();
+        needs.sort_unstable();
+        needs.dedup();
+        into[i] = needs
+            .into_iter()
+            .find_map(|j| if steps[j].bookkeeping { into[j] } else { Some(j) });
+    }
+    for (s, k) in steps.iter_mut().zip(into) {
+        s.folded_into = k;
+    }
 }
 
 /// How an explanation ended.
@@ -307,11 +356,18 @@ pub struct Explanation {
     /// Why the position has no solution, when the rules found it so (status `no solution`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contradiction: Option<Contradiction>,
+    /// One per entry of [`Explanation::wrong`] (or per fact of [`ExplainOptions::refute`]):
+    /// the rule that entry breaks by itself, on the puzzle's clues alone (`None`: no rule
+    /// breaks at once; only search shows it wrong).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub breaks: Vec<Option<Contradiction>>,
 }
 
 impl Explanation {
     /// An explanation of `steps`, rated.
-    pub fn new(steps: Vec<HumanStep>, status: ExplainStatus, notes: Vec<String>) -> Self {
+    /// Bookkeeping steps are folded into the steps that need them ([`HumanStep::folded_into`]).
+    pub fn new(mut steps: Vec<HumanStep>, status: ExplainStatus, notes: Vec<String>) -> Self {
+        fold_bookkeeping(&mut steps);
         let rating = Rating::of(&steps);
         Explanation {
             steps,
@@ -320,16 +376,50 @@ impl Explanation {
             notes,
             wrong: Vec::new(),
             contradiction: None,
+            breaks: Vec::new(),
         }
     }
 
-    /// The numbered steps, the status and the rating, as text.
+    /// The numbered steps, the status and the rating, as text. A folded bookkeeping step
+    /// ([`HumanStep::folded_into`]) is told with the step that needs it, not numbered itself:
+    /// `5. hidden single … so r5c18 = 3 (first, exclusion r4c16: r3c17 ≠ 3, r5c17 ≠ 3)`.
     pub fn to_text(&self) -> String {
+        let mut folded: Vec<Vec<usize>> = vec![Vec::new(); self.steps.len()];
+        for (k, s) in self.steps.iter().enumerate() {
+            if let Some(j) = s.folded_into {
+                folded[j].push(k);
+            }
+        }
         let mut out = String::new();
+        let mut n = 0;
         for (i, s) in self.steps.iter().enumerate() {
+            if s.folded_into.is_some() {
+                continue;
+            }
+            n += 1;
             let at = s.cells.iter().take(4).cloned().collect::<Vec<_>>().join(" ");
             let more = if s.cells.len() > 4 { " …" } else { "" };
-            out.push_str(&format!("{}. {} ({at}{more}): {}\n", i + 1, s.name, s.text));
+            out.push_str(&format!("{n}. {} ({at}{more}): {}", s.name, s.text));
+            if !folded[i].is_empty() {
+                let parts: Vec<String> = folded[i]
+                    .iter()
+                    .map(|&k| {
+                        let b = &self.steps[k];
+                        format!(
+                            "{} {}: {}",
+                            b.name,
+                            b.cells.first().map_or("", |c| c.as_str()),
+                            b.conclusion
+                        )
+                    })
+                    .collect();
+                let mut told = parts.iter().take(6).cloned().collect::<Vec<_>>().join("; ");
+                if parts.len() > 6 {
+                    told.push_str(&format!("; … ({} more)", parts.len() - 6));
+                }
+                out.push_str(&format!(" (first, {told})"));
+            }
+            out.push('\n');
         }
         for n in &self.notes {
             out.push_str(&format!("note: {n}\n"));
@@ -380,6 +470,11 @@ pub struct ExplainOptions {
     /// [`Explanation::notes`] as `step check: …`, and a last note counts what was checked
     /// (`steps checked: …`). The engine is left at its starting position.
     pub check_steps: bool,
+    /// Refute these facts instead of explaining: each is assumed alone on the starting
+    /// position and the rules run, the simpler first, until one fails; the explanation has no
+    /// steps and gives, per fact, the rule that failed in [`Explanation::breaks`]. How a wrong
+    /// entry is told the rule it breaks ([`Explanation::wrong`]).
+    pub refute: Vec<Fact>,
 }
 
 /// How a family names its variables, values and rules (see the module docs).
@@ -534,16 +629,21 @@ impl<'a> Converter<'a> {
         };
         let info = rule_info(v, id);
         let mut cells: Vec<String> = Vec::new();
+        let mut premise_places = 0;
         let focus = s.focus.iter().flat_map(|f| f.cells.iter());
-        for name in s
+        for (k, name) in s
             .premises
             .iter()
             .map(|p| v.var_name(p.var))
             .chain(focus.map(|&x| v.var_name(x)))
             .chain(touched.iter().map(|&x| v.var_name(x)))
+            .enumerate()
         {
             if !cells.contains(&name) {
                 cells.push(name);
+            }
+            if k < s.premises.len() {
+                premise_places = cells.len();
             }
         }
         let premises: Vec<String> = s.premises.iter().map(|p| self.premise_text(p)).collect();
@@ -567,6 +667,13 @@ impl<'a> Converter<'a> {
             bookkeeping: info.bookkeeping,
             chain: Vec::new(),
             contradiction: None,
+            premises: premise_places,
+            conclusion: if info.bookkeeping {
+                list(&conclusions, 12)
+            } else {
+                String::new()
+            },
+            folded_into: None,
         })
     }
 }
@@ -741,6 +848,13 @@ pub fn explain_engine(e: &mut Engine, vocab: &dyn Vocabulary, opts: &ExplainOpti
     e.set_limits(&opts.limits);
     let max = opts.max_level.unwrap_or(u8::MAX);
     let mut ladder = Ladder::new(e, |n| vocab.propagator_level(n), max).with_techniques(e, vocab.rules());
+    if !opts.refute.is_empty() {
+        let breaks = refute_facts(e, vocab, &mut ladder, &opts.refute);
+        ladder.release(e);
+        let mut x = Explanation::new(Vec::new(), ExplainStatus::Stalled, Vec::new());
+        x.breaks = breaks;
+        return x;
+    }
     let levels = ladder.levels().to_vec();
     let trial_level = rule_info(vocab, TRIAL).level;
     let guess_level = rule_info(vocab, GUESS).level;
@@ -947,6 +1061,76 @@ pub fn settles_engine(
     e.set_rule_cap(&techniques, u8::MAX);
     let accepted = e.propagate().is_ok();
     (!stopped(e)).then_some(accepted)
+}
+
+/// [`ExplainOptions::refute`]: each fact assumed alone on the starting position of `e`, the
+/// rules run as the explanation runs them (the simplest first, climbing only when stalled)
+/// until one fails; that failure in words, or `None` when the rules accept the fact or a limit
+/// stopped them. A fact that names no place or value of the puzzle is `None` too.
+fn refute_facts(
+    e: &mut Engine,
+    vocab: &dyn Vocabulary,
+    ladder: &mut Ladder,
+    facts: &[Fact],
+) -> Vec<Option<Contradiction>> {
+    let start = e.domains().to_vec();
+    let conv = Converter::new(vocab, start.clone());
+    let mut out = Vec::with_capacity(facts.len());
+    for f in facts {
+        let found = (0..e.num_vars()).map(VarId::from_index).find_map(|v| {
+            if vocab.var_name(v) != f.cell {
+                return None;
+            }
+            Domain::ALL
+                .iter()
+                .find(|&x| vocab.value_name(v, x) == f.value)
+                .map(|x| (v, x))
+        });
+        let Some((var, value)) = found else {
+            out.push(None);
+            continue;
+        };
+        if !start[var.index()].contains(value) {
+            out.push(Some(Contradiction {
+                rule: "given",
+                name: "the clues",
+                cells: vec![f.cell.clone()],
+                text: format!("the clues rule out {}", vocab.fact_text(var, value, true)),
+            }));
+            continue;
+        }
+        let _ = e.take_log();
+        let _ = e.take_failure();
+        e.push_level();
+        ladder.set(e, 1);
+        let mut ok = e.with_context(ASSUME, |cx| cx.assign(var, value)).is_ok();
+        while ok {
+            let r = e.propagate();
+            let progress = !e.take_log().is_empty();
+            if r.is_err() {
+                ok = false;
+            } else if e.all_fixed() || !ladder.climb(e, progress || e.paused()) {
+                break;
+            }
+        }
+        let failure = e.take_failure();
+        let stopped = e.interrupted().is_some();
+        e.pop_level();
+        out.push(if ok || stopped {
+            None
+        } else {
+            Some(failure.map_or_else(
+                || Contradiction {
+                    rule: ASSUME,
+                    name: "the rules",
+                    cells: vec![f.cell.clone()],
+                    text: format!("{} breaks a rule at once", vocab.fact_text(var, value, true)),
+                },
+                |x| failure_text(vocab, &conv, &x),
+            ))
+        });
+    }
+    out
 }
 
 /// Converts what the engine logged into human steps; with a `record`, keeps each converted
@@ -1647,7 +1831,8 @@ pub mod region {
     /// placed number excludes in the family.
     pub const fn rules(exclusion_why: &'static str, single_why: &'static str) -> [RuleInfo; 10] {
         [
-            RuleInfo::new("exclusion", "exclusion", 1, exclusion_why),
+            // What pencil marks do by themselves: folded into the step that needs it.
+            RuleInfo::new("exclusion", "exclusion", 1, exclusion_why).bookkeeping(),
             RuleInfo::new("naked-single", "naked single", 1, single_why),
             RuleInfo::new(
                 "hidden-single",
@@ -1915,6 +2100,9 @@ mod tests {
             bookkeeping: false,
             chain: vec![],
             contradiction: None,
+            premises: 0,
+            conclusion: String::new(),
+            folded_into: None,
         };
         let x = Explanation::new(vec![step], ExplainStatus::Solved, vec![]);
         let a = hint(&x, HintLevel::Answer).unwrap();
@@ -1950,6 +2138,9 @@ mod tests {
             bookkeeping,
             chain: vec![],
             contradiction: None,
+            premises: 0,
+            conclusion: String::new(),
+            folded_into: None,
         };
         let x = Explanation::new(
             vec![step("complete", true), step("dead-end", false)],
@@ -1967,6 +2158,65 @@ mod tests {
     }
 
     #[test]
+    fn bookkeeping_is_folded_into_the_first_step_that_rests_on_it() {
+        let step = |rule: &'static str, bookkeeping: bool, premises: &[&str], changed: &str| HumanStep {
+            rule,
+            name: rule,
+            level: 1,
+            cells: premises
+                .iter()
+                .map(|c| c.to_string())
+                .chain([changed.to_string()])
+                .collect(),
+            placed: vec![],
+            removed: vec![Fact {
+                cell: changed.into(),
+                value: "1".into(),
+            }],
+            text: format!("so {changed} ≠ 1"),
+            guess: false,
+            bookkeeping,
+            chain: vec![],
+            contradiction: None,
+            premises: premises.len(),
+            conclusion: if bookkeeping {
+                format!("{changed} ≠ 1")
+            } else {
+                String::new()
+            },
+            folded_into: None,
+        };
+        let x = Explanation::new(
+            vec![
+                step("complete", true, &["r1c1"], "r1c2"),
+                // Needs the first through the second bookkeeping step.
+                step("complete", true, &["r1c2"], "r1c3"),
+                step("other", false, &["r9c9"], "r9c8"),
+                step("single", false, &["r1c3"], "r1c4"),
+                // Nothing needs it: it stays a step of its own.
+                step("complete", true, &["r5c5"], "r5c6"),
+            ],
+            ExplainStatus::Solved,
+            vec![],
+        );
+        let into: Vec<Option<usize>> = x.steps.iter().map(|s| s.folded_into).collect();
+        assert_eq!(into, [Some(3), Some(3), None, None, None]);
+        let text = x.to_text();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "1. other (r9c9 r9c8): so r9c8 ≠ 1");
+        assert_eq!(
+            lines[1],
+            "2. single (r1c3 r1c4): so r1c4 ≠ 1 (first, complete r1c1: r1c2 ≠ 1; complete r1c2: r1c3 ≠ 1)"
+        );
+        assert_eq!(lines[2], "3. complete (r5c5 r5c6): so r5c6 ≠ 1");
+        // The JSON keeps every step, the folded ones marked.
+        let json = serde_json::to_value(&x).unwrap();
+        assert_eq!(json["steps"][0]["folded_into"], 3);
+        assert_eq!(json["steps"][0]["conclusion"], "r1c2 ≠ 1");
+        assert!(json["steps"][2].get("folded_into").is_none());
+    }
+
+    #[test]
     fn ratings_take_the_hardest_level_and_count_its_steps() {
         let step = |level| HumanStep {
             rule: "x",
@@ -1980,6 +2230,9 @@ mod tests {
             bookkeeping: false,
             chain: vec![],
             contradiction: None,
+            premises: 0,
+            conclusion: String::new(),
+            folded_into: None,
         };
         let r = Rating::of(&[step(1), step(3), step(1), step(3)]);
         assert_eq!(r.score, 3.2);

@@ -66,6 +66,7 @@ pub fn explain(config: &Config, body: &[u8]) -> Result<Plan, ApiError> {
             limits,
             check_chains: false,
             check_steps: false,
+            refute: Vec::new(),
         };
         let x = kind.explain(&req.text, entries, &opts, &eo)?;
         let mut v = explanation_json(kind.name(), &x);
