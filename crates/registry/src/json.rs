@@ -386,7 +386,7 @@ mod tests {
         assert_eq!(rule["cells"], json!(["r1c1"]));
         assert_eq!(
             msg(&answer),
-            "your entries leave the puzzle no solution: your entry is not in the puzzle's only solution: r1c1 = 4 (with your entries, r3c2 has no value left (naked single: r3c1 = 1)); take it back"
+            "your entries leave the puzzle no solution: your entry is not in the puzzle's only solution: r1c1 = 4 (with it alone, r3c2 has no value left (naked single: r3c1 = 1)); take it back"
         );
         assert_eq!(answer["wrong"], json!([{"cell": "r1c1", "value": "4"}]));
         for v in [&nudge, &rule, &answer] {
