@@ -753,17 +753,10 @@ fn max_level_is_exact_and_the_rating_is_the_lowest_level_that_solves_in_every_fa
     }
 }
 
-/// Issue 27 item 3: a trial step carries its chain, from the assumption to the contradiction,
-/// and every link follows from the position before the trial and the links before it by the
-/// one rule it names (replayed in the engine, `ExplainOptions::check_chains`), in every family
-/// that tries values, on every bundled example and the shared Path letters and Janko Suguru.
-#[test]
-fn trial_chains_lead_link_by_link_to_their_contradiction_in_every_family() {
-    let opts = RunOptions {
-        render: Render::Text,
-        notes: false,
-        ..RunOptions::default()
-    };
+/// The puzzles of every engine family (every family but Sudoku) that the chain and step
+/// checks read: the bundled examples, and the shared Path letters and Janko Suguru when they
+/// are there.
+fn engine_family_sets() -> Vec<(&'static str, Vec<PathBuf>)> {
     let ex = root().join("examples");
     let mut sets: Vec<(&str, Vec<PathBuf>)> = vec![
         ("suguru", files(&ex.join("suguru"), "in")),
@@ -780,6 +773,21 @@ fn trial_chains_lead_link_by_link_to_their_contradiction_in_every_family() {
     if let Some(d) = shared_data("suguru") {
         sets.push(("suguru", files(&d, "in")));
     }
+    sets
+}
+
+/// Issue 27 item 3: a trial step carries its chain, from the assumption to the contradiction,
+/// and every link follows from the position before the trial and the links before it by the
+/// one rule it names (replayed in the engine, `ExplainOptions::check_chains`), in every family
+/// that tries values, on every bundled example and the shared Path letters and Janko Suguru.
+#[test]
+fn trial_chains_lead_link_by_link_to_their_contradiction_in_every_family() {
+    let opts = RunOptions {
+        render: Render::Text,
+        notes: false,
+        ..RunOptions::default()
+    };
+    let sets = engine_family_sets();
     let mut chains: HashMap<&str, usize> = HashMap::new();
     for (family, paths) in sets {
         let kind = pencilbox_cli::registry::by_name(family).expect("registered");
@@ -835,22 +843,7 @@ fn every_step_follows_from_its_premises_by_its_rule_alone_in_every_family() {
         notes: false,
         ..RunOptions::default()
     };
-    let ex = root().join("examples");
-    let mut sets: Vec<(&str, Vec<PathBuf>)> = vec![
-        ("suguru", files(&ex.join("suguru"), "in")),
-        ("ripple", files(&ex.join("ripple"), "in")),
-        ("path", files(&ex.join("path"), "txt")),
-        ("snake", files(&ex.join("snake"), "txt")),
-        ("masyu", files(&ex.join("masyu"), "txt")),
-        ("nurikabe", files(&ex.join("nurikabe"), "txt")),
-        ("starbattle", files(&ex.join("starbattle"), "txt")),
-    ];
-    if let Some(d) = shared_data("path/letters") {
-        sets.push(("path", files(&d, "txt")));
-    }
-    if let Some(d) = shared_data("suguru") {
-        sets.push(("suguru", files(&d, "in")));
-    }
+    let sets = engine_family_sets();
     // Each family's examples, then puzzles from its own generator (harder ones thinned
     // further), as (family, where, text).
     let mut puzzles: Vec<(&str, String, String)> = Vec::new();

@@ -1178,23 +1178,13 @@ struct Recorded {
 /// which concludes anything). Returns a note per step that does not follow, then one counting
 /// the steps checked each way.
 fn check_steps(e: &mut Engine, vocab: &dyn Vocabulary, record: &[Recorded], steps: &[HumanStep]) -> Vec<String> {
-    let mut names = e.rule_names();
-    names.sort_unstable();
-    names.dedup();
-    let was: Vec<bool> = names.iter().map(|n| e.is_enabled(n)).collect();
-    let explaining = e.log().is_some();
-    e.explain(false);
+    let switches = Switches::save(e);
     let mut notes = Vec::new();
     let (mut from_premises, mut from_position, mut with_simpler) = (0usize, 0usize, 0usize);
     // What a replay with the rules `on` leaves of what the step removed (empty: it follows).
     let replay = |e: &mut Engine, r: &Recorded, on: &mut dyn Iterator<Item = &'static str>| {
         let s = &r.step;
-        for n in &names {
-            e.set_enabled(n, false);
-        }
-        for n in on {
-            e.set_enabled(n, true);
-        }
+        switches.only(e, on);
         let root = e.push_root();
         let given = if s.premises.is_empty() {
             (0..r.before.len()).all(|i| e.restrict(VarId::from_index(i), r.before[i]).is_ok())
@@ -1230,7 +1220,8 @@ fn check_steps(e: &mut Engine, vocab: &dyn Vocabulary, record: &[Recorded], step
         // The rule alone may go on past the step and lose its pattern (pointing does not point
         // with a value another pointing left in one place): then the rules of its level and
         // below, which finish what it started, must conclude it.
-        let simpler: Vec<&'static str> = names
+        let simpler: Vec<&'static str> = switches
+            .names
             .iter()
             .copied()
             .filter(|&n| n == s.by || vocab.propagator_level(n) <= h.level)
@@ -1254,10 +1245,7 @@ fn check_steps(e: &mut Engine, vocab: &dyn Vocabulary, record: &[Recorded], step
             h.text
         ));
     }
-    for (n, on) in names.iter().zip(was) {
-        e.set_enabled(n, on);
-    }
-    e.explain(explaining);
+    switches.restore(e);
     notes.push(format!(
         "steps checked: {from_premises} from their premises alone, {from_position} from the position before them \
          ({with_simpler} of them with the simpler rules too)"
@@ -1393,6 +1381,42 @@ struct RawLink {
     premises: Vec<Premise>,
 }
 
+/// The engine's rule switches and explanation log, saved for a replay that runs rules alone
+/// ([`check_chain`], [`check_steps`]; the log is off meanwhile); [`Switches::restore`] puts
+/// them back.
+struct Switches {
+    names: Vec<&'static str>,
+    was: Vec<bool>,
+    explaining: bool,
+}
+
+impl Switches {
+    fn save(e: &mut Engine) -> Switches {
+        let mut names = e.rule_names();
+        names.sort_unstable();
+        names.dedup();
+        let was = names.iter().map(|n| e.is_enabled(n)).collect();
+        let explaining = e.log().is_some();
+        e.explain(false);
+        Switches { names, was, explaining }
+    }
+    /// Only the rules `on`, each from scratch (switched off first).
+    fn only(&self, e: &mut Engine, on: impl IntoIterator<Item = &'static str>) {
+        for n in &self.names {
+            e.set_enabled(n, false);
+        }
+        for n in on {
+            e.set_enabled(n, true);
+        }
+    }
+    fn restore(self, e: &mut Engine) {
+        for (n, on) in self.names.iter().zip(self.was) {
+            e.set_enabled(n, on);
+        }
+        e.explain(self.explaining);
+    }
+}
+
 /// [`ExplainOptions::check_chains`], on `e` at the state before the trial (`start`):
 /// * every link's premises hold in `start` with the links before it (the chain is
 ///   self-contained: nothing a link rests on is missing from it);
@@ -1437,21 +1461,13 @@ fn check_chain(
             .map_err(|p| format!("the contradiction rests on {p}, which the chain does not give"))?;
     }
     // Each rule alone.
-    let mut names = e.rule_names();
-    names.sort_unstable();
-    names.dedup();
-    let was: Vec<bool> = names.iter().map(|n| e.is_enabled(n)).collect();
-    let explaining = e.log().is_some();
-    e.explain(false);
+    let switches = Switches::save(e);
     let mut verdict = Ok(());
     let checks = raw.iter().skip(1).map(Some).chain(failure.map(|_| None));
     for (i, l) in (1..).zip(checks) {
         let by = l.map_or_else(|| failure.map_or("", |f| f.step.by), |l| l.by);
         // Off, then on: the rule runs from scratch.
-        for n in &names {
-            e.set_enabled(n, false);
-        }
-        e.set_enabled(by, true);
+        switches.only(e, [by]);
         // From the link's premises, else (a rule whose premises leave something out, or that
         // concludes more than the link from them) from all the links before it.
         let mut follows = false;
@@ -1469,8 +1485,7 @@ fn check_chain(
                 break;
             }
             // The rule ran: off and on again for the second try.
-            e.set_enabled(by, false);
-            e.set_enabled(by, true);
+            switches.only(e, [by]);
         }
         if !follows {
             verdict = Err(match l {
@@ -1483,10 +1498,7 @@ fn check_chain(
             break;
         }
     }
-    for (n, on) in names.iter().zip(was) {
-        e.set_enabled(n, on);
-    }
-    e.explain(explaining);
+    switches.restore(e);
     verdict
 }
 
