@@ -652,6 +652,25 @@ fn each_wrong_entry_is_named_with_the_rule_it_breaks() {
         answer.contains("r1c1 = 3 (with it alone, ") && answer.contains("r6c5 = 6"),
         "{answer}"
     );
+    // Sudoku, on its own explainer: r1c2 = 2 leaves row 1 no place for 8 and r1c3 = 8
+    // repeats a given.
+    let sudoku = root().join("examples/sudoku/9x9.txt");
+    let sudoku = sudoku.to_str().unwrap_or_default();
+    let two = temp_file("wrong-sudoku.txt", format!(".28{}\n", ".".repeat(78)).as_bytes());
+    let two = two.to_str().unwrap_or_default();
+    let y = run(&["explain", "-f", "json", "--entries", two, sudoku])
+        .code(1)
+        .json()
+        .clone();
+    assert_eq!(y["breaks"].as_array().map(Vec::len), Some(2), "{y}");
+    let rule = run(&["hint", "--level", "rule", "--entries", two, sudoku])
+        .code(1)
+        .stdout
+        .clone();
+    assert!(
+        rule.contains("r1c2 breaks ") && rule.contains("r1c3 breaks one of each digit per row, column and block"),
+        "{rule}"
+    );
     // Each entry said to break a rule does so alone.
     for (i, &entry) in wrong[..2].iter().enumerate() {
         let one = temp_file(&format!("wrong-one-{i}.txt"), grid(&[entry]).as_bytes());

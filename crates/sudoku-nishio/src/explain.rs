@@ -422,6 +422,11 @@ pub fn is_unique(p: &Sudoku, limits: &Limits) -> bool {
 /// assert_eq!(x.steps[0].placed[0].cell, "r1c2");
 /// ```
 pub fn explain(p: &Sudoku, opts: &ExplainOptions) -> Explanation {
+    if !opts.refute.is_empty() {
+        let mut x = Explanation::new(Vec::new(), ExplainStatus::Stalled, Vec::new());
+        x.breaks = opts.refute.iter().map(|f| refute(p, f, &opts.limits)).collect();
+        return x;
+    }
     let max = opts.max_level.unwrap_or(u8::MAX);
     let n = p.n();
     // The unique rectangle holds only for a puzzle with one solution: count to two first (the
@@ -477,6 +482,49 @@ pub fn explain(p: &Sudoku, opts: &ExplainOptions) -> Explanation {
     let mut notes: Vec<String> = d.contradiction().map(str::to_string).into_iter().collect();
     notes.extend(d.nishio_note());
     Explanation::new(steps, status, notes)
+}
+
+/// [`ExplainOptions::refute`] for one fact `rNcM` = digit: the puzzle with that digit given,
+/// deduced with every rule but guesses and uniqueness (the simplest first) until the rules
+/// break; what broke, with the rule of the step that reached it (a clash with a given breaks
+/// the rule of one of each digit per row, column and block). `None` when the rules accept it, a limit stopped them, or the fact names
+/// no cell or digit of the puzzle.
+fn refute(p: &Sudoku, f: &Fact, limits: &Limits) -> Option<pencilbox_core::human::Contradiction> {
+    let n = p.n();
+    let (r, c) = f.cell.strip_prefix('r')?.split_once('c')?;
+    let (r, c): (usize, usize) = (r.parse().ok()?, c.parse().ok()?);
+    let mut chars = f.value.chars();
+    let digit = crate::board::symbol_value(chars.next()?).filter(|_| chars.next().is_none())?;
+    if r == 0 || c == 0 || r > n || c > n || digit == 0 || usize::from(digit) > n {
+        return None;
+    }
+    let mut givens = p.givens().to_vec();
+    givens[(r - 1) * n + c - 1] = digit;
+    let clues = |text: String| pencilbox_core::human::Contradiction {
+        rule: "given",
+        name: "one of each digit per row, column and block",
+        cells: vec![f.cell.clone()],
+        text,
+    };
+    let Some(q) = Sudoku::new(p.block(), givens) else {
+        return Some(clues(format!("{} = {digit} does not fit the grid", f.cell)));
+    };
+    let mut d = match Deducer::new_limited(&q, rule_set(GUESS_LEVEL - 1, false), limits.clone()) {
+        Ok(d) => d,
+        Err(e) => return Some(clues(e.message)),
+    };
+    let mut last = None;
+    while let Some(s) = d.step() {
+        last = Some(s.rule);
+    }
+    let why = d.contradiction()?.to_string();
+    let info = rule_info(last.unwrap_or(Rule::NakedSingle));
+    Some(pencilbox_core::human::Contradiction {
+        rule: info.id,
+        name: info.name,
+        cells: vec![f.cell.clone()],
+        text: why,
+    })
 }
 
 #[cfg(test)]
