@@ -224,6 +224,10 @@ impl Bands {
                     (_, true) => (touched, false),
                     _ => continue,
                 };
+                // Why, while explaining: the empty cells that make the count. Regions inside
+                // the band: their cells outside it are empty; regions touching it: the band's
+                // cells of every other region are empty.
+                let mut why: Option<Vec<Premise>> = None;
                 for c in self.shape.all() {
                     let v = self.cells[c.index()];
                     let within = (lo..=hi).contains(&line(c));
@@ -231,7 +235,22 @@ impl Bands {
                     let empty = if keep { within && !of } else { of && !within };
                     if empty && !cx.is_fixed(v) {
                         if cx.explaining() {
-                            cx.because_rule("bands", Vec::<Premise>::new());
+                            let premises = why.get_or_insert_with(|| {
+                                self.shape
+                                    .all()
+                                    .filter(|&d| {
+                                        let within = (lo..=hi).contains(&line(d));
+                                        let of = fill >> self.region[d.index()] & 1 == 1;
+                                        if keep {
+                                            of && !within
+                                        } else {
+                                            within && !of
+                                        }
+                                    })
+                                    .map(|d| Premise::is(self.cells[d.index()], FALSE))
+                                    .collect()
+                            });
+                            cx.because_rule("bands", premises.clone());
                         }
                         cx.assign(v, FALSE)?;
                     }

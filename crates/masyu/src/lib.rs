@@ -76,28 +76,32 @@ impl Masyu {
         for c in shape.all().filter(|&c| self.pearls[c] != 0) {
             e.assign(m.cell(c), TRUE)
                 .map_err(|_| "a pearl cannot be visited".to_string())?;
+            // Every clause starts "the pearl's cell is unused or …", a literal false from the
+            // start: the clauses say the same, and an explanation names the pearl as a premise
+            // (`r3c4 used`).
+            let at = Literal::not(m.cell(c));
             for (a, b) in [(N, S), (W, E)] {
                 let (la, lb) = (m.link(c, a), m.link(c, b));
                 if self.pearls[c] == WHITE {
                     // Both or neither; with both, one of the next cells turns.
                     for (x, y) in [(la, lb), (lb, la)] {
                         match (x, y) {
-                            (Some(x), Some(y)) => white.add(&[Literal::not(x), Literal::is(y)]),
-                            (Some(x), None) => white.add(&[Literal::not(x)]),
+                            (Some(x), Some(y)) => white.add(&[at, Literal::not(x), Literal::is(y)]),
+                            (Some(x), None) => white.add(&[at, Literal::not(x)]),
                             _ => &mut white,
                         };
                     }
                     if let (Some(x), Some(y), Some(fx), Some(fy)) = (la, lb, beyond(&m, c, a), beyond(&m, c, b)) {
-                        white.add(&[Literal::not(x), Literal::not(y), Literal::not(fx), Literal::not(fy)]);
+                        white.add(&[at, Literal::not(x), Literal::not(y), Literal::not(fx), Literal::not(fy)]);
                     }
                 } else {
                     if let (Some(x), Some(y)) = (la, lb) {
-                        black.add(&[Literal::not(x), Literal::not(y)]);
+                        black.add(&[at, Literal::not(x), Literal::not(y)]);
                     }
                     for (d, l) in [(a, la), (b, lb)] {
                         match (l, beyond(&m, c, d)) {
-                            (Some(x), Some(f)) => black.add(&[Literal::not(x), Literal::is(f)]),
-                            (Some(x), None) => black.add(&[Literal::not(x)]),
+                            (Some(x), Some(f)) => black.add(&[at, Literal::not(x), Literal::is(f)]),
+                            (Some(x), None) => black.add(&[at, Literal::not(x)]),
                             _ => &mut black,
                         };
                     }
