@@ -68,14 +68,14 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
     /// The largest grid accepted, in cells.
-    #[arg(long, value_name = "N", default_value_t = Config::default().max_cells)]
+    #[arg(long, value_name = "N", default_value_t = pencilbox_registry::api::Config::default().max_cells)]
     pub max_cells: usize,
     /// The memory one request may need, in MB (the family's estimate from the grid's
     /// dimensions and the algorithm; larger requests get `413`).
-    #[arg(long, value_name = "MB", default_value_t = Config::default().memory_per_request >> 20)]
+    #[arg(long, value_name = "MB", default_value_t = pencilbox_registry::api::Config::default().memory_per_request >> 20)]
     pub memory_per_request: u64,
     /// Jobs of one client address that may run at once (the others queue).
-    #[arg(long, value_name = "N", default_value_t = Config::default().jobs_per_client)]
+    #[arg(long, value_name = "N", default_value_t = Config::JOBS_PER_CLIENT)]
     pub jobs_per_client: usize,
     /// A host name the `Host` header may carry besides the bound address and localhost
     /// (repeatable; `*` accepts any).
@@ -143,7 +143,7 @@ impl Default for Config {
             max_side: api.max_side,
             max_cells: api.max_cells,
             memory_per_request: api.memory_per_request,
-            jobs_per_client: 2,
+            jobs_per_client: Self::JOBS_PER_CLIENT,
             header_timeout: Duration::from_secs(5),
             max_head: 64 * 1024,
             body_timeout: Duration::from_secs(10),
@@ -159,6 +159,11 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The default of [`Config::jobs_per_client`]. A constant, like the other defaults the
+    /// flags show: clap builds every subcommand's flags at each start-up, and
+    /// [`Config::default`] asks for the number of cores (four files read in a container).
+    pub const JOBS_PER_CLIENT: usize = 2;
+
     /// The API's limits: the request limits of this configuration (a request's `timeout` is
     /// capped by the server's), and the job and connection caps shown by `/api/puzzles`.
     pub fn api(&self) -> pencilbox_registry::api::Config {
