@@ -59,7 +59,7 @@ pub enum Op {
     Rate,
 }
 
-/// Arguments of `pencilbox batch`.
+// Arguments of `pencilbox batch`.
 #[derive(clap::Args, Debug)]
 pub struct BatchArgs {
     /// What to do with each puzzle.

@@ -28,7 +28,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// Flags of `pencilbox bench`.
+// Flags of `pencilbox bench`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
     /// Puzzle family; detected per file when omitted.

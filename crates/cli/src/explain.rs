@@ -13,7 +13,7 @@ use serde_json::json;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-/// Arguments of `pencilbox explain`.
+// Arguments of `pencilbox explain`.
 #[derive(clap::Args, Debug)]
 pub struct ExplainArgs {
     #[command(flatten)]
@@ -41,7 +41,7 @@ pub struct ExplainArgs {
     pub file: PathBuf,
 }
 
-/// Arguments of `pencilbox hint`.
+// Arguments of `pencilbox hint`.
 #[derive(clap::Args, Debug)]
 pub struct HintArgs {
     #[command(flatten)]

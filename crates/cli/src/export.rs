@@ -21,7 +21,7 @@ pub enum Format {
     Opb,
 }
 
-/// `pencilbox export` flags.
+// `pencilbox export` flags.
 #[derive(clap::Args, Debug)]
 pub struct ExportArgs {
     /// The file format.

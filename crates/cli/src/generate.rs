@@ -33,7 +33,7 @@ pub enum GenFormat {
     Url,
 }
 
-/// Options of `generate`.
+// Options of `generate`.
 #[derive(clap::Args, Debug)]
 pub struct GenerateArgs {
     /// The puzzle family (`pencilbox list` marks those with a generator).

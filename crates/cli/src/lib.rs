@@ -67,7 +67,7 @@ pub enum Format {
     Pretty,
 }
 
-/// Options shared by the commands that read one puzzle and search.
+// Options shared by the commands that read one puzzle and search.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PuzzleArgs {
     /// Puzzle family (see `pencilbox list`); detected from the file when omitted.
@@ -88,7 +88,13 @@ pub struct PuzzleArgs {
     pub settings: Vec<String>,
 }
 
+/// `defer`: a subcommand's flags are built only when it is the one run (or its help is
+/// asked for); building all of them cost every start-up about 0.1 ms (BENCHMARKS.md,
+/// start-up). The `clap::Args` structs of the subcommands carry plain `//` comments, not doc
+/// comments: with `defer`, a struct's doc comment would replace the subcommand's own
+/// description in its `--help` (`every_subcommand_help_starts_with_its_listed_description`).
 #[derive(Subcommand, Debug)]
+#[command(defer = true)]
 enum Command {
     /// Solve a puzzle and print the solution.
     Solve {
@@ -273,5 +279,62 @@ where
         Command::Generate(a) => generate::run(&a),
         #[cfg(feature = "serve")]
         Command::Serve(a) => serve::run(a),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `pencilbox ARGS… --help`, rendered as the binary prints it.
+    fn help(args: &[&str]) -> String {
+        let argv = std::iter::once("pencilbox")
+            .chain(args.iter().copied())
+            .chain(["--help"]);
+        match Cli::try_parse_from(argv) {
+            Err(e) => e.render().to_string(),
+            Ok(_) => panic!("`{} --help` parsed as a command", args.join(" ")),
+        }
+    }
+
+    /// The `Commands:` section of a help text: each subcommand's name and description.
+    fn listed(help: &str) -> Vec<(String, String)> {
+        help.lines()
+            .skip_while(|l| *l != "Commands:")
+            .skip(1)
+            .take_while(|l| !l.trim().is_empty())
+            .filter_map(|l| l.trim().split_once(char::is_whitespace))
+            .map(|(name, about)| (name.to_string(), about.trim().to_string()))
+            .filter(|(name, _)| name != "help")
+            .collect()
+    }
+
+    /// Subcommands are built lazily (`#[command(defer = true)]`), and a deferred
+    /// `clap::Args` struct with a doc comment would put that comment in place of the
+    /// subcommand's description: each `pencilbox … SUB --help` must start with what the
+    /// parent's help lists for SUB.
+    #[test]
+    fn every_subcommand_help_starts_with_its_listed_description() {
+        let mut todo = vec![Vec::<String>::new()];
+        let mut seen = 0;
+        while let Some(path) = todo.pop() {
+            let args: Vec<&str> = path.iter().map(String::as_str).collect();
+            for (name, about) in listed(&help(&args)) {
+                let mut sub = path.clone();
+                sub.push(name);
+                let args: Vec<&str> = sub.iter().map(String::as_str).collect();
+                let text = help(&args);
+                assert!(
+                    text.starts_with(&about),
+                    "`pencilbox {} --help` starts with\n{}\ninstead of its listed description\n{about}",
+                    args.join(" "),
+                    text.lines().next().unwrap_or("")
+                );
+                seen += 1;
+                todo.push(sub);
+            }
+        }
+        // The 13 commands and the Sudoku tools.
+        assert!(seen >= 15, "only {seen} subcommands checked");
     }
 }

@@ -49,7 +49,7 @@ pub enum StudyFormat {
     Csv,
 }
 
-/// Flags of `pencilbox study`.
+// Flags of `pencilbox study`.
 #[derive(clap::Args, Debug)]
 pub struct StudyArgs {
     /// Study only the instances of this family (others under the paths are skipped).

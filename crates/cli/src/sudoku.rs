@@ -27,6 +27,7 @@ use std::time::Instant;
 
 /// Sudoku subcommands.
 #[derive(clap::Subcommand, Debug)]
+#[command(defer = true)]
 pub enum SudokuCommand {
     /// Nishio (single-digit deduction, Eppstein's DAG reachability) on the candidates left by
     /// the givens: the candidates removed per digit and the number of valid placements.
@@ -42,7 +43,7 @@ pub enum SudokuCommand {
     Dag(DagArgs),
 }
 
-/// Arguments of `pencilbox sudoku dag`.
+// Arguments of `pencilbox sudoku dag`.
 #[derive(clap::Args, Debug)]
 pub struct DagArgs {
     /// The largest side n (from 4; sides without a block shape, such as primes, are skipped).
@@ -59,7 +60,7 @@ pub struct DagArgs {
     pub plot: Option<PathBuf>,
 }
 
-/// Arguments of `pencilbox sudoku reduce`.
+// Arguments of `pencilbox sudoku reduce`.
 #[derive(clap::Args, Debug)]
 pub struct ReduceArgs {
     /// Use the paper's n²×n² grid with n×n blocks instead of the smallest a×b blocks.
@@ -76,7 +77,7 @@ pub struct ReduceArgs {
     pub file: PathBuf,
 }
 
-/// Arguments of `pencilbox sudoku nishio`.
+// Arguments of `pencilbox sudoku nishio`.
 #[derive(clap::Args, Debug)]
 pub struct NishioArgs {
     /// Only this digit (1-9, then A-Z or 10-35).
@@ -100,7 +101,7 @@ pub struct NishioArgs {
     pub file: PathBuf,
 }
 
-/// Arguments of `pencilbox sudoku explain`.
+// Arguments of `pencilbox sudoku explain`.
 #[derive(clap::Args, Debug)]
 pub struct ExplainArgs {
     /// Stop when the rules stall (print the candidate grid, exit 1) instead of searching.

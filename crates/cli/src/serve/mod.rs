@@ -52,7 +52,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Flags of `pencilbox serve`.
+// Flags of `pencilbox serve`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ServeArgs {
     /// Address to listen on. The default, loopback, keeps the server private to this machine.
