@@ -466,7 +466,9 @@ pub struct ExplainOptions {
     pub check_chains: bool,
     /// Check every step (for tests): after the explanation, each deduction is replayed from
     /// the puzzle's starting position with only its premises given and only the rule that
-    /// made it switched on ([`check_steps`]). A step that does not follow is reported in
+    /// made it switched on (or, when the rule alone goes past the step and loses its pattern,
+    /// with the rules of its level and below too; a step without premises from the position
+    /// before it, as at the root: [`Engine::push_root`]). A step that does not follow is reported in
     /// [`Explanation::notes`] as `step check: …`, and a last note counts what was checked
     /// (`steps checked: …`). The engine is left at its starting position.
     pub check_steps: bool,
