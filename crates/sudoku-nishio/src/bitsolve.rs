@@ -121,6 +121,9 @@ const PERM_COUNT: [u8; 512] = {
     t
 };
 
+/// The words of band 0 (bits `3·d`); shifted by `b`, those of band `b`.
+const BAND_WORDS: u32 = 0x1249249;
+
 /// For a 3-bit set: itself when it has one bit, else 0.
 const ALONE: [u8; 8] = [0, 1, 2, 0, 4, 0, 0, 0];
 
@@ -232,8 +235,9 @@ impl State {
 
     /// The band rule on every dirty word until none is left; false on a contradiction.
     #[inline]
-    fn bands(&mut self) -> bool {
+    fn bands(&mut self, seen: &mut u32) -> bool {
         while self.dirty != 0 {
+            *seen |= self.dirty;
             let i = self.dirty.trailing_zeros() as usize;
             self.dirty &= self.dirty - 1;
             let a = self.cand[i];
@@ -258,12 +262,13 @@ impl State {
                 continue;
             }
             let (d, b) = (i / 3, i % 3);
-            let (b1, b2) = others(b);
-            let col = !columns((placed | placed >> 9 | placed >> 18) & ROW);
-            self.and(3 * d + b1, col);
-            self.and(3 * d + b2, col);
+            // Cells placed before had their columns cleared then.
             let new = placed & self.unsolved[b];
             if new != 0 {
+                let (b1, b2) = others(b);
+                let col = !columns((new | new >> 9 | new >> 18) & ROW);
+                self.and(3 * d + b1, col);
+                self.and(3 * d + b2, col);
                 self.unsolved[b] &= !new;
                 for e in 0..9 {
                     if e != d {
@@ -277,15 +282,29 @@ impl State {
 
     /// Propagates to a fixpoint; false on a contradiction.
     fn propagate(&mut self) -> bool {
+        // Words changed since each later stage last looked at them: a stage skips the bands
+        // (digits) whose words did not change, as it would find nothing new there. At a node
+        // that is the word its branch restricted (the parent reached a fixpoint), at the root
+        // every word.
+        let (mut naked, mut hidden, mut triad) = (self.dirty, self.dirty, self.dirty);
         loop {
-            if !self.bands() {
+            let mut seen = 0;
+            if !self.bands(&mut seen) {
                 return false;
+            }
+            naked |= seen;
+            hidden |= seen;
+            triad |= seen;
+            // Every cell placed (each with one digit, no two alike in a row, column or block:
+            // a placement clears its peers) and every band word has its three rows: solved.
+            if self.unsolved == [0; 3] {
+                return true;
             }
             // Naked singles, band by band.
             let mut progress = false;
             for b in 0..3 {
                 let u = self.unsolved[b];
-                if u == 0 {
+                if u == 0 || naked & (BAND_WORDS << b) == 0 {
                     continue;
                 }
                 let (mut ones, mut twos) = (0u32, 0u32);
@@ -313,11 +332,15 @@ impl State {
                     }
                 }
             }
+            naked = 0;
             if progress {
                 continue;
             }
             // Hidden singles in columns, digit by digit.
             for d in 0..9 {
+                if hidden & (7 << (3 * d)) == 0 {
+                    continue;
+                }
                 let (mut ones, mut twos) = (0u32, 0u32);
                 for b in 0..3 {
                     let a = self.cand[3 * d + b];
@@ -370,10 +393,13 @@ impl State {
                     }
                 }
             }
+            hidden = 0;
             if progress {
                 continue;
             }
-            match self.triads() {
+            let which = triad;
+            triad = 0;
+            match self.triads(which) {
                 None => return false,
                 Some(false) => return true,
                 Some(true) => {}
@@ -386,9 +412,12 @@ impl State {
     /// mini-row's row and block, or the mini-column's column and block), and when three digits
     /// are certain there, no other can go there. `None` on a contradiction (fewer than three
     /// digits possible, or more than three certain), else whether anything changed.
-    fn triads(&mut self) -> Option<bool> {
+    fn triads(&mut self, which: u32) -> Option<bool> {
         let mut progress = false;
         for b in 0..3 {
+            if which & (BAND_WORDS << b) == 0 {
+                continue;
+            }
             // Horizontal: mini-rows of band b (bit 3·r + k).
             let mut rows = [0u32; 9];
             let (mut c1, mut c2, mut c3, mut c4) = (0u32, 0u32, 0u32, 0u32);
