@@ -175,6 +175,15 @@ fn columns(cols: u32) -> u32 {
     cols * 0x40201
 }
 
+/// `cand[k] &= mask`, marking `k` in `dirty` when it changed.
+#[inline(always)]
+fn clear(cand: &mut [u32; 27], dirty: &mut u32, k: usize, mask: u32) {
+    let old = cand[k];
+    let new = old & mask;
+    cand[k] = new;
+    *dirty |= ((old != new) as u32) << k;
+}
+
 /// The other two bands of band `b`.
 #[inline(always)]
 fn others(b: usize) -> (usize, usize) {
@@ -233,50 +242,57 @@ impl State {
         true
     }
 
-    /// The band rule on every dirty word until none is left; false on a contradiction.
+    /// The band rule on every dirty word until none is left; false on a contradiction. The
+    /// words processed are added to `seen`.
     #[inline]
     fn bands(&mut self, seen: &mut u32) -> bool {
-        while self.dirty != 0 {
-            *seen |= self.dirty;
-            let i = self.dirty.trailing_zeros() as usize;
-            self.dirty &= self.dirty - 1;
-            let a = self.cand[i];
-            let m = MINIROWS[(a & ROW) as usize] as usize
+        // The worklist and the placed cells stay in registers (`self.dirty` is written back).
+        let (mut dirty, mut unsolved, mut all) = (self.dirty, self.unsolved, *seen);
+        let cand = &mut self.cand;
+        while dirty != 0 {
+            all |= dirty;
+            let i = (dirty.trailing_zeros() as usize).min(26);
+            dirty &= dirty - 1;
+            let a = cand[i];
+            let m = (MINIROWS[(a & ROW) as usize] as usize
                 | (MINIROWS[((a >> 9) & ROW) as usize] as usize) << 3
-                | (MINIROWS[(a >> 18) as usize] as usize) << 6;
-            let allowed = PERMS[m];
+                | (MINIROWS[((a >> 18) & ROW) as usize] as usize) << 6)
+                & 0x1ff;
+            let allowed = PERMS[m] as usize & 0x1ff;
             if allowed == 0 {
+                self.dirty = dirty;
                 return false;
             }
-            let a = a & EXPAND[allowed as usize];
-            self.cand[i] = a;
-            // Rows with one cell left: placements.
+            let a = a & EXPAND[allowed];
+            cand[i] = a;
+            // Rows with one cell left: placements (cells placed before had their columns
+            // and their cell in the other digits' words cleared then).
             let mut placed = 0;
             for r in 0..3 {
                 let x = (a >> (9 * r)) & ROW;
-                if x & (x - 1) == 0 {
+                if x & x.wrapping_sub(1) == 0 {
                     placed |= x << (9 * r);
                 }
             }
-            if placed == 0 {
+            let (d, b) = (i / 3, i % 3);
+            let new = placed & unsolved[b];
+            if new == 0 {
                 continue;
             }
-            let (d, b) = (i / 3, i % 3);
-            // Cells placed before had their columns cleared then.
-            let new = placed & self.unsolved[b];
-            if new != 0 {
-                let (b1, b2) = others(b);
-                let col = !columns((new | new >> 9 | new >> 18) & ROW);
-                self.and(3 * d + b1, col);
-                self.and(3 * d + b2, col);
-                self.unsolved[b] &= !new;
-                for e in 0..9 {
-                    if e != d {
-                        self.and(3 * e + b, !new);
-                    }
+            unsolved[b] &= !new;
+            let (b1, b2) = others(b);
+            let col = !columns((new | new >> 9 | new >> 18) & ROW);
+            clear(cand, &mut dirty, 3 * d + b1, col);
+            clear(cand, &mut dirty, 3 * d + b2, col);
+            for e in 0..9 {
+                if e != d {
+                    clear(cand, &mut dirty, 3 * e + b, !new);
                 }
             }
         }
+        self.dirty = 0;
+        self.unsolved = unsolved;
+        *seen = all;
         true
     }
 
