@@ -212,6 +212,47 @@ impl State {
         }
     }
 
+    /// The state after placing the givens (row-major, 0 = empty, 1–9), built digit by
+    /// digit: what [`State::place`] on each given gives, without its bookkeeping. `None`
+    /// when two equal givens share a row, column or block.
+    fn from_givens(givens: &[u8]) -> Option<State> {
+        let mut occupied = [0u32; 3];
+        let mut of = [[0u32; 3]; 9];
+        for (i, &g) in givens.iter().enumerate() {
+            if g != 0 {
+                occupied[i / 27] |= 1 << (i % 27);
+                of[g as usize - 1][i / 27] |= 1 << (i % 27);
+            }
+        }
+        let mut st = State::empty();
+        for b in 0..3 {
+            st.unsolved[b] = BAND & !occupied[b];
+        }
+        for (d, given) in of.iter().enumerate() {
+            let mut w = [0u32; 3];
+            for b in 0..3 {
+                w[b] = (BAND & !occupied[b]) | given[b];
+            }
+            for b in 0..3 {
+                let mut x = given[b];
+                while x != 0 {
+                    let j = x.trailing_zeros();
+                    x &= x - 1;
+                    if w[b] >> j & 1 == 0 {
+                        return None;
+                    }
+                    w[b] &= !BAND_PEERS[j as usize];
+                    let (b1, b2) = others(b);
+                    let col = !columns(1 << (j % 9));
+                    w[b1] &= col;
+                    w[b2] &= col;
+                }
+            }
+            st.cand[3 * d..3 * d + 3].copy_from_slice(&w);
+        }
+        Some(st)
+    }
+
     #[inline(always)]
     fn and(&mut self, i: usize, mask: u32) {
         let old = self.cand[i];
@@ -431,7 +472,8 @@ impl State {
     fn triads(&mut self, which: u32) -> Option<bool> {
         let mut progress = false;
         for b in 0..3 {
-            if which & (BAND_WORDS << b) == 0 {
+            // (A band whose cells are all placed satisfies the rule.)
+            if which & (BAND_WORDS << b) == 0 || self.unsolved[b] == 0 {
                 continue;
             }
             // Horizontal: mini-rows of band b (bit 3·r + k).
@@ -586,6 +628,9 @@ impl State {
         let mut best: Option<(usize, usize, u16)> = None;
         let mut best_score = u32::MAX;
         for b in 0..3 {
+            if self.unsolved[b] == 0 {
+                continue;
+            }
             let (mut total, mut k_min, mut here) = (0u32, u32::MAX, (0usize, 0u16));
             for d in 0..9 {
                 let a = self.cand[3 * d + b];
@@ -712,13 +757,7 @@ pub fn search_givens(givens: &[u8], limits: &Limits, keep: usize) -> Option<(Vec
         stop: limits.interrupted(),
     };
     if run.stop.is_none() {
-        let mut st = State::empty();
-        let consistent = givens
-            .iter()
-            .enumerate()
-            .filter(|&(_, &g)| g != 0)
-            .all(|(i, &g)| st.place(g as usize - 1, i / 27, (i % 27) as u32));
-        if consistent {
+        if let Some(st) = State::from_givens(givens) {
             run.node(st, 0);
         } else {
             // The givens clash: the root node fails.
@@ -904,6 +943,27 @@ mod tests {
             for (i, &v) in sol.iter().enumerate() {
                 let d = v as usize - 1;
                 prop_assert!(st.cand[3 * d + i / 27] >> (i % 27) & 1 == 1, "cell {} lost {}", i, v);
+            }
+        }
+
+        /// Building the root from the givens at once is placing them one by one.
+        #[test]
+        fn the_root_is_the_givens_placed_one_by_one(seed in any::<u64>(), pct in 0usize..90) {
+            let mut rng = crate::generate::Rng::new(seed);
+            let p = random_puzzle(SHAPE, &mut rng, pct);
+            let mut st = State::empty();
+            let placed = p
+                .givens()
+                .iter()
+                .enumerate()
+                .filter(|&(_, &g)| g != 0)
+                .all(|(i, &g)| st.place(g as usize - 1, i / 27, (i % 27) as u32));
+            match State::from_givens(p.givens()) {
+                None => prop_assert!(!placed),
+                Some(at_once) => {
+                    prop_assert!(placed);
+                    prop_assert_eq!((at_once.cand, at_once.unsolved), (st.cand, st.unsolved));
+                }
             }
         }
 
