@@ -225,14 +225,9 @@ impl State {
             }
         }
         let mut st = State::empty();
-        for b in 0..3 {
-            st.unsolved[b] = BAND & !occupied[b];
-        }
+        st.unsolved = occupied.map(|o| BAND & !o);
         for (d, given) in of.iter().enumerate() {
-            let mut w = [0u32; 3];
-            for b in 0..3 {
-                w[b] = (BAND & !occupied[b]) | given[b];
-            }
+            let mut w: [u32; 3] = std::array::from_fn(|b| st.unsolved[b] | given[b]);
             for b in 0..3 {
                 let mut x = given[b];
                 while x != 0 {
