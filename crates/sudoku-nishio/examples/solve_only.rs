@@ -7,6 +7,9 @@
 //!     --rounds 5 bits backtrack -- ../shared/data/sudoku/top95.txt
 //! ```
 //! Output: one line per file and algorithm: `FILE ALGORITHM PUZZLES US_PER_PUZZLE NODES`.
+//! With `--each`, one line per puzzle instead, for the first algorithm: `INDEX US NODES` (the
+//! puzzle's 1-based index among the file's puzzles, its minimum time over the rounds in µs, its
+//! nodes), to find the heavy tails.
 
 use pencilbox_core::plugin::{algorithm_of, Puzzle};
 use pencilbox_core::{Limits, RunOptions};
@@ -16,6 +19,7 @@ use std::time::Instant;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut rounds = 1usize;
+    let mut each = false;
     let (mut algs, mut files, mut after) = (Vec::new(), Vec::new(), false);
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
@@ -23,6 +27,8 @@ fn main() {
             files.push(a);
         } else if a == "--" {
             after = true;
+        } else if a == "--each" {
+            each = true;
         } else if a == "--rounds" {
             rounds = it.next().and_then(|r| r.parse().ok()).unwrap_or_else(|| usage());
         } else {
@@ -50,6 +56,22 @@ fn main() {
             .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
             .map(|(k, l)| Sudoku::parse(l, None).unwrap_or_else(|e| fail(&format!("{file}:{}: {e}", k + 1))))
             .collect();
+        if each {
+            for (k, p) in puzzles.iter().enumerate() {
+                let (mut best, mut nodes) = (f64::INFINITY, 0);
+                for _ in 0..rounds {
+                    let start = Instant::now();
+                    let f = p
+                        .search(typed[0], &RunOptions::default(), &Limits::first(), 1)
+                        .unwrap_or_else(|e| fail(&e.to_string()));
+                    best = best.min(start.elapsed().as_secs_f64() * 1e6);
+                    assert_eq!(f.solutions.len(), 1, "{} did not solve {}", algs[0], p.to_line());
+                    nodes = f.stats.nodes;
+                }
+                println!("{} {best:.3} {nodes}", k + 1);
+            }
+            continue;
+        }
         let mut best = vec![(f64::INFINITY, 0u64); algs.len()];
         for _ in 0..rounds {
             for (k, alg) in typed.iter().enumerate() {
@@ -77,7 +99,7 @@ fn main() {
 }
 
 fn usage() -> ! {
-    fail("usage: solve_only [--rounds N] ALGORITHM... -- FILE...")
+    fail("usage: solve_only [--rounds N] [--each] ALGORITHM... -- FILE...")
 }
 
 fn fail(msg: &str) -> ! {

@@ -251,7 +251,7 @@ impl Puzzle for Sudoku {
             Algorithm::Bits,
             AlgorithmInfo {
                 name: "bits",
-                summary: "bit-parallel search, 9×9 with 3×3 blocks only (digit-band words, locked candidates and singles by word operations, bivalue branching); with no algorithm named, other shapes run backtrack",
+                summary: "bit-parallel search, 9×9 with 3×3 blocks only (digit-band words; locked candidates, triads and singles by word operations; branching on a digit's band configurations); with no algorithm named, other shapes run backtrack",
             },
         ),
         (
