@@ -213,8 +213,8 @@ pub fn no_hint_graded(x: &Explanation, level: HintLevel) -> (String, Vec<String>
             let list: Vec<String> = x
                 .wrong
                 .iter()
-                .zip(x.breaks.iter().map(Some).chain(std::iter::repeat(None)))
-                .map(|(f, b)| match b {
+                .enumerate()
+                .map(|(i, f)| match x.breaks.get(i) {
                     Some(Some(c)) if each => format!("{} (with it alone, {})", entry_text(f), c.text),
                     _ => entry_text(f),
                 })

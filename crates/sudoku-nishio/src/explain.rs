@@ -491,8 +491,8 @@ pub fn explain(p: &Sudoku, opts: &ExplainOptions) -> Explanation {
 /// no cell or digit of the puzzle.
 fn refute(p: &Sudoku, f: &Fact, limits: &Limits) -> Option<pencilbox_core::human::Contradiction> {
     let n = p.n();
-    let (r, c) = f.cell.strip_prefix('r')?.split_once('c')?;
-    let (r, c): (usize, usize) = (r.parse().ok()?, c.parse().ok()?);
+    let (r, c) = pencilbox_core::human::cell_coords(&f.cell)?;
+    let (r, c) = (r as usize, c as usize);
     let mut chars = f.value.chars();
     let digit = crate::board::symbol_value(chars.next()?).filter(|_| chars.next().is_none())?;
     if r == 0 || c == 0 || r > n || c > n || digit == 0 || usize::from(digit) > n {

@@ -1772,14 +1772,15 @@ pub fn hint(e: &Explanation, level: HintLevel) -> Option<Hint> {
     })
 }
 
+/// Row and column (1-based) of a cell's name, `r2c3` (`None`: not a cell's name).
+pub fn cell_coords(name: &str) -> Option<(u32, u32)> {
+    let (r, c) = name.strip_prefix('r')?.split_once('c')?;
+    Some((r.parse().ok()?, c.parse().ok()?))
+}
+
 /// Row and column (1-based) of a place name: `r2c3`, and both ends of a link `r2c3-r2c4`.
 fn place_coords(name: &str) -> Vec<(u32, u32)> {
-    name.split('-')
-        .filter_map(|p| {
-            let (r, c) = p.strip_prefix('r')?.split_once('c')?;
-            Some((r.parse().ok()?, c.parse().ok()?))
-        })
-        .collect()
+    name.split('-').filter_map(cell_coords).collect()
 }
 
 /// The area a nudge points to, in words, and its cells: the bounding box of the step's places
@@ -2096,20 +2097,16 @@ mod tests {
         assert_eq!(a.placed.unwrap()[0].cell, "r1c3");
     }
 
-    #[test]
-    fn a_hint_answers_one_placement_and_nudges_to_an_area_around_it() {
-        let fact = |cell: &str, value: &str| Fact {
-            cell: cell.into(),
-            value: value.into(),
-        };
-        let step = HumanStep {
-            rule: "naked-single",
-            name: "naked single",
-            level: 1,
-            cells: ["r4c4", "r4c5", "r5c5", "r9c9"].map(String::from).to_vec(),
-            placed: vec![fact("r5c5", "3"), fact("r4c5", "1")],
-            removed: vec![fact("r4c4", "3")],
-            text: "r5c5 = 3, r4c5 = 1".into(),
+    /// A step of rule `rule` at `level` that concludes nothing, for the tests to fill in.
+    fn blank(rule: &'static str, level: u8) -> HumanStep {
+        HumanStep {
+            rule,
+            name: rule,
+            level,
+            cells: vec![],
+            placed: vec![],
+            removed: vec![],
+            text: String::new(),
             guess: false,
             bookkeeping: false,
             chain: vec![],
@@ -2117,6 +2114,22 @@ mod tests {
             premises: 0,
             conclusion: String::new(),
             folded_into: None,
+        }
+    }
+
+    #[test]
+    fn a_hint_answers_one_placement_and_nudges_to_an_area_around_it() {
+        let fact = |cell: &str, value: &str| Fact {
+            cell: cell.into(),
+            value: value.into(),
+        };
+        let step = HumanStep {
+            name: "naked single",
+            cells: ["r4c4", "r4c5", "r5c5", "r9c9"].map(String::from).to_vec(),
+            placed: vec![fact("r5c5", "3"), fact("r4c5", "1")],
+            removed: vec![fact("r4c4", "3")],
+            text: "r5c5 = 3, r4c5 = 1".into(),
+            ..blank("naked-single", 1)
         };
         let x = Explanation::new(vec![step], ExplainStatus::Solved, vec![]);
         let a = hint(&x, HintLevel::Answer).unwrap();
@@ -2138,23 +2151,13 @@ mod tests {
     #[test]
     fn hints_pass_over_bookkeeping_unless_nothing_else_places() {
         let step = |rule: &'static str, bookkeeping: bool| HumanStep {
-            rule,
-            name: rule,
-            level: 1,
             cells: vec!["r1c1".into()],
             placed: vec![Fact {
                 cell: "r1c1".into(),
                 value: "1".into(),
             }],
-            removed: vec![],
-            text: String::new(),
-            guess: false,
             bookkeeping,
-            chain: vec![],
-            contradiction: None,
-            premises: 0,
-            conclusion: String::new(),
-            folded_into: None,
+            ..blank(rule, 1)
         };
         let x = Explanation::new(
             vec![step("complete", true), step("dead-end", false)],
@@ -2174,31 +2177,24 @@ mod tests {
     #[test]
     fn bookkeeping_is_folded_into_the_first_step_that_rests_on_it() {
         let step = |rule: &'static str, bookkeeping: bool, premises: &[&str], changed: &str| HumanStep {
-            rule,
-            name: rule,
-            level: 1,
             cells: premises
                 .iter()
                 .map(|c| c.to_string())
                 .chain([changed.to_string()])
                 .collect(),
-            placed: vec![],
             removed: vec![Fact {
                 cell: changed.into(),
                 value: "1".into(),
             }],
             text: format!("so {changed} ≠ 1"),
-            guess: false,
             bookkeeping,
-            chain: vec![],
-            contradiction: None,
             premises: premises.len(),
             conclusion: if bookkeeping {
                 format!("{changed} ≠ 1")
             } else {
                 String::new()
             },
-            folded_into: None,
+            ..blank(rule, 1)
         };
         let x = Explanation::new(
             vec![
@@ -2232,22 +2228,7 @@ mod tests {
 
     #[test]
     fn ratings_take_the_hardest_level_and_count_its_steps() {
-        let step = |level| HumanStep {
-            rule: "x",
-            name: "x",
-            level,
-            cells: vec![],
-            placed: vec![],
-            removed: vec![],
-            text: String::new(),
-            guess: false,
-            bookkeeping: false,
-            chain: vec![],
-            contradiction: None,
-            premises: 0,
-            conclusion: String::new(),
-            folded_into: None,
-        };
+        let step = |level| blank("x", level);
         let r = Rating::of(&[step(1), step(3), step(1), step(3)]);
         assert_eq!(r.score, 3.2);
         assert_eq!(r.steps_per_level.iter().map(|c| c.steps).collect::<Vec<_>>(), [2, 2]);

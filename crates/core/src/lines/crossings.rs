@@ -573,16 +573,64 @@ pub(super) fn raise(ints: &mut Ints, flag: IntId) {
     }
 }
 
-impl Crossings {
-    /// Works out each of `cuts` again (clearing its flag first: what it changes sets the
-    /// flags again, through [`Propagator::notify`]).
-    fn run(&mut self, cx: &mut Context, cuts: &[Cut]) -> Result<(), Conflict> {
-        for &cut in cuts {
-            cx.set_int(self.dirty[self.index(cut)], 0);
+/// A root-only line rule over units (cuts, lines, pairs of lines), each with a trailed dirty
+/// flag ([`dirty_flags`]): crossings, ways and pairs share their runs through it.
+pub(super) trait UnitRule {
+    /// A cut, a line or a pair of lines.
+    type Unit: Copy;
+    /// Every unit, in order.
+    fn units(&self) -> Vec<Self::Unit>;
+    /// The units variable `var` (a watch tag) belongs to.
+    fn units_of(&self, var: usize) -> &[Self::Unit];
+    /// A unit's dirty flag.
+    fn flag(&self, unit: Self::Unit) -> IntId;
+    /// What the rule concludes on one unit from the domains `dom`.
+    fn found(&self, unit: Self::Unit, dom: &dyn Fn(VarId) -> Domain) -> Result<Found, Conflict>;
+
+    /// [`Propagator::notify`]: at the root, raises the flags of the units of `var`; below it
+    /// nothing is remembered (undone before the rule runs again, at the root).
+    fn raise_units_of(&self, ints: &mut Ints, var: usize) -> bool {
+        if !ints.at_root() {
+            return false;
         }
-        apply_each(cx, cuts, |cut, dom| {
-            Ok(self.deduce(cut, dom)?.map(|x| (x.premises, x.set)))
-        })
+        for &u in self.units_of(var) {
+            raise(ints, self.flag(u));
+        }
+        true
+    }
+
+    /// At the root only: works out every unit (`all`, a run from scratch) or those whose flag
+    /// is up, clearing their flags first (what the run changes raises them again, through
+    /// [`Propagator::notify`]).
+    fn run_units(&self, cx: &mut Context, all: bool) -> Result<(), Conflict> {
+        if !cx.at_root() {
+            return Ok(());
+        }
+        let units: Vec<Self::Unit> = self
+            .units()
+            .into_iter()
+            .filter(|&u| all || cx.int(self.flag(u)) != 0)
+            .collect();
+        for &u in &units {
+            cx.set_int(self.flag(u), 0);
+        }
+        apply_each(cx, &units, |u, dom| self.found(u, dom))
+    }
+}
+
+impl UnitRule for Crossings {
+    type Unit = Cut;
+    fn units(&self) -> Vec<Cut> {
+        self.cuts().collect()
+    }
+    fn units_of(&self, var: usize) -> &[Cut] {
+        &self.of[var]
+    }
+    fn flag(&self, cut: Cut) -> IntId {
+        self.dirty[self.index(cut)]
+    }
+    fn found(&self, cut: Cut, dom: &dyn Fn(VarId) -> Domain) -> Result<Found, Conflict> {
+        Ok(self.deduce(cut, dom)?.map(|x| (x.premises, x.set)))
     }
 }
 
@@ -594,37 +642,20 @@ impl Propagator for Crossings {
         self.dirty = dirty_flags(init, self.cuts().count(), &self.of);
     }
     fn notify(&mut self, ints: &mut Ints, tag: u32, _old: Domain, new: Domain) -> bool {
-        if !ints.at_root() {
-            // Undone before the rule runs again (at the root): nothing to remember.
-            return false;
-        }
-        if self.is_cell[tag as usize] && new == Domain::single(TRUE) {
+        // A cell joining the path changes every cut's count.
+        if ints.at_root() && self.is_cell[tag as usize] && new == Domain::single(TRUE) {
             for &id in &self.dirty {
                 raise(ints, id);
             }
-        } else {
-            for &cut in &self.of[tag as usize] {
-                raise(ints, self.dirty[self.index(cut)]);
-            }
+            return true;
         }
-        true
+        self.raise_units_of(ints, tag as usize)
     }
     fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
-        if !cx.at_root() {
-            return Ok(());
-        }
-        let cuts: Vec<Cut> = self.cuts().collect();
-        self.run(cx, &cuts)
+        self.run_units(cx, true)
     }
     fn incremental(&mut self, cx: &mut Context) -> Result<(), Conflict> {
-        if !cx.at_root() {
-            return Ok(());
-        }
-        let cuts: Vec<Cut> = self
-            .cuts()
-            .filter(|&cut| cx.int(self.dirty[self.index(cut)]) != 0)
-            .collect();
-        self.run(cx, &cuts)
+        self.run_units(cx, false)
     }
     fn encode(&self, _enc: &mut Encoder) -> Encoded {
         Encoded::Implied

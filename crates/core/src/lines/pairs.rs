@@ -18,7 +18,7 @@
 //! that reach it as a bit mask), forwards and backwards: `O(n)` mask operations for rows of
 //! `n` cells. [`Pairs::deduce`] is the rule on one pair as a pure function of the domains.
 
-use super::crossings::{apply_each, dims, dirty_flags, raise, Cut, Dim};
+use super::crossings::{dims, dirty_flags, Cut, Dim, Found, UnitRule};
 use super::ways::{val, Choice, SHAPES};
 use crate::constraints::PathVars;
 use crate::domain::Domain;
@@ -381,14 +381,21 @@ impl Pairs {
             cuts.join(", ")
         )
     }
+}
 
-    fn run(&mut self, cx: &mut Context, pairs: &[Cut]) -> Result<(), Conflict> {
-        for &pair in pairs {
-            cx.set_int(self.dirty[self.index(pair)], 0);
-        }
-        apply_each(cx, pairs, |pair, dom| {
-            Ok(self.deduce(pair, dom)?.map(|x| (x.premises, x.set)))
-        })
+impl UnitRule for Pairs {
+    type Unit = Cut;
+    fn units(&self) -> Vec<Cut> {
+        self.pairs().collect()
+    }
+    fn units_of(&self, var: usize) -> &[Cut] {
+        &self.of[var]
+    }
+    fn flag(&self, pair: Cut) -> IntId {
+        self.dirty[self.index(pair)]
+    }
+    fn found(&self, pair: Cut, dom: &dyn Fn(VarId) -> Domain) -> Result<Found, Conflict> {
+        Ok(self.deduce(pair, dom)?.map(|x| (x.premises, x.set)))
     }
 }
 
@@ -400,30 +407,13 @@ impl Propagator for Pairs {
         self.dirty = dirty_flags(init, self.pairs().count(), &self.of);
     }
     fn notify(&mut self, ints: &mut Ints, tag: u32, _old: Domain, _new: Domain) -> bool {
-        if !ints.at_root() {
-            return false;
-        }
-        for &pair in &self.of[tag as usize] {
-            raise(ints, self.dirty[self.index(pair)]);
-        }
-        true
+        self.raise_units_of(ints, tag as usize)
     }
     fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
-        if !cx.at_root() {
-            return Ok(());
-        }
-        let pairs: Vec<Cut> = self.pairs().collect();
-        self.run(cx, &pairs)
+        self.run_units(cx, true)
     }
     fn incremental(&mut self, cx: &mut Context) -> Result<(), Conflict> {
-        if !cx.at_root() {
-            return Ok(());
-        }
-        let pairs: Vec<Cut> = self
-            .pairs()
-            .filter(|&pair| cx.int(self.dirty[self.index(pair)]) != 0)
-            .collect();
-        self.run(cx, &pairs)
+        self.run_units(cx, false)
     }
     fn priority(&self) -> Priority {
         Priority::Global

@@ -12,7 +12,7 @@
 //! row of `n` cells costs `O(n²)`. [`Ways::deduce`] is the rule on one line as a pure function
 //! of the domains (what the propagator applies, and what a test checks against brute force).
 
-use super::crossings::{apply_each, dims, dirty_flags, raise, Dim};
+use super::crossings::{dims, dirty_flags, Dim, Found, UnitRule};
 use crate::constraints::PathVars;
 use crate::domain::Domain;
 use crate::encode::{Encoded, Encoder};
@@ -301,16 +301,21 @@ impl Ways {
             self.line_name(line)
         )
     }
+}
 
-    /// Solves each of `lines` again (clearing its flag first: what the solving changes sets
-    /// it again, through [`Propagator::notify`]).
-    fn run(&mut self, cx: &mut Context, lines: &[Line]) -> Result<(), Conflict> {
-        for &line in lines {
-            cx.set_int(self.dirty[self.index(line)], 0);
-        }
-        apply_each(cx, lines, |line, dom| {
-            Ok(self.deduce(line, dom)?.map(|x| (x.premises, x.set)))
-        })
+impl UnitRule for Ways {
+    type Unit = Line;
+    fn units(&self) -> Vec<Line> {
+        self.lines().collect()
+    }
+    fn units_of(&self, var: usize) -> &[Line] {
+        &self.of[var]
+    }
+    fn flag(&self, line: Line) -> IntId {
+        self.dirty[self.index(line)]
+    }
+    fn found(&self, line: Line, dom: &dyn Fn(VarId) -> Domain) -> Result<Found, Conflict> {
+        Ok(self.deduce(line, dom)?.map(|x| (x.premises, x.set)))
     }
 }
 
@@ -322,31 +327,13 @@ impl Propagator for Ways {
         self.dirty = dirty_flags(init, self.lines().count(), &self.of);
     }
     fn notify(&mut self, ints: &mut Ints, tag: u32, _old: Domain, _new: Domain) -> bool {
-        if !ints.at_root() {
-            // Undone before the rule runs again (at the root): nothing to remember.
-            return false;
-        }
-        for &line in &self.of[tag as usize] {
-            raise(ints, self.dirty[self.index(line)]);
-        }
-        true
+        self.raise_units_of(ints, tag as usize)
     }
     fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
-        if !cx.at_root() {
-            return Ok(());
-        }
-        let lines: Vec<Line> = self.lines().collect();
-        self.run(cx, &lines)
+        self.run_units(cx, true)
     }
     fn incremental(&mut self, cx: &mut Context) -> Result<(), Conflict> {
-        if !cx.at_root() {
-            return Ok(());
-        }
-        let lines: Vec<Line> = self
-            .lines()
-            .filter(|&line| cx.int(self.dirty[self.index(line)]) != 0)
-            .collect();
-        self.run(cx, &lines)
+        self.run_units(cx, false)
     }
     fn priority(&self) -> Priority {
         Priority::Global

@@ -320,16 +320,16 @@ impl Propagator for Connected {
         let mut fence: Vec<Premise> = Vec::new();
         let mut reason = |cx: &mut Context, flood: &Flood, extra: Option<usize>| {
             if fence.is_empty() {
+                let mut around: Vec<CellId> = flood
+                    .cells()
+                    .iter()
+                    .flat_map(|&c| flood.neighbours(c).iter().copied())
+                    .filter(|&n| !flood.reached(n) && cx.dom(cells[n.index()]) == Domain::single(other))
+                    .collect();
+                around.sort_unstable_by_key(|n| n.index());
+                around.dedup();
                 fence.push(Premise::is(cells[start.index()], colour));
-                for &c in flood.cells() {
-                    for &n in flood.neighbours(c) {
-                        let x = cells[n.index()];
-                        if !flood.reached(n) && cx.dom(x) == Domain::single(other) && !fence.iter().any(|p| p.var == x)
-                        {
-                            fence.push(Premise::is(x, other));
-                        }
-                    }
-                }
+                fence.extend(around.into_iter().map(|n| Premise::is(cells[n.index()], other)));
             }
             let mut premises = fence.clone();
             premises.extend(extra.map(|k| Premise::is(cells[k], colour)));
