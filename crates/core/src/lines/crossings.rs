@@ -289,12 +289,8 @@ impl Crossings {
     /// The cut whose rule, in the state `dom`, fixes exactly the variables `changed` (how an
     /// explanation finds the cut of a logged step).
     pub fn cut_of(&self, changed: &[VarId], dom: &dyn Fn(VarId) -> Domain) -> Option<Cut> {
-        self.cuts().find(|&cut| {
-            self.deduce(cut, dom)
-                .ok()
-                .flatten()
-                .is_some_and(|x| x.set.len() == changed.len() && x.set.iter().all(|(v, _)| changed.contains(v)))
-        })
+        // A cell joining the path changes every cut: any cut may be the one.
+        self.unit_fixing(&self.units(), changed, dom)
     }
 
     fn line(&self, d: &Dim, i: usize, dom: &dyn Fn(VarId) -> Domain) -> LineFacts {
@@ -525,8 +521,11 @@ impl Crossings {
     }
 }
 
-/// What a line rule's `deduce` gives: the premises and the values it sets.
-pub(super) type Found = Option<(Vec<Premise>, Vec<(VarId, u32)>)>;
+/// A line rule's conclusion: the premises and the values it sets.
+pub(super) type Conclusion = (Vec<Premise>, Vec<(VarId, u32)>);
+
+/// What a line rule's `deduce` gives: its conclusion, if any.
+pub(super) type Found = Option<Conclusion>;
 
 /// Runs a line rule's `deduce` on each of `items` in turn on the current domains, logging
 /// each conclusion with its premises and applying it.
@@ -597,6 +596,22 @@ pub(super) trait UnitRule {
             raise(ints, self.flag(u));
         }
         true
+    }
+
+    /// Of `candidates`, the unit whose rule, in the state `dom`, fixes exactly the variables
+    /// `changed` (which unit a logged step was about, for its sentence).
+    fn unit_fixing(
+        &self,
+        candidates: &[Self::Unit],
+        changed: &[VarId],
+        dom: &dyn Fn(VarId) -> Domain,
+    ) -> Option<Self::Unit> {
+        candidates.iter().copied().find(|&u| {
+            self.found(u, dom)
+                .ok()
+                .flatten()
+                .is_some_and(|(_, set)| set.len() == changed.len() && set.iter().all(|(v, _)| changed.contains(v)))
+        })
     }
 
     /// At the root only: works out every unit (`all`, a run from scratch) or those whose flag

@@ -19,7 +19,7 @@
 //! `n` cells. [`Pairs::deduce`] is the rule on one pair as a pure function of the domains.
 
 use super::crossings::{dims, dirty_flags, Cut, Dim, Found, UnitRule};
-use super::ways::{val, Choice, SHAPES};
+use super::ways::{settle, val, Choice, SHAPES};
 use crate::constraints::PathVars;
 use crate::domain::Domain;
 use crate::encode::{Encoded, Encoder};
@@ -326,33 +326,14 @@ impl Pairs {
     /// The rule on one pair: `Err` when no way fits, `Ok(None)` when it fixes nothing.
     pub fn deduce(&self, pair: Cut, dom: &dyn Fn(VarId) -> Domain) -> Result<Option<PairDeduction>, Conflict> {
         let sup = self.supported(pair, dom).ok_or(Conflict)?;
-        let mut set = Vec::new();
-        let mut premises = Vec::new();
-        for &(v, d) in &sup {
-            let now = dom(v);
-            if let Some(x) = now.value() {
-                premises.push(Premise::is(v, x));
-            } else {
-                let left = now.and(d);
-                match left.value() {
-                    Some(x) => set.push((v, x)),
-                    None if left.is_empty() => return Err(Conflict),
-                    None => {}
-                }
-            }
-        }
+        let (premises, set) = settle(&sup, dom)?;
         Ok((!set.is_empty()).then_some(PairDeduction { premises, set }))
     }
 
     /// The pair whose rule, in the state `dom`, fixes exactly the variables `changed`.
     pub fn pair_of(&self, changed: &[VarId], dom: &dyn Fn(VarId) -> Domain) -> Option<Cut> {
-        let candidates: Vec<Cut> = changed.first().map(|v| self.of[v.index()].clone()).unwrap_or_default();
-        candidates.into_iter().find(|&pair| {
-            self.deduce(pair, dom)
-                .ok()
-                .flatten()
-                .is_some_and(|x| x.set.len() == changed.len() && x.set.iter().all(|(v, _)| changed.contains(v)))
-        })
+        let first = changed.first()?;
+        self.unit_fixing(self.units_of(first.index()), changed, dom)
     }
 
     /// The rule on a pair in words.

@@ -12,7 +12,7 @@
 //! row of `n` cells costs `O(n²)`. [`Ways::deduce`] is the rule on one line as a pure function
 //! of the domains (what the propagator applies, and what a test checks against brute force).
 
-use super::crossings::{dims, dirty_flags, Dim, Found, UnitRule};
+use super::crossings::{dims, dirty_flags, Conclusion, Dim, Found, UnitRule};
 use crate::constraints::PathVars;
 use crate::domain::Domain;
 use crate::encode::{Encoded, Encoder};
@@ -246,33 +246,14 @@ impl Ways {
     /// The rule on one line: `Err` when no way fits, `Ok(None)` when it fixes nothing.
     pub fn deduce(&self, line: Line, dom: &dyn Fn(VarId) -> Domain) -> Result<Option<LineDeduction>, Conflict> {
         let sup = self.supported(line, dom).ok_or(Conflict)?;
-        let mut set = Vec::new();
-        let mut premises = Vec::new();
-        for &(v, d) in &sup {
-            let now = dom(v);
-            if let Some(x) = now.value() {
-                premises.push(Premise::is(v, x));
-            } else {
-                let left = now.and(d);
-                match left.value() {
-                    Some(x) => set.push((v, x)),
-                    None if left.is_empty() => return Err(Conflict),
-                    None => {}
-                }
-            }
-        }
+        let (premises, set) = settle(&sup, dom)?;
         Ok((!set.is_empty()).then_some(LineDeduction { premises, set }))
     }
 
     /// The line whose rule, in the state `dom`, fixes exactly the variables `changed`.
     pub fn line_of(&self, changed: &[VarId], dom: &dyn Fn(VarId) -> Domain) -> Option<Line> {
-        let candidates: Vec<Line> = changed.first().map(|v| self.of[v.index()].clone()).unwrap_or_default();
-        candidates.into_iter().find(|&line| {
-            self.deduce(line, dom)
-                .ok()
-                .flatten()
-                .is_some_and(|x| x.set.len() == changed.len() && x.set.iter().all(|(v, _)| changed.contains(v)))
-        })
+        let first = changed.first()?;
+        self.unit_fixing(self.units_of(first.index()), changed, dom)
     }
 
     /// The rule on a line in words.
@@ -341,6 +322,27 @@ impl Propagator for Ways {
     fn encode(&self, _enc: &mut Encoder) -> Encoded {
         Encoded::Implied
     }
+}
+
+/// What the values each variable keeps in some way (`supported`) settle, in the state `dom`:
+/// the fixed variables the ways rested on (the premises) and the open ones left one value
+/// (`Err` when one is left none). The end of [`Ways::deduce`] and `Pairs::deduce`.
+pub(super) fn settle(supported: &[(VarId, Domain)], dom: &dyn Fn(VarId) -> Domain) -> Result<Conclusion, Conflict> {
+    let (mut premises, mut set) = (Vec::new(), Vec::new());
+    for &(v, d) in supported {
+        let now = dom(v);
+        if let Some(x) = now.value() {
+            premises.push(Premise::is(v, x));
+        } else {
+            let left = now.and(d);
+            match left.value() {
+                Some(x) => set.push((v, x)),
+                None if left.is_empty() => return Err(Conflict),
+                None => {}
+            }
+        }
+    }
+    Ok((premises, set))
 }
 
 /// The largest clue [`Ways`] counts to (a bit of a `u128` per count).
