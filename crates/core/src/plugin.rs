@@ -303,6 +303,27 @@ pub fn algorithm_of<P: Puzzle>(opts: &RunOptions) -> Result<(Option<P::Algorithm
     }
 }
 
+/// Reads `learn=` and `decide=` ([`crate::engine::learn`]) into `limits` for a family that
+/// offers them; the counters the searches will add to when learning is asked for.
+pub fn learning_limits<P: Puzzle>(
+    opts: &RunOptions,
+    limits: &mut Limits,
+) -> Result<Option<std::sync::Arc<crate::engine::learn::LearnCounters>>, PuzzleError> {
+    use crate::engine::learn::{LearnMode, Learning, LEARN_SETTING};
+    if !P::SETTINGS.iter().any(|s| s.key == LEARN_SETTING.key) {
+        return Ok(None);
+    }
+    let learning = Learning::from_settings(opts.settings.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .map_err(PuzzleError::unsupported)?;
+    limits.learning = learning;
+    if learning.mode == LearnMode::Off {
+        return Ok(None);
+    }
+    let counters = std::sync::Arc::new(crate::engine::learn::LearnCounters::default());
+    limits.learn_counters = Some(counters.clone());
+    Ok(Some(counters))
+}
+
 /// Refuses settings the family does not know.
 pub fn check_settings<P: Puzzle>(opts: &RunOptions) -> Result<(), PuzzleError> {
     for (key, _) in &opts.settings {
@@ -336,8 +357,12 @@ impl<P: Puzzle> Plugin<P> {
         let p = P::parse(text, opts)?;
         let work = if max == Some(1) { "solving" } else { "counting" };
         check_memory(&p, opts.algorithm.as_deref(), &opts.limits, work)?;
-        let limits = opts.limits.clone().with_max_solutions(max);
-        let found = p.search(alg, opts, &limits, keep)?;
+        let mut limits = opts.limits.clone().with_max_solutions(max);
+        let counters = learning_limits::<P>(opts, &mut limits)?;
+        let mut found = p.search(alg, opts, &limits, keep)?;
+        if let Some(c) = counters {
+            found.notes.extend(c.snapshot().notes());
+        }
         refused_memory(&p, opts.algorithm.as_deref(), &opts.limits, work, found.interrupted)?;
         // Every returned solution passes the family's verifier in debug builds (all tests); a
         // release build trusts the solvers those tests cross-check.

@@ -108,6 +108,11 @@ pub struct Limits {
     /// switch of `pencilbox study`. Off by default (then the engine's only counters are its
     /// runs and conflicts per rule).
     pub counters: bool,
+    /// Conflict-driven learning in the engine's searches (`--set learn=`, `--set decide=`;
+    /// [`crate::engine::learn`]). Off by default.
+    pub learning: crate::engine::learn::Learning,
+    /// Where the engine's searches add up what learning did (the notes of `--stats`).
+    pub learn_counters: Option<Arc<crate::engine::learn::LearnCounters>>,
 }
 
 /// Live counters of the searches run under one [`Limits`], read by another thread (the

@@ -161,7 +161,11 @@ impl Puzzle for Snake {
     type Solution = Shading;
     type Algorithm = genre::Algorithm;
     const ALGORITHMS: &'static [(genre::Algorithm, AlgorithmInfo)] = genre::ALGORITHMS;
-    const SETTINGS: &'static [SettingInfo] = &[lines::RULES_SETTING];
+    const SETTINGS: &'static [SettingInfo] = &[
+        lines::RULES_SETTING,
+        pencilbox_core::engine::learn::LEARN_SETTING,
+        pencilbox_core::engine::learn::DECIDE_SETTING,
+    ];
     const RULE_TABLE: Option<&'static pencilbox_core::rules::RuleTable> = Some(&RULE_TABLE);
     const ANSWER_EXTENSION: Option<&'static str> = Some("ans");
     const GENERATOR: Option<GeneratorInfo> = Some(pencilbox_core::generate::info(2500, (10, 10)));

@@ -197,6 +197,8 @@ pub fn deduction_share(limits: &Limits) -> Limits {
         progress: limits.progress.clone(),
         memory: limits.memory,
         counters: limits.counters,
+        learning: limits.learning,
+        learn_counters: limits.learn_counters.clone(),
     }
 }
 

@@ -813,13 +813,21 @@ impl Propagator for Connect {
             cx.check_limits();
             return Ok(());
         }
+        let explaining = cx.explaining();
         if !reached {
+            if explaining {
+                // `b` is out of reach: the closed cells and links around `a`'s side.
+                let fence = self.fence(cx, p.a, None);
+                cx.because(fence);
+            }
             return Err(Conflict);
         }
-        let explaining = cx.explaining();
-        if explaining {
-            cx.because([]);
-        }
+        // Reasons (when explaining or learning): a cell out of `a`'s reach is closed by the
+        // fence around `a`'s side; a cell in a pocket behind one cut cell by the fence around
+        // the pocket; a cut cell is visited because of the fence around `a`'s side without it.
+        // A pocket touching the terminals' blocks at several cells keeps no reason (it rests
+        // on the whole position).
+        let mut outside: Vec<usize> = Vec::new();
         for i in 0..p.vars.cell.len() {
             if i as u32 % POLL_CELLS == 0 && cx.should_stop() {
                 return Ok(());
@@ -827,22 +835,141 @@ impl Propagator for Connect {
             let c = CellId::from_index(i);
             if c != p.a && !self.flood.reached(c) {
                 let x = p.vars.cell[i];
-                if cx.is_true(x) {
-                    return Err(Conflict);
+                if !explaining {
+                    if cx.is_true(x) {
+                        return Err(Conflict);
+                    }
+                    if !cx.is_fixed(x) {
+                        cx.set(x, false)?;
+                    }
+                } else if !cx.is_false(x) {
+                    outside.push(i);
                 }
-                if !cx.is_fixed(x) {
-                    cx.set(x, false)?;
+            }
+        }
+        if explaining && !outside.is_empty() {
+            let on_path: Vec<bool> = (0..p.vars.cell.len())
+                .map(|i| self.flood.reached(CellId::from_index(i)) || CellId::from_index(i) == p.a)
+                .collect();
+            let mut done = vec![false; p.vars.cell.len()];
+            for &i in &outside {
+                if done[i] {
+                    continue;
+                }
+                // The pocket of `i`: the open cells off the terminals' blocks joined to it.
+                let (pocket, touches) = self.region(cx, CellId::from_index(i), |c| !on_path[c.index()]);
+                let premises = match touches[..] {
+                    [] => self.fence(cx, p.a, None),
+                    [v] => self.fence_of(cx, &pocket, Some(v)),
+                    _ => Vec::new(),
+                };
+                cx.because(premises);
+                for c in pocket {
+                    done[c.index()] = true;
+                    let x = p.vars.cell[c.index()];
+                    if !cx.is_false(x) {
+                        cx.set(x, false)?;
+                    }
                 }
             }
         }
         self.separators.clear();
         self.separators.extend_from_slice(self.flood.separators());
-        for &c in &self.separators {
+        let separators = std::mem::take(&mut self.separators);
+        for &c in &separators {
             let x = p.vars.cell[c.index()];
             if !cx.is_fixed(x) {
+                if explaining {
+                    let fence = self.fence(cx, p.a, Some(c));
+                    cx.because(fence);
+                }
                 cx.set(x, true)?;
             }
         }
+        self.separators = separators;
         Ok(())
     }
+}
+
+impl Connect {
+    /// The cells reached from `start` through open cells and links, stepping only onto cells
+    /// `inside` accepts, and the open cells outside it the region has an open link to.
+    fn region(&self, cx: &Context, start: CellId, inside: impl Fn(CellId) -> bool) -> (Vec<CellId>, Vec<CellId>) {
+        let p = &self.p;
+        let shape = p.vars.shape();
+        let mut seen = vec![false; shape.cells()];
+        let mut region = vec![start];
+        let mut touches: Vec<CellId> = Vec::new();
+        seen[start.index()] = true;
+        let mut k = 0;
+        while k < region.len() {
+            let u = region[k];
+            k += 1;
+            for (d, &l) in self.toward[u.index()].iter().enumerate() {
+                if l == LinkId::MAX || cx.is_false(p.vars.link[l as usize]) {
+                    continue;
+                }
+                let w = neighbour(shape, u, d);
+                if seen[w.index()] || cx.is_false(p.vars.cell[w.index()]) {
+                    continue;
+                }
+                seen[w.index()] = true;
+                if inside(w) {
+                    region.push(w);
+                } else {
+                    touches.push(w);
+                }
+            }
+        }
+        (region, touches)
+    }
+
+    /// The closed cells and links around the region reached from `start` without stepping
+    /// onto `without`.
+    fn fence(&self, cx: &Context, start: CellId, without: Option<CellId>) -> Vec<Premise> {
+        let (region, _) = self.region(cx, start, |c| Some(c) != without);
+        self.fence_of(cx, &region, without)
+    }
+
+    /// The closed cells and links around `region` (the links to `except` left out).
+    fn fence_of(&self, cx: &Context, region: &[CellId], except: Option<CellId>) -> Vec<Premise> {
+        let p = &self.p;
+        let shape = p.vars.shape();
+        let mut inside = vec![false; shape.cells()];
+        for c in region {
+            inside[c.index()] = true;
+        }
+        let mut out = Vec::new();
+        for &u in region {
+            for (d, &l) in self.toward[u.index()].iter().enumerate() {
+                if l == LinkId::MAX {
+                    continue;
+                }
+                let w = neighbour(shape, u, d);
+                if inside[w.index()] || Some(w) == except {
+                    continue;
+                }
+                let (link, cell) = (p.vars.link[l as usize], p.vars.cell[w.index()]);
+                if cx.is_false(link) {
+                    out.push(Premise::is(link, FALSE));
+                } else if cx.is_false(cell) {
+                    out.push(Premise::is(cell, FALSE));
+                }
+            }
+        }
+        out.sort_by_key(|q| q.var);
+        out.dedup();
+        out
+    }
+}
+
+/// The neighbour of `u` in direction `d` (up, left, right, down).
+fn neighbour(shape: Shape, u: CellId, d: usize) -> CellId {
+    let w = shape.width;
+    CellId::from_index(match d {
+        0 => u.index() - w,
+        1 => u.index() - 1,
+        2 => u.index() + 1,
+        _ => u.index() + w,
+    })
 }

@@ -68,6 +68,7 @@
 //!   1993 — the restart sequence.
 
 mod explain;
+pub mod learn;
 mod propagation;
 mod propagator;
 mod search;

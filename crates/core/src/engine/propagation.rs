@@ -159,6 +159,9 @@ pub struct Engine {
     /// Scratch of [`Engine::probe`]: per variable, the values a successful probe of the
     /// current pass fixed it to.
     pub(crate) implied: Vec<Domain>,
+    /// The learning settings of the searches on this engine (from [`Engine::set_limits`]).
+    pub(crate) learning: super::learn::Learning,
+    pub(crate) learn_counters: Option<std::sync::Arc<super::learn::LearnCounters>>,
 }
 
 impl Default for Engine {
@@ -197,6 +200,8 @@ impl Engine {
             held_queue: Vec::new(),
             probe_stats: RuleStats::default(),
             implied: Vec::new(),
+            learning: Default::default(),
+            learn_counters: None,
         }
     }
 
@@ -956,6 +961,8 @@ impl Engine {
     pub fn set_limits(&mut self, limits: &Limits) {
         self.store.poll.set(limits);
         self.store.counting = limits.counters;
+        self.learning = limits.learning;
+        self.learn_counters = limits.learn_counters.clone();
     }
     /// Why propagation stopped early, if the limits stopped it.
     pub fn interrupted(&self) -> Option<StopReason> {

@@ -3,6 +3,7 @@
 //! ([`crate::search::run`], [`crate::search::race`]).
 
 use super::explain::{Premise, StepKind};
+use super::learn::{LearnMode, LearnStats, Learner};
 use super::propagation::Engine;
 use super::propagator::Priority;
 use super::store::{Entry, VarId};
@@ -340,6 +341,8 @@ pub struct EngineSearch<B> {
     root: Root,
     /// Dead ends met so far (branches that failed to propagate, nodes without a branch).
     failures: u64,
+    /// Conflict-driven learning, when the engine's limits ask for it ([`super::learn`]).
+    learner: Option<Box<Learner>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -358,7 +361,18 @@ impl<B: Brancher> EngineSearch<B> {
             probe: None,
             root: Root::Pending,
             failures: 0,
+            learner: None,
         }
+    }
+    /// The clauses learned so far, each with its conflict's facts and the solutions blocked
+    /// before it.
+    #[cfg(test)]
+    pub(crate) fn learned(&self) -> Vec<(Vec<super::learn::Lit>, Vec<super::learn::Lit>, u64)> {
+        self.learner.as_ref().map_or(Vec::new(), |l| l.trace.clone())
+    }
+    /// What learning did so far (`None`: the search did not learn).
+    pub fn learn_stats(&self) -> Option<LearnStats> {
+        self.learner.as_ref().filter(|l| l.active).map(|l| l.stats)
     }
     /// With probing at every node.
     pub fn with_probe(mut self, probe: Probe) -> Self {
@@ -385,7 +399,26 @@ impl<B: Brancher> Backtrack for EngineSearch<B> {
         if !self.propagate_root() {
             return Expand::Dead;
         }
+        if self.learner.is_none() && self.engine.learning.mode != LearnMode::Off {
+            self.learner = Some(Box::new(Learner::new(
+                self.engine.learning,
+                self.engine.learn_counters.clone(),
+            )));
+        }
+        if let Some(l) = self.learner.as_deref_mut() {
+            if !l.active && l.wants_to_start() {
+                l.start(&mut self.engine);
+                if l.active && self.engine.level() > 0 {
+                    // Unwinding to the root, where learning begins.
+                    return Expand::Dead;
+                }
+            }
+            if l.active {
+                return l.expand(&mut self.engine, &mut self.brancher, out);
+            }
+        }
         if self.engine.all_fixed() {
+            self.plain_solution();
             return Expand::Solution;
         }
         if let Some(p) = self.probe.as_ref().filter(|p| self.failures >= p.after_failures) {
@@ -394,6 +427,7 @@ impl<B: Brancher> Backtrack for EngineSearch<B> {
                 return Expand::Dead;
             }
             if self.engine.all_fixed() {
+                self.plain_solution();
                 return Expand::Solution;
             }
         }
@@ -408,7 +442,15 @@ impl<B: Brancher> Backtrack for EngineSearch<B> {
     }
 
     fn apply(&mut self, d: Decision) -> bool {
+        if let Some(l) = self.learner.as_deref_mut() {
+            if l.active {
+                return l.apply(&mut self.engine, d);
+            }
+        }
         self.engine.push_level();
+        if let Some(l) = self.learner.as_deref_mut() {
+            l.plain_apply(&self.engine, d.var);
+        }
         let ok = self.engine.restrict(d.var, d.dom).is_ok() && self.engine.propagate().is_ok();
         if !ok {
             self.failures += 1;
@@ -418,10 +460,33 @@ impl<B: Brancher> Backtrack for EngineSearch<B> {
 
     fn undo(&mut self, _: Decision) {
         self.engine.pop_level();
+        if let Some(l) = self.learner.as_deref_mut() {
+            if l.active {
+                l.undo(&self.engine);
+            } else {
+                l.plain_undo(&self.engine);
+            }
+        }
+    }
+
+    fn successor(&mut self, _: Decision) -> Option<Decision> {
+        match self.learner.as_deref_mut() {
+            Some(l) if l.active => l.successor(&mut self.engine),
+            _ => None,
+        }
     }
 
     fn interrupted(&self) -> Option<StopReason> {
         self.engine.interrupted()
+    }
+}
+
+impl<B> EngineSearch<B> {
+    /// The plain search met a solution: auto mode remembers it for its blocking clauses.
+    fn plain_solution(&mut self) {
+        if let Some(l) = self.learner.as_deref_mut() {
+            l.plain_solution(&self.engine);
+        }
     }
 }
 

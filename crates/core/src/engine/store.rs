@@ -114,6 +114,12 @@ pub struct Store {
     pub(crate) unfixed: u32,
     /// The variable whose domain would have become empty at the last conflict.
     pub(crate) emptied: Option<VarId>,
+    /// The values the restriction that would have emptied it allowed.
+    pub(crate) emptied_dom: Domain,
+    /// While learning: where each domain change above the root came from.
+    pub(crate) hist: Option<Box<super::learn::History>>,
+    /// While learning: the learned clauses (read by the `nogood` propagator).
+    pub(crate) nogoods: Option<Box<super::learn::Clauses>>,
     /// The rule currently making changes (its propagator's name), for the log.
     pub(crate) rule: &'static str,
     pub(crate) log: Option<Log>,
@@ -165,6 +171,7 @@ impl Store {
         }
         if new.is_empty() {
             self.emptied = Some(v);
+            self.emptied_dom = d;
             return Err(Conflict);
         }
         // Level 0 is never undone: no undo record there.
@@ -189,6 +196,13 @@ impl Store {
                     removed: old.minus(new),
                 },
             );
+            if let Some(h) = &mut self.hist {
+                let level = self.trail.level();
+                if level > 0 {
+                    let step = log.steps.len() as u32 - 1;
+                    h.push(v.0, level as u32, step, old.minus(new), new);
+                }
+            }
         }
         Ok(true)
     }
@@ -225,6 +239,9 @@ impl Store {
                 }
             }
         });
+        if let Some(h) = &mut self.hist {
+            h.backtrack_to(level);
+        }
         self.changed.clear();
     }
 }

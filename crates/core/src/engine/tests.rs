@@ -979,3 +979,160 @@ fn holds(rule: SumRule, t: u32) -> bool {
         SumRule::Parity(odd) => (t % 2 == 1) == odd,
     }
 }
+
+/// Counts the solutions of `engine` with the learning settings `learning` (every variable
+/// fixed at each), and the learning counters when it learned.
+fn count_learning(engine: Engine, learning: learn::Learning) -> (u64, Option<learn::LearnStats>) {
+    let limits = Limits {
+        learning,
+        ..Limits::all()
+    };
+    let mut s = EngineSearch::new(engine, SmallestDomain::new());
+    s.engine.set_limits(&limits);
+    let r = run(&mut s, &limits, |s| {
+        assert!(s.engine.all_fixed());
+        Flow::Continue
+    });
+    assert!(r.complete());
+    (r.solutions, s.learn_stats())
+}
+
+fn learning(mode: learn::LearnMode, activity: bool) -> learn::Learning {
+    // Auto mode starts learning after a few nodes, so that the switch happens in the tests.
+    learn::Learning {
+        mode,
+        activity,
+        auto_after: 3,
+    }
+}
+
+#[test]
+fn auto_learning_switches_on_mid_search_and_counts_every_latin_square_once() {
+    // The plain search finds some squares, then learning begins at the root with those
+    // squares blocked.
+    let (n, stats) = count_learning(
+        latin(4, DistinctRules::NAKED_SINGLES).0,
+        learning(learn::LearnMode::Auto, false),
+    );
+    assert_eq!(n, 576);
+    let stats = stats.expect("it switched to learning");
+    assert!(stats.blocking > 0 && stats.searches == 1, "{stats:?}");
+}
+
+#[test]
+fn learning_counts_latin_squares_of_order_4() {
+    for activity in [false, true] {
+        let (n, stats) = count_learning(
+            latin(4, DistinctRules::NAKED_SINGLES).0,
+            learning(learn::LearnMode::On, activity),
+        );
+        assert_eq!(n, 576);
+        let stats = stats.expect("it learned");
+        // One blocking clause per solution found below a decision (the last may need none).
+        assert!((575..=576).contains(&stats.blocking), "{stats:?}");
+    }
+}
+
+#[test]
+fn learning_learns_on_a_pigeonhole_and_proves_it_has_no_solution() {
+    // Five pigeons in four holes, all different: every branch fails, and the search learns.
+    let mut e = Engine::new();
+    let x: Vec<VarId> = (0..5).map(|_| e.new_var(Domain::range(1, 4))).collect();
+    let mut d = Distinct::new();
+    d.all_different(&x);
+    d.post(&mut e, DistinctRules::NAKED_SINGLES);
+    let (n, stats) = count_learning(e, learning(learn::LearnMode::On, false));
+    assert_eq!(n, 0);
+    let stats = stats.expect("it learned");
+    assert!(stats.conflicts > 0 && stats.learned > 0, "{stats:?}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn learning_counts_distinct_models_like_brute_force(seed in any::<u64>(), mode in 0u8..3, activity in any::<bool>()) {
+        let m = random_distinct(seed);
+        let mut brute = 0u64;
+        assignments(&m.doms, |x| if m.holds(x) { brute += 1 });
+        let mode = [learn::LearnMode::On, learn::LearnMode::Auto, learn::LearnMode::Off][mode as usize];
+        for rules in [DistinctRules::NAKED_SINGLES, DistinctRules::ALL] {
+            prop_assert_eq!(count_learning(m.engine(rules).0, learning(mode, activity)).0, brute, "{:?}", rules);
+        }
+    }
+
+    #[test]
+    fn learning_counts_path_models_like_the_plain_search(seed in any::<u64>(), activity in any::<bool>(), auto in any::<bool>()) {
+        let plain = count(random_path_model(seed).0, None);
+        let mode = if auto { learn::LearnMode::Auto } else { learn::LearnMode::On };
+        let (learned, _) = count_learning(random_path_model(seed).0, learning(mode, activity));
+        prop_assert_eq!(learned, plain);
+    }
+
+    #[test]
+    fn learning_counts_sudoku6_with_every_rule_like_the_plain_search(seed in 0u64..40) {
+        let plain = count(sudoku6(seed).0, None);
+        let (learned, _) = count_learning(sudoku6(seed).0, learning(learn::LearnMode::On, false));
+        prop_assert_eq!(learned, plain);
+    }
+}
+
+/// Every clause the learning search learns holds in every solution (found by the plain
+/// search) that it had not found before: learning never cuts a solution off. (A clause
+/// learned after a solution may rest on that solution's blocking clause.)
+fn check_learned_clauses(make: impl Fn() -> Engine, activity: bool) -> Result<(), TestCaseError> {
+    let mut sols: Vec<Vec<Domain>> = Vec::new();
+    let mut s = EngineSearch::new(make(), SmallestDomain::new());
+    run(&mut s, &Limits::all(), |s| {
+        sols.push(s.engine.domains().to_vec());
+        Flow::Continue
+    });
+    let limits = Limits {
+        learning: learning(learn::LearnMode::On, activity),
+        ..Limits::all()
+    };
+    let mut s = EngineSearch::new(make(), SmallestDomain::new());
+    s.engine.set_limits(&limits);
+    let mut found: Vec<Vec<Domain>> = Vec::new();
+    let r = run(&mut s, &limits, |s| {
+        found.push(s.engine.domains().to_vec());
+        Flow::Continue
+    });
+    prop_assert_eq!(r.solutions, sols.len() as u64);
+    // When each solution was blocked (its index among the learning search's).
+    let order: std::collections::HashMap<&[Domain], usize> =
+        found.iter().enumerate().map(|(i, f)| (&f[..], i)).collect();
+    for (k, (clause, conflict, blocked)) in s.learned().iter().enumerate() {
+        for sol in sols.iter().filter(|s| order[&s[..]] >= *blocked as usize) {
+            let ok = clause.iter().any(|l| l.holds(sol[l.var().index()]));
+            prop_assert!(
+                ok,
+                "clause {} {:?} from conflict {:?} breaks a solution",
+                k,
+                clause,
+                conflict
+            );
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn every_clause_learned_on_latin_squares_holds_in_every_solution() {
+    check_learned_clauses(|| latin(4, DistinctRules::NAKED_SINGLES).0, false).unwrap();
+    check_learned_clauses(|| latin(4, DistinctRules::ALL).0, true).unwrap();
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_clause_learned_on_path_models_holds_in_every_solution(seed in any::<u64>(), activity in any::<bool>()) {
+        check_learned_clauses(|| random_path_model(seed).0, activity)?;
+    }
+
+    #[test]
+    fn every_clause_learned_on_sudoku6_holds_in_every_solution(seed in 40u64..80) {
+        check_learned_clauses(|| sudoku6(seed).0, false)?;
+    }
+}

@@ -1,0 +1,1365 @@
+//! Learning: conflict analysis on the engine's trail, learned nogoods with watched literals,
+//! activity-based branching, restarts and clause deletion — conflict-driven clause learning
+//! (CDCL) over the engine's own propagators, so that a search does not re-discover the same
+//! dead end in every branch that repeats its cause.
+//!
+//! # Background
+//! A conflict-driven solver, on a dead end, asks *why*: every domain change on the trail was
+//! made by a rule from some earlier facts (its *reason*); resolving the conflict's facts
+//! backwards through their reasons, newest first, until one fact of the last decision level
+//! remains (the first *unique implication point*, 1-UIP) gives a clause — a nogood — that the
+//! model implies and that would have prevented the dead end. The search jumps back to the
+//! second-highest level of the clause, where it becomes unit and asserts the opposite of the
+//! UIP (J. Marques-Silva and K. Sakallah, "GRASP", IEEE TC 1999; L. Zhang et al., "Efficient
+//! conflict driven learning in a Boolean satisfiability solver", ICCAD 2001). Lazy clause
+//! generation brings this to finite-domain propagators, whose reasons are clauses over the
+//! literals `x = v` and `x ≠ v` (O. Ohrimenko, P. Stuckey and M. Codish, "Propagation via lazy
+//! clause generation", Constraints 14, 2009; Chuffed; Pumpkin).
+//!
+//! # What pencilbox does
+//! * **Literals** ([`Lit`]) are `x = v` and `x ≠ v` over the engine's variables. A variable
+//!   whose domain at the root has two values (every Boolean) has one atom: `x = a` is written
+//!   `x ≠ b`.
+//! * **Reasons come from the explanation log.** With learning on, the engine records its log
+//!   ([`super::Engine::explain`]): every deduction is a [`super::Step`] whose premises are its
+//!   reason, the same premises that `explain` prints and that the test suite replays rule by
+//!   rule. A step without premises (a rule that rests on the whole position, such as
+//!   reachability) or a probe falls back to a *decision-based reason*: every decision up to
+//!   its level, which is always sound. Statistics count those fallbacks.
+//! * **Where each fact came from** is kept by a history of domain changes (variable, values
+//!   removed, level, log step), undone with the trail.
+//! * **Analysis** is 1-UIP over the facts of the last decision level, newest step first; a
+//!   fixed multi-valued variable `x = v` resolves into its removals (the domain clause).
+//! * **Learned clauses** live in one propagator, `nogood`, with two watched literals per
+//!   clause. Unit clauses are asserted at the root after every restart.
+//! * **The search** is the core driver's own ([`crate::search::run`], races and restarts
+//!   included): with learning on, a node has one branch (the decision), and the driver's
+//!   lazy-successor hook ([`crate::search::Backtrack::successor`]) does the rest: after a
+//!   conflict it answers `None` until the driver has unwound to the clause's assertion level,
+//!   then a branch that asserts the clause's literal there (with the clause's other
+//!   literals as its reason). An implied literal thus lives one level above its node (a
+//!   *pseudo-level* without a decision); the analysis counts decision levels, not engine
+//!   levels, so it is unaffected.
+//! * **Counting stays exact.** Learned clauses are implied by the model, so they remove no
+//!   solution; each solution found adds a *blocking clause* (the negation of its decisions,
+//!   never deleted), so no solution is found twice. `count`, `forced` and uniqueness answers
+//!   are the same with learning on and off (property-tested).
+//! * **Branching**: the model's own brancher picks the decision (its first branch), or, with
+//!   [`Learning::activity`], the variable of highest activity (VSIDS: bumped when it takes part
+//!   in a conflict, decayed by 5 % per conflict) with its last value (phase saving).
+//! * **Restarts** follow the Luby sequence (× [`RESTART_BASE`] conflicts), **deletion** keeps
+//!   the learned clauses of low LBD (literal block distance, G. Audemard and L. Simon,
+//!   "Predicting learnt clauses quality in modern SAT solvers", IJCAI 2009) and removes half of
+//!   the others when there are more than the current cap.
+//! * **Probing** is off while learning (failed-value probing is a poor man's learning, and its
+//!   conclusions have no reasons but the decisions).
+//! * **Auto** ([`LearnMode::Auto`]) searches without learning first; after
+//!   [`AUTO_THRESHOLD`] nodes it records the solutions met so far as blocking clauses, unwinds
+//!   to the root and goes on learning, so small puzzles keep the plain search's speed.
+//!
+//! Everything is deterministic: the same model, settings and limits give the same search.
+
+use super::explain::{Premise, StepKind};
+use super::propagation::Engine;
+use super::propagator::{Init, Priority, Propagator};
+use super::search::{luby, Decision};
+use super::store::{Conflict, Context, VarId};
+use crate::domain::Domain;
+use std::collections::BinaryHeap;
+
+/// Conflicts per unit of the Luby restart sequence.
+pub const RESTART_BASE: u64 = 128;
+/// Nodes a search under [`LearnMode::Auto`] runs without learning.
+pub const AUTO_THRESHOLD: u64 = 4096;
+/// Learned clauses kept before the first deletion (the cap then grows by a tenth each time).
+const FIRST_CAP: usize = 4000;
+/// Clauses with at most this LBD are never deleted ("glue" clauses).
+const GLUE: u32 = 2;
+
+/// Whether a search learns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LearnMode {
+    /// Plain depth-first search.
+    #[default]
+    Off,
+    /// Learning from the first node.
+    On,
+    /// Plain search for [`AUTO_THRESHOLD`] nodes, then learning.
+    Auto,
+}
+
+/// The learning settings of a search (`--set learn=on|off|auto`, `--set decide=model|activity`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Learning {
+    /// Off, on or auto.
+    pub mode: LearnMode,
+    /// Branch on the most active variable (VSIDS) instead of the model's brancher.
+    pub activity: bool,
+    /// Under [`LearnMode::Auto`], the nodes searched before learning begins
+    /// ([`AUTO_THRESHOLD`] from the command line).
+    pub auto_after: u64,
+}
+
+impl Default for Learning {
+    fn default() -> Self {
+        Learning {
+            mode: LearnMode::Off,
+            activity: false,
+            auto_after: AUTO_THRESHOLD,
+        }
+    }
+}
+
+impl Learning {
+    /// Reads `learn=` and `decide=` from `key=value` settings, leaving the others; `Err` names
+    /// a bad value.
+    pub fn from_settings<'a>(settings: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Learning, String> {
+        let mut l = Learning::default();
+        for (k, v) in settings {
+            match k {
+                "learn" => {
+                    l.mode = match v {
+                        "on" => LearnMode::On,
+                        "off" => LearnMode::Off,
+                        "auto" => LearnMode::Auto,
+                        _ => return Err(format!("learn wants `on`, `off` or `auto`, found `{v}`")),
+                    }
+                }
+                "decide" => {
+                    l.activity = match v {
+                        "activity" => true,
+                        "model" => false,
+                        _ => return Err(format!("decide wants `model` or `activity`, found `{v}`")),
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(l)
+    }
+}
+
+/// The `learn` setting of the families that search on the engine (`pencilbox list`).
+pub const LEARN_SETTING: crate::puzzle::SettingInfo = crate::puzzle::SettingInfo {
+    key: "learn",
+    summary: "conflict-driven learning in the engine search: off (default), on, or auto (on after 4096 nodes)",
+};
+
+/// The `decide` setting that goes with [`LEARN_SETTING`].
+pub const DECIDE_SETTING: crate::puzzle::SettingInfo = crate::puzzle::SettingInfo {
+    key: "decide",
+    summary: "with learning, branch as the model does (model, default) or on the most active variable (activity)",
+};
+
+/// What learning did, for `--stats`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct LearnStats {
+    /// Searches that learned.
+    pub searches: u64,
+    /// Conflicts analysed.
+    pub conflicts: u64,
+    /// Clauses learned (units included).
+    pub learned: u64,
+    /// Literals in the learned clauses, summed.
+    pub literals: u64,
+    /// Learned unit clauses (facts for the rest of the search).
+    pub units: u64,
+    /// Learned clauses deleted.
+    pub deleted: u64,
+    /// Restarts.
+    pub restarts: u64,
+    /// Blocking clauses of found solutions.
+    pub blocking: u64,
+    /// Facts whose rule gave no reason, replaced by the decisions above them.
+    pub fallbacks: u64,
+    /// Facts resolved with their rule's own reason.
+    pub explained: u64,
+    /// Literals removed from learned clauses by minimisation.
+    pub minimised: u64,
+}
+
+impl LearnStats {
+    /// Adds another search's counters.
+    pub fn absorb(&mut self, o: &LearnStats) {
+        self.searches += o.searches;
+        self.conflicts += o.conflicts;
+        self.learned += o.learned;
+        self.literals += o.literals;
+        self.units += o.units;
+        self.deleted += o.deleted;
+        self.restarts += o.restarts;
+        self.blocking += o.blocking;
+        self.fallbacks += o.fallbacks;
+        self.explained += o.explained;
+        self.minimised += o.minimised;
+    }
+    /// The counters as notes (`--stats`).
+    pub fn notes(&self) -> Vec<crate::puzzle::Note> {
+        use crate::puzzle::Note;
+        let avg = if self.learned == 0 {
+            0.0
+        } else {
+            self.literals as f64 / self.learned as f64
+        };
+        let resolved = self.explained + self.fallbacks;
+        let fallback = if resolved == 0 {
+            0.0
+        } else {
+            100.0 * self.fallbacks as f64 / resolved as f64
+        };
+        if self.searches == 0 {
+            return vec![Note::new(
+                "learning",
+                "not used (this algorithm does not search on the engine, or ended before learning began)",
+            )];
+        }
+        vec![
+            Note::new("learning: searches", self.searches),
+            Note::new("learning: conflicts analysed", self.conflicts),
+            Note::new("learning: clauses learned", self.learned),
+            Note::new("learning: literals per clause", format!("{avg:.1}")),
+            Note::new("learning: literals minimised away", self.minimised),
+            Note::new("learning: unit clauses", self.units),
+            Note::new("learning: clauses deleted", self.deleted),
+            Note::new("learning: restarts", self.restarts),
+            Note::new("learning: blocking clauses", self.blocking),
+            Note::new("learning: reasons from decisions", format!("{fallback:.1} %")),
+        ]
+    }
+}
+
+/// [`LearnStats`] shared by the searches of one run ([`crate::search::Limits::learn_counters`]),
+/// for the notes of `--stats`.
+#[derive(Debug, Default)]
+pub struct LearnCounters {
+    sums: [std::sync::atomic::AtomicU64; 11],
+}
+
+impl LearnCounters {
+    fn fields(s: &LearnStats) -> [u64; 11] {
+        [
+            s.searches,
+            s.conflicts,
+            s.learned,
+            s.literals,
+            s.units,
+            s.deleted,
+            s.restarts,
+            s.blocking,
+            s.fallbacks,
+            s.explained,
+            s.minimised,
+        ]
+    }
+    /// Adds what a search did since its last report.
+    fn add(&self, now: &LearnStats, before: &LearnStats) {
+        let (a, b) = (Self::fields(now), Self::fields(before));
+        for k in 0..11 {
+            if a[k] != b[k] {
+                self.sums[k].fetch_add(a[k] - b[k], std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+    }
+    /// The sums so far.
+    pub fn snapshot(&self) -> LearnStats {
+        let v: Vec<u64> = self
+            .sums
+            .iter()
+            .map(|a| a.load(std::sync::atomic::Ordering::Relaxed))
+            .collect();
+        LearnStats {
+            searches: v[0],
+            conflicts: v[1],
+            learned: v[2],
+            literals: v[3],
+            units: v[4],
+            deleted: v[5],
+            restarts: v[6],
+            blocking: v[7],
+            fallbacks: v[8],
+            explained: v[9],
+            minimised: v[10],
+        }
+    }
+}
+
+// ----- literals -----------------------------------------------------------------------------
+
+/// A literal: `x = v` or `x ≠ v` (values `1..=64`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Lit(u32);
+
+impl Lit {
+    /// `var = value`.
+    pub fn eq(var: VarId, value: u32) -> Lit {
+        debug_assert!((1..=Domain::MAX).contains(&value));
+        Lit((var.0 << 7) | ((value - 1) << 1) | 1)
+    }
+    /// `var ≠ value`.
+    pub fn ne(var: VarId, value: u32) -> Lit {
+        debug_assert!((1..=Domain::MAX).contains(&value));
+        Lit((var.0 << 7) | ((value - 1) << 1))
+    }
+    /// The variable.
+    pub fn var(self) -> VarId {
+        VarId(self.0 >> 7)
+    }
+    /// The value.
+    pub fn value(self) -> u32 {
+        ((self.0 >> 1) & 63) + 1
+    }
+    /// `x = v` (rather than `x ≠ v`)?
+    pub fn is_eq(self) -> bool {
+        self.0 & 1 == 1
+    }
+    /// The opposite literal.
+    pub fn negate(self) -> Lit {
+        Lit(self.0 ^ 1)
+    }
+    /// True under domain `d` of its variable.
+    #[inline]
+    pub fn holds(self, d: Domain) -> bool {
+        if self.is_eq() {
+            d == Domain::single(self.value())
+        } else {
+            !d.contains(self.value())
+        }
+    }
+    /// False under domain `d` of its variable.
+    #[inline]
+    pub fn fails(self, d: Domain) -> bool {
+        if self.is_eq() {
+            !d.contains(self.value())
+        } else {
+            d == Domain::single(self.value())
+        }
+    }
+    /// The literal, true, as a premise of a step.
+    pub fn premise(self) -> Premise {
+        if self.is_eq() {
+            Premise::is(self.var(), self.value())
+        } else {
+            Premise::not(self.var(), self.value())
+        }
+    }
+    /// The domain that makes it true.
+    pub fn restriction(self) -> Domain {
+        if self.is_eq() {
+            Domain::single(self.value())
+        } else {
+            Domain::ALL.without(self.value())
+        }
+    }
+    /// The literal a decision restricting `var` to `dom` makes true (`x = v` for one value
+    /// kept, `x ≠ w` for one value taken away).
+    fn of_decision(var: VarId, dom: Domain) -> Lit {
+        match dom.value() {
+            Some(v) => Lit::eq(var, v),
+            None => Lit::ne(var, Domain(!dom.0).min().unwrap_or(1)),
+        }
+    }
+}
+
+/// The largest variable index a literal holds.
+const MAX_VARS: usize = 1 << 25;
+
+// ----- the history of domain changes ---------------------------------------------------------
+
+/// One domain change above the root: where its facts came from.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fact {
+    var: u32,
+    level: u32,
+    /// The explanation log's step that made it.
+    step: u32,
+    /// The previous change of the same variable (`NONE`: none above the root).
+    prev: u32,
+    removed: Domain,
+    after: Domain,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Every domain change above the root, newest last, with a chain per variable; undone with the
+/// trail. Kept by the store while learning.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct History {
+    facts: Vec<Fact>,
+    last: Vec<u32>,
+    /// The value each variable last had when fixed (phase saving).
+    phase: Vec<u8>,
+}
+
+impl History {
+    fn new(vars: usize) -> Self {
+        History {
+            facts: Vec::with_capacity(1024),
+            last: vec![NONE; vars],
+            phase: vec![0; vars],
+        }
+    }
+
+    #[inline]
+    pub(crate) fn push(&mut self, var: u32, level: u32, step: u32, removed: Domain, after: Domain) {
+        let i = var as usize;
+        if i >= self.last.len() {
+            self.last.resize(i + 1, NONE);
+            self.phase.resize(i + 1, 0);
+        }
+        let prev = std::mem::replace(&mut self.last[i], self.facts.len() as u32);
+        self.facts.push(Fact {
+            var,
+            level,
+            step,
+            prev,
+            removed,
+            after,
+        });
+    }
+
+    pub(crate) fn backtrack_to(&mut self, level: usize) {
+        while let Some(f) = self.facts.last() {
+            if f.level as usize <= level {
+                break;
+            }
+            let f = *f;
+            self.facts.pop();
+            self.last[f.var as usize] = f.prev;
+            if let Some(v) = f.after.value() {
+                self.phase[f.var as usize] = v as u8;
+            }
+        }
+    }
+
+    /// The change that removed `value` from `var` (`None`: it went at the root).
+    fn removal(&self, var: u32, value: u32) -> Option<&Fact> {
+        let mut i = *self.last.get(var as usize)?;
+        while i != NONE {
+            let f = &self.facts[i as usize];
+            if f.removed.contains(value) {
+                return Some(f);
+            }
+            i = f.prev;
+        }
+        None
+    }
+
+    /// The last change of `var` (`None`: none above the root).
+    fn last_change(&self, var: u32) -> Option<&Fact> {
+        let i = *self.last.get(var as usize)?;
+        (i != NONE).then(|| &self.facts[i as usize])
+    }
+}
+
+// ----- the clause store ----------------------------------------------------------------------
+
+#[derive(Clone, Debug)]
+struct Clause {
+    lits: Vec<Lit>,
+    lbd: u32,
+    activity: f32,
+    /// A solution's blocking clause: never deleted.
+    blocking: bool,
+    deleted: bool,
+}
+
+/// The learned clauses and their two watched literals (the first two of each clause), indexed
+/// by variable. Kept by the store while learning; the `nogood` propagator reads it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Clauses {
+    clauses: Vec<Clause>,
+    watches: Vec<Vec<u32>>,
+    /// Learned (not blocking) clauses alive.
+    learned: usize,
+    bump: f32,
+}
+
+impl Clauses {
+    fn add(&mut self, lits: Vec<Lit>, lbd: u32, blocking: bool) {
+        debug_assert!(lits.len() >= 2);
+        let c = self.clauses.len() as u32;
+        for l in &lits[..2] {
+            let v = l.var().index();
+            if v >= self.watches.len() {
+                self.watches.resize_with(v + 1, Vec::new);
+            }
+            self.watches[v].push(c);
+        }
+        if lits[0].var() == lits[1].var() {
+            // One watch entry serves both.
+            self.watches[lits[0].var().index()].pop();
+        }
+        self.learned += usize::from(!blocking);
+        self.clauses.push(Clause {
+            lits,
+            lbd,
+            activity: self.bump,
+            blocking,
+            deleted: false,
+        });
+    }
+
+    /// Deletes half of the learned clauses above the glue level, the highest LBD and the least
+    /// active first; returns how many went.
+    fn reduce(&mut self) -> u64 {
+        let mut cands: Vec<u32> = (0..self.clauses.len() as u32)
+            .filter(|&c| {
+                let cl = &self.clauses[c as usize];
+                !cl.deleted && !cl.blocking && cl.lbd > GLUE
+            })
+            .collect();
+        cands.sort_by(|&a, &b| {
+            let (a, b) = (&self.clauses[a as usize], &self.clauses[b as usize]);
+            b.lbd.cmp(&a.lbd).then(a.activity.total_cmp(&b.activity))
+        });
+        let n = cands.len() / 2;
+        for &c in &cands[..n] {
+            let cl = &mut self.clauses[c as usize];
+            cl.deleted = true;
+            cl.lits = Vec::new();
+        }
+        self.learned -= n;
+        n as u64
+    }
+
+    /// Examines the clauses watching `x` after a change of `x`.
+    fn wake(&mut self, cx: &mut Context, x: usize) -> Result<(), Conflict> {
+        let Clauses { clauses, watches, .. } = self;
+        let Some(list) = watches.get_mut(x) else {
+            return Ok(());
+        };
+        let mut list = std::mem::take(list);
+        let mut i = 0;
+        let mut result = Ok(());
+        while i < list.len() {
+            let c = list[i] as usize;
+            let cl = &mut clauses[c];
+            if cl.deleted {
+                list.swap_remove(i);
+                continue;
+            }
+            for w in 0..2 {
+                let l = cl.lits[w];
+                // Any false watch moves (the other's event may still be queued).
+                if l.fails(cx.dom(l.var())) {
+                    if let Some(k) = (2..cl.lits.len()).find(|&k| !cl.lits[k].fails(cx.dom(cl.lits[k].var()))) {
+                        cl.lits.swap(w, k);
+                        let nv = cl.lits[w].var().index();
+                        let ov = l.var().index();
+                        if nv != x && cl.lits[1 - w].var().index() != nv && nv != ov {
+                            if nv >= watches.len() {
+                                watches.resize_with(nv + 1, Vec::new);
+                            }
+                            watches[nv].push(c as u32);
+                        }
+                    }
+                }
+            }
+            let keep = cl.lits[0].var().index() == x || cl.lits[1].var().index() == x;
+            let f0 = cl.lits[0].fails(cx.dom(cl.lits[0].var()));
+            let f1 = cl.lits[1].fails(cx.dom(cl.lits[1].var()));
+            if f0 || f1 {
+                let r = settle(cl, cx, f0, f1);
+                if r.is_err() {
+                    result = r;
+                    break;
+                }
+            }
+            if keep {
+                i += 1;
+            } else {
+                list.swap_remove(i);
+            }
+        }
+        let slot = &mut watches[x];
+        if slot.is_empty() {
+            *slot = list;
+        } else {
+            slot.extend(list);
+        }
+        result
+    }
+}
+
+/// A clause one (or both) of whose watched literals is false and that found no other
+/// literal to watch: unit (asserts the other watched literal) or failed.
+fn settle(cl: &mut Clause, cx: &mut Context, f0: bool, f1: bool) -> Result<(), Conflict> {
+    if f0 && f1 {
+        cl.activity += 1.0;
+        if cx.explaining() {
+            cx.because(cl.lits.iter().map(|l| l.negate().premise()));
+        }
+        return Err(Conflict);
+    }
+    let u = usize::from(f0);
+    let lit = cl.lits[u];
+    if lit.holds(cx.dom(lit.var())) {
+        return Ok(());
+    }
+    cl.activity += 1.0;
+    if cx.explaining() {
+        let premises: Vec<Premise> = cl
+            .lits
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| k != u)
+            .map(|(_, l)| l.negate().premise())
+            .collect();
+        cx.because(premises);
+    }
+    cx.restrict(lit.var(), lit.restriction()).map(|_| ())
+}
+
+/// The propagator of the learned clauses (`nogood`).
+pub(crate) struct Nogoods;
+
+impl Propagator for Nogoods {
+    fn name(&self) -> &'static str {
+        "nogood"
+    }
+    fn priority(&self) -> Priority {
+        Priority::Immediate
+    }
+    fn init(&mut self, init: &mut Init) {
+        for v in 0..init.store.doms.len() {
+            init.watch_buffered(VarId::from_index(v), v as u32);
+        }
+    }
+    fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        let Some(mut db) = cx.store.nogoods.take() else {
+            return Ok(());
+        };
+        let mut r = Ok(());
+        for x in 0..db.watches.len() {
+            r = db.wake(cx, x);
+            if r.is_err() {
+                break;
+            }
+        }
+        cx.store.nogoods = Some(db);
+        r
+    }
+    fn incremental(&mut self, cx: &mut Context) -> Result<(), Conflict> {
+        let Some(mut db) = cx.store.nogoods.take() else {
+            return Ok(());
+        };
+        let mut r = Ok(());
+        for &x in cx.events() {
+            r = db.wake(cx, x as usize);
+            if r.is_err() {
+                break;
+            }
+        }
+        cx.store.nogoods = Some(db);
+        r
+    }
+}
+
+// ----- the learner ---------------------------------------------------------------------------
+
+/// The branch that asserts a node's implied literals (the driver applies it like a decision).
+pub(crate) const ASSERT: Decision = Decision {
+    var: VarId(u32::MAX),
+    dom: Domain::EMPTY,
+};
+
+/// A literal implied at a node by a learned clause, with the clause's other literals (true
+/// facts) as its reason.
+#[derive(Clone, Debug)]
+struct Assert {
+    node: u32,
+    lit: Lit,
+    premises: Vec<Premise>,
+}
+
+/// What the search does when the driver next asks for a node's successor.
+#[derive(Clone, Debug, Default)]
+enum Pending {
+    /// Nothing: re-expand the node.
+    #[default]
+    Nothing,
+    /// Unwind to `node`, learn `clause` (its first literal is asserted there).
+    Jump {
+        node: u32,
+        clause: Vec<Lit>,
+        lbd: u32,
+        premises: Vec<Premise>,
+    },
+    /// Unwind to the root and go on from there.
+    Restart,
+    /// No solution is left: unwind everything.
+    Done,
+}
+
+/// Learning state of one search ([`super::EngineSearch`]).
+pub(crate) struct Learner {
+    pub(crate) cfg: Learning,
+    /// CDCL in force (log and history on, one branch per node).
+    pub(crate) active: bool,
+    /// Auto mode switching on: the plain search's branches are refused until the root.
+    unwinding: bool,
+    /// Plain-search nodes so far (auto mode).
+    pub(crate) nodes: u64,
+    root_dom: Vec<Domain>,
+    /// The decisions in force: (engine level, literal).
+    decisions: Vec<(u32, Lit)>,
+    /// The plain search's decided variables (auto mode, for blocking its solutions).
+    path: Vec<(u32, VarId)>,
+    /// Blocking clauses of the plain search's solutions, added when learning starts.
+    found: Vec<Vec<Lit>>,
+    asserts: Vec<Assert>,
+    pending: Pending,
+    seen_eq: Vec<Domain>,
+    seen_ne: Vec<Domain>,
+    activity: Vec<f64>,
+    inc: f64,
+    since_restart: u64,
+    cap: usize,
+    pub(crate) stats: LearnStats,
+    /// The run's shared counters, and what was reported to them.
+    sink: Option<std::sync::Arc<LearnCounters>>,
+    reported: LearnStats,
+    scratch: Vec<Decision>,
+    /// Every clause learned, with the conflict's facts and the number of solutions blocked
+    /// before it (tests check them against the solutions).
+    #[cfg(test)]
+    pub(crate) trace: Vec<(Vec<Lit>, Vec<Lit>, u64)>,
+}
+
+impl Learner {
+    pub(crate) fn new(cfg: Learning, sink: Option<std::sync::Arc<LearnCounters>>) -> Self {
+        Learner {
+            cfg,
+            active: false,
+            unwinding: false,
+            nodes: 0,
+            root_dom: Vec::new(),
+            decisions: Vec::new(),
+            path: Vec::new(),
+            found: Vec::new(),
+            asserts: Vec::new(),
+            pending: Pending::Nothing,
+            seen_eq: Vec::new(),
+            seen_ne: Vec::new(),
+            activity: Vec::new(),
+            inc: 1.0,
+            since_restart: 0,
+            cap: FIRST_CAP,
+            stats: LearnStats::default(),
+            sink,
+            reported: LearnStats::default(),
+            scratch: Vec::new(),
+            #[cfg(test)]
+            trace: Vec::new(),
+        }
+    }
+
+    /// Should the search learn from this node on? (Called at each node of the plain search.)
+    pub(crate) fn wants_to_start(&mut self) -> bool {
+        self.nodes += 1;
+        match self.cfg.mode {
+            LearnMode::Off => false,
+            LearnMode::On => true,
+            LearnMode::Auto => self.nodes > self.cfg.auto_after,
+        }
+    }
+
+    /// Switches learning on at the current node: at the root at once, elsewhere by unwinding
+    /// to the root first (the plain search's pending branches are refused on the way).
+    pub(crate) fn start(&mut self, engine: &mut Engine) {
+        if engine.num_vars() >= MAX_VARS {
+            self.cfg.mode = LearnMode::Off;
+            return;
+        }
+        self.active = true;
+        if engine.level() > 0 {
+            self.unwinding = true;
+            self.pending = Pending::Restart;
+            return;
+        }
+        self.begin(engine);
+    }
+
+    /// Learning proper begins at the root: log and history on, the clause store posted, the
+    /// plain search's solutions blocked.
+    fn begin(&mut self, engine: &mut Engine) {
+        debug_assert_eq!(engine.level(), 0);
+        self.unwinding = false;
+        self.stats.searches += 1;
+        let n = engine.num_vars();
+        self.root_dom = engine.domains().to_vec();
+        self.seen_eq = vec![Domain::EMPTY; n];
+        self.seen_ne = vec![Domain::EMPTY; n];
+        self.activity = vec![0.0; n];
+        self.path.clear();
+        engine.explain(true);
+        engine.store.hist = Some(Box::new(History::new(n)));
+        engine.store.nogoods = Some(Box::new(Clauses {
+            watches: vec![Vec::new(); n],
+            ..Clauses::default()
+        }));
+        engine.post(Nogoods);
+        for clause in std::mem::take(&mut self.found) {
+            let clause: Vec<Lit> = clause.into_iter().map(|l| self.canon(l)).collect();
+            self.stats.blocking += 1;
+            self.add_clause(engine, clause, 0, true);
+        }
+        self.report();
+    }
+
+    /// The canonical form: `x = a` is `x ≠ b` when the root domain is `{a, b}`.
+    fn canon(&self, l: Lit) -> Lit {
+        let x = l.var().index();
+        let rd = self.root_dom[x];
+        if l.is_eq() && rd.len() == 2 {
+            if let Some(o) = rd.without(l.value()).value() {
+                return Lit::ne(l.var(), o);
+            }
+        }
+        l
+    }
+
+    /// A learned or blocking clause into the store; a unit one into the root's assertions.
+    fn add_clause(&mut self, engine: &mut Engine, clause: Vec<Lit>, lbd: u32, blocking: bool) {
+        if clause.len() == 1 {
+            self.stats.units += u64::from(!blocking);
+            self.asserts.insert(
+                self.asserts.partition_point(|a| a.node == 0),
+                Assert {
+                    node: 0,
+                    lit: clause[0],
+                    premises: Vec::new(),
+                },
+            );
+            return;
+        }
+        if clause.is_empty() {
+            return;
+        }
+        let db = engine.store.nogoods.get_or_insert_with(Box::default);
+        db.add(clause, lbd, blocking);
+        if db.learned > self.cap {
+            self.stats.deleted += db.reduce();
+            self.cap += self.cap / 10;
+        }
+    }
+
+    // ----- the driver's hooks -------------------------------------------------------------
+
+    /// `expand` while learning: a solution (blocking clause pending), a dead node (analysed)
+    /// or one decision.
+    pub(crate) fn expand<B: super::Brancher>(
+        &mut self,
+        engine: &mut Engine,
+        brancher: &mut B,
+        out: &mut Vec<Decision>,
+    ) -> crate::search::Expand {
+        use crate::search::Expand;
+        if engine.all_fixed() {
+            self.solution();
+            return Expand::Solution;
+        }
+        match self.decide(engine, brancher) {
+            Some(d) => {
+                out.push(d);
+                Expand::Branches
+            }
+            None => {
+                // The model has nothing to decide, yet not everything is fixed: a dead end
+                // whose reason is the decisions.
+                let lits = self.decision_lits();
+                self.pending = self.analyze(engine, &lits);
+                Expand::Dead
+            }
+        }
+    }
+
+    /// The plain search met a solution (auto mode, before learning): remember its decided
+    /// variables' values as a blocking clause.
+    pub(crate) fn plain_solution(&mut self, engine: &Engine) {
+        if self.cfg.mode == LearnMode::Auto {
+            let clause: Vec<Lit> = self
+                .path
+                .iter()
+                .filter_map(|&(_, x)| engine.value(x).map(|v| Lit::ne(x, v)))
+                .collect();
+            self.found.push(clause);
+        }
+    }
+
+    /// The plain search applied a decision on `var` at the current level (auto mode).
+    pub(crate) fn plain_apply(&mut self, engine: &Engine, var: VarId) {
+        if self.cfg.mode == LearnMode::Auto {
+            self.path.push((engine.level() as u32, var));
+        }
+    }
+
+    /// The plain search undid a level (auto mode).
+    pub(crate) fn plain_undo(&mut self, engine: &Engine) {
+        let l = engine.level() as u32;
+        while self.path.last().is_some_and(|p| p.0 > l) {
+            self.path.pop();
+        }
+    }
+
+    fn solution(&mut self) {
+        let lits = self.decision_lits();
+        if lits.is_empty() {
+            self.pending = Pending::Done;
+            return;
+        }
+        self.stats.blocking += 1;
+        let d = self.decisions.len();
+        let clause: Vec<Lit> = lits.iter().rev().map(|l| l.negate()).collect();
+        let node = self.decisions[d - 1].0 - 1;
+        let premises = lits[..d - 1].iter().map(|l| l.premise()).collect();
+        self.pending = Pending::Jump {
+            node: if d == 1 { 0 } else { node },
+            clause,
+            lbd: d as u32,
+            premises,
+        };
+        // A blocking clause is never deleted; mark it by its LBD of 0 in `Jump`.
+        if let Pending::Jump { lbd, .. } = &mut self.pending {
+            *lbd = 0;
+        }
+    }
+
+    fn decision_lits(&self) -> Vec<Lit> {
+        self.decisions.iter().map(|d| d.1).collect()
+    }
+
+    /// The next decision: the most active free variable with its saved phase, or the model's
+    /// first branch.
+    fn decide<B: super::Brancher>(&mut self, engine: &Engine, brancher: &mut B) -> Option<Decision> {
+        if self.cfg.activity {
+            let doms = engine.domains();
+            let mut best: Option<(f64, usize)> = None;
+            for (i, d) in doms.iter().enumerate() {
+                if d.len() > 1 && self.activity[i] > 0.0 && best.is_none_or(|(a, _)| self.activity[i] > a) {
+                    best = Some((self.activity[i], i));
+                }
+            }
+            if let Some((_, i)) = best {
+                let d = doms[i];
+                let phase = engine
+                    .store
+                    .hist
+                    .as_ref()
+                    .map_or(0, |h| h.phase.get(i).copied().unwrap_or(0));
+                let v = if phase > 0 && d.contains(u32::from(phase)) {
+                    u32::from(phase)
+                } else {
+                    d.min().unwrap_or(1)
+                };
+                return Some(Decision::assign(VarId::from_index(i), v));
+            }
+        }
+        self.scratch.clear();
+        brancher.branch(engine, &mut self.scratch);
+        let d = *self.scratch.first()?;
+        // One literal per decision: `x = v` or `x ≠ w`; a wider split keeps its least value.
+        let cur = engine.dom(d.var);
+        let dom = d.dom.and(cur);
+        let lit = if let Some(v) = dom.value() {
+            Lit::eq(d.var, v)
+        } else if let Some(w) = cur.minus(dom).value() {
+            Lit::ne(d.var, w)
+        } else {
+            Lit::eq(d.var, dom.min().or(cur.min())?)
+        };
+        Some(Decision {
+            var: d.var,
+            dom: lit.restriction(),
+        })
+    }
+
+    /// `apply` while learning. The driver calls `undo` after it whatever it returns.
+    pub(crate) fn apply(&mut self, engine: &mut Engine, d: Decision) -> bool {
+        engine.push_level();
+        if self.unwinding {
+            return false;
+        }
+        let level = engine.level() as u32;
+        if d.var == ASSERT.var {
+            let node = level - 1;
+            let start = self.asserts.partition_point(|a| a.node < node);
+            for k in start..self.asserts.len() {
+                let (lit, premises) = (self.asserts[k].lit, self.asserts[k].premises.clone());
+                engine.log_step("nogood", StepKind::Deduction, premises);
+                let r = engine.store.restrict(lit.var(), lit.restriction());
+                if let Some(log) = &mut engine.store.log {
+                    log.close();
+                }
+                if r.is_err() {
+                    // The literal is false already: its reason and its opposite conflict.
+                    let premises = self.asserts[k].premises.clone();
+                    let mut lits: Vec<Lit> = premises.iter().flat_map(|p| self.premise_lits(*p)).collect();
+                    lits.push(lit.negate());
+                    engine.store.emptied = None;
+                    self.pending = self.analyze(engine, &lits);
+                    return false;
+                }
+            }
+        } else {
+            let lit = self.canon(Lit::of_decision(d.var, d.dom));
+            self.decisions.push((level, lit));
+            if engine.restrict(d.var, d.dom).is_err() {
+                // Not reached: a decision keeps a value of the domain.
+                let lits = self.decision_lits();
+                self.pending = self.analyze(engine, &lits);
+                return false;
+            }
+        }
+        if engine.propagate().is_ok() {
+            return true;
+        }
+        if engine.interrupted().is_none() {
+            let lits = self.failure_lits(engine);
+            self.pending = self.analyze(engine, &lits);
+        }
+        false
+    }
+
+    /// `undo` while learning (after the engine popped its level).
+    pub(crate) fn undo(&mut self, engine: &Engine) {
+        let l = engine.level() as u32;
+        while self.decisions.last().is_some_and(|d| d.0 > l) {
+            self.decisions.pop();
+        }
+        while self.asserts.last().is_some_and(|a| a.node > l) {
+            self.asserts.pop();
+        }
+    }
+
+    /// `successor` while learning: `None` while the driver unwinds to the pending jump's
+    /// node; there, the branch that asserts its implied literals.
+    pub(crate) fn successor(&mut self, engine: &mut Engine) -> Option<Decision> {
+        self.report();
+        let level = engine.level() as u32;
+        match &self.pending {
+            Pending::Done => None,
+            Pending::Restart => {
+                if level > 0 {
+                    return None;
+                }
+                self.pending = Pending::Nothing;
+                if self.unwinding {
+                    self.begin(engine);
+                }
+                Some(ASSERT)
+            }
+            Pending::Jump { node, .. } => {
+                if level > *node {
+                    return None;
+                }
+                let Pending::Jump {
+                    node,
+                    clause,
+                    lbd,
+                    premises,
+                } = std::mem::take(&mut self.pending)
+                else {
+                    return None;
+                };
+                let lit = clause[0];
+                let blocking = lbd == 0;
+                let restart = !blocking && self.restart_due();
+                if clause.len() >= 2 {
+                    self.add_clause(engine, clause, lbd, blocking);
+                    if !restart {
+                        let at = self.asserts.partition_point(|a| a.node <= node);
+                        self.asserts.insert(at, Assert { node, lit, premises });
+                    }
+                } else {
+                    self.add_clause(engine, clause, lbd, blocking);
+                }
+                if restart {
+                    self.stats.restarts += 1;
+                    self.since_restart = 0;
+                    if level > 0 {
+                        self.pending = Pending::Restart;
+                        return None;
+                    }
+                }
+                Some(ASSERT)
+            }
+            Pending::Nothing => Some(ASSERT),
+        }
+    }
+
+    fn restart_due(&mut self) -> bool {
+        self.since_restart += 1;
+        self.since_restart >= luby(self.stats.restarts + 1) * RESTART_BASE
+    }
+
+    // ----- analysis -----------------------------------------------------------------------
+
+    /// The facts of the last failure: the failing step's premises, and the removals that
+    /// emptied a domain; the decisions when the rule gave no reason.
+    fn failure_lits(&mut self, engine: &mut Engine) -> Vec<Lit> {
+        let emptied_dom = engine.store.emptied_dom;
+        let failure = engine.take_failure();
+        match failure {
+            Some(f) if !f.step.premises.is_empty() => {
+                let mut lits: Vec<Lit> = f.step.premises.iter().flat_map(|p| self.premise_lits(*p)).collect();
+                if let Some(x) = f.emptied {
+                    let rd = self.root_dom[x.index()];
+                    lits.extend(emptied_dom.and(rd).iter().map(|w| Lit::ne(x, w)));
+                }
+                lits
+            }
+            _ => {",
+                        engine.last_conflict().map(|p| engine.name_of(p))
+                    );
+                }
+                self.stats.fallbacks += 1;
+                self.decision_lits()
+            }
+        }
+    }
+
+    /// The true facts a premise stands for.
+    fn premise_lits(&self, p: Premise) -> Vec<Lit> {
+        let x = p.var.index();
+        let rd = self.root_dom[x];
+        let d = p.dom.and(rd);
+        match d.value() {
+            Some(v) => vec![self.canon(Lit::eq(p.var, v))],
+            None => rd.minus(d).iter().map(|w| Lit::ne(p.var, w)).collect(),
+        }
+    }
+
+    /// Where a true fact comes from: `(level, step, order within the step, literal)`; `None`
+    /// at the root. A decision's facts are its literal, first in its step.
+    fn locate(&self, engine: &Engine, lit: Lit) -> Option<(u32, u32, u8, Lit)> {
+        let hist = engine.store.hist.as_ref()?;
+        let log = engine.store.log.as_ref()?;
+        let x = lit.var().0;
+        let fact = if lit.is_eq() {
+            hist.last_change(x)?
+        } else {
+            hist.removal(x, lit.value())?
+        };
+        let step = log.steps.get(fact.step as usize)?;
+        if step.rule == "nogood" && step.premises.is_empty() {
+            return None;
+        }
+        if step.kind == StepKind::Decision {
+            let k = self.decisions.partition_point(|d| d.0 < fact.level);
+            let head = self.decisions.get(k).filter(|d| d.0 == fact.level)?;
+            return Some((fact.level, fact.step, 0, head.1));
+        }
+        let sub = if lit.is_eq() { 2 } else { 1 };
+        Some((fact.level, fact.step, sub, lit))
+    }
+
+    /// 1-UIP analysis of a conflict among the true facts `conflict`: the clause to learn and
+    /// the node to assert it at.
+    fn analyze(&mut self, engine: &Engine, conflict: &[Lit]) -> Pending {
+        self.stats.conflicts += 1;
+        // The conflict's level: the highest decision level among its facts (a clause whose
+        // watches missed an event, or a rule that ran late, can fail on facts of an earlier
+        // level). None above the root: no solution is left.
+        let top = conflict
+            .iter()
+            .filter_map(|&l| self.locate(engine, self.canon(l)))
+            .map(|f| self.decision_level(f.0))
+            .max()
+            .unwrap_or(0);
+        if top == 0 {
+            return Pending::Done;
+        }
+        let current = self.decisions[top - 1].0;
+        let mut heap: BinaryHeap<(u32, u8, Lit, u32)> = BinaryHeap::new();
+        let mut lower: Vec<(u32, Lit)> = Vec::new();
+        let mut marked: Vec<Lit> = Vec::new();
+        let mut add = |me: &mut Learner, lit: Lit, heap: &mut BinaryHeap<(u32, u8, Lit, u32)>| {
+            let lit = me.canon(lit);
+            let Some((level, step, sub, lit)) = me.locate(engine, lit) else {
+                return;
+            };
+            let x = lit.var().index();
+            let seen = if lit.is_eq() {
+                &mut me.seen_eq[x]
+            } else {
+                &mut me.seen_ne[x]
+            };
+            if seen.contains(lit.value()) {
+                return;
+            }
+            seen.insert(lit.value());
+            marked.push(lit);
+            me.bump(x);
+            if level >= current {
+                heap.push((step, sub, lit, level));
+            } else {
+                lower.push((level, lit));
+            }
+        };
+        for &l in conflict {
+            add(self, l, &mut heap);
+        }
+        let uip = loop {
+            let Some((step, sub, lit, fact_level)) = heap.pop() else {
+                // Nothing of the last level: the conflict's facts hold at the root (every
+                // reason led there). No solution is left.
+                break None;
+            };
+            if heap.is_empty() || sub == 0 {
+                break Some(lit);
+            }
+            // Resolve: the fact's reason replaces it.
+            let x = lit.var();
+            if sub == 2 {
+                let v = lit.value();
+                for w in self.root_dom[x.index()].without(v).iter() {
+                    add(self, Lit::ne(x, w), &mut heap);
+                }
+                continue;
+            }
+            let s = &engine.store.log.as_ref().expect("learning keeps the log").steps[step as usize]; {} {}", s.rule, s.by, s.premises.len());
+            }
+            if s.kind == StepKind::Probe || s.premises.is_empty() {
+                self.stats.fallbacks += 1;
+                let heads: Vec<Lit> = self
+                    .decisions
+                    .iter()
+                    .filter(|d| d.0 <= fact_level)
+                    .map(|d| d.1)
+                    .collect();
+                for h in heads {
+                    add(self, h, &mut heap);
+                }
+            } else {
+                self.stats.explained += 1;
+                let premises = s.premises.clone();
+                for p in premises {
+                    for l in self.premise_lits(p) {
+                        add(self, l, &mut heap);
+                    }
+                }
+            }
+        };
+        // Minimisation: a literal whose reason the other marked facts imply goes (N. Sörensson
+        // and A. Biere, "Minimizing learned clauses", SAT 2009).
+        if uip.is_some() && lower.len() > 1 {
+            let mut memo: std::collections::HashMap<Lit, bool> = std::collections::HashMap::new();
+            let mut budget = 4096u32;
+            let before = lower.len();
+            lower.retain(|&(_, l)| !self.redundant(engine, l, &mut memo, &mut budget, 0));
+            self.stats.minimised += (before - lower.len()) as u64;
+        }
+        for l in marked {
+            let x = l.var().index();
+            if l.is_eq() {
+                self.seen_eq[x] = Domain::EMPTY;
+            } else {
+                self.seen_ne[x] = Domain::EMPTY;
+            }
+        }
+        self.inc *= 1.0 / 0.95;
+        if self.inc > 1e100 {
+            for a in &mut self.activity {
+                *a *= 1e-100;
+            }
+            self.inc *= 1e-100;
+        }
+        let Some(uip) = uip else {
+            return Pending::Done;
+        };
+        // The clause: the UIP's opposite first, then the literal of the highest level.
+        lower.sort_by_key(|l| std::cmp::Reverse(l.0));
+        let mut clause = Vec::with_capacity(lower.len() + 1);
+        clause.push(uip.negate());
+        clause.extend(lower.iter().map(|l| l.1.negate()));
+        let mut levels: Vec<usize> = lower.iter().map(|l| self.decision_level(l.0)).collect();
+        levels.push(top);
+        levels.dedup();
+        let lbd = levels.len() as u32;
+        let t = lower.first().map_or(0, |l| self.decision_level(l.0));
+        let node = if t == 0 { 0 } else { self.decisions[t].0 - 1 };
+        self.stats.learned += 1;
+        self.stats.literals += clause.len() as u64;
+        #[cfg(test)]
+        self.trace
+            .push((clause.clone(), conflict.to_vec(), self.stats.blocking));
+        let premises = lower.iter().map(|l| l.1.premise()).collect();
+        Pending::Jump {
+            node,
+            clause,
+            lbd: lbd.max(1),
+            premises,
+        }
+    }
+
+    /// The decision level of an engine level (decisions at or below it).
+    fn decision_level(&self, level: u32) -> usize {
+        self.decisions.partition_point(|d| d.0 <= level)
+    }
+
+    /// Is the marked fact `lit` implied by the other marked facts (its reason's facts are all
+    /// marked, at the root, or so implied in turn)? `budget` caps the work of one analysis.
+    fn redundant(
+        &self,
+        engine: &Engine,
+        lit: Lit,
+        memo: &mut std::collections::HashMap<Lit, bool>,
+        budget: &mut u32,
+        depth: u32,
+    ) -> bool {
+        if let Some(&r) = memo.get(&lit) {
+            return r;
+        }
+        if *budget == 0 || depth > 16 {
+            return false;
+        }
+        *budget -= 1;
+        let Some((_, step, sub, lit)) = self.locate(engine, lit) else {
+            return true;
+        };
+        let reason: Vec<Lit> = match sub {
+            0 => return false,
+            2 => {
+                let x = lit.var();
+                self.root_dom[x.index()]
+                    .without(lit.value())
+                    .iter()
+                    .map(|w| Lit::ne(x, w))
+                    .collect()
+            }
+            _ => {
+                let Some(s) = engine.store.log.as_ref().and_then(|log| log.steps.get(step as usize)) else {
+                    return false;
+                };
+                if s.kind == StepKind::Probe || s.premises.is_empty() {
+                    return false;
+                }
+                s.premises.iter().flat_map(|p| self.premise_lits(*p)).collect()
+            }
+        };
+        let ok = reason.into_iter().all(|f| {
+            let f = self.canon(f);
+            let x = f.var().index();
+            let seen = if f.is_eq() { self.seen_eq[x] } else { self.seen_ne[x] };
+            seen.contains(f.value()) || self.redundant(engine, f, memo, budget, depth + 1)
+        });
+        memo.insert(lit, ok);
+        ok
+    }
+
+    /// Reports the counters' growth to the run's shared counters.
+    fn report(&mut self) {
+        if let Some(sink) = &self.sink {
+            sink.add(&self.stats, &self.reported);
+            self.reported = self.stats;
+        }
+    }
+
+    fn bump(&mut self, x: usize) {
+        if let Some(a) = self.activity.get_mut(x) {
+            *a += self.inc;
+        }
+    }
+}
