@@ -1110,10 +1110,7 @@ impl Learner {
                 }
                 lits
             }
-            _ => {",
-                        engine.last_conflict().map(|p| engine.name_of(p))
-                    );
-                }
+            _ => {
                 self.stats.fallbacks += 1;
                 self.decision_lits()
             }
@@ -1219,8 +1216,7 @@ impl Learner {
                 }
                 continue;
             }
-            let s = &engine.store.log.as_ref().expect("learning keeps the log").steps[step as usize]; {} {}", s.rule, s.by, s.premises.len());
-            }
+            let s = &engine.store.log.as_ref().expect("learning keeps the log").steps[step as usize];
             if s.kind == StepKind::Probe || s.premises.is_empty() {
                 self.stats.fallbacks += 1;
                 let heads: Vec<Lit> = self
