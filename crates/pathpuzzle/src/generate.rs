@@ -154,6 +154,72 @@ fn length_range(cells: usize, clues: usize, attempt: u32, unique: bool) -> (usiz
     (shrink(lo0), shrink(hi0))
 }
 
+/// A planted puzzle of any size (the learning benchmarks' large grids, BENCHMARKS.md): a
+/// random path from `seed` covering at least `percent` % of the cells between two border
+/// cells, every row and column clued, not checked for uniqueness. `None` when no such path
+/// was found.
+///
+/// The path is a stretch of a random Hamiltonian path: the serpentine through every cell,
+/// scrambled by "backbite" moves (an end steps to a neighbour and the loop this closes is
+/// reversed; N. Madras and G. Slade, *The Self-Avoiding Walk*, 1993), then cut between two
+/// border cells far enough apart. A depth-first random walk ([`random_path`]) rarely covers
+/// 60 % of a large grid.
+pub fn planted(height: usize, width: usize, percent: usize, seed: u64) -> Option<PathPuzzle> {
+    let shape = Shape::new(height, width);
+    let cells = shape.cells();
+    if cells < 2 {
+        return None;
+    }
+    let mut rng = SplitMix64::new(seed);
+    let nb = Neighbours::new(shape);
+    let mut path: Vec<CellId> = (0..height)
+        .flat_map(|r| {
+            let row: Vec<CellId> = (0..width).map(|c| shape.id(r, c)).collect();
+            if r % 2 == 0 {
+                row
+            } else {
+                row.into_iter().rev().collect()
+            }
+        })
+        .collect();
+    let mut pos = vec![0usize; cells];
+    for (k, c) in path.iter().enumerate() {
+        pos[c.index()] = k;
+    }
+    let min_len = (cells * percent.min(100)).div_ceil(100).max(2);
+    // Mix, then look for a long enough stretch between border cells; mix more if none.
+    for _round in 0..200 {
+        for _ in 0..5 * cells {
+            if rng.below(2) == 0 {
+                path.reverse();
+                for (k, c) in path.iter().enumerate() {
+                    pos[c.index()] = k;
+                }
+            }
+            let last = path.len() - 1;
+            let around = nb.orth(path[last]);
+            let v = around[rng.below(around.len())];
+            let i = pos[v.index()];
+            if i + 1 == last {
+                continue;
+            }
+            path[i + 1..].reverse();
+            for k in i + 1..=last {
+                pos[path[k].index()] = k;
+            }
+        }
+        let edge: Vec<usize> = (0..cells).filter(|&k| shape.on_edge(path[k])).collect();
+        let mut starts = edge.clone();
+        rng.shuffle(&mut starts);
+        for i in starts {
+            if let Some(&j) = edge.iter().find(|&&j| j + 1 >= i + min_len) {
+                return puzzle_from_path(shape, &path[i..=j]).ok();
+            }
+        }
+    }
+    None
+}
+
 /// A random `height × width` Path puzzle from `seed` (see the module docs). Fails for grids of
 /// fewer than 2 or more than [`MAX_GENERATED_CELLS`] cells, and when no unique puzzle was found
 /// in 200 attempts.

@@ -32,6 +32,10 @@
 //! * **Limits** ([`Engine::set_limits`]): the deadline and cancellation flag are polled by
 //!   elapsed work inside propagation (every few propagator runs, and inside long propagators
 //!   through [`Context::should_stop`]), so a deadline holds even when one node is expensive.
+//! * **Learning** ([`learn`], `--set learn=on|auto`): conflict-driven clause learning on the
+//!   same trail — 1-UIP analysis over the explanation log's premises, learned nogoods with two
+//!   watched literals, VSIDS, Luby restarts and LBD-based deletion, inside the core driver
+//!   through its lazy-successor hook; blocking clauses keep counts exact.
 //! * **Explanations** ([`Engine::explain`]): when on, every domain change is recorded as part of
 //!   a [`Step`]: the rule, the premises it rested on and what it removed. When off, a change
 //!   costs one `Option` test more.
