@@ -274,6 +274,14 @@ pub const RULES_SETTING: crate::puzzle::SettingInfo = crate::puzzle::SettingInfo
         "the optional rules (`pencilbox list` names them): all, none, default, or changes such as -pointing,+probe",
 };
 
+/// The settings of a region family on the engine: its rule list, and learning
+/// ([`crate::engine::learn`]).
+pub const ENGINE_SETTINGS: &[crate::puzzle::SettingInfo] = &[
+    RULES_SETTING,
+    crate::engine::learn::LEARN_SETTING,
+    crate::engine::learn::DECIDE_SETTING,
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -115,11 +115,7 @@ impl Puzzle for Ripple {
         ),
     ];
     const ANSWER_EXTENSION: Option<&'static str> = Some("ans");
-    const SETTINGS: &'static [pencilbox_core::puzzle::SettingInfo] = &[
-        pencilbox_core::rules::RULES_SETTING,
-        pencilbox_core::engine::learn::LEARN_SETTING,
-        pencilbox_core::engine::learn::DECIDE_SETTING,
-    ];
+    const SETTINGS: &'static [pencilbox_core::puzzle::SettingInfo] = pencilbox_core::rules::ENGINE_SETTINGS;
     const RULE_TABLE: Option<&'static pencilbox_core::rules::RuleTable> = Some(&pencilbox_core::rules::REGION_TABLE);
     // Random layouts rarely admit a filling beyond 8×8: 9×9 and 10×10 take ms to a minute.
     const GENERATOR: Option<GeneratorInfo> = Some(GeneratorInfo {

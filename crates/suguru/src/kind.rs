@@ -57,11 +57,7 @@ impl Puzzle for Suguru {
     type Algorithm = Algorithm;
     const ALGORITHMS: &'static [(Algorithm, AlgorithmInfo)] = &ALGORITHMS;
     const ANSWER_EXTENSION: Option<&'static str> = Some("ans");
-    const SETTINGS: &'static [pencilbox_core::puzzle::SettingInfo] = &[
-        pencilbox_core::rules::RULES_SETTING,
-        pencilbox_core::engine::learn::LEARN_SETTING,
-        pencilbox_core::engine::learn::DECIDE_SETTING,
-    ];
+    const SETTINGS: &'static [pencilbox_core::puzzle::SettingInfo] = pencilbox_core::rules::ENGINE_SETTINGS;
     const RULE_TABLE: Option<&'static pencilbox_core::rules::RuleTable> = Some(&crate::fast::TABLE);
     const GENERATOR: Option<GeneratorInfo> = Some(crate::generate::GENERATOR);
     pencilbox_core::region_board_methods!(board, Suguru::from);
