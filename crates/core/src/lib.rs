@@ -57,6 +57,7 @@ pub mod genre;
 pub mod grid;
 pub mod human;
 pub mod kind;
+pub mod learning;
 pub mod lines;
 pub mod links;
 pub mod memory;

@@ -303,13 +303,49 @@ pub fn algorithm_of<P: Puzzle>(opts: &RunOptions) -> Result<(Option<P::Algorithm
     }
 }
 
+/// The counters as notes (`--stats`).
+pub fn learn_notes(stats: &crate::learning::LearnStats) -> Vec<crate::puzzle::Note> {
+    let s = stats;
+    use crate::puzzle::Note;
+    let avg = if s.learned == 0 {
+        0.0
+    } else {
+        s.literals as f64 / s.learned as f64
+    };
+    let resolved = s.explained + s.fallbacks;
+    let fallback = if resolved == 0 {
+        0.0
+    } else {
+        100.0 * s.fallbacks as f64 / resolved as f64
+    };
+    if s.searches == 0 {
+        return vec![Note::new(
+            "learning",
+            "not used (this algorithm does not search on the engine, or ended before learning began)",
+        )];
+    }
+    vec![
+        Note::new("learning: searches", s.searches),
+        Note::new("learning: conflicts analysed", s.conflicts),
+        Note::new("learning: clauses learned", s.learned),
+        Note::new("learning: literals per clause", format!("{avg:.1}")),
+        Note::new("learning: literals minimised away", s.minimised),
+        Note::new("learning: unit clauses", s.units),
+        Note::new("learning: clauses deleted", s.deleted),
+        Note::new("learning: restarts", s.restarts),
+        Note::new("learning: blocking clauses", s.blocking),
+        Note::new("learning: reasons from decisions", format!("{fallback:.1} %")),
+    ]
+}
+
 /// Reads `learn=` and `decide=` ([`crate::engine::learn`]) into `limits` for a family that
 /// offers them; the counters the searches will add to when learning is asked for.
 pub fn learning_limits<P: Puzzle>(
     opts: &RunOptions,
     limits: &mut Limits,
-) -> Result<Option<std::sync::Arc<crate::engine::learn::LearnCounters>>, PuzzleError> {
-    use crate::engine::learn::{LearnMode, Learning, LEARN_SETTING};
+) -> Result<Option<std::sync::Arc<crate::learning::LearnCounters>>, PuzzleError> {
+    use crate::learning::{LearnMode, Learning};
+    use crate::rules::LEARN_SETTING;
     if !P::SETTINGS.iter().any(|s| s.key == LEARN_SETTING.key) {
         return Ok(None);
     }
@@ -319,7 +355,7 @@ pub fn learning_limits<P: Puzzle>(
     if learning.mode == LearnMode::Off {
         return Ok(None);
     }
-    let counters = std::sync::Arc::new(crate::engine::learn::LearnCounters::default());
+    let counters = std::sync::Arc::new(crate::learning::LearnCounters::default());
     limits.learn_counters = Some(counters.clone());
     Ok(Some(counters))
 }
@@ -361,7 +397,7 @@ impl<P: Puzzle> Plugin<P> {
         let counters = learning_limits::<P>(opts, &mut limits)?;
         let mut found = p.search(alg, opts, &limits, keep)?;
         if let Some(c) = counters {
-            found.notes.extend(c.snapshot().notes());
+            found.notes.extend(learn_notes(&c.snapshot()));
         }
         refused_memory(&p, opts.algorithm.as_deref(), &opts.limits, work, found.interrupted)?;
         // Every returned solution passes the family's verifier in debug builds (all tests); a

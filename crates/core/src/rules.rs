@@ -274,13 +274,21 @@ pub const RULES_SETTING: crate::puzzle::SettingInfo = crate::puzzle::SettingInfo
         "the optional rules (`pencilbox list` names them): all, none, default, or changes such as -pointing,+probe",
 };
 
+/// The `learn` setting of the families that search on the engine (`pencilbox list`).
+pub const LEARN_SETTING: crate::puzzle::SettingInfo = crate::puzzle::SettingInfo {
+    key: "learn",
+    summary: "conflict-driven learning in the engine search: off (default), on, or auto (on after 4096 nodes)",
+};
+
+/// The `decide` setting that goes with [`LEARN_SETTING`].
+pub const DECIDE_SETTING: crate::puzzle::SettingInfo = crate::puzzle::SettingInfo {
+    key: "decide",
+    summary: "with learning, branch as the model does (model, default) or on the most active variable (activity)",
+};
+
 /// The settings of a region family on the engine: its rule list, and learning
-/// ([`crate::engine::learn`]).
-pub const ENGINE_SETTINGS: &[crate::puzzle::SettingInfo] = &[
-    RULES_SETTING,
-    crate::engine::learn::LEARN_SETTING,
-    crate::engine::learn::DECIDE_SETTING,
-];
+/// ([`crate::learning`]).
+pub const ENGINE_SETTINGS: &[crate::puzzle::SettingInfo] = &[RULES_SETTING, LEARN_SETTING, DECIDE_SETTING];
 
 #[cfg(test)]
 mod tests {

@@ -109,10 +109,10 @@ pub struct Limits {
     /// runs and conflicts per rule).
     pub counters: bool,
     /// Conflict-driven learning in the engine's searches (`--set learn=`, `--set decide=`;
-    /// [`crate::engine::learn`]). Off by default.
-    pub learning: crate::engine::learn::Learning,
+    /// [`crate::learning`]). Off by default.
+    pub learning: crate::learning::Learning,
     /// Where the engine's searches add up what learning did (the notes of `--stats`).
-    pub learn_counters: Option<Arc<crate::engine::learn::LearnCounters>>,
+    pub learn_counters: Option<Arc<crate::learning::LearnCounters>>,
 }
 
 /// Live counters of the searches run under one [`Limits`], read by another thread (the

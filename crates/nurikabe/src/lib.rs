@@ -109,8 +109,8 @@ impl Puzzle for Nurikabe {
     const ALGORITHMS: &'static [(genre::Algorithm, AlgorithmInfo)] = genre::ALGORITHMS;
     const SETTINGS: &'static [SettingInfo] = &[
         shading::RULES_SETTING,
-        pencilbox_core::engine::learn::LEARN_SETTING,
-        pencilbox_core::engine::learn::DECIDE_SETTING,
+        pencilbox_core::rules::LEARN_SETTING,
+        pencilbox_core::rules::DECIDE_SETTING,
     ];
     const RULE_TABLE: Option<&'static pencilbox_core::rules::RuleTable> = Some(&RULE_TABLE);
     const ANSWER_EXTENSION: Option<&'static str> = Some("ans");

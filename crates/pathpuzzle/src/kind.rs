@@ -205,8 +205,8 @@ impl Puzzle for PathPuzzle {
             key: "prune",
             summary: "extend's pruning rules: all, none, names or changes (-parity)",
         },
-        pencilbox_core::engine::learn::LEARN_SETTING,
-        pencilbox_core::engine::learn::DECIDE_SETTING,
+        pencilbox_core::rules::LEARN_SETTING,
+        pencilbox_core::rules::DECIDE_SETTING,
     ];
     const ANSWER_EXTENSION: Option<&'static str> = Some("sol");
     const GENERATOR: Option<GeneratorInfo> = Some(GeneratorInfo {
