@@ -858,14 +858,13 @@ impl Learner {
                 let lit = clause[0];
                 let blocking = lbd == 0;
                 let restart = !blocking && self.restart_due();
-                if clause.len() >= 2 {
-                    self.add_clause(engine, clause, lbd, blocking);
-                    if !restart {
-                        let at = self.asserts.partition_point(|a| a.node <= node);
-                        self.asserts.insert(at, Assert { node, lit, premises });
-                    }
-                } else {
-                    self.add_clause(engine, clause, lbd, blocking);
+                // A unit clause goes to the root's assertions (`add_clause`); a longer one is
+                // asserted here unless the search restarts.
+                let unit = clause.len() == 1;
+                self.add_clause(engine, clause, lbd, blocking);
+                if !unit && !restart {
+                    let at = self.asserts.partition_point(|a| a.node <= node);
+                    self.asserts.insert(at, Assert { node, lit, premises });
                 }
                 if restart {
                     self.stats.restarts += 1;
