@@ -4,7 +4,7 @@ interleaved (every instance runs each mode in turn, round after round), min of R
 per instance and in total; a run past TIMEOUT seconds counts as a timeout.
 
 usage: scripts/learn-bench.py [--rounds N] [--timeout S] [--bin PATH] [--op solve|count]
-                              [--extra ARGS] SET...
+                              [--extra ARGS] [--modes off,on,auto] SET...
 
 Each SET is a file or a directory of puzzle files (`*.txt`). `count` counts to 2 (a
 uniqueness proof). Prints one Markdown row per set and mode, then the worst instances.
@@ -34,15 +34,17 @@ def main():
     ap.add_argument("--bin", default="target/release/pencilbox")
     ap.add_argument("--op", default="solve")
     ap.add_argument("--extra", default="", help="more arguments for the learning modes, e.g. '--set decide=activity'")
+    ap.add_argument("--modes", default=",".join(MODES), help="comma-separated subset of off,on,auto")
     ap.add_argument("sets", nargs="+")
     a = ap.parse_args()
+    modes = [m for m in a.modes.split(",") if m]
     for s in a.sets:
         files = sorted(glob.glob(os.path.join(s, "*.txt"))) if os.path.isdir(s) else [s]
-        best = {(f, m): None for f in files for m in MODES}
+        best = {(f, m): None for f in files for m in modes}
         answer = {}
         for _ in range(a.rounds):
             for f in files:
-                for m in MODES:
+                for m in modes:
                     if best[(f, m)] == "timeout":
                         continue
                     dt, out = run(a.bin, a.op, f, m, a.timeout, a.extra)
@@ -57,18 +59,18 @@ def main():
         print(f"\n{s} ({len(files)} instances, {a.op}, min of {a.rounds} rounds, timeout {a.timeout:.0f} s)\n")
         print("| learn | total (s) | median (ms) | worst (ms) | timeouts |")
         print("|---|---|---|---|---|")
-        for m in MODES:
+        for m in modes:
             ts = [best[(f, m)] for f in files]
             ok = sorted(t for t in ts if isinstance(t, float))
             to = sum(1 for t in ts if t == "timeout")
             med = ok[len(ok) // 2] * 1e3 if ok else float("nan")
             worst = ok[-1] * 1e3 if ok else float("nan")
             print(f"| {m} | {sum(ok):.2f} | {med:.1f} | {worst:.1f} | {to} |")
-        worst = sorted(files, key=lambda f: -max((best[(f, m)] if isinstance(best[(f, m)], float) else 1e9) for m in MODES))[:5]
-        print("\nworst instances (ms, off / on / auto):")
+        worst = sorted(files, key=lambda f: -max((best[(f, m)] if isinstance(best[(f, m)], float) else 1e9) for m in modes))[:5]
+        print("\nworst instances (ms, " + " / ".join(modes) + "):")
         for f in worst:
             cells = []
-            for m in MODES:
+            for m in modes:
                 t = best[(f, m)]
                 cells.append(f"{t*1e3:.1f}" if isinstance(t, float) else str(t))
             print(f"  {os.path.basename(f)}: " + " / ".join(cells))

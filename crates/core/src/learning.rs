@@ -93,6 +93,8 @@ pub struct LearnStats {
     pub explained: u64,
     /// Literals removed from learned clauses by minimisation.
     pub minimised: u64,
+    /// Probed values refuted by a learned clause (probing while learning).
+    pub probes: u64,
 }
 
 impl LearnStats {
@@ -109,6 +111,7 @@ impl LearnStats {
         self.fallbacks += o.fallbacks;
         self.explained += o.explained;
         self.minimised += o.minimised;
+        self.probes += o.probes;
     }
 }
 
@@ -116,11 +119,11 @@ impl LearnStats {
 /// for the notes of `--stats`.
 #[derive(Debug, Default)]
 pub struct LearnCounters {
-    sums: [std::sync::atomic::AtomicU64; 11],
+    sums: [std::sync::atomic::AtomicU64; 12],
 }
 
 impl LearnCounters {
-    fn fields(s: &LearnStats) -> [u64; 11] {
+    fn fields(s: &LearnStats) -> [u64; 12] {
         [
             s.searches,
             s.conflicts,
@@ -133,12 +136,13 @@ impl LearnCounters {
             s.fallbacks,
             s.explained,
             s.minimised,
+            s.probes,
         ]
     }
     /// Adds what a search did since its last report.
     pub(crate) fn add(&self, now: &LearnStats, before: &LearnStats) {
         let (a, b) = (Self::fields(now), Self::fields(before));
-        for k in 0..11 {
+        for k in 0..a.len() {
             if a[k] != b[k] {
                 self.sums[k].fetch_add(a[k] - b[k], std::sync::atomic::Ordering::Relaxed);
             }
@@ -163,6 +167,7 @@ impl LearnCounters {
             fallbacks: v[8],
             explained: v[9],
             minimised: v[10],
+            probes: v[11],
         }
     }
 }

@@ -331,6 +331,7 @@ pub fn learn_notes(stats: &crate::learning::LearnStats) -> Vec<crate::puzzle::No
         Note::new("learning: literals per clause", format!("{avg:.1}")),
         Note::new("learning: literals minimised away", s.minimised),
         Note::new("learning: unit clauses", s.units),
+        Note::new("learning: probed values refuted", s.probes),
         Note::new("learning: clauses deleted", s.deleted),
         Note::new("learning: restarts", s.restarts),
         Note::new("learning: blocking clauses", s.blocking),

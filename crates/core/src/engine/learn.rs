@@ -65,7 +65,7 @@
 use super::explain::{Premise, StepKind};
 use super::propagation::Engine;
 use super::propagator::{Init, Priority, Propagator};
-use super::search::{luby, Decision};
+use super::search::{luby, Decision, Passes, Probe};
 use super::store::{Conflict, Context, VarId};
 use crate::domain::Domain;
 use std::collections::BinaryHeap;
@@ -184,6 +184,8 @@ pub(crate) struct History {
     last: Vec<u32>,
     /// The value each variable last had when fixed (phase saving).
     phase: Vec<u8>,
+    /// Probing: undone probes leave the saved phases as they were.
+    frozen: bool,
 }
 
 impl History {
@@ -192,6 +194,7 @@ impl History {
             facts: Vec::with_capacity(1024),
             last: vec![NONE; vars],
             phase: vec![0; vars],
+            frozen: false,
         }
     }
 
@@ -221,6 +224,9 @@ impl History {
             let f = *f;
             self.facts.pop();
             self.last[f.var as usize] = f.prev;
+            if self.frozen {
+                continue;
+            }
             if let Some(v) = f.after.value() {
                 self.phase[f.var as usize] = v as u8;
             }
@@ -259,12 +265,24 @@ struct Clause {
     deleted: bool,
 }
 
+/// A clause watching a variable, with two of its literals as *blockers*: the one it watches on
+/// that variable and its other watched literal, as they were when last looked at. When either
+/// holds, the clause is satisfied and a change of the variable needs no look at the clause
+/// (the blocking literals of MiniSat 2.2; a blocker that no longer is watched is still a literal
+/// of the clause, so the skip stays sound).
+#[derive(Clone, Copy, Debug)]
+struct Watch {
+    c: u32,
+    own: Lit,
+    other: Lit,
+}
+
 /// The learned clauses and their two watched literals (the first two of each clause), indexed
 /// by variable. Kept by the store while learning; the `nogood` propagator reads it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Clauses {
     clauses: Vec<Clause>,
-    watches: Vec<Vec<u32>>,
+    watches: Vec<Vec<Watch>>,
     /// Learned (not blocking) clauses alive.
     learned: usize,
     bump: f32,
@@ -274,16 +292,20 @@ impl Clauses {
     fn add(&mut self, lits: Vec<Lit>, lbd: u32, blocking: bool) {
         debug_assert!(lits.len() >= 2);
         let c = self.clauses.len() as u32;
-        for l in &lits[..2] {
-            let v = l.var().index();
+        for w in 0..2 {
+            if w == 1 && lits[0].var() == lits[1].var() {
+                // One watch entry serves both.
+                break;
+            }
+            let v = lits[w].var().index();
             if v >= self.watches.len() {
                 self.watches.resize_with(v + 1, Vec::new);
             }
-            self.watches[v].push(c);
-        }
-        if lits[0].var() == lits[1].var() {
-            // One watch entry serves both.
-            self.watches[lits[0].var().index()].pop();
+            self.watches[v].push(Watch {
+                c,
+                own: lits[w],
+                other: lits[1 - w],
+            });
         }
         self.learned += usize::from(!blocking);
         self.clauses.push(Clause {
@@ -328,7 +350,13 @@ impl Clauses {
         let mut i = 0;
         let mut result = Ok(());
         while i < list.len() {
-            let c = list[i] as usize;
+            let Watch { c, own, other } = list[i];
+            if own.holds(cx.dom(own.var())) || other.holds(cx.dom(other.var())) {
+                // Satisfied (by a literal true at this level or earlier): nothing to do.
+                i += 1;
+                continue;
+            }
+            let c = c as usize;
             let cl = &mut clauses[c];
             if cl.deleted {
                 list.swap_remove(i);
@@ -346,7 +374,11 @@ impl Clauses {
                             if nv >= watches.len() {
                                 watches.resize_with(nv + 1, Vec::new);
                             }
-                            watches[nv].push(c as u32);
+                            watches[nv].push(Watch {
+                                c: c as u32,
+                                own: cl.lits[w],
+                                other: cl.lits[1 - w],
+                            });
                         }
                     }
                 }
@@ -362,6 +394,12 @@ impl Clauses {
                 }
             }
             if keep {
+                let w = usize::from(cl.lits[0].var().index() != x);
+                list[i] = Watch {
+                    c: c as u32,
+                    own: cl.lits[w],
+                    other: cl.lits[1 - w],
+                };
                 i += 1;
             } else {
                 list.swap_remove(i);
@@ -648,12 +686,22 @@ impl Learner {
         &mut self,
         engine: &mut Engine,
         brancher: &mut B,
+        probe: Option<&Probe>,
         out: &mut Vec<Decision>,
     ) -> crate::search::Expand {
         use crate::search::Expand;
         if engine.all_fixed() {
             self.solution();
             return Expand::Solution;
+        }
+        if let Some(p) = probe.filter(|p| self.stats.conflicts >= p.after_failures) {
+            if !self.probe(engine, p) {
+                return Expand::Dead;
+            }
+            if engine.all_fixed() {
+                self.solution();
+                return Expand::Solution;
+            }
         }
         match self.decide(engine, brancher) {
             Some(d) => {
@@ -880,6 +928,165 @@ impl Learner {
         }
     }
 
+    /// Failed-value probing while learning ([`Probe`]): each probed value is tried as a
+    /// decision of its own level; a conflict is analysed back to that decision, and the clause
+    /// learned (the probed value's refutation, resting on the facts of earlier levels) is kept
+    /// and asserted at the current node. So a probe's conclusion has a reason like any other
+    /// fact, later conflicts resolve through it, and other branches inherit it through the
+    /// clause. `false`: the node is dead (its conflict analysed, the jump pending).
+    fn probe(&mut self, engine: &mut Engine, probe: &Probe) -> bool {
+        let before = engine.changes();
+        let n = probe.vars.as_ref().map_or(engine.num_vars(), Vec::len);
+        // Values a successful probe of this pass fixed (nothing refuted since): skipped.
+        let mut implied: Vec<(u32, Domain)> = Vec::new();
+        let mut skip = std::mem::take(&mut engine.implied);
+        skip.resize(engine.num_vars(), Domain::EMPTY);
+        let ok = self.probe_passes(engine, probe, n, &mut skip, &mut implied);
+        for &(x, _) in &implied {
+            skip[x as usize] = Domain::EMPTY;
+        }
+        engine.implied = skip;
+        if !ok {
+            return false;
+        }
+        if let Some(p) = probe.suspend {
+            if engine.changes() != before {
+                engine.enqueue_from(p);
+                return self.propagated(engine, None);
+            }
+        }
+        true
+    }
+
+    fn probe_passes(
+        &mut self,
+        engine: &mut Engine,
+        probe: &Probe,
+        n: usize,
+        skip: &mut [Domain],
+        implied: &mut Vec<(u32, Domain)>,
+    ) -> bool {
+        loop {
+            let mut changed = false;
+            for k in 0..n {
+                let var = match &probe.vars {
+                    Some(v) => v[k],
+                    None => VarId::from_index(k),
+                };
+                let d = engine.dom(var);
+                if d.len() < 2 || d.len() > probe.max_values {
+                    continue;
+                }
+                let mut left = d;
+                while let Some(v) = if probe.descending { left.max() } else { left.min() } {
+                    left = left.without(v);
+                    if skip[var.index()].contains(v) {
+                        continue;
+                    }
+                    if engine.interrupted().is_some() {
+                        return false;
+                    }
+                    engine.push_level();
+                    let level = engine.level() as u32;
+                    self.decisions.push((level, self.canon(Lit::eq(var, v))));
+                    if let Some(h) = &mut engine.store.hist {
+                        h.frozen = true;
+                    }
+                    let ok = engine.assign(var, v).is_ok() && engine.propagate_with(probe.suspend).is_ok();
+                    let mut refuted = None;
+                    if ok {
+                        for e in engine.store.trail.top() {
+                            if let super::store::Entry::Dom(x, _) = *e {
+                                let d = engine.store.doms[x as usize];
+                                if d.is_single() {
+                                    let i = &mut skip[x as usize];
+                                    if i.is_empty() {
+                                        implied.push((x, d));
+                                    }
+                                    *i = i.or(d);
+                                }
+                            }
+                        }
+                    } else if engine.interrupted().is_none() {
+                        let lits = self.failure_lits(engine);
+                        refuted = Some(self.analyze_to(engine, &lits, true));
+                    }
+                    self.decisions.pop();
+                    engine.pop_level();
+                    if let Some(h) = &mut engine.store.hist {
+                        h.frozen = false;
+                    }
+                    engine.probe_stats.runs += 1;
+                    if engine.interrupted().is_some() {
+                        return false;
+                    }
+                    let Some(refuted) = refuted else {
+                        continue;
+                    };
+                    engine.probe_stats.conflicts += 1;
+                    self.stats.probes += 1;
+                    let Pending::Jump {
+                        clause, lbd, premises, ..
+                    } = &refuted
+                    else {
+                        // The conflict rests on the root: no solution is left.
+                        self.pending = refuted;
+                        return false;
+                    };
+                    let lit = clause[0];
+                    if lit.fails(engine.dom(lit.var())) {
+                        // The conflict rests on the node alone (not on the probe): dead.
+                        self.pending = refuted;
+                        return false;
+                    }
+                    let (clause, lbd, premises) = (clause.clone(), *lbd, premises.clone());
+                    self.add_clause(engine, clause, lbd, false);
+                    if !self.propagated(engine, Some((lit, premises, probe.suspend))) {
+                        return false;
+                    }
+                    for &(x, _) in implied.iter() {
+                        skip[x as usize] = Domain::EMPTY;
+                    }
+                    implied.clear();
+                    changed = true;
+                    break;
+                }
+            }
+            if !changed || probe.passes == Passes::One {
+                return true;
+            }
+        }
+    }
+
+    /// Asserts `lit` (with its premises) at the current level, if given, and propagates (below
+    /// the ceiling, if given); a conflict is analysed and `false` returned.
+    fn propagated(&mut self, engine: &mut Engine, assert: Option<(Lit, Vec<Premise>, Option<Priority>)>) -> bool {
+        let mut ceiling = None;
+        if let Some((lit, premises, suspend)) = assert {
+            ceiling = suspend;
+            engine.log_step("nogood", StepKind::Deduction, premises.clone());
+            let r = engine.store.restrict(lit.var(), lit.restriction());
+            if let Some(log) = &mut engine.store.log {
+                log.close();
+            }
+            if r.is_err() {
+                let mut lits: Vec<Lit> = premises.iter().flat_map(|p| self.premise_lits(*p)).collect();
+                lits.push(lit.negate());
+                engine.store.emptied = None;
+                self.pending = self.analyze(engine, &lits);
+                return false;
+            }
+        }
+        if engine.propagate_with(ceiling).is_ok() {
+            return true;
+        }
+        if engine.interrupted().is_none() {
+            let lits = self.failure_lits(engine);
+            self.pending = self.analyze(engine, &lits);
+        }
+        false
+    }
+
     fn restart_due(&mut self) -> bool {
         self.since_restart += 1;
         self.since_restart >= luby(self.stats.restarts + 1) * RESTART_BASE
@@ -946,6 +1153,13 @@ impl Learner {
     /// 1-UIP analysis of a conflict among the true facts `conflict`: the clause to learn and
     /// the node to assert it at.
     fn analyze(&mut self, engine: &Engine, conflict: &[Lit]) -> Pending {
+        self.analyze_to(engine, conflict, false)
+    }
+
+    /// [`Learner::analyze`]; with `last_uip`, the facts of the conflict's level are resolved
+    /// back to its decision (the *last* UIP) where they can be: a probe's conflict thus gives
+    /// the clause that refutes the probed value itself.
+    fn analyze_to(&mut self, engine: &Engine, conflict: &[Lit], last_uip: bool) -> Pending {
         self.stats.conflicts += 1;
         // The conflict's level: the highest decision level among its facts (a clause whose
         // watches missed an event, or a rule that ran late, can fail on facts of an earlier
@@ -995,38 +1209,48 @@ impl Learner {
                 // reason led there). No solution is left.
                 break None;
             };
-            if heap.is_empty() || sub == 0 {
+            if sub == 0 || (heap.is_empty() && !last_uip) {
                 break Some(lit);
             }
             // Resolve: the fact's reason replaces it.
             let x = lit.var();
-            if sub == 2 {
+            let reason: Vec<Lit> = if sub == 2 {
                 let v = lit.value();
-                for w in self.root_dom[x.index()].without(v).iter() {
-                    add(self, Lit::ne(x, w), &mut heap);
-                }
-                continue;
-            }
-            let s = &engine.store.log.as_ref().expect("learning keeps the log").steps[step as usize];
-            if s.kind == StepKind::Probe || s.premises.is_empty() {
-                self.stats.fallbacks += 1;
-                let heads: Vec<Lit> = self
-                    .decisions
+                self.root_dom[x.index()]
+                    .without(v)
                     .iter()
-                    .filter(|d| d.0 <= fact_level)
-                    .map(|d| d.1)
-                    .collect();
-                for h in heads {
-                    add(self, h, &mut heap);
-                }
+                    .map(|w| Lit::ne(x, w))
+                    .collect()
             } else {
-                self.stats.explained += 1;
-                let premises = s.premises.clone();
-                for p in premises {
-                    for l in self.premise_lits(p) {
-                        add(self, l, &mut heap);
-                    }
+                let s = &engine.store.log.as_ref().expect("learning keeps the log").steps[step as usize];
+                if s.kind == StepKind::Probe || s.premises.is_empty() {
+                    self.decisions
+                        .iter()
+                        .filter(|d| d.0 <= fact_level)
+                        .map(|d| d.1)
+                        .collect()
+                } else {
+                    s.premises.iter().flat_map(|p| self.premise_lits(*p)).collect()
                 }
+            };
+            if heap.is_empty()
+                && !reason
+                    .iter()
+                    .any(|&l| self.locate(engine, self.canon(l)).is_some_and(|f| f.0 >= current))
+            {
+                // The last fact of its level rests on earlier levels alone: it is the UIP.
+                break Some(lit);
+            }
+            if sub == 1 {
+                let s = &engine.store.log.as_ref().expect("learning keeps the log").steps[step as usize];
+                if s.kind == StepKind::Probe || s.premises.is_empty() {
+                    self.stats.fallbacks += 1;
+                } else {
+                    self.stats.explained += 1;
+                }
+            }
+            for l in reason {
+                add(self, l, &mut heap);
             }
         };
         // Minimisation: a literal whose reason the other marked facts imply goes (N. Sörensson

@@ -205,7 +205,7 @@ impl Probe {
 
 impl Engine {
     /// Propagates, honouring a suspension ceiling.
-    fn propagate_with(&mut self, suspend: Option<Priority>) -> Result<(), super::Conflict> {
+    pub(super) fn propagate_with(&mut self, suspend: Option<Priority>) -> Result<(), super::Conflict> {
         match suspend {
             Some(p) => self.propagate_below(p),
             None => self.propagate(),
@@ -414,7 +414,7 @@ impl<B: Brancher> Backtrack for EngineSearch<B> {
                 }
             }
             if l.active {
-                return l.expand(&mut self.engine, &mut self.brancher, out);
+                return l.expand(&mut self.engine, &mut self.brancher, self.probe.as_ref(), out);
             }
         }
         if self.engine.all_fixed() {

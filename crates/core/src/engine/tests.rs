@@ -983,11 +983,20 @@ fn holds(rule: SumRule, t: u32) -> bool {
 /// Counts the solutions of `engine` with the learning settings `learning` (every variable
 /// fixed at each), and the learning counters when it learned.
 fn count_learning(engine: Engine, learning: learn::Learning) -> (u64, Option<learn::LearnStats>) {
+    count_learning_probing(engine, learning, None)
+}
+
+fn count_learning_probing(
+    engine: Engine,
+    learning: learn::Learning,
+    probe: Option<Probe>,
+) -> (u64, Option<learn::LearnStats>) {
     let limits = Limits {
         learning,
         ..Limits::all()
     };
     let mut s = EngineSearch::new(engine, SmallestDomain::new());
+    s.probe = probe;
     s.engine.set_limits(&limits);
     let r = run(&mut s, &limits, |s| {
         assert!(s.engine.all_fixed());
@@ -1081,6 +1090,31 @@ proptest! {
 /// search) that it had not found before: learning never cuts a solution off. (A clause
 /// learned after a solution may rest on that solution's blocking clause.)
 fn check_learned_clauses(make: impl Fn() -> Engine, activity: bool) -> Result<(), TestCaseError> {
+    check_learned_clauses_probing(make, activity, None)
+}
+
+/// The probes the tests learn with: every pair to a fixpoint, or as the line toolkit probes
+/// (one pass, true first, global rules suspended inside probes).
+fn test_probe(lines: bool) -> Probe {
+    if lines {
+        Probe {
+            vars: None,
+            max_values: 2,
+            passes: Passes::One,
+            suspend: Some(Priority::Global),
+            descending: true,
+            after_failures: 0,
+        }
+    } else {
+        Probe::pairs()
+    }
+}
+
+fn check_learned_clauses_probing(
+    make: impl Fn() -> Engine,
+    activity: bool,
+    probe: Option<Probe>,
+) -> Result<(), TestCaseError> {
     let mut sols: Vec<Vec<Domain>> = Vec::new();
     let mut s = EngineSearch::new(make(), SmallestDomain::new());
     run(&mut s, &Limits::all(), |s| {
@@ -1092,6 +1126,7 @@ fn check_learned_clauses(make: impl Fn() -> Engine, activity: bool) -> Result<()
         ..Limits::all()
     };
     let mut s = EngineSearch::new(make(), SmallestDomain::new());
+    s.probe = probe;
     s.engine.set_limits(&limits);
     let mut found: Vec<Vec<Domain>> = Vec::new();
     let r = run(&mut s, &limits, |s| {
@@ -1135,4 +1170,61 @@ proptest! {
     fn every_clause_learned_on_sudoku6_holds_in_every_solution(seed in 40u64..80) {
         check_learned_clauses(|| sudoku6(seed).0, false)?;
     }
+
+    #[test]
+    fn every_clause_learned_while_probing_holds_in_every_solution(seed in any::<u64>(), activity in any::<bool>(), lines in any::<bool>()) {
+        check_learned_clauses_probing(|| random_path_model(seed).0, activity, Some(test_probe(lines)))?;
+    }
+
+
+    #[test]
+    fn learning_while_probing_counts_like_the_plain_search(seed in any::<u64>(), activity in any::<bool>(), auto in any::<bool>(), lines in any::<bool>()) {
+        let plain = count(random_path_model(seed).0, None);
+        let mode = if auto { learn::LearnMode::Auto } else { learn::LearnMode::On };
+        let probe = Some(test_probe(lines));
+        let (learned, _) = count_learning_probing(random_path_model(seed).0, learning(mode, activity), probe);
+        prop_assert_eq!(learned, plain);
+        let m = random_distinct(seed);
+        let mut brute = 0u64;
+        assignments(&m.doms, |x| if m.holds(x) { brute += 1 });
+        let probe = Some(Probe { max_values: 3, ..Probe::pairs() });
+        prop_assert_eq!(count_learning_probing(m.engine(DistinctRules::ALL).0, learning(mode, activity), probe).0, brute);
+    }
+}
+
+#[test]
+fn every_clause_learned_while_probing_sudoku6_holds_in_every_solution() {
+    for seed in 80u64..83 {
+        let probe = Probe {
+            max_values: 3,
+            ..Probe::pairs()
+        };
+        check_learned_clauses_probing(|| sudoku6(seed).0, true, Some(probe)).unwrap();
+    }
+}
+
+#[test]
+fn learning_while_probing_refutes_probed_values_with_clauses() {
+    // Latin squares of order 4 with a few givens: probes fail, and each failure is learned.
+    let mut total = learn::LearnStats::default();
+    for seed in 0..20u64 {
+        let make = || {
+            let (mut e, x) = latin(4, DistinctRules::NAKED_SINGLES);
+            let mut rng = SplitMix64::new(seed);
+            let _ = e.assign(x[rng.below(16)], 1 + rng.below(4) as u32);
+            let _ = e.assign(x[rng.below(16)], 1 + rng.below(4) as u32);
+            e
+        };
+        let plain = count(make(), None);
+        let probe = Some(Probe {
+            max_values: 4,
+            ..Probe::pairs()
+        });
+        let (n, stats) = count_learning_probing(make(), learning(learn::LearnMode::On, true), probe);
+        assert_eq!(n, plain, "seed {seed}");
+        if let Some(st) = stats {
+            total.absorb(&st);
+        }
+    }
+    assert!(total.probes > 0 && total.learned >= total.probes, "{total:?}");
 }
