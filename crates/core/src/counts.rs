@@ -395,6 +395,12 @@ impl crate::engine::Propagator for Packing {
             }
             if blocks.len() != need as usize {
                 if blocks.len() < need as usize {
+                    if cx.explaining() {
+                        // The set's fixed cells leave too few blocks for the stars it needs.
+                        let fixed = set.iter().map(|c| self.cells[c.index()]).filter(|&v| cx.is_fixed(v));
+                        let p: Vec<Premise> = fixed.map(|v| Premise::is(v, cx.value(v).unwrap_or(FALSE))).collect();
+                        cx.because_rule("packing", p);
+                    }
                     return Err(crate::engine::Conflict);
                 }
                 continue;

@@ -134,6 +134,15 @@ impl Clauses {
             }
         }
         let Some(last) = open else {
+            if cx.explaining() {
+                // Every literal is false: the clause's opposite is the contradiction.
+                let premises: Vec<Premise> = self
+                    .clause(k)
+                    .iter()
+                    .map(|l| Premise::is(l.var, TRUE + FALSE - l.value()))
+                    .collect();
+                cx.because(premises);
+            }
             return Err(Conflict);
         };
         if cx.explaining() {

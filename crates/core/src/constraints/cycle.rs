@@ -150,6 +150,21 @@ impl LoopChains {
         // Every visited cell must lie on the cycle (another cycle, chain or lone visited cell
         // would be left out).
         if cx.int(self.visited) != self.walk(cx, on).len() as i64 {
+            if cx.explaining() {
+                // The closed cycle, and a visited cell off it.
+                let cycle = self.walk(cx, on);
+                let off = self
+                    .vars
+                    .cell
+                    .iter()
+                    .enumerate()
+                    .find(|&(i, &x)| cx.is_true(x) && !cycle.contains(&CellId::from_index(i)));
+                if let Some((_, &x)) = off {
+                    let mut premises = self.premises(cx, on);
+                    premises.push(Premise::is(x, TRUE));
+                    cx.because_rule("finish", premises);
+                }
+            }
             return Err(Conflict);
         }
         if cx.explaining() {

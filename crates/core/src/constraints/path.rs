@@ -520,7 +520,13 @@ impl ChainRule {
         let (p, q) = self.p.vars.links.ends(l);
         let (ea, eb) = (self.end(cx, p), self.end(cx, q));
         if ea == q {
-            return Err(Conflict); // a cycle
+            // A cycle: the chain from `p` to `q` and the link that closes it.
+            if cx.explaining() {
+                let mut premises = self.chain_premises_between(cx, p, q);
+                premises.push(Premise::is(self.p.vars.link[l as usize], TRUE));
+                cx.because(premises);
+            }
+            return Err(Conflict);
         }
         cx.set_int(self.end[ea.index()], eb.0 as i64);
         cx.set_int(self.end[eb.index()], ea.0 as i64);
@@ -570,6 +576,30 @@ impl ChainRule {
         }
     }
 
+    /// The used links of the chain from `p` to `q` (its ends), not through the link between
+    /// them.
+    fn chain_premises_between(&self, cx: &Context, p: CellId, q: CellId) -> Vec<Premise> {
+        let mut premises = Vec::new();
+        let (mut prev, mut cur) = (q, p);
+        while cur != q && premises.len() < self.p.vars.cell.len() {
+            let step = self
+                .p
+                .vars
+                .links
+                .at(cur)
+                .iter()
+                .copied()
+                .filter(|&l| self.used(cx, l))
+                .find(|&l| self.p.vars.links.other(l, cur) != prev);
+            let Some(l) = step else {
+                break;
+            };
+            premises.push(Premise::is(self.p.vars.link[l as usize], TRUE));
+            (prev, cur) = (cur, self.p.vars.links.other(l, cur));
+        }
+        premises
+    }
+
     fn chain_premises(&self, cx: &Context, from: CellId) -> Vec<Premise> {
         let cells = self.walk(cx, from);
         cells
@@ -587,6 +617,18 @@ impl ChainRule {
         // visited afterwards: every other cell is closed below.)
         let visited = self.p.vars.cell.iter().filter(|&&x| cx.is_true(x)).count() as i64;
         if visited != cx.int(self.used) + 1 {
+            if cx.explaining() {
+                // The finished chain, and a visited cell off it.
+                let on: Vec<CellId> = self.walk(cx, self.p.a);
+                let off = (0..self.p.vars.cell.len())
+                    .map(CellId::from_index)
+                    .find(|c| cx.is_true(self.p.vars.cell[c.index()]) && !on.contains(c));
+                if let Some(off) = off {
+                    let mut premises = self.chain_premises(cx, self.p.a);
+                    premises.push(Premise::is(self.p.vars.cell[off.index()], TRUE));
+                    cx.because_rule("finish", premises);
+                }
+            }
             return Err(Conflict);
         }
         if cx.explaining() {
@@ -825,8 +867,8 @@ impl Propagator for Connect {
         // Reasons (when explaining or learning): a cell out of `a`'s reach is closed by the
         // fence around `a`'s side; a cell in a pocket behind one cut cell by the fence around
         // the pocket; a cut cell is visited because of the fence around `a`'s side without it.
-        // A pocket touching the terminals' blocks at several cells keeps no reason (it rests
-        // on the whole position).
+        // A pocket touching the terminals' blocks at several cells: the closed cells and links
+        // around and inside `a`'s side.
         let mut outside: Vec<usize> = Vec::new();
         for i in 0..p.vars.cell.len() {
             if i as u32 % POLL_CELLS == 0 && cx.should_stop() {
@@ -861,8 +903,14 @@ impl Propagator for Connect {
                 let premises = match touches[..] {
                     [] => self.fence(cx, p.a, None),
                     [v] => self.fence_of(cx, &pocket, Some(v)),
-                    _ => Vec::new(),
+                    _ => self.closed_around_and_inside(cx),
                 };
+                // A visited cell in the pocket: the contradiction, in a step of its own (a step
+                // that already closed cells would lose its premises to the failure).
+                if let Some(&t) = pocket.iter().find(|c| cx.is_true(p.vars.cell[c.index()])) {
+                    cx.because(premises);
+                    return cx.set(p.vars.cell[t.index()], false).map(|_| ());
+                }
                 cx.because(premises);
                 for c in pocket {
                     done[c.index()] = true;
@@ -929,6 +977,33 @@ impl Connect {
     fn fence(&self, cx: &Context, start: CellId, without: Option<CellId>) -> Vec<Premise> {
         let (region, _) = self.region(cx, start, |c| Some(c) != without);
         self.fence_of(cx, &region, without)
+    }
+
+    /// The closed cells and links around `a`'s side and the closed links inside it: the
+    /// reason of a pocket that touches the terminals' blocks at several cells. Given them,
+    /// `a`'s side can only lose cells and links, and a cell on no simple path from `a` to `b`
+    /// stays on none.
+    fn closed_around_and_inside(&self, cx: &Context) -> Vec<Premise> {
+        let p = &self.p;
+        let shape = p.vars.shape();
+        let (region, _) = self.region(cx, p.a, |_| true);
+        let mut premises = self.fence_of(cx, &region, None);
+        let mut inside = vec![false; shape.cells()];
+        for c in &region {
+            inside[c.index()] = true;
+        }
+        for &u in &region {
+            for (d, &l) in self.toward[u.index()].iter().enumerate() {
+                if l == LinkId::MAX {
+                    continue;
+                }
+                let w = neighbour(shape, u, d);
+                if inside[w.index()] && u.index() < w.index() && cx.is_false(p.vars.link[l as usize]) {
+                    premises.push(Premise::is(p.vars.link[l as usize], FALSE));
+                }
+            }
+        }
+        premises
     }
 
     /// The closed cells and links around `region` (the links to `except` left out).

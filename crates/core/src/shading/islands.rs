@@ -69,8 +69,8 @@ struct Groups {
 
 impl Islands {
     /// Groups the known-unshaded cells; `Err` when a group joins two numbers or outgrows its
-    /// number.
-    fn groups(&mut self, cx: &Context) -> Result<Groups, Conflict> {
+    /// number, with the technique and the group's cells (the contradiction's reason).
+    fn groups(&mut self, cx: &Context) -> Result<Groups, (&'static str, Vec<CellId>)> {
         self.group.fill(NONE);
         let mut g = Groups {
             cells: Vec::new(),
@@ -100,12 +100,12 @@ impl Islands {
                 }
             }
             if number == MANY {
-                return Err(Conflict);
+                return Err(("two-numbers", members));
             }
             if number != NONE {
                 if let Some(size) = self.numbers[number as usize].1 {
                     if members.len() as u32 > size {
-                        return Err(Conflict);
+                        return Err(("island-too-big", members));
                     }
                 }
             }
@@ -128,7 +128,9 @@ impl Islands {
 
     /// Marks in `reach` every cell a numbered group can still take, by breadth-first search
     /// within its room, through cells that are not shaded and touch no other numbered group.
-    fn mark_reach(&mut self, cx: &Context, g: &Groups) {
+    /// With `walls`, collects the shaded cells that stopped a search (with the numbered
+    /// groups' cells, the reason of what is not reached).
+    fn mark_reach(&mut self, cx: &Context, g: &Groups, mut walls: Option<&mut Vec<CellId>>) {
         let shape = self.shape;
         self.reach.fill(false);
         let mut touched: Vec<CellId> = Vec::new();
@@ -153,7 +155,13 @@ impl Islands {
                 }
                 for n in shape.orth(c) {
                     let i = n.index();
-                    if self.dist[i] != u32::MAX || cx.is_true(self.cells[i]) {
+                    if self.dist[i] != u32::MAX {
+                        continue;
+                    }
+                    if cx.is_true(self.cells[i]) {
+                        if let Some(w) = walls.as_deref_mut() {
+                            w.push(n);
+                        }
                         continue;
                     }
                     // A cell of (or next to) another numbered island cannot join this one.
@@ -205,10 +213,18 @@ impl Propagator for Islands {
         Encoded::Posted
     }
     fn propagate(&mut self, cx: &mut Context) -> Result<(), Conflict> {
-        let g = self.groups(cx)?;
         let explaining = cx.explaining();
         let premises = |cells: &[CellId], vars: &[VarId]| -> Vec<Premise> {
             cells.iter().map(|c| Premise::is(vars[c.index()], FALSE)).collect()
+        };
+        let g = match self.groups(cx) {
+            Ok(g) => g,
+            Err((technique, members)) => {
+                if explaining {
+                    cx.because_rule(technique, premises(&members, &self.cells));
+                }
+                return Err(Conflict);
+            }
         };
         // Complete islands are closed.
         for k in 0..g.cells.len() {
@@ -265,7 +281,29 @@ impl Propagator for Islands {
         }
         // Cells no numbered island can reach (a harder technique: an explainer may hold it
         // back, see `Context::allows`).
-        self.mark_reach(cx, &g);
+        let mut walls = Vec::new();
+        self.mark_reach(cx, &g, explaining.then_some(&mut walls));
+        // What is not reached rests on the numbered islands (their cells set their rooms and
+        // the cells next to them that others cannot take) and the shaded cells that stopped
+        // the searches: in any position with those facts, an island that takes a cell has a
+        // path to it of new cells, so it is still out of reach.
+        let mut reason: Option<Vec<Premise>> = None;
+        let mut reach_reason = |g: &Groups, walls: &mut Vec<CellId>| -> Vec<Premise> {
+            reason
+                .get_or_insert_with(|| {
+                    let mut ps = Vec::new();
+                    for k in 0..g.cells.len() {
+                        if g.number[k] != NONE {
+                            ps.extend(premises(&g.cells[k], &self.cells));
+                        }
+                    }
+                    walls.sort_unstable();
+                    walls.dedup();
+                    ps.extend(walls.iter().map(|c| Premise::is(self.cells[c.index()], TRUE)));
+                    ps
+                })
+                .clone()
+        };
         let unreachable = cx.allows("unreachable");
         for c in self.shape.all() {
             let v = self.cells[c.index()];
@@ -273,13 +311,19 @@ impl Propagator for Islands {
                 continue;
             }
             if cx.is_false(v) {
-                return Err(Conflict); // an island no number can reach
+                // An island no number can reach.
+                if explaining {
+                    let mut ps = reach_reason(&g, &mut walls);
+                    ps.push(Premise::is(v, FALSE));
+                    cx.because_rule("unreachable", ps);
+                }
+                return Err(Conflict);
             }
             if !unreachable {
                 continue;
             }
             if explaining {
-                cx.because_rule("unreachable", []);
+                cx.because_rule("unreachable", reach_reason(&g, &mut walls));
             }
             cx.assign(v, TRUE)?;
         }
@@ -317,7 +361,21 @@ impl Propagator for Islands {
             }
             match exits.as_slice() {
                 // Nowhere to grow: wrong unless it is a `?` island that may be complete.
-                [] if g.number[k] == NONE || self.room(&g, k) != Some(u32::MAX) => return Err(Conflict),
+                [] if g.number[k] == NONE || self.room(&g, k) != Some(u32::MAX) => {
+                    if explaining {
+                        let mut ps = premises(&g.cells[k], &self.cells);
+                        for &c in &g.cells[k] {
+                            for n in self.shape.orth(c) {
+                                let v = self.cells[n.index()];
+                                if cx.is_true(v) && !ps.iter().any(|p| p.var == v) {
+                                    ps.push(Premise::is(v, TRUE));
+                                }
+                            }
+                        }
+                        cx.because_rule("island-grows", ps);
+                    }
+                    return Err(Conflict);
+                }
                 [] => {}
                 [x] if self.room(&g, k) != Some(u32::MAX) => {
                     if explaining {
