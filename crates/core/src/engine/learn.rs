@@ -498,26 +498,46 @@ impl Propagator for Nogoods {
 
 // ----- the learner ---------------------------------------------------------------------------
 
-/// A hasher for literals (one `u32`): a multiplicative hash, for the minimisation's memo.
+/// The minimisation's memo: is a literal implied by the clause's other facts? Per variable, the
+/// values of `x = v` and of `x ≠ v` known implied and known not, cleared after each analysis.
 #[derive(Default)]
-struct LitHasher(u64);
-
-impl std::hash::Hasher for LitHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    fn write_u32(&mut self, i: u32) {
-        self.0 = (u64::from(i) ^ self.0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
+struct LitMemo {
+    yes: [Vec<Domain>; 2],
+    no: [Vec<Domain>; 2],
+    touched: Vec<u32>,
 }
 
-/// The minimisation's memo: is a literal implied by the clause's other facts?
-type LitMemo = std::collections::HashMap<Lit, bool, std::hash::BuildHasherDefault<LitHasher>>;
+impl LitMemo {
+    fn get(&self, l: Lit) -> Option<bool> {
+        let (k, x) = (usize::from(l.is_eq()), l.var().index());
+        if self.yes[k].get(x)?.contains(l.value()) {
+            Some(true)
+        } else if self.no[k][x].contains(l.value()) {
+            Some(false)
+        } else {
+            None
+        }
+    }
+    fn insert(&mut self, l: Lit, implied: bool) {
+        let (k, x) = (usize::from(l.is_eq()), l.var().index());
+        if x >= self.yes[k].len() {
+            for v in self.yes.iter_mut().chain(self.no.iter_mut()) {
+                v.resize(x + 1, Domain::EMPTY);
+            }
+        }
+        let set = if implied { &mut self.yes[k][x] } else { &mut self.no[k][x] };
+        set.insert(l.value());
+        self.touched.push(x as u32);
+    }
+    fn clear(&mut self) {
+        for &x in &self.touched {
+            for v in self.yes.iter_mut().chain(self.no.iter_mut()) {
+                v[x as usize] = Domain::EMPTY;
+            }
+        }
+        self.touched.clear();
+    }
+}
 
 /// The branch that asserts a node's implied literals (the driver applies it like a decision).
 pub(crate) const ASSERT: Decision = Decision {
@@ -573,6 +593,8 @@ pub(crate) struct Learner {
     pending: Pending,
     seen_eq: Vec<Domain>,
     seen_ne: Vec<Domain>,
+    /// The minimisation's memo (kept between analyses, cleared after each).
+    memo: LitMemo,
     activity: Vec<f64>,
     inc: f64,
     since_restart: u64,
@@ -603,6 +625,7 @@ impl Learner {
             pending: Pending::Nothing,
             seen_eq: Vec::new(),
             seen_ne: Vec::new(),
+            memo: LitMemo::default(),
             activity: Vec::new(),
             inc: 1.0,
             since_restart: 0,
@@ -1014,14 +1037,11 @@ impl Learner {
                     if engine.interrupted().is_some() {
                         return false;
                     }
+                    // A quiet trial first, without the log and the history: most probes
+                    // succeed, and their reasons would be recorded for nothing.
                     engine.push_level();
-                    let level = engine.level() as u32;
-                    self.decisions.push((level, self.canon(Lit::eq(var, v))));
-                    if let Some(h) = &mut engine.store.hist {
-                        h.frozen = true;
-                    }
+                    let (log, hist) = (engine.store.log.take(), engine.store.hist.take());
                     let ok = engine.assign(var, v).is_ok() && engine.propagate_with(probe.suspend).is_ok();
-                    let mut refuted = None;
                     if ok {
                         for e in engine.store.trail.top() {
                             if let super::store::Entry::Dom(x, _) = *e {
@@ -1035,7 +1055,27 @@ impl Learner {
                                 }
                             }
                         }
-                    } else if engine.interrupted().is_none() {
+                    }
+                    engine.pop_level();
+                    (engine.store.log, engine.store.hist) = (log, hist);
+                    engine.probe_stats.runs += 1;
+                    if ok || engine.interrupted().is_some() {
+                        if engine.interrupted().is_some() {
+                            return false;
+                        }
+                        continue;
+                    }
+                    // It failed: again, recorded, to learn why (propagation is deterministic,
+                    // so it fails again; if it did not, nothing is concluded).
+                    engine.push_level();
+                    let level = engine.level() as u32;
+                    self.decisions.push((level, self.canon(Lit::eq(var, v))));
+                    if let Some(h) = &mut engine.store.hist {
+                        h.frozen = true;
+                    }
+                    let again = engine.assign(var, v).is_ok() && engine.propagate_with(probe.suspend).is_ok();
+                    let mut refuted = None;
+                    if !again && engine.interrupted().is_none() {
                         let lits = self.failure_lits(engine);
                         refuted = Some(self.analyze_to(engine, &lits, true));
                     }
@@ -1044,7 +1084,6 @@ impl Learner {
                     if let Some(h) = &mut engine.store.hist {
                         h.frozen = false;
                     }
-                    engine.probe_stats.runs += 1;
                     if engine.interrupted().is_some() {
                         return false;
                     }
@@ -1284,10 +1323,12 @@ impl Learner {
         // Minimisation: a literal whose reason the other marked facts imply goes (N. Sörensson
         // and A. Biere, "Minimizing learned clauses", SAT 2009).
         if uip.is_some() && lower.len() > 1 {
-            let mut memo = LitMemo::default();
+            let mut memo = std::mem::take(&mut self.memo);
             let mut budget = 4096u32;
             let before = lower.len();
             lower.retain(|&(_, l)| !self.redundant(engine, l, &mut memo, &mut budget, 0));
+            memo.clear();
+            self.memo = memo;
             self.stats.minimised += (before - lower.len()) as u64;
         }
         for l in marked {
@@ -1341,7 +1382,7 @@ impl Learner {
     /// Is the marked fact `lit` implied by the other marked facts (its reason's facts are all
     /// marked, at the root, or so implied in turn)? `budget` caps the work of one analysis.
     fn redundant(&self, engine: &Engine, lit: Lit, memo: &mut LitMemo, budget: &mut u32, depth: u32) -> bool {
-        if let Some(&r) = memo.get(&lit) {
+        if let Some(r) = memo.get(lit) {
             return r;
         }
         if *budget == 0 || depth > 16 {
