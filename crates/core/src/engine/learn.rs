@@ -270,6 +270,10 @@ struct Clause {
     /// A solution's blocking clause: never deleted.
     blocking: bool,
     deleted: bool,
+    /// Where the last search for a new watch ended (the next one starts there and wraps: I. P.
+    /// Gent, "Optimal implementation of watched literals and more general techniques", JAIR
+    /// 48, 2013).
+    pos: u32,
 }
 
 /// A clause watching a variable, with two of its literals as *blockers*: the one it watches on
@@ -321,6 +325,7 @@ impl Clauses {
             activity: self.bump,
             blocking,
             deleted: false,
+            pos: 2,
         });
     }
 
@@ -373,7 +378,12 @@ impl Clauses {
                 let l = cl.lits[w];
                 // Any false watch moves (the other's event may still be queued).
                 if l.fails(cx.dom(l.var())) {
-                    if let Some(k) = (2..cl.lits.len()).find(|&k| !cl.lits[k].fails(cx.dom(cl.lits[k].var()))) {
+                    let (len, start) = (cl.lits.len(), (cl.pos as usize).clamp(2, cl.lits.len()));
+                    let free = (start..len)
+                        .chain(2..start)
+                        .find(|&k| !cl.lits[k].fails(cx.dom(cl.lits[k].var())));
+                    if let Some(k) = free {
+                        cl.pos = k as u32;
                         cl.lits.swap(w, k);
                         let nv = cl.lits[w].var().index();
                         let ov = l.var().index();
@@ -525,7 +535,11 @@ impl LitMemo {
                 v.resize(x + 1, Domain::EMPTY);
             }
         }
-        let set = if implied { &mut self.yes[k][x] } else { &mut self.no[k][x] };
+        let set = if implied {
+            &mut self.yes[k][x]
+        } else {
+            &mut self.no[k][x]
+        };
         set.insert(l.value());
         self.touched.push(x as u32);
     }
