@@ -55,9 +55,10 @@
 //!   the learned clauses of low LBD (literal block distance, G. Audemard and L. Simon,
 //!   "Predicting learnt clauses quality in modern SAT solvers", IJCAI 2009) and removes half of
 //!   the others when there are more than the current cap.
-//! * **Probing** ([`Probe`]) goes on while learning: each probed value is a decision of its own
-//!   level; when it fails, the conflict is analysed back to that decision (the *last* UIP,
-//!   [`Learner::analyze_to`]), so the clause learned refutes the probed value itself from facts
+//! * **Probing** ([`Probe`]) goes on while learning: each probed value is tried quietly first
+//!   (no log, no history: most trials succeed); one that fails is tried again, recorded, as a
+//!   decision of its own level, and the conflict is analysed back to that decision (the *last* UIP,
+//!   `Learner::analyze_to`), so the clause learned refutes the probed value itself from facts
 //!   of earlier levels. The clause is kept (later branches inherit the refutation, as
 //!   failed-literal probing with learning does in SAT solvers) and asserted at the node with
 //!   its other literals as premises, so later conflicts resolve through it like any fact.
