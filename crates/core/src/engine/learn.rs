@@ -1004,11 +1004,11 @@ impl Learner {
         let before = engine.changes();
         let n = probe.vars.as_ref().map_or(engine.num_vars(), Vec::len);
         // Values a successful probe of this pass fixed (nothing refuted since): skipped.
-        let mut implied: Vec<(u32, Domain)> = Vec::new();
+        let mut implied: Vec<u32> = Vec::new();
         let mut skip = std::mem::take(&mut engine.implied);
         skip.resize(engine.num_vars(), Domain::EMPTY);
         let ok = self.probe_passes(engine, probe, n, &mut skip, &mut implied);
-        for &(x, _) in &implied {
+        for &x in &implied {
             skip[x as usize] = Domain::EMPTY;
         }
         engine.implied = skip;
@@ -1030,22 +1030,13 @@ impl Learner {
         probe: &Probe,
         n: usize,
         skip: &mut [Domain],
-        implied: &mut Vec<(u32, Domain)>,
+        implied: &mut Vec<u32>,
     ) -> bool {
         loop {
             let mut changed = false;
             for k in 0..n {
-                let var = match &probe.vars {
-                    Some(v) => v[k],
-                    None => VarId::from_index(k),
-                };
-                let d = engine.dom(var);
-                if d.len() < 2 || d.len() > probe.max_values {
-                    continue;
-                }
-                let mut left = d;
-                while let Some(v) = if probe.descending { left.max() } else { left.min() } {
-                    left = left.without(v);
+                let var = probe.var(k);
+                for v in probe.values(engine.dom(var)) {
                     if skip[var.index()].contains(v) {
                         continue;
                     }
@@ -1058,18 +1049,7 @@ impl Learner {
                     let (log, hist) = (engine.store.log.take(), engine.store.hist.take());
                     let ok = engine.assign(var, v).is_ok() && engine.propagate_with(probe.suspend).is_ok();
                     if ok {
-                        for e in engine.store.trail.top() {
-                            if let super::store::Entry::Dom(x, _) = *e {
-                                let d = engine.store.doms[x as usize];
-                                if d.is_single() {
-                                    let i = &mut skip[x as usize];
-                                    if i.is_empty() {
-                                        implied.push((x, d));
-                                    }
-                                    *i = i.or(d);
-                                }
-                            }
-                        }
+                        engine.note_implied(skip, implied);
                     }
                     engine.pop_level();
                     (engine.store.log, engine.store.hist) = (log, hist);
@@ -1126,7 +1106,7 @@ impl Learner {
                     if !self.propagated(engine, Some((lit, premises, probe.suspend))) {
                         return false;
                     }
-                    for &(x, _) in implied.iter() {
+                    for &x in implied.iter() {
                         skip[x as usize] = Domain::EMPTY;
                     }
                     implied.clear();

@@ -190,6 +190,25 @@ pub struct Probe {
 }
 
 impl Probe {
+    /// The `k`-th probed variable (of `n` = its list's length, or every variable).
+    pub(super) fn var(&self, k: usize) -> VarId {
+        match &self.vars {
+            Some(v) => v[k],
+            None => VarId::from_index(k),
+        }
+    }
+    /// The values of a variable's domain `d` to try, in the order asked for (none when the
+    /// variable is fixed or has more than `max_values` values).
+    pub(super) fn values(&self, d: Domain) -> impl Iterator<Item = u32> {
+        let wanted = d.len() >= 2 && d.len() <= self.max_values;
+        let mut left = if wanted { d } else { Domain::EMPTY };
+        let descending = self.descending;
+        std::iter::from_fn(move || {
+            let v = if descending { left.max() } else { left.min() }?;
+            left = left.without(v);
+            Some(v)
+        })
+    }
     /// Every two-valued variable, to a fixpoint, with every rule.
     pub fn pairs() -> Self {
         Probe {
@@ -245,6 +264,23 @@ impl Engine {
         Ok(())
     }
 
+    /// After a successful probe, its level still open: each variable it fixed gets its value
+    /// added to `implied` (`touched` lists the variables whose entry was empty before).
+    pub(super) fn note_implied(&self, implied: &mut [Domain], touched: &mut Vec<u32>) {
+        for e in self.store.trail.top() {
+            if let Entry::Dom(x, _) = *e {
+                let d = self.store.doms[x as usize];
+                if d.is_single() {
+                    let i = &mut implied[x as usize];
+                    if i.is_empty() {
+                        touched.push(x);
+                    }
+                    *i = i.or(d);
+                }
+            }
+        }
+    }
+
     /// The passes of [`Engine::probe`]. `implied[v]` holds the values that a successful probe
     /// since the last change of the node fixed `v` to: probing `v` to such a value would
     /// succeed and fix nothing new (propagation is monotone: it reaches a part of the fixpoint
@@ -260,18 +296,8 @@ impl Engine {
         loop {
             let mut changed = false;
             for k in 0..n {
-                let var = match &probe.vars {
-                    Some(v) => v[k],
-                    None => VarId::from_index(k),
-                };
-                let d = self.dom(var);
-                if d.len() < 2 || d.len() > probe.max_values {
-                    continue;
-                }
-                // The values of `d` in the order asked for (the domain is a copy).
-                let mut left = d;
-                while let Some(v) = if probe.descending { left.max() } else { left.min() } {
-                    left = left.without(v);
+                let var = probe.var(k);
+                for v in probe.values(self.dom(var)) {
                     if implied[var.index()].contains(v) {
                         continue;
                     }
@@ -281,18 +307,7 @@ impl Engine {
                     self.push_level();
                     let ok = self.assign(var, v).is_ok() && self.propagate_with(probe.suspend).is_ok();
                     if ok {
-                        for e in self.store.trail.top() {
-                            if let Entry::Dom(x, _) = *e {
-                                let d = self.store.doms[x as usize];
-                                if d.is_single() {
-                                    let i = &mut implied[x as usize];
-                                    if i.is_empty() {
-                                        touched.push(x);
-                                    }
-                                    *i = i.or(d);
-                                }
-                            }
-                        }
+                        self.note_implied(implied, touched);
                     }
                     self.pop_level();
                     self.probe_stats.runs += 1;

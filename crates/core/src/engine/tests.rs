@@ -469,14 +469,7 @@ fn single_path_models_count_every_simple_path_between_the_terminals() {
                     },
                 ] {
                     let e = path_model(shape, a, b, rules, &[]);
-                    let probe = Probe {
-                        vars: None,
-                        max_values: 2,
-                        passes: Passes::One,
-                        suspend: Some(Priority::Global),
-                        descending: true,
-                        after_failures: 0,
-                    };
+                    let probe = test_probe(true);
                     assert_eq!(count(e, None), brute, "{h}x{w} {a:?}->{b:?} {rules:?}");
                     let e = path_model(shape, a, b, rules, &[]);
                     assert_eq!(

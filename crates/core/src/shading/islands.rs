@@ -56,6 +56,23 @@ impl Islands {
         }
     }
 
+    /// An island's cells (unshaded) and the shaded cells around it.
+    fn island_and_border(&self, cx: &Context, island: &[CellId]) -> Vec<Premise> {
+        let mut ps: Vec<Premise> = island
+            .iter()
+            .map(|c| Premise::is(self.cells[c.index()], FALSE))
+            .collect();
+        for &c in island {
+            for n in self.shape.orth(c) {
+                let v = self.cells[n.index()];
+                if cx.is_true(v) && !ps.iter().any(|p| p.var == v) {
+                    ps.push(Premise::is(v, TRUE));
+                }
+            }
+        }
+        ps
+    }
+
     fn neighbours(&self, c: CellId) -> impl Iterator<Item = CellId> + '_ {
         ORTHOGONAL.iter().filter_map(move |&d| self.shape.step(c, d))
     }
@@ -363,15 +380,8 @@ impl Propagator for Islands {
                 // Nowhere to grow: wrong unless it is a `?` island that may be complete.
                 [] if g.number[k] == NONE || self.room(&g, k) != Some(u32::MAX) => {
                     if explaining {
-                        let mut ps = premises(&g.cells[k], &self.cells);
-                        for &c in &g.cells[k] {
-                            for n in self.shape.orth(c) {
-                                let v = self.cells[n.index()];
-                                if cx.is_true(v) && !ps.iter().any(|p| p.var == v) {
-                                    ps.push(Premise::is(v, TRUE));
-                                }
-                            }
-                        }
+                        // The island, and the shaded cells around it that leave no way out.
+                        let ps = self.island_and_border(cx, &g.cells[k]);
                         cx.because_rule("island-grows", ps);
                     }
                     return Err(Conflict);
@@ -380,15 +390,7 @@ impl Propagator for Islands {
                 [x] if self.room(&g, k) != Some(u32::MAX) => {
                     if explaining {
                         // The island, and the shaded cells around it that leave one way out.
-                        let mut ps = premises(&g.cells[k], &self.cells);
-                        for &c in &g.cells[k] {
-                            for n in self.shape.orth(c) {
-                                let v = self.cells[n.index()];
-                                if cx.is_true(v) && !ps.iter().any(|p| p.var == v) {
-                                    ps.push(Premise::is(v, TRUE));
-                                }
-                            }
-                        }
+                        let ps = self.island_and_border(cx, &g.cells[k]);
                         cx.because_rule("island-grows", ps);
                     }
                     cx.assign(self.cells[x.index()], FALSE)?;
