@@ -100,3 +100,51 @@ fn learning_counts_planted_path_puzzles_with_many_solutions_exactly() {
     }
     assert!(several >= 4, "only {several} planted puzzles had several solutions");
 }
+
+#[test]
+fn learning_counts_nurikabe_and_masyu_with_a_clue_taken_away_exactly() {
+    // The bundled 6×6 and 8×8 examples with one clue blanked have several solutions (or
+    // none): the islands' and the loop's reasons (contradictions included) must cut none off.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let mut checked = 0;
+    let mut several = 0;
+    for (family, file) in [
+        ("nurikabe", "nurikabe/example-6x6.txt"),
+        ("nurikabe", "nurikabe/example-8x8.txt"),
+        ("masyu", "masyu/example-6x6.txt"),
+        ("masyu", "masyu/example-8x8.txt"),
+    ] {
+        let kind = pencilbox_cli::registry::by_name(family).expect("registered");
+        let text = std::fs::read_to_string(dir.join(file)).expect("a bundled example");
+        let lines: Vec<&str> = text.lines().collect();
+        // Every clue of the grid (the lines after the header), by line and token.
+        let clues: Vec<(usize, usize)> = (1..lines.len())
+            .flat_map(|i| {
+                let tokens: Vec<&str> = lines[i].split_whitespace().collect();
+                (0..tokens.len())
+                    .filter(move |&j| tokens[j] != "-")
+                    .map(move |j| (i, j))
+            })
+            .collect();
+        for &(i, j) in clues.iter().take(6) {
+            let mut rows: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+            let mut tokens: Vec<&str> = lines[i].split_whitespace().collect();
+            tokens[j] = "-";
+            rows[i] = tokens.join(" ");
+            let variant = rows.join("\n") + "\n";
+            let (n, _) = agree(
+                kind,
+                &format!("{file} without the clue at line {} token {j}", i + 1),
+                &variant,
+                30,
+            );
+            checked += 1;
+            several += usize::from(n > 1);
+        }
+    }
+    assert!(checked >= 16, "only {checked} variants");
+    assert!(
+        several > 0,
+        "no variant had several solutions: the test checks nothing new"
+    );
+}
