@@ -359,6 +359,12 @@ impl crate::engine::Propagator for Packing {
             let Some(need) = k.checked_sub(stars).filter(|&n| n > 0) else {
                 continue;
             };
+            // The reason of what the packing concludes: the set's fixed cells.
+            let cells = &self.cells;
+            let fixed_premises = |cx: &crate::engine::Context| -> Vec<Premise> {
+                let fixed = set.iter().map(|c| cells[c.index()]).filter(|&v| cx.is_fixed(v));
+                fixed.map(|v| Premise::is(v, cx.value(v).unwrap_or(FALSE))).collect()
+            };
             self.pass += 1;
             let pass = self.pass;
             let open: Vec<CellId> = set
@@ -395,11 +401,9 @@ impl crate::engine::Propagator for Packing {
             }
             if blocks.len() != need as usize {
                 if blocks.len() < need as usize {
+                    // The set's fixed cells leave too few blocks for the stars it needs.
                     if cx.explaining() {
-                        // The set's fixed cells leave too few blocks for the stars it needs.
-                        let fixed = set.iter().map(|c| self.cells[c.index()]).filter(|&v| cx.is_fixed(v));
-                        let p: Vec<Premise> = fixed.map(|v| Premise::is(v, cx.value(v).unwrap_or(FALSE))).collect();
-                        cx.because_rule("packing", p);
+                        cx.because_rule("packing", fixed_premises(cx));
                     }
                     return Err(crate::engine::Conflict);
                 }
@@ -416,9 +420,7 @@ impl crate::engine::Propagator for Packing {
                     let v = self.cells[y.index()];
                     if cx.value(v) != Some(value) {
                         if cx.explaining() {
-                            let fixed = set.iter().map(|c| self.cells[c.index()]).filter(|&v| cx.is_fixed(v));
-                            let p: Vec<Premise> = fixed.map(|v| Premise::is(v, cx.value(v).unwrap_or(FALSE))).collect();
-                            cx.because_rule("packing", p);
+                            cx.because_rule("packing", fixed_premises(cx));
                         }
                         cx.assign(v, value)?;
                     }

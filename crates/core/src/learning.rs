@@ -98,20 +98,49 @@ pub struct LearnStats {
 }
 
 impl LearnStats {
+    /// The counters in a fixed order (the order of the fields).
+    fn fields(&self) -> [u64; 12] {
+        [
+            self.searches,
+            self.conflicts,
+            self.learned,
+            self.literals,
+            self.units,
+            self.deleted,
+            self.restarts,
+            self.blocking,
+            self.fallbacks,
+            self.explained,
+            self.minimised,
+            self.probes,
+        ]
+    }
+    /// The counters from [`LearnStats::fields`]'s order.
+    fn from_fields(v: [u64; 12]) -> LearnStats {
+        let [searches, conflicts, learned, literals, units, deleted, restarts, blocking, fallbacks, explained, minimised, probes] =
+            v;
+        LearnStats {
+            searches,
+            conflicts,
+            learned,
+            literals,
+            units,
+            deleted,
+            restarts,
+            blocking,
+            fallbacks,
+            explained,
+            minimised,
+            probes,
+        }
+    }
     /// Adds another search's counters.
     pub fn absorb(&mut self, o: &LearnStats) {
-        self.searches += o.searches;
-        self.conflicts += o.conflicts;
-        self.learned += o.learned;
-        self.literals += o.literals;
-        self.units += o.units;
-        self.deleted += o.deleted;
-        self.restarts += o.restarts;
-        self.blocking += o.blocking;
-        self.fallbacks += o.fallbacks;
-        self.explained += o.explained;
-        self.minimised += o.minimised;
-        self.probes += o.probes;
+        let (mut a, b) = (self.fields(), o.fields());
+        for (x, y) in a.iter_mut().zip(b) {
+            *x += y;
+        }
+        *self = LearnStats::from_fields(a);
     }
 }
 
@@ -123,25 +152,9 @@ pub struct LearnCounters {
 }
 
 impl LearnCounters {
-    fn fields(s: &LearnStats) -> [u64; 12] {
-        [
-            s.searches,
-            s.conflicts,
-            s.learned,
-            s.literals,
-            s.units,
-            s.deleted,
-            s.restarts,
-            s.blocking,
-            s.fallbacks,
-            s.explained,
-            s.minimised,
-            s.probes,
-        ]
-    }
     /// Adds what a search did since its last report.
     pub(crate) fn add(&self, now: &LearnStats, before: &LearnStats) {
-        let (a, b) = (Self::fields(now), Self::fields(before));
+        let (a, b) = (now.fields(), before.fields());
         for k in 0..a.len() {
             if a[k] != b[k] {
                 self.sums[k].fetch_add(a[k] - b[k], std::sync::atomic::Ordering::Relaxed);
@@ -150,24 +163,8 @@ impl LearnCounters {
     }
     /// The sums so far.
     pub fn snapshot(&self) -> LearnStats {
-        let v: Vec<u64> = self
-            .sums
-            .iter()
-            .map(|a| a.load(std::sync::atomic::Ordering::Relaxed))
-            .collect();
-        LearnStats {
-            searches: v[0],
-            conflicts: v[1],
-            learned: v[2],
-            literals: v[3],
-            units: v[4],
-            deleted: v[5],
-            restarts: v[6],
-            blocking: v[7],
-            fallbacks: v[8],
-            explained: v[9],
-            minimised: v[10],
-            probes: v[11],
-        }
+        LearnStats::from_fields(std::array::from_fn(|k| {
+            self.sums[k].load(std::sync::atomic::Ordering::Relaxed)
+        }))
     }
 }

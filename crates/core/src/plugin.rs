@@ -307,6 +307,12 @@ pub fn algorithm_of<P: Puzzle>(opts: &RunOptions) -> Result<(Option<P::Algorithm
 pub fn learn_notes(stats: &crate::learning::LearnStats) -> Vec<crate::puzzle::Note> {
     let s = stats;
     use crate::puzzle::Note;
+    if s.searches == 0 {
+        return vec![Note::new(
+            "learning",
+            "not used (this algorithm does not search on the engine, or ended before learning began)",
+        )];
+    }
     let avg = if s.learned == 0 {
         0.0
     } else {
@@ -318,12 +324,6 @@ pub fn learn_notes(stats: &crate::learning::LearnStats) -> Vec<crate::puzzle::No
     } else {
         100.0 * s.fallbacks as f64 / resolved as f64
     };
-    if s.searches == 0 {
-        return vec![Note::new(
-            "learning",
-            "not used (this algorithm does not search on the engine, or ended before learning began)",
-        )];
-    }
     vec![
         Note::new("learning: searches", s.searches),
         Note::new("learning: conflicts analysed", s.conflicts),

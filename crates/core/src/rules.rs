@@ -277,13 +277,13 @@ pub const RULES_SETTING: crate::puzzle::SettingInfo = crate::puzzle::SettingInfo
 /// The `learn` setting of the families that search on the engine (`pencilbox list`).
 pub const LEARN_SETTING: crate::puzzle::SettingInfo = crate::puzzle::SettingInfo {
     key: "learn",
-    summary: "conflict-driven learning in the engine search: off (default), on, or auto (on after 4096 nodes)",
+    summary: "conflict-driven learning in the engine search: off (default), on, or auto (on after 1000 nodes)",
 };
 
 /// The `decide` setting that goes with [`LEARN_SETTING`].
 pub const DECIDE_SETTING: crate::puzzle::SettingInfo = crate::puzzle::SettingInfo {
     key: "decide",
-    summary: "with learning, branch as the model does (model, default) or on the most active variable (activity)",
+    summary: "with learning, branch on the most active variable (activity, default) or as the model does (model)",
 };
 
 /// The settings of a region family on the engine: its rule list, and learning
@@ -293,6 +293,21 @@ pub const ENGINE_SETTINGS: &[crate::puzzle::SettingInfo] = &[RULES_SETTING, LEAR
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_learning_settings_describe_the_defaults_in_force() {
+        let l = crate::learning::Learning::default();
+        assert_eq!(l.mode, crate::learning::LearnMode::Off);
+        assert!(LEARN_SETTING.summary.contains("off (default)"));
+        let after = format!("after {} nodes", crate::learning::AUTO_THRESHOLD);
+        assert!(LEARN_SETTING.summary.contains(&after), "{}", LEARN_SETTING.summary);
+        let default = if l.activity {
+            "(activity, default)"
+        } else {
+            "(model, default)"
+        };
+        assert!(DECIDE_SETTING.summary.contains(default), "{}", DECIDE_SETTING.summary);
+    }
 
     static T: RuleTable = RuleTable {
         algorithm: "fast",

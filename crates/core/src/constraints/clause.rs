@@ -133,27 +133,19 @@ impl Clauses {
                 open = Some(l);
             }
         }
-        let Some(last) = open else {
-            if cx.explaining() {
-                // Every literal is false: the clause's opposite is the contradiction.
-                let premises: Vec<Premise> = self
-                    .clause(k)
-                    .iter()
-                    .map(|l| Premise::is(l.var, TRUE + FALSE - l.value()))
-                    .collect();
-                cx.because(premises);
-            }
-            return Err(Conflict);
-        };
+        // The reason: the clause's false literals (all of them: the contradiction).
         if cx.explaining() {
             let premises: Vec<Premise> = self
                 .clause(k)
                 .iter()
-                .filter(|l| l.var != last.var)
+                .filter(|l| open.is_none_or(|o| l.var != o.var))
                 .map(|l| Premise::is(l.var, TRUE + FALSE - l.value()))
                 .collect();
             cx.because(premises);
         }
+        let Some(last) = open else {
+            return Err(Conflict);
+        };
         cx.assign(last.var, last.value())?;
         self.fixed(cx, last.var, last.value());
         Ok(())

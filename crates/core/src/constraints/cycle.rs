@@ -152,16 +152,9 @@ impl LoopChains {
         if cx.int(self.visited) != self.walk(cx, on).len() as i64 {
             if cx.explaining() {
                 // The closed cycle, and a visited cell off it.
-                let cycle = self.walk(cx, on);
-                let off = self
-                    .vars
-                    .cell
-                    .iter()
-                    .enumerate()
-                    .find(|&(i, &x)| cx.is_true(x) && !cycle.contains(&CellId::from_index(i)));
-                if let Some((_, &x)) = off {
+                if let Some(off) = self.vars.visited_off(cx, &self.walk(cx, on)) {
                     let mut premises = self.premises(cx, on);
-                    premises.push(Premise::is(x, TRUE));
+                    premises.push(off);
                     cx.because_rule("finish", premises);
                 }
             }
@@ -190,16 +183,7 @@ impl LoopChains {
                 if cx.explaining() {
                     let mut premises = self.premises(cx, e1);
                     // A visited cell off the chain.
-                    let on = self.walk(cx, e1);
-                    if let Some(x) = self
-                        .vars
-                        .cell
-                        .iter()
-                        .enumerate()
-                        .find(|&(i, &x)| cx.is_true(x) && !on.contains(&CellId::from_index(i)))
-                    {
-                        premises.push(Premise::is(*x.1, TRUE));
-                    }
+                    premises.extend(self.vars.visited_off(cx, &self.walk(cx, e1)));
                     cx.because_rule("loops", premises);
                 }
                 cx.set(v, false)?;

@@ -39,6 +39,17 @@ pub struct PathVars {
 }
 
 impl PathVars {
+    /// A visited cell off `on` (a chain or cycle's cells), as the premise "it is visited": with
+    /// `on`'s links, the reason why `on` cannot be (or become) the whole path or loop.
+    pub(crate) fn visited_off(&self, cx: &Context, on: &[CellId]) -> Option<Premise> {
+        let mut inside = vec![false; self.cell.len()];
+        for c in on {
+            inside[c.index()] = true;
+        }
+        let i = (0..self.cell.len()).find(|&i| !inside[i] && cx.is_true(self.cell[i]))?;
+        Some(Premise::is(self.cell[i], TRUE))
+    }
+
     /// Creates the variables of a `shape` grid on `engine` (links first, then cells).
     ///
     /// The building polls the engine's limits ([`Engine::should_stop_posting`]): when they
@@ -619,13 +630,9 @@ impl ChainRule {
         if visited != cx.int(self.used) + 1 {
             if cx.explaining() {
                 // The finished chain, and a visited cell off it.
-                let on: Vec<CellId> = self.walk(cx, self.p.a);
-                let off = (0..self.p.vars.cell.len())
-                    .map(CellId::from_index)
-                    .find(|c| cx.is_true(self.p.vars.cell[c.index()]) && !on.contains(c));
-                if let Some(off) = off {
+                if let Some(off) = self.p.vars.visited_off(cx, &self.walk(cx, self.p.a)) {
                     let mut premises = self.chain_premises(cx, self.p.a);
-                    premises.push(Premise::is(self.p.vars.cell[off.index()], TRUE));
+                    premises.push(off);
                     cx.because_rule("finish", premises);
                 }
             }

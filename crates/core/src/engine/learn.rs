@@ -893,18 +893,7 @@ impl Learner {
             let start = self.asserts.partition_point(|a| a.node < node);
             for k in start..self.asserts.len() {
                 let (lit, premises) = (self.asserts[k].lit, self.asserts[k].premises.clone());
-                engine.log_step("nogood", StepKind::Deduction, premises);
-                let r = engine.store.restrict(lit.var(), lit.restriction());
-                if let Some(log) = &mut engine.store.log {
-                    log.close();
-                }
-                if r.is_err() {
-                    // The literal is false already: its reason and its opposite conflict.
-                    let premises = self.asserts[k].premises.clone();
-                    let mut lits: Vec<Lit> = premises.iter().flat_map(|p| self.premise_lits(*p)).collect();
-                    lits.push(lit.negate());
-                    engine.store.emptied = None;
-                    self.pending = self.analyze(engine, &lits);
+                if !self.assert_at_node(engine, lit, premises) {
                     return false;
                 }
             }
@@ -918,14 +907,7 @@ impl Learner {
                 return false;
             }
         }
-        if engine.propagate().is_ok() {
-            return true;
-        }
-        if engine.interrupted().is_none() {
-            let lits = self.failure_lits(engine);
-            self.pending = self.analyze(engine, &lits);
-        }
-        false
+        self.propagated(engine, None)
     }
 
     /// `undo` while learning (after the engine popped its level).
@@ -1002,17 +984,9 @@ impl Learner {
     /// clause. `false`: the node is dead (its conflict analysed, the jump pending).
     fn probe(&mut self, engine: &mut Engine, probe: &Probe) -> bool {
         let before = engine.changes();
-        let n = probe.vars.as_ref().map_or(engine.num_vars(), Vec::len);
-        // Values a successful probe of this pass fixed (nothing refuted since): skipped.
-        let mut implied: Vec<u32> = Vec::new();
-        let mut skip = std::mem::take(&mut engine.implied);
-        skip.resize(engine.num_vars(), Domain::EMPTY);
-        let ok = self.probe_passes(engine, probe, n, &mut skip, &mut implied);
-        for &x in &implied {
-            skip[x as usize] = Domain::EMPTY;
-        }
-        engine.implied = skip;
-        if !ok {
+        let n = probe.len(engine.num_vars());
+        // Values a successful probe of this pass fixed (nothing refuted since) are skipped.
+        if !engine.with_implied(|e, skip, touched| self.probe_passes(e, probe, n, skip, touched)) {
             return false;
         }
         if let Some(p) = probe.suspend {
@@ -1054,10 +1028,10 @@ impl Learner {
                     engine.pop_level();
                     (engine.store.log, engine.store.hist) = (log, hist);
                     engine.probe_stats.runs += 1;
-                    if ok || engine.interrupted().is_some() {
-                        if engine.interrupted().is_some() {
-                            return false;
-                        }
+                    if engine.interrupted().is_some() {
+                        return false;
+                    }
+                    if ok {
                         continue;
                     }
                     // It failed: again, recorded, to learn why (propagation is deterministic,
@@ -1087,23 +1061,19 @@ impl Learner {
                     };
                     engine.probe_stats.conflicts += 1;
                     self.stats.probes += 1;
-                    let Pending::Jump {
-                        clause, lbd, premises, ..
-                    } = &refuted
-                    else {
-                        // The conflict rests on the root: no solution is left.
-                        self.pending = refuted;
-                        return false;
+                    let (lit, lbd, clause, premises) = match refuted {
+                        Pending::Jump {
+                            clause, lbd, premises, ..
+                        } if !clause[0].fails(engine.dom(clause[0].var())) => (clause[0], lbd, clause, premises),
+                        // The conflict rests on the root (no solution is left) or on the node
+                        // alone, not on the probe (the node is dead).
+                        dead => {
+                            self.pending = dead;
+                            return false;
+                        }
                     };
-                    let lit = clause[0];
-                    if lit.fails(engine.dom(lit.var())) {
-                        // The conflict rests on the node alone (not on the probe): dead.
-                        self.pending = refuted;
-                        return false;
-                    }
-                    let (clause, lbd, premises) = (clause.clone(), *lbd, premises.clone());
                     self.add_clause(engine, clause, lbd, false);
-                    if !self.propagated(engine, Some((lit, premises, probe.suspend))) {
+                    if !self.assert_at_node(engine, lit, premises) || !self.propagated(engine, probe.suspend) {
                         return false;
                     }
                     for &x in implied.iter() {
@@ -1120,25 +1090,27 @@ impl Learner {
         }
     }
 
-    /// Asserts `lit` (with its premises) at the current level, if given, and propagates (below
-    /// the ceiling, if given); a conflict is analysed and `false` returned.
-    fn propagated(&mut self, engine: &mut Engine, assert: Option<(Lit, Vec<Premise>, Option<Priority>)>) -> bool {
-        let mut ceiling = None;
-        if let Some((lit, premises, suspend)) = assert {
-            ceiling = suspend;
-            engine.log_step("nogood", StepKind::Deduction, premises.clone());
-            let r = engine.store.restrict(lit.var(), lit.restriction());
-            if let Some(log) = &mut engine.store.log {
-                log.close();
-            }
-            if r.is_err() {
-                let mut lits: Vec<Lit> = premises.iter().flat_map(|p| self.premise_lits(*p)).collect();
-                lits.push(lit.negate());
-                engine.store.emptied = None;
-                self.pending = self.analyze(engine, &lits);
-                return false;
-            }
+    /// Asserts `lit` at the current level with its premises (a learned clause's other
+    /// literals); `false` when it is false already (the conflict analysed).
+    fn assert_at_node(&mut self, engine: &mut Engine, lit: Lit, premises: Vec<Premise>) -> bool {
+        if lit.fails(engine.dom(lit.var())) {
+            // Its reason and its opposite conflict.
+            let mut lits: Vec<Lit> = premises.iter().flat_map(|p| self.premise_lits(*p)).collect();
+            lits.push(lit.negate());
+            self.pending = self.analyze(engine, &lits);
+            return false;
         }
+        engine.log_step("nogood", StepKind::Deduction, premises);
+        let r = engine.store.restrict(lit.var(), lit.restriction());
+        if let Some(log) = &mut engine.store.log {
+            log.close();
+        }
+        debug_assert!(r.is_ok(), "a literal that is not false can be made true");
+        true
+    }
+
+    /// Propagates (below the ceiling, if given); a conflict is analysed and `false` returned.
+    fn propagated(&mut self, engine: &mut Engine, ceiling: Option<Priority>) -> bool {
         if engine.propagate_with(ceiling).is_ok() {
             return true;
         }
@@ -1276,23 +1248,19 @@ impl Learner {
             }
             // Resolve: the fact's reason replaces it.
             let x = lit.var();
-            let reason: Vec<Lit> = if sub == 2 {
+            // `explained`: the rule's own reason (`Some(false)`: the decisions stand in).
+            let (reason, explained): (Vec<Lit>, Option<bool>) = if sub == 2 {
                 let v = lit.value();
-                self.root_dom[x.index()]
-                    .without(v)
-                    .iter()
-                    .map(|w| Lit::ne(x, w))
-                    .collect()
+                let domain = self.root_dom[x.index()].without(v).iter().map(|w| Lit::ne(x, w));
+                (domain.collect(), None)
             } else {
                 let s = &engine.store.log.as_ref().expect("learning keeps the log").steps[step as usize];
                 if s.kind == StepKind::Probe || s.premises.is_empty() {
-                    self.decisions
-                        .iter()
-                        .filter(|d| d.0 <= fact_level)
-                        .map(|d| d.1)
-                        .collect()
+                    let heads = self.decisions.iter().filter(|d| d.0 <= fact_level).map(|d| d.1);
+                    (heads.collect(), Some(false))
                 } else {
-                    s.premises.iter().flat_map(|p| self.premise_lits(*p)).collect()
+                    let premises = s.premises.iter().flat_map(|p| self.premise_lits(*p));
+                    (premises.collect(), Some(true))
                 }
             };
             if heap.is_empty()
@@ -1303,13 +1271,10 @@ impl Learner {
                 // The last fact of its level rests on earlier levels alone: it is the UIP.
                 break Some(lit);
             }
-            if sub == 1 {
-                let s = &engine.store.log.as_ref().expect("learning keeps the log").steps[step as usize];
-                if s.kind == StepKind::Probe || s.premises.is_empty() {
-                    self.stats.fallbacks += 1;
-                } else {
-                    self.stats.explained += 1;
-                }
+            match explained {
+                Some(true) => self.stats.explained += 1,
+                Some(false) => self.stats.fallbacks += 1,
+                None => {}
             }
             for l in reason {
                 add(self, l, &mut heap);

@@ -190,7 +190,11 @@ pub struct Probe {
 }
 
 impl Probe {
-    /// The `k`-th probed variable (of `n` = its list's length, or every variable).
+    /// How many variables it probes, of an engine's `vars`.
+    pub(super) fn len(&self, vars: usize) -> usize {
+        self.vars.as_ref().map_or(vars, Vec::len)
+    }
+    /// The `k`-th probed variable (`k` below [`Probe::len`]).
     pub(super) fn var(&self, k: usize) -> VarId {
         match &self.vars {
             Some(v) => v[k],
@@ -245,16 +249,8 @@ impl Engine {
 
     fn probe_timed(&mut self, probe: &Probe) -> Result<(), super::Conflict> {
         let before = self.changes();
-        let n = probe.vars.as_ref().map_or(self.num_vars(), Vec::len);
-        let mut implied = std::mem::take(&mut self.implied);
-        implied.resize(self.num_vars(), Domain::EMPTY);
-        let mut touched = Vec::new();
-        let r = self.probe_passes(probe, n, &mut implied, &mut touched);
-        for &x in &touched {
-            implied[x as usize] = Domain::EMPTY;
-        }
-        self.implied = implied;
-        r?;
+        let n = probe.len(self.num_vars());
+        self.with_implied(|e, implied, touched| e.probe_passes(probe, n, implied, touched))?;
         if let Some(p) = probe.suspend {
             if self.changes() != before {
                 self.enqueue_from(p);
@@ -262,6 +258,20 @@ impl Engine {
             }
         }
         Ok(())
+    }
+
+    /// Runs `f` with the probe's scratch: per variable, the values successful probes fixed it
+    /// to (empty on entry), and the variables `f` gave an entry (cleared on exit).
+    pub(super) fn with_implied<R>(&mut self, f: impl FnOnce(&mut Engine, &mut [Domain], &mut Vec<u32>) -> R) -> R {
+        let mut implied = std::mem::take(&mut self.implied);
+        implied.resize(self.num_vars(), Domain::EMPTY);
+        let mut touched = Vec::new();
+        let r = f(self, &mut implied, &mut touched);
+        for &x in &touched {
+            implied[x as usize] = Domain::EMPTY;
+        }
+        self.implied = implied;
+        r
     }
 
     /// After a successful probe, its level still open: each variable it fixed gets its value
