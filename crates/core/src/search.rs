@@ -68,7 +68,9 @@ pub trait Backtrack {
     }
     /// The alternative after `branch` at the current node (called with the state back at that
     /// node, after `branch` was undone), for states that generate branches lazily; see rule 5
-    /// of the module docs. Default: none.
+    /// of the module docs. Default: none. A state that wraps another must forward it: the
+    /// engine's learning search ([`crate::engine::EngineSearch`]) asserts its learned and
+    /// blocking clauses through it, and without it would end at its first solution.
     #[inline]
     fn successor(&mut self, _branch: Self::Branch) -> Option<Self::Branch> {
         None

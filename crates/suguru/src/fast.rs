@@ -288,6 +288,13 @@ impl Backtrack for FastSearch {
         self.search.undo(d)
     }
 
+    /// The learning search asserts its clauses here (after a dead end or a solution): a
+    /// wrapper that left this method out would end a learning search at its first solution.
+    #[inline]
+    fn successor(&mut self, d: Decision) -> Option<Decision> {
+        self.search.successor(d)
+    }
+
     fn interrupted(&self) -> Option<StopReason> {
         self.search.interrupted()
     }
