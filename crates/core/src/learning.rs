@@ -2,18 +2,36 @@
 //! data, kept apart so that [`crate::search::Limits`] can carry them without the search
 //! driver depending on the engine.
 
-/// Nodes a search under [`LearnMode::Auto`] runs without learning.
-pub const AUTO_THRESHOLD: u64 = 1000;
+/// The plain search's budget under [`LearnMode::Auto`], in nodes × variables: a model of
+/// `n` variables searches `AUTO_WORK / n` nodes without learning (at least
+/// [`AUTO_MIN_NODES`]), so the budget is about the same time on a small grid as on a large
+/// one, where each node costs more (a 20×20 Path model, 1,160 variables: 3,017 nodes; 40×40,
+/// 4,720 variables: 741). Measured in BENCHMARKS.md, "Learning".
+pub const AUTO_WORK: u64 = 3_500_000;
+/// Solutions after which `auto` stays plain: a search that finds this many within its budget
+/// is enumerating, and a learning search pays a blocking clause for each solution (counting
+/// the 4,124,832 fillings of an empty 6×6 Suguru takes 2.4 s plain and over a minute with
+/// learning).
+pub const AUTO_MAX_SOLUTIONS: usize = 8;
+/// The fewest nodes `auto` searches without learning.
+pub const AUTO_MIN_NODES: u64 = 500;
+
+/// The nodes searched without learning under [`LearnMode::Auto`] by default, for a model of
+/// `vars` variables ([`AUTO_WORK`]).
+pub fn auto_nodes(vars: usize) -> u64 {
+    (AUTO_WORK / vars.max(1) as u64).max(AUTO_MIN_NODES)
+}
+
 /// Whether a search learns.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum LearnMode {
     /// Plain depth-first search.
-    #[default]
     Off,
     /// Learning from the first node.
     On,
-    /// Plain search for [`AUTO_THRESHOLD`] nodes, then learning.
+    /// Plain search for a while ([`Learning::auto_after`]), then learning (the default).
+    #[default]
     Auto,
 }
 
@@ -24,17 +42,17 @@ pub struct Learning {
     pub mode: LearnMode,
     /// Branch on the most active variable (VSIDS) instead of the model's brancher.
     pub activity: bool,
-    /// Under [`LearnMode::Auto`], the nodes searched before learning begins
-    /// ([`AUTO_THRESHOLD`] from the command line).
-    pub auto_after: u64,
+    /// Under [`LearnMode::Auto`], the nodes searched before learning begins: `N` from
+    /// `learn=auto:N`, or `None`, [`auto_nodes`] of the model's size.
+    pub auto_after: Option<u64>,
 }
 
 impl Default for Learning {
     fn default() -> Self {
         Learning {
-            mode: LearnMode::Off,
+            mode: LearnMode::Auto,
             activity: true,
-            auto_after: AUTO_THRESHOLD,
+            auto_after: None,
         }
     }
 }
@@ -51,7 +69,17 @@ impl Learning {
                         "on" => LearnMode::On,
                         "off" => LearnMode::Off,
                         "auto" => LearnMode::Auto,
-                        _ => return Err(format!("learn wants `on`, `off` or `auto`, found `{v}`")),
+                        _ => match v.strip_prefix("auto:").map(str::parse::<u64>) {
+                            Some(Ok(n)) => {
+                                l.auto_after = Some(n);
+                                LearnMode::Auto
+                            }
+                            _ => {
+                                return Err(format!(
+                                    "learn wants `on`, `off`, `auto` or `auto:N` (N nodes before learning), found `{v}`"
+                                ))
+                            }
+                        },
                     }
                 }
                 "decide" => {
@@ -166,5 +194,36 @@ impl LearnCounters {
         LearnStats::from_fields(std::array::from_fn(|k| {
             self.sums[k].load(std::sync::atomic::Ordering::Relaxed)
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn learn_settings_read_modes_thresholds_and_branching() {
+        let read = |pairs: &[(&str, &str)]| Learning::from_settings(pairs.iter().copied());
+        assert_eq!(read(&[]).unwrap(), Learning::default());
+        let l = read(&[("learn", "auto:5000"), ("decide", "model"), ("rules", "all")]).unwrap();
+        assert_eq!((l.mode, l.auto_after, l.activity), (LearnMode::Auto, Some(5000), false));
+        let l = read(&[("learn", "auto")]).unwrap();
+        assert_eq!((l.mode, l.auto_after), (LearnMode::Auto, None));
+        assert_eq!(read(&[("learn", "on")]).unwrap().mode, LearnMode::On);
+        for bad in ["auto:", "auto:-1", "auto:1e3", "sometimes"] {
+            let e = read(&[("learn", bad)]).unwrap_err();
+            assert!(e.contains(bad) && e.contains("auto:N"), "{e}");
+        }
+        assert!(read(&[("decide", "random")]).unwrap_err().contains("random"));
+    }
+
+    #[test]
+    fn auto_searches_fewer_plain_nodes_on_larger_models() {
+        let path = |n: usize| n * n + 2 * n * (n - 1);
+        assert_eq!(auto_nodes(path(20)), 3017);
+        assert_eq!(auto_nodes(path(40)), 741);
+        assert!(auto_nodes(path(12)) > auto_nodes(path(20)));
+        assert_eq!(auto_nodes(1_000_000), AUTO_MIN_NODES);
+        assert_eq!(auto_nodes(0), AUTO_WORK);
     }
 }

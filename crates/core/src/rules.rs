@@ -277,7 +277,7 @@ pub const RULES_SETTING: crate::puzzle::SettingInfo = crate::puzzle::SettingInfo
 /// The `learn` setting of the families that search on the engine (`pencilbox list`).
 pub const LEARN_SETTING: crate::puzzle::SettingInfo = crate::puzzle::SettingInfo {
     key: "learn",
-    summary: "conflict-driven learning in the engine search: off (default), on, or auto (on after 1000 nodes)",
+    summary: "conflict-driven learning in the engine search: auto (default: on after a budget of nodes, fewer on larger grids; auto:N after N), on, or off",
 };
 
 /// The `decide` setting that goes with [`LEARN_SETTING`].
@@ -297,10 +297,9 @@ mod tests {
     #[test]
     fn the_learning_settings_describe_the_defaults_in_force() {
         let l = crate::learning::Learning::default();
-        assert_eq!(l.mode, crate::learning::LearnMode::Off);
-        assert!(LEARN_SETTING.summary.contains("off (default)"));
-        let after = format!("after {} nodes", crate::learning::AUTO_THRESHOLD);
-        assert!(LEARN_SETTING.summary.contains(&after), "{}", LEARN_SETTING.summary);
+        assert_eq!(l.mode, crate::learning::LearnMode::Auto);
+        assert!(LEARN_SETTING.summary.contains("auto (default"));
+        assert!(l.auto_after.is_none() && LEARN_SETTING.summary.contains("fewer on larger grids"));
         let default = if l.activity {
             "(activity, default)"
         } else {

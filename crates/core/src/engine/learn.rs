@@ -65,7 +65,10 @@
 //!   Undone probes leave the saved phases alone. On the 20 hard 20×20 Path puzzles this took
 //!   learning from 6.2 s to 1.6 s in total (BENCHMARKS.md, "Learning").
 //! * **Auto** ([`LearnMode::Auto`]) searches without learning first; after
-//!   [`AUTO_THRESHOLD`] nodes it records the solutions met so far as blocking clauses, unwinds
+//!   a budget of nodes ([`auto_nodes`]: fewer on larger models, whose nodes cost more;
+//!   `learn=auto:N` sets it), unless it has found more than [`AUTO_MAX_SOLUTIONS`] solutions
+//!   by then (an enumeration: learning would add a blocking clause per solution, and counting
+//!   millions of solutions is the plain search's work), it records the solutions met so far as blocking clauses, unwinds
 //!   to the root and goes on learning, so small puzzles keep the plain search's speed.
 //!
 //! Everything is deterministic: the same model, settings and limits give the same search.
@@ -78,7 +81,9 @@ use super::store::{Conflict, Context, VarId};
 use crate::domain::Domain;
 use std::collections::BinaryHeap;
 
-pub use crate::learning::{LearnCounters, LearnMode, LearnStats, Learning, AUTO_THRESHOLD};
+pub use crate::learning::{
+    auto_nodes, LearnCounters, LearnMode, LearnStats, Learning, AUTO_MAX_SOLUTIONS, AUTO_MIN_NODES, AUTO_WORK,
+};
 
 /// Conflicts per unit of the Luby restart sequence.
 pub const RESTART_BASE: u64 = 128;
@@ -265,7 +270,9 @@ impl History {
 
 #[derive(Clone, Debug)]
 struct Clause {
-    lits: Vec<Lit>,
+    /// The literals: `Clauses::arena[start..start + len]`.
+    start: u32,
+    len: u32,
     lbd: u32,
     activity: f32,
     /// A solution's blocking clause: never deleted.
@@ -294,6 +301,11 @@ struct Watch {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Clauses {
     clauses: Vec<Clause>,
+    /// Every clause's literals, one after the other (a clause is read where its watch is
+    /// found: one allocation for all keeps them close).
+    arena: Vec<Lit>,
+    /// Literals of deleted clauses still in the arena.
+    garbage: usize,
     watches: Vec<Vec<Watch>>,
     /// Learned (not blocking) clauses alive.
     learned: usize,
@@ -320,8 +332,11 @@ impl Clauses {
             });
         }
         self.learned += usize::from(!blocking);
+        let start = self.arena.len() as u32;
+        self.arena.extend_from_slice(&lits);
         self.clauses.push(Clause {
-            lits,
+            start,
+            len: lits.len() as u32,
             lbd,
             activity: self.bump,
             blocking,
@@ -347,15 +362,31 @@ impl Clauses {
         for &c in &cands[..n] {
             let cl = &mut self.clauses[c as usize];
             cl.deleted = true;
-            cl.lits = Vec::new();
+            self.garbage += cl.len as usize;
         }
         self.learned -= n;
+        if self.garbage * 2 > self.arena.len() {
+            // Compact: the live clauses' literals, in order.
+            let mut arena = Vec::with_capacity(self.arena.len() - self.garbage);
+            for cl in self.clauses.iter_mut().filter(|cl| !cl.deleted) {
+                let start = arena.len() as u32;
+                arena.extend_from_slice(&self.arena[cl.start as usize..(cl.start + cl.len) as usize]);
+                cl.start = start;
+            }
+            self.arena = arena;
+            self.garbage = 0;
+        }
         n as u64
     }
 
     /// Examines the clauses watching `x` after a change of `x`.
     fn wake(&mut self, cx: &mut Context, x: usize) -> Result<(), Conflict> {
-        let Clauses { clauses, watches, .. } = self;
+        let Clauses {
+            clauses,
+            watches,
+            arena,
+            ..
+        } = self;
         let Some(list) = watches.get_mut(x) else {
             return Ok(());
         };
@@ -375,48 +406,49 @@ impl Clauses {
                 list.swap_remove(i);
                 continue;
             }
+            let lits = &mut arena[cl.start as usize..(cl.start + cl.len) as usize];
             for w in 0..2 {
-                let l = cl.lits[w];
+                let l = lits[w];
                 // Any false watch moves (the other's event may still be queued).
                 if l.fails(cx.dom(l.var())) {
-                    let (len, start) = (cl.lits.len(), (cl.pos as usize).clamp(2, cl.lits.len()));
+                    let (len, start) = (lits.len(), (cl.pos as usize).clamp(2, lits.len()));
                     let free = (start..len)
                         .chain(2..start)
-                        .find(|&k| !cl.lits[k].fails(cx.dom(cl.lits[k].var())));
+                        .find(|&k| !lits[k].fails(cx.dom(lits[k].var())));
                     if let Some(k) = free {
                         cl.pos = k as u32;
-                        cl.lits.swap(w, k);
-                        let nv = cl.lits[w].var().index();
+                        lits.swap(w, k);
+                        let nv = lits[w].var().index();
                         let ov = l.var().index();
-                        if nv != x && cl.lits[1 - w].var().index() != nv && nv != ov {
+                        if nv != x && lits[1 - w].var().index() != nv && nv != ov {
                             if nv >= watches.len() {
                                 watches.resize_with(nv + 1, Vec::new);
                             }
                             watches[nv].push(Watch {
                                 c: c as u32,
-                                own: cl.lits[w],
-                                other: cl.lits[1 - w],
+                                own: lits[w],
+                                other: lits[1 - w],
                             });
                         }
                     }
                 }
             }
-            let keep = cl.lits[0].var().index() == x || cl.lits[1].var().index() == x;
-            let f0 = cl.lits[0].fails(cx.dom(cl.lits[0].var()));
-            let f1 = cl.lits[1].fails(cx.dom(cl.lits[1].var()));
+            let keep = lits[0].var().index() == x || lits[1].var().index() == x;
+            let f0 = lits[0].fails(cx.dom(lits[0].var()));
+            let f1 = lits[1].fails(cx.dom(lits[1].var()));
             if f0 || f1 {
-                let r = settle(cl, cx, f0, f1);
+                let r = settle(cl, lits, cx, f0, f1);
                 if r.is_err() {
                     result = r;
                     break;
                 }
             }
             if keep {
-                let w = usize::from(cl.lits[0].var().index() != x);
+                let w = usize::from(lits[0].var().index() != x);
                 list[i] = Watch {
                     c: c as u32,
-                    own: cl.lits[w],
-                    other: cl.lits[1 - w],
+                    own: lits[w],
+                    other: lits[1 - w],
                 };
                 i += 1;
             } else {
@@ -435,23 +467,22 @@ impl Clauses {
 
 /// A clause one (or both) of whose watched literals is false and that found no other
 /// literal to watch: unit (asserts the other watched literal) or failed.
-fn settle(cl: &mut Clause, cx: &mut Context, f0: bool, f1: bool) -> Result<(), Conflict> {
+fn settle(cl: &mut Clause, lits: &[Lit], cx: &mut Context, f0: bool, f1: bool) -> Result<(), Conflict> {
     if f0 && f1 {
         cl.activity += 1.0;
         if cx.explaining() {
-            cx.because(cl.lits.iter().map(|l| l.negate().premise()));
+            cx.because(lits.iter().map(|l| l.negate().premise()));
         }
         return Err(Conflict);
     }
     let u = usize::from(f0);
-    let lit = cl.lits[u];
+    let lit = lits[u];
     if lit.holds(cx.dom(lit.var())) {
         return Ok(());
     }
     cl.activity += 1.0;
     if cx.explaining() {
-        let premises: Vec<Premise> = cl
-            .lits
+        let premises: Vec<Premise> = lits
             .iter()
             .enumerate()
             .filter(|&(k, _)| k != u)
@@ -655,12 +686,12 @@ impl Learner {
     }
 
     /// Should the search learn from this node on? (Called at each node of the plain search.)
-    pub(crate) fn wants_to_start(&mut self) -> bool {
+    pub(crate) fn wants_to_start(&mut self, engine: &Engine) -> bool {
         self.nodes += 1;
         match self.cfg.mode {
             LearnMode::Off => false,
             LearnMode::On => true,
-            LearnMode::Auto => self.nodes > self.cfg.auto_after,
+            LearnMode::Auto => self.nodes > self.cfg.auto_after.unwrap_or_else(|| auto_nodes(engine.num_vars())),
         }
     }
 
@@ -786,7 +817,14 @@ impl Learner {
 
     /// The plain search met a solution (auto mode, before learning): remember its decided
     /// variables' values as a blocking clause.
+    /// Past [`AUTO_MAX_SOLUTIONS`] the search is an enumeration, the plain search's work: auto
+    /// mode stays plain for good (each solution would cost the learning search a clause).
     pub(crate) fn plain_solution(&mut self, engine: &Engine) {
+        if self.cfg.mode == LearnMode::Auto && self.found.len() >= AUTO_MAX_SOLUTIONS {
+            self.cfg.mode = LearnMode::Off;
+            self.found = Vec::new();
+            self.path = Vec::new();
+        }
         if self.cfg.mode == LearnMode::Auto {
             let clause: Vec<Lit> = self
                 .path

@@ -431,7 +431,7 @@ impl<B: Brancher> Backtrack for EngineSearch<B> {
             )));
         }
         if let Some(l) = self.learner.as_deref_mut() {
-            if !l.active && l.wants_to_start() {
+            if !l.active && l.wants_to_start(&self.engine) {
                 l.start(&mut self.engine);
                 if l.active && self.engine.level() > 0 {
                     // Unwinding to the root, where learning begins.

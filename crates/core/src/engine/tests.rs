@@ -1004,7 +1004,7 @@ fn learning(mode: learn::LearnMode, activity: bool) -> learn::Learning {
     learn::Learning {
         mode,
         activity,
-        auto_after: 3,
+        auto_after: Some(3),
     }
 }
 
@@ -1019,6 +1019,31 @@ fn auto_learning_switches_on_mid_search_and_counts_every_latin_square_once() {
     assert_eq!(n, 576);
     let stats = stats.expect("it switched to learning");
     assert!(stats.blocking > 0 && stats.searches == 1, "{stats:?}");
+}
+
+#[test]
+fn auto_learning_stays_plain_on_an_enumeration() {
+    // Within 100 nodes the plain search finds more than AUTO_MAX_SOLUTIONS squares: it is
+    // enumerating, and goes on without learning (no blocking clause per square).
+    let (n, stats) = count_learning(
+        latin(4, DistinctRules::NAKED_SINGLES).0,
+        learn::Learning {
+            auto_after: Some(100),
+            ..learning(learn::LearnMode::Auto, false)
+        },
+    );
+    assert_eq!(n, 576);
+    assert_eq!(stats, None, "it never learned");
+    // With a budget it spends before its ninth square, it learns.
+    let (n, stats) = count_learning(
+        latin(4, DistinctRules::NAKED_SINGLES).0,
+        learn::Learning {
+            auto_after: Some(learn::AUTO_MAX_SOLUTIONS as u64),
+            ..learning(learn::LearnMode::Auto, false)
+        },
+    );
+    assert_eq!(n, 576);
+    assert!(stats.is_some_and(|s| s.searches == 1));
 }
 
 #[test]
