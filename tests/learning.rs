@@ -109,24 +109,8 @@ fn learning_counts_every_engine_familys_puzzles_with_several_solutions_exactly()
     // did not hand the learning search its `successor` ended at the first solution and called
     // the puzzle unique).
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
-    let blank = |file: &str| {
-        let text = std::fs::read_to_string(dir.join(file)).expect("a bundled example");
-        let mut lines = text.lines();
-        let header = lines.next().expect("a header");
-        let rows: usize = header.split_whitespace().find_map(|r| r.parse().ok()).expect("rows");
-        let mut out = format!("{header}\n");
-        for (i, line) in lines.enumerate() {
-            let line = if i < rows {
-                line.split_whitespace().map(|_| "0").collect::<Vec<_>>().join(" ")
-            } else {
-                line.to_string()
-            };
-            out.push_str(&line);
-            out.push('\n');
-        }
-        out
-    };
     let read = |file: &str| std::fs::read_to_string(dir.join(file)).expect("a bundled example");
+    let blank = |file: &str| pencilbox_core::testing::blank_givens(&read(file));
     let cases = [
         (
             "suguru",

@@ -27,24 +27,7 @@ const EMPTY_SUDOKU: &str = "....................................................
 /// than any count can reach.
 fn empty_suguru() -> String {
     let text = std::fs::read_to_string(repo().join("examples/suguru/example-20x20.in")).expect("bundled example");
-    let mut lines = text.lines();
-    let header = lines.next().expect("a header");
-    let rows: usize = header
-        .split_whitespace()
-        .next()
-        .and_then(|r| r.parse().ok())
-        .expect("rows");
-    let mut out = format!("{header}\n");
-    for line in lines.by_ref().take(rows) {
-        let zeros: Vec<&str> = line.split_whitespace().map(|_| "0").collect();
-        out.push_str(&zeros.join(" "));
-        out.push('\n');
-    }
-    for line in lines {
-        out.push_str(line);
-        out.push('\n');
-    }
-    out
+    pencilbox_core::testing::blank_givens(&text)
 }
 
 /// Starts `pencilbox ARGS` with `stdin` written to it and stdout/stderr captured.

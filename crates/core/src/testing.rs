@@ -138,6 +138,31 @@ pub fn assert_fixpoints_after(mut engine: Engine, picks: &[(crate::engine::VarId
     }
 }
 
+/// A region-number puzzle's text (Suguru, Ripple Effect: a header whose first number is the
+/// row count, that many rows of givens, then the regions) with every given set to `0`: a grid
+/// with many solutions, for tests of counting and of endless searches.
+///
+/// ```
+/// use pencilbox_core::testing::blank_givens;
+/// let text = "suguru 2 2\n1 0\n0 2\n1 1\n1 2\n";
+/// assert_eq!(blank_givens(text), "suguru 2 2\n0 0\n0 0\n1 1\n1 2\n");
+/// ```
+pub fn blank_givens(text: &str) -> String {
+    let mut lines = text.lines();
+    let header = lines.next().unwrap_or_default();
+    let rows: usize = header.split_whitespace().find_map(|t| t.parse().ok()).unwrap_or(0);
+    let mut out = format!("{header}\n");
+    for (i, line) in lines.enumerate() {
+        if i < rows {
+            out.push_str(&line.split_whitespace().map(|_| "0").collect::<Vec<_>>().join(" "));
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// The files with extension `ext` directly in `dir`, by file stem, sorted.
 pub fn fixture_stems(dir: &Path, ext: &str) -> Vec<String> {
     let mut out: Vec<String> = std::fs::read_dir(dir)

@@ -64,12 +64,13 @@
 //!   its other literals as premises, so later conflicts resolve through it like any fact.
 //!   Undone probes leave the saved phases alone. On the 20 hard 20×20 Path puzzles this took
 //!   learning from 6.2 s to 1.6 s in total (BENCHMARKS.md, "Learning").
-//! * **Auto** ([`LearnMode::Auto`]) searches without learning first; after
-//!   a budget of nodes ([`auto_nodes`]: fewer on larger models, whose nodes cost more;
-//!   `learn=auto:N` sets it), unless it has found more than [`AUTO_MAX_SOLUTIONS`] solutions
-//!   by then (an enumeration: learning would add a blocking clause per solution, and counting
-//!   millions of solutions is the plain search's work), it records the solutions met so far as blocking clauses, unwinds
-//!   to the root and goes on learning, so small puzzles keep the plain search's speed.
+//! * **Auto** ([`LearnMode::Auto`], the default) searches without learning first, for a
+//!   budget of nodes ([`auto_nodes`]: fewer on larger models, whose nodes cost more;
+//!   `learn=auto:N` sets it), so small puzzles keep the plain search's speed. Past the budget
+//!   it records the solutions met so far as blocking clauses, unwinds to the root and goes on
+//!   learning, unless it has found more than [`AUTO_MAX_SOLUTIONS`] solutions by then: that
+//!   search is an enumeration, the plain search's work (learning would add a blocking clause
+//!   per solution), and it stays plain.
 //!
 //! Everything is deterministic: the same model, settings and limits give the same search.
 
@@ -817,6 +818,7 @@ impl Learner {
 
     /// The plain search met a solution (auto mode, before learning): remember its decided
     /// variables' values as a blocking clause.
+    ///
     /// Past [`AUTO_MAX_SOLUTIONS`] the search is an enumeration, the plain search's work: auto
     /// mode stays plain for good (each solution would cost the learning search a clause).
     pub(crate) fn plain_solution(&mut self, engine: &Engine) {
