@@ -515,6 +515,11 @@ mod issue_29 {
                 &["solve", "-p", "nope", f],
                 "pencilbox: --puzzle nope: unknown puzzle `nope`",
             ),
+            // A part of a setting given on its own: the message shows where it goes.
+            (
+                &["solve", "--set", "racers=1", "examples/path/example-6x6.txt"],
+                "unknown setting `racers` for path; it accepts: rules, prune, learn, decide (`racers` is part of `rules`: --set rules=racers=1)",
+            ),
             (
                 &["count", "--limit", "0", f],
                 "pencilbox: --limit 0: the limit must be at least 1",

@@ -218,3 +218,32 @@ fn learning_counts_nurikabe_and_masyu_with_a_clue_taken_away_exactly() {
         "no variant had several solutions: the test checks nothing new"
     );
 }
+
+#[test]
+fn path_counts_with_pairs_agree_with_and_without_learning_and_without_pairs() {
+    // `rules=+pairs` (two rows or columns solved together in the search's first levels) gives
+    // learning its premises as reasons like any rule: counts with it, learning off and on, are
+    // those without it.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let kind = pencilbox_cli::registry::by_name("path").expect("registered");
+    for (file, expected) in [
+        ("several/path-6x6-several.txt", 3),
+        ("several/path-10x10-several.txt", 40),
+        ("path/bench-12x12/partial-02.txt", 1),
+        ("path/bench-10x10/partial-03.txt", 1),
+    ] {
+        let text = std::fs::read_to_string(dir.join(file)).expect("a bundled example");
+        let without = kind.count(&text, Some(40), &opts(&[])).expect("counts");
+        assert_eq!(without.count.to_string(), expected.to_string(), "{file}");
+        for learn in ["off", "on"] {
+            let with = kind
+                .count(&text, Some(40), &opts(&[("rules", "+pairs"), ("learn", learn)]))
+                .expect("counts with pairs");
+            assert_eq!(
+                (&with.count, with.complete),
+                (&without.count, without.complete),
+                "{file}: pairs with learning {learn} changed the count"
+            );
+        }
+    }
+}

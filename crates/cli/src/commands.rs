@@ -167,18 +167,9 @@ pub fn check_options(kind: &dyn PuzzleKind, opts: &RunOptions) -> Result<(), Inp
             return Err(InputError(format!("--algorithm {a}: {e}")));
         }
     }
-    let known: Vec<&str> = kind.settings().iter().map(|s| s.key).collect();
     for (key, value) in &opts.settings {
-        if !known.contains(&key.as_str()) {
-            let why = if known.is_empty() {
-                format!("unknown setting `{key}`: {} takes no settings", kind.name())
-            } else {
-                format!(
-                    "unknown setting `{key}` for {}; it accepts: {}",
-                    kind.name(),
-                    known.join(", ")
-                )
-            };
+        if !kind.settings().iter().any(|s| s.key == key) {
+            let why = pencilbox_core::puzzle::SettingInfo::unknown(kind.name(), key, Some(value), kind.settings());
             return Err(InputError(format!("--set {key}={value}: {why}")));
         }
     }

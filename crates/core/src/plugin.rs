@@ -363,18 +363,14 @@ pub fn learning_limits<P: Puzzle>(
 
 /// Refuses settings the family does not know.
 pub fn check_settings<P: Puzzle>(opts: &RunOptions) -> Result<(), PuzzleError> {
-    for (key, _) in &opts.settings {
+    for (key, value) in &opts.settings {
         if !P::SETTINGS.iter().any(|s| s.key == key) {
-            let known: Vec<_> = P::SETTINGS.iter().map(|s| s.key).collect();
-            return Err(PuzzleError::unsupported(if known.is_empty() {
-                format!("unknown setting `{key}`: {} takes no settings", P::NAME)
-            } else {
-                format!(
-                    "unknown setting `{key}` for {}; it accepts: {}",
-                    P::NAME,
-                    known.join(", ")
-                )
-            }));
+            return Err(PuzzleError::unsupported(SettingInfo::unknown(
+                P::NAME,
+                key,
+                Some(value),
+                P::SETTINGS,
+            )));
         }
     }
     Ok(())

@@ -304,6 +304,46 @@ pub struct SettingInfo {
     pub summary: &'static str,
 }
 
+impl SettingInfo {
+    /// Why `--set key=value` is refused by a family (`family`) whose settings are `known`:
+    /// the keys it accepts, and, when `key` is a part of one of them (`racers=N` inside
+    /// Path's `rules`), how to write it there (with the value, when given).
+    ///
+    /// ```
+    /// use pencilbox_core::puzzle::SettingInfo;
+    /// let known = [SettingInfo { key: "rules", summary: "rules: all or none; racers=N" }];
+    /// assert_eq!(
+    ///     SettingInfo::unknown("path", "racers", Some("1"), &known),
+    ///     "unknown setting `racers` for path; it accepts: rules (`racers` is part of `rules`: --set rules=racers=1)"
+    /// );
+    /// assert!(SettingInfo::unknown("path", "racers", None, &known).ends_with("(`racers` is part of `rules`)"));
+    /// assert!(!SettingInfo::unknown("path", "acers", None, &known).contains("part of"));
+    /// assert_eq!(SettingInfo::unknown("suguru", "x", None, &[]), "unknown setting `x`: suguru takes no settings");
+    /// ```
+    pub fn unknown(family: &str, key: &str, value: Option<&str>, known: &[SettingInfo]) -> String {
+        if known.is_empty() {
+            return format!("unknown setting `{key}`: {family} takes no settings");
+        }
+        let keys: Vec<&str> = known.iter().map(|s| s.key).collect();
+        let mut why = format!("unknown setting `{key}` for {family}; it accepts: {}", keys.join(", "));
+        let part = format!("{key}=");
+        let inside = known.iter().find(|s| {
+            s.summary
+                .match_indices(&part)
+                .any(|(i, _)| !s.summary[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_'))
+        });
+        match (inside, value) {
+            (Some(s), Some(value)) => why.push_str(&format!(
+                " (`{key}` is part of `{}`: --set {}={key}={value})",
+                s.key, s.key
+            )),
+            (Some(s), None) => why.push_str(&format!(" (`{key}` is part of `{}`)", s.key)),
+            (None, _) => {}
+        }
+        why
+    }
+}
+
 /// What a family's generator offers (for help, validation and the playground).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct GeneratorInfo {

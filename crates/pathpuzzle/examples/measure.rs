@@ -69,7 +69,7 @@ fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mut limit = Duration::from_secs(10);
     let mut prune = Pruning::DEFAULT;
-    let mut rules = Rules::ALL;
+    let mut rules = Rules::DEFAULT;
     let mut names = vec!["paper".to_string(), "fast".to_string()];
     let mut counting = false;
     let mut reps = 5;

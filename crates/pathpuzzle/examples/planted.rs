@@ -31,7 +31,7 @@ fn main() {
     let alg = match a.get(4).map(String::as_str).unwrap_or("fast") {
         "paper" => Algorithm::Paper,
         "extend" => Algorithm::Extend(spec.map_or(Pruning::DEFAULT, |s| Pruning::parse(s).expect("SPEC"))),
-        "fast" => Algorithm::Fast(spec.map_or(Rules::ALL, |s| Rules::parse(s).expect("SPEC"))),
+        "fast" => Algorithm::Fast(spec.map_or(Rules::DEFAULT, |s| Rules::parse(s).expect("SPEC"))),
         other => panic!("unknown algorithm {other}"),
     };
     let (mut limited, mut total, mut worst, mut worst_seed, mut nodes) = (0, 0.0, 0.0, 0, 0u64);

@@ -330,6 +330,7 @@ pub fn explain(p: &PathPuzzle, opts: &ExplainOptions) -> Explanation {
     }
     let rules = Rules {
         probe: false,
+        pairs: false,
         ..Rules::ALL
     };
     let (mut e, model) = LinkModel::post(p, &rules);

@@ -18,10 +18,17 @@
 //! | `connect` | [`SinglePath`] | the path is a simple path from A to B in the graph of open cells and links, so only cells on *some* simple A–B path of that graph can be visited (the blocks on the block–cut-tree path) and the cut cells between those blocks must be; runs last ([`Priority::Global`]) |
 //! | `probe`   | [`Probe`] | failed-literal probing: at each node (once the search has met [`PROBE_AFTER_FAILURES`] dead ends) every open cell is tried visited, then closed; a value whose propagation fails fixes the other (one pass, in cell order, with `connect` suspended inside the probes and one full propagation after a pass that fixed anything) |
 //!
+//! | `pairs`   | [`Pairs`] (off by default) | two neighbouring rows (columns) solved together by dynamic programming: every way to place their path cells with the lines each needs, crossing the three cuts with their parities and closing no loop inside the two lines, agrees on a value (core's line toolkit, the rule `explain` calls "ways in two lines"); runs at the root and in the first [`PAIRS_DEPTH`] levels of the search, on the pairs whose variables changed |
+//!
 //! `degree`, `lines` and `chains` define the puzzle and are always on (every propagator must
 //! check its constraint when its variables are fixed: a node where every variable is fixed is a
 //! solution); `loops`, `cuts`, `colours`, `connect` and `probe` are deductions that can be
-//! switched off (`--set rules=-cuts`) to measure what each pays. `--stats` reports, per rule,
+//! switched off (`--set rules=-cuts`) to measure what each pays; `pairs` is switched on with
+//! `--set rules=+pairs`. It is off by default because it is a trade, not a gain everywhere
+//! (BENCHMARKS.md, "Path: `pairs`"): it settles puzzles with unclued lines whose search
+//! otherwise wanders (`bench-12x12/partial-02`: 14,336 nodes and 0.56 s without it, 532 nodes
+//! and 25 ms with it), but its sweep at the root costs a small puzzle 1–2 ms, and the 20 hard
+//! 20×20 puzzles about a sixth more in total. `--stats` reports, per rule,
 //! how many conflicts it found ([`Engine::rule_stats`]: refuted branches and refuted probe
 //! values; `probe`: values probed and refuted). `cuts` generalises the crossing argument behind
 //! the paper's Theorem 2 (Section III: with both doors in one row, a row whose clue is 1 makes
@@ -48,6 +55,7 @@
 use crate::model::{configuration_from_path, Configuration, PathPuzzle};
 use pencilbox_core::constraints::{BoolSum, PathRules, PathVars, SinglePath, SumRule};
 use pencilbox_core::engine::{Brancher, Decision, Engine, EngineSearch, Passes, Priority, Probe, FALSE, TRUE};
+use pencilbox_core::lines::pairs::Pairs;
 use pencilbox_core::lines::LineModel;
 use pencilbox_core::links::LinkId;
 use pencilbox_core::rng::SplitMix64;
@@ -68,6 +76,9 @@ pub struct Rules {
     pub connect: bool,
     /// Failed-literal probing of every open cell at every node.
     pub probe: bool,
+    /// Two neighbouring rows (columns) solved together ([`Pairs`]), at the root and in the
+    /// first [`PAIRS_DEPTH`] levels of the search.
+    pub pairs: bool,
     /// How the search branches (`branch=auto|lines|links` in a rule list).
     pub branch: Branching,
     /// `auto`'s slice: how many nodes each racer runs before the next takes its turn
@@ -102,6 +113,11 @@ pub static TABLE: pencilbox_core::rules::RuleTable = pencilbox_core::rules::Rule
         pencilbox_core::rules::CONNECT
             .saying("only cells on some simple path from door A to door B stay open; cut cells are visited"),
         pencilbox_core::rules::PROBE,
+        pencilbox_core::rules::Rule::optional(
+            "pairs",
+            "two neighbouring rows (columns) together: every way to place their path cells agrees (at the root and the first 6 levels)",
+        )
+        .off_by_default(),
     ],
 };
 
@@ -112,6 +128,12 @@ pub static TABLE: pencilbox_core::rules::RuleTable = pencilbox_core::rules::Rule
 /// paper's letters and `examples/path/bench-7x7` to `bench-10x10`: 2,000 wasted up to 0.1 ms per
 /// 7×7 and 8×8 instance that the walk does not settle; 100 sent most letters to the engine.
 pub const QUICK_BUDGET: u64 = 500;
+
+/// How many levels below the root `pairs` runs (the root and the search's first decisions, where
+/// one deduction cuts the largest subtrees; deeper, a sweep of the changed pairs of lines costs
+/// more than it prunes). Measured on `examples/path/bench-12x12/partial-02`: 4 levels leave it
+/// at 4,136 nodes, 6 at 532, every level at 108 nodes but twice the time per node.
+pub const PAIRS_DEPTH: usize = 6;
 
 /// The default slice of `auto` branching: about 20 ms of search on a 10×10 grid, so an
 /// instance line branching settles quickly never pays for the race (measured on the bundled
@@ -145,18 +167,24 @@ impl Branching {
 
 impl Default for Rules {
     fn default() -> Self {
-        Rules::ALL
+        Rules::DEFAULT
     }
 }
 
 impl Rules {
-    /// Every deduction on, the `auto` branching portfolio (the default).
+    /// The default: every deduction but `pairs` on, the `auto` branching portfolio.
+    pub const DEFAULT: Rules = Rules {
+        pairs: false,
+        ..Rules::ALL
+    };
+    /// Every deduction on, `pairs` included, the `auto` branching portfolio.
     pub const ALL: Rules = Rules {
         loops: true,
         cuts: true,
         colours: true,
         connect: true,
         probe: true,
+        pairs: true,
         branch: Branching::Auto,
         slice: RACE_SLICE,
         racers: 6,
@@ -169,13 +197,14 @@ impl Rules {
         colours: false,
         connect: false,
         probe: false,
+        pairs: false,
         branch: Branching::Auto,
         slice: RACE_SLICE,
         racers: 6,
         quick: 0,
     };
     /// The optional rules' names.
-    pub const OPTIONAL: [&'static str; 5] = ["loops", "cuts", "colours", "connect", "probe"];
+    pub const OPTIONAL: [&'static str; 6] = ["loops", "cuts", "colours", "connect", "probe", "pairs"];
     /// The rules that are always on.
     pub const ALWAYS: [&'static str; 3] = ["degree", "lines", "chains"];
 
@@ -186,17 +215,20 @@ impl Rules {
             "colours" => &mut self.colours,
             "connect" => &mut self.connect,
             "probe" => &mut self.probe,
+            "pairs" => &mut self.pairs,
             _ => return None,
         })
     }
 
-    /// Reads a rule list: `all`, `none`, the names of the rules that are on (`loops,connect`),
-    /// or changes to the default (`-cuts,-probe`); plus `branch=auto|lines|links`, `slice=N`,
-    /// `racers=N` and `quick=N`.
+    /// Reads a rule list: `all`, `none`, `default`, the names of the rules that are on
+    /// (`loops,connect`), or changes to the default (`-cuts,+pairs`); plus
+    /// `branch=auto|lines|links`, `slice=N`, `racers=N` and `quick=N`.
     ///
     /// ```
     /// use pencilbox_pathpuzzle::fast::Rules;
-    /// assert_eq!(Rules::parse("-cuts").unwrap(), Rules { cuts: false, ..Rules::ALL });
+    /// assert_eq!(Rules::parse("-cuts").unwrap(), Rules { cuts: false, ..Rules::DEFAULT });
+    /// assert_eq!(Rules::parse("+pairs").unwrap(), Rules::ALL);
+    /// assert_eq!(Rules::parse("all").unwrap(), Rules::ALL);
     /// assert_eq!(Rules::parse("connect").unwrap(), Rules { connect: true, ..Rules::NONE });
     /// use pencilbox_pathpuzzle::fast::Branching;
     /// assert_eq!(Rules::parse("branch=links").unwrap().branch, Branching::Links);
@@ -204,9 +236,9 @@ impl Rules {
     /// ```
     pub fn parse(spec: &str) -> Result<Rules, String> {
         let switches = Switches {
-            default: Rules::ALL,
+            default: Rules::DEFAULT,
             none: Rules::NONE,
-            presets: vec![("all", Rules::ALL), ("none", Rules::NONE)],
+            presets: vec![("all", Rules::ALL), ("none", Rules::NONE), ("default", Rules::DEFAULT)],
             names: &Rules::OPTIONAL,
         };
         // Settings apply after the rules, so a preset never resets them.
@@ -258,7 +290,14 @@ impl Rules {
 
     /// The rules that are on and the branching, comma-separated.
     pub fn describe(&self) -> String {
-        let on = [self.loops, self.cuts, self.colours, self.connect, self.probe];
+        let on = [
+            self.loops,
+            self.cuts,
+            self.colours,
+            self.connect,
+            self.probe,
+            self.pairs,
+        ];
         let mut names: Vec<&str> = Rules::ALWAYS.to_vec();
         names.extend(Rules::OPTIONAL.iter().zip(on).filter(|(_, o)| *o).map(|(n, _)| *n));
         let branch = match self.branch {
@@ -371,6 +410,13 @@ impl LinkModel {
                 ends: Some((a, b)),
             };
             line.cut_parities(&mut e);
+            if e.check_limits_posting() {
+                return (e, model(vars));
+            }
+        }
+        if rules.pairs {
+            let pairs = Pairs::new(&vars, Some((a, b)), p.row_clues(), p.col_clues()).with_depth(PAIRS_DEPTH);
+            e.post(pairs);
             if e.check_limits_posting() {
                 return (e, model(vars));
             }

@@ -157,7 +157,7 @@ pub fn looks_like_path(text: &str) -> bool {
 
 static ALGORITHMS: [(Algorithm, AlgorithmInfo); 4] = [
     (
-        Algorithm::Fast(Rules::ALL),
+        Algorithm::Fast(Rules::DEFAULT),
         AlgorithmInfo {
             name: "fast",
             summary: "link model on the shared engine: degree, line-count, chain, cut-parity, colour and reachability propagation, probing (default)",
@@ -199,7 +199,7 @@ impl Puzzle for PathPuzzle {
     const SETTINGS: &'static [SettingInfo] = &[
         SettingInfo {
             key: "rules",
-            summary: "fast's rules: all, none, names (connect,cuts) or changes (-probe); branch=auto|lines|links, slice=N, racers=N",
+            summary: "fast's rules: default, all (pairs too), none, names (connect,cuts) or changes (-probe,+pairs); branch=auto|lines|links, slice=N, racers=N, quick=N",
         },
         SettingInfo {
             key: "prune",

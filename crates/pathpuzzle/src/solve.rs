@@ -69,7 +69,7 @@ pub enum Algorithm {
 
 impl Default for Algorithm {
     fn default() -> Self {
-        Algorithm::Fast(Rules::ALL)
+        Algorithm::Fast(Rules::DEFAULT)
     }
 }
 

@@ -11,7 +11,7 @@ use pencilbox_core::search::Flow;
 use pencilbox_core::{Limits, Shape};
 use pencilbox_pathpuzzle::checks::no_solution_reason;
 use pencilbox_pathpuzzle::extend::{Pruning, RULES};
-use pencilbox_pathpuzzle::fast::{Branching, LinkModel, Rules};
+use pencilbox_pathpuzzle::fast::{Branching, LinkModel, Rules, PAIRS_DEPTH};
 use pencilbox_pathpuzzle::generate::{random_path, SplitMix64};
 use pencilbox_pathpuzzle::paper::PaperSearch;
 use pencilbox_pathpuzzle::quick::{self, Deductions, Walked};
@@ -310,10 +310,55 @@ proptest! {
     #[test]
     fn incremental_propagation_reaches_the_from_scratch_fixpoint(
         (p, _) in arb_planted(),
-        mask in 0u32..32,
+        mask in 0u32..64,
         decisions in proptest::collection::vec((0usize..200, any::<bool>()), 1..8),
     ) {
         check_incremental(&p, &rule_subset(mask), &decisions)?;
+    }
+
+    /// `pairs` runs in the first [`PAIRS_DEPTH`] levels below the root as it does at the root:
+    /// with each decision on a level of its own, the domains there are those of a fresh model
+    /// given every decision at its root. Deeper it no longer runs: the domains may be wider than
+    /// the fresh model's, never narrower, and a conflict there is one the fresh model finds too.
+    #[test]
+    fn pairs_runs_in_the_first_levels_as_at_the_root(
+        (p, _) in arb_planted(),
+        decisions in proptest::collection::vec((0usize..200, any::<bool>()), 1..12),
+    ) {
+        let rules = Rules { probe: false, ..Rules::ALL };
+        let (mut inc, _) = LinkModel::post(&p, &rules);
+        if inc.propagate().is_err() {
+            return Ok(());
+        }
+        let mut made: Vec<(VarId, u32)> = Vec::new();
+        for &(i, value) in &decisions {
+            let x = VarId::from_index(i % inc.num_vars());
+            if inc.dom(x).is_single() {
+                continue;
+            }
+            let value = if value { TRUE } else { FALSE };
+            made.push((x, value));
+            inc.push_level();
+            let ok = inc.assign(x, value).is_ok() && inc.propagate().is_ok();
+            let (mut fresh, _) = LinkModel::post(&p, &rules);
+            let fresh_ok = made.iter().all(|&(x, v)| fresh.assign(x, v).is_ok()) && fresh.propagate().is_ok();
+            if made.len() <= PAIRS_DEPTH {
+                prop_assert_eq!(ok, fresh_ok, "after {:?} on\n{}", made, p);
+                if ok {
+                    prop_assert_eq!(inc.domains(), fresh.domains(), "after {:?} on\n{}", made, p);
+                }
+            } else {
+                prop_assert!(ok || !fresh_ok, "a conflict deeper than pairs runs, after {:?} on\n{}", made, p);
+                if ok && fresh_ok {
+                    for (k, (&w, &n)) in inc.domains().iter().zip(fresh.domains()).enumerate() {
+                        prop_assert!(n.minus(w).is_empty(), "variable {} narrower incrementally after {:?} on\n{}", k, made, p);
+                    }
+                }
+            }
+            if !ok {
+                break;
+            }
+        }
     }
 }
 

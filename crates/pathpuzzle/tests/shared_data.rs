@@ -49,11 +49,11 @@ fn algorithms() -> [Algorithm; 9] {
         Algorithm::Extend(always),
         Algorithm::Extend(general),
         Algorithm::Extend(Pruning::NONE),
-        Algorithm::Fast(Rules::ALL),
+        Algorithm::Fast(Rules::DEFAULT),
         Algorithm::Fast(Rules::NONE),
         Algorithm::Fast(Rules {
             branch: Branching::Links,
-            ..Rules::ALL
+            ..Rules::DEFAULT
         }),
     ]
 }

@@ -283,6 +283,12 @@ impl Context<'_> {
     pub fn at_root(&self) -> bool {
         self.store.trail.level() <= self.store.root
     }
+    /// How many assumptions are in force below the root of [`Context::at_root`] (0 at the
+    /// root): rules that run only near the root ask it.
+    #[inline]
+    pub fn below_root(&self) -> usize {
+        self.store.trail.level().saturating_sub(self.store.root)
+    }
     /// The value of `v` when it is fixed.
     #[inline]
     pub fn value(&self, v: VarId) -> Option<u32> {
@@ -442,6 +448,11 @@ impl Ints<'_> {
     #[inline]
     pub fn at_root(&self) -> bool {
         self.trail.level() <= self.root
+    }
+    /// Assumptions in force below the root, as [`Context::below_root`].
+    #[inline]
+    pub fn below_root(&self) -> usize {
+        self.trail.level().saturating_sub(self.root)
     }
     /// A trailed integer's value.
     #[inline]

@@ -572,8 +572,9 @@ pub(super) fn raise(ints: &mut Ints, flag: IntId) {
     }
 }
 
-/// A root-only line rule over units (cuts, lines, pairs of lines), each with a trailed dirty
-/// flag ([`dirty_flags`]): crossings, ways and pairs share their runs through it.
+/// A line rule over units (cuts, lines, pairs of lines) that runs at the root, or within the
+/// first [`UnitRule::depth`] levels below it, each unit with a trailed dirty flag
+/// ([`dirty_flags`]): crossings, ways and pairs share their runs through it.
 pub(super) trait UnitRule {
     /// A cut, a line or a pair of lines.
     type Unit: Copy;
@@ -585,11 +586,16 @@ pub(super) trait UnitRule {
     fn flag(&self, unit: Self::Unit) -> IntId;
     /// What the rule concludes on one unit from the domains `dom`.
     fn found(&self, unit: Self::Unit, dom: &dyn Fn(VarId) -> Domain) -> Result<Found, Conflict>;
+    /// How many levels below the root the rule still runs (0: at the root only, the
+    /// explanations' rules).
+    fn depth(&self) -> usize {
+        0
+    }
 
-    /// [`Propagator::notify`]: at the root, raises the flags of the units of `var`; below it
-    /// nothing is remembered (undone before the rule runs again, at the root).
+    /// [`Propagator::notify`]: within [`UnitRule::depth`] of the root, raises the flags of the
+    /// units of `var`; deeper nothing is remembered (undone before the rule runs again).
     fn raise_units_of(&self, ints: &mut Ints, var: usize) -> bool {
-        if !ints.at_root() {
+        if ints.below_root() > self.depth() {
             return false;
         }
         for &u in self.units_of(var) {
@@ -618,7 +624,7 @@ pub(super) trait UnitRule {
     /// is up, clearing their flags first (what the run changes raises them again, through
     /// [`Propagator::notify`]).
     fn run_units(&self, cx: &mut Context, all: bool) -> Result<(), Conflict> {
-        if !cx.at_root() {
+        if cx.below_root() > self.depth() {
             return Ok(());
         }
         let units: Vec<Self::Unit> = self

@@ -67,7 +67,8 @@ pub struct PairDeduction {
 
 /// The `pairs` rule over every two neighbouring rows and columns of a line model (see the
 /// module docs). Like [`super::ways::Ways`], a person's deduction for an explanation: it runs
-/// only at the root (decision level 0), incrementally (a trailed dirty flag per pair).
+/// at the root (decision level 0), incrementally (a trailed dirty flag per pair); a solver
+/// can let it run in the first levels of its search too ([`Pairs::with_depth`]).
 #[derive(Clone, Debug)]
 pub struct Pairs {
     dims: [Dim; 2],
@@ -75,6 +76,8 @@ pub struct Pairs {
     of: Vec<Vec<Cut>>,
     /// Each pair's dirty flag (row pairs, then column pairs), once posted.
     dirty: Vec<IntId>,
+    /// How many levels below the root it still runs.
+    depth: usize,
 }
 
 /// The largest number of count pairs a state's mask holds.
@@ -88,6 +91,7 @@ impl Pairs {
             dims: dims(vars, ends, rows, cols),
             of: Vec::new(),
             dirty: Vec::new(),
+            depth: 0,
         };
         let max = vars
             .link
@@ -107,6 +111,13 @@ impl Pairs {
             }
         }
         p
+    }
+
+    /// The rule running in the first `depth` levels below the root as well (a search's first
+    /// decisions, where one deduction cuts the largest subtrees), not only at the root.
+    pub fn with_depth(mut self, depth: usize) -> Self {
+        self.depth = depth;
+        self
     }
 
     fn dim(&self, rows: bool) -> &Dim {
@@ -377,6 +388,9 @@ impl UnitRule for Pairs {
     }
     fn found(&self, pair: Cut, dom: &dyn Fn(VarId) -> Domain) -> Result<Found, Conflict> {
         Ok(self.deduce(pair, dom)?.map(|x| (x.premises, x.set)))
+    }
+    fn depth(&self) -> usize {
+        self.depth
     }
 }
 

@@ -406,18 +406,14 @@ pub fn check_size(config: &Config, kind: &dyn PuzzleKind, text: &str, opts: &Run
 /// Refuses settings the family does not declare (`400` naming the accepted keys), as the
 /// command line's `--set` does.
 pub fn check_settings<'a>(kind: &dyn PuzzleKind, keys: impl IntoIterator<Item = &'a String>) -> Result<(), ApiError> {
-    let known: Vec<&str> = kind.settings().iter().map(|s| s.key).collect();
     for key in keys {
-        if !known.contains(&key.as_str()) {
-            return Err(ApiError::bad(if known.is_empty() {
-                format!("unknown setting `{key}`: {} takes no settings", kind.name())
-            } else {
-                format!(
-                    "unknown setting `{key}` for {}; it accepts: {}",
-                    kind.name(),
-                    known.join(", ")
-                )
-            }));
+        if !kind.settings().iter().any(|s| s.key == key) {
+            return Err(ApiError::bad(pencilbox_core::puzzle::SettingInfo::unknown(
+                kind.name(),
+                key,
+                None,
+                kind.settings(),
+            )));
         }
     }
     Ok(())
