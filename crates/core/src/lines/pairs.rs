@@ -78,10 +78,85 @@ pub struct Pairs {
     dirty: Vec<IntId>,
     /// How many levels below the root it still runs.
     depth: usize,
+    /// Each pair's columns (by [`Pairs::index`]).
+    cols: Vec<Vec<Column>>,
 }
+
+/// The choices of a column whose cells have degrees `da` and `db` (1 for an end of the path,
+/// else 2): a shape of the first cell and one of the second that agree on the link between
+/// them, ordered by the links from the left they need (`x.left << 1 | y.left`), with where
+/// each of the four groups starts (the fifth entry: the end).
+const fn combos(da: u8, db: u8) -> ([(Choice, Choice); 49], [usize; 5]) {
+    let mut out = [(Choice::NONE, Choice::NONE); 49];
+    let mut starts = [0usize; 5];
+    let (sa, la) = shapes_of(da);
+    let (sb, lb) = shapes_of(db);
+    let mut len = 0;
+    let mut k = 0;
+    while k < 4 {
+        starts[k] = len;
+        let mut i = 0;
+        while i < la {
+            let mut j = 0;
+            while j < lb {
+                let (x, y) = (sa[i], sb[j]);
+                if (x.left << 1 | y.left) as usize == k && y.u == x.dn {
+                    out[len] = (x, y);
+                    len += 1;
+                }
+                j += 1;
+            }
+            i += 1;
+        }
+        k += 1;
+    }
+    starts[4] = len;
+    (out, starts)
+}
+
+const fn shapes_of(degree: u8) -> ([Choice; 7], usize) {
+    SHAPES[degree as usize]
+}
+
+/// [`combos`] for the degrees 1 and 2 of the two cells.
+#[allow(clippy::type_complexity)]
+static COMBOS: [[([(Choice, Choice); 49], [usize; 5]); 2]; 2] =
+    [[combos(1, 1), combos(1, 2)], [combos(2, 1), combos(2, 2)]];
 
 /// The largest number of count pairs a state's mask holds.
 const MASK_BITS: usize = 128;
+
+/// A state's set of count pairs, a bit each: `u64` when they fit, else `u128` (whose shifts
+/// cost more).
+trait Mask:
+    Copy
+    + Eq
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitOrAssign
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Shl<usize, Output = Self>
+    + std::ops::Shr<usize, Output = Self>
+{
+    const ZERO: Self;
+    const ONE: Self;
+    const ALL: Self;
+    const BITS: usize;
+}
+
+impl Mask for u64 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    const ALL: Self = u64::MAX;
+    const BITS: usize = 64;
+}
+
+impl Mask for u128 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    const ALL: Self = u128::MAX;
+    const BITS: usize = 128;
+}
 
 impl Pairs {
     /// The rule for a line on `vars` between `ends` (`None`: a closed loop), with the count
@@ -92,6 +167,7 @@ impl Pairs {
             of: Vec::new(),
             dirty: Vec::new(),
             depth: 0,
+            cols: Vec::new(),
         };
         let max = vars
             .link
@@ -102,13 +178,15 @@ impl Pairs {
             .map_or(0, |m| m + 1);
         p.of = vec![Vec::new(); max];
         for pair in p.pairs().collect::<Vec<_>>() {
-            for col in p.columns(pair) {
+            let cols = p.columns(pair);
+            for col in &cols {
                 for v in col.vars().into_iter().flatten() {
                     if !p.of[v.index()].contains(&pair) {
                         p.of[v.index()].push(pair);
                     }
                 }
             }
+            p.cols.push(cols);
         }
         p
     }
@@ -160,10 +238,20 @@ impl Pairs {
     /// when the two clues need more than [`MASK_BITS`] bits, the larger clue is left out (a
     /// relaxation whose conclusions still hold).
     fn supported(&self, pair: Cut, dom: &dyn Fn(VarId) -> Domain) -> Option<Vec<(VarId, Domain)>> {
-        let (rows, t) = pair;
+        let (ka, kb) = self.counted(pair);
+        let size = |k: Option<usize>| k.map_or(1, |k| k + 1);
+        if size(ka) * size(kb) <= 64 {
+            self.ways::<u64>(pair, (ka, kb), dom)
+        } else {
+            self.ways::<u128>(pair, (ka, kb), dom)
+        }
+    }
+
+    /// The two lines' clues the masks count (`None`: not counted): both when their count pairs
+    /// fit in [`MASK_BITS`], else the larger left out (a relaxation whose conclusions still
+    /// hold).
+    fn counted(&self, (rows, t): Cut) -> (Option<usize>, Option<usize>) {
         let d = self.dim(rows);
-        let cols = self.columns(pair);
-        let n = cols.len();
         let (mut ka, mut kb) = (d.counts[t].map(|k| k as usize), d.counts[t + 1].map(|k| k as usize));
         let size = |k: Option<usize>| k.map_or(1, |k| k + 1);
         while size(ka) * size(kb) > MASK_BITS {
@@ -173,20 +261,35 @@ impl Pairs {
                 kb = None;
             }
         }
+        (ka, kb)
+    }
+
+    /// [`Pairs::supported`] with the count pairs (the clues `ka` and `kb`, `None`: left out)
+    /// in masks of type `M`.
+    fn ways<M: Mask>(
+        &self,
+        (rows, t): Cut,
+        (ka, kb): (Option<usize>, Option<usize>),
+        dom: &dyn Fn(VarId) -> Domain,
+    ) -> Option<Vec<(VarId, Domain)>> {
+        let d = self.dim(rows);
+        let cols = &self.cols[self.index((rows, t))];
+        let n = cols.len();
+        let size = |k: Option<usize>| k.map_or(1, |k| k + 1);
         let (sa, sb) = (size(ka), size(kb));
-        let cap: u128 = if sa * sb == MASK_BITS {
-            u128::MAX
+        let cap = if sa * sb == M::BITS {
+            M::ALL
         } else {
-            (1u128 << (sa * sb)) - 1
+            (M::ONE << (sa * sb)) - M::ONE
         };
         // The counts whose second line is not yet at its clue (may take one more cell).
-        let mut room_b: u128 = 0;
+        let mut room_b = M::ZERO;
         for x in 0..sa {
             for y in 0..sb.saturating_sub(1) {
-                room_b |= 1 << (x * sb + y);
+                room_b |= M::ONE << (x * sb + y);
             }
         }
-        let add = |mask: u128, ca: u8, cb: u8| -> u128 {
+        let add = |mask: M, ca: u8, cb: u8| -> M {
             let mut m = mask;
             if cb == 1 && kb.is_some() {
                 m = (m & room_b) << 1;
@@ -197,10 +300,10 @@ impl Pairs {
             m
         };
         // The inverse: the counts before a column from those after it.
-        let unadd = |mask: u128, ca: u8, cb: u8| -> u128 {
+        let unadd = |mask: M, ca: u8, cb: u8| -> M {
             let mut m = mask;
             if ca == 1 && ka.is_some() {
-                m >>= sb;
+                m = m >> sb;
             }
             if cb == 1 && kb.is_some() {
                 m = (m >> 1) & room_b;
@@ -219,26 +322,27 @@ impl Pairs {
         };
         let fits = |mask: u8, x: u8| mask >> x & 1 == 1;
         // Each column's choices: a shape of its first cell (its `dn` is the link between)
-        // and of its second (its `u`), agreeing on that link; grouped by the links from the
-        // left they need (`bucket`), all columns in one list (`at[j][bucket]..at[j][bucket + 1]`).
-        let bucket = |x: &Choice, y: &Choice| usize::from(x.left << 1 | y.left);
+        // and of its second (its `u`), agreeing on that link ([`COMBOS`]), that the domains
+        // allow; grouped by the links from the left they need (`bucket`), all columns in one
+        // list (`at[j][bucket]..at[j][bucket + 1]`).
         let mut all: Vec<(Choice, Choice)> = Vec::with_capacity(16 * n);
         let mut at: Vec<[usize; 5]> = Vec::with_capacity(n);
-        for c in &cols {
+        for c in cols {
             let [a, na, up, mid, b, nb, down] = c.vars().map(allowed);
-            let (sh_a, len_a) = &SHAPES[usize::from(c.degree_a)];
-            let (sh_b, len_b) = &SHAPES[usize::from(c.degree_b)];
+            let (combos, starts_of) = &COMBOS[usize::from(c.degree_a - 1)][usize::from(c.degree_b - 1)];
             let mut starts = [all.len(); 5];
-            for (k, start) in starts.iter_mut().enumerate().take(4) {
-                *start = all.len();
-                for &x in &sh_a[..*len_a] {
-                    if !(fits(a, x.c) && fits(na, x.nx) && fits(up, x.u) && fits(mid, x.dn)) {
-                        continue;
-                    }
-                    for &y in &sh_b[..*len_b] {
-                        if bucket(&x, &y) == k && y.u == x.dn && fits(b, y.c) && fits(nb, y.nx) && fits(down, y.dn) {
-                            all.push((x, y));
-                        }
+            for k in 0..4 {
+                starts[k] = all.len();
+                for &(x, y) in &combos[starts_of[k]..starts_of[k + 1]] {
+                    if fits(a, x.c)
+                        && fits(na, x.nx)
+                        && fits(up, x.u)
+                        && fits(mid, x.dn)
+                        && fits(b, y.c)
+                        && fits(nb, y.nx)
+                        && fits(down, y.dn)
+                    {
+                        all.push((x, y));
                     }
                 }
             }
@@ -264,23 +368,30 @@ impl Pairs {
             let p = p ^ (x.u << 2 | mid << 1 | y.dn);
             Some(state(x.nx, y.nx, p, joined))
         };
-        let mut fwd = vec![[0u128; 64]; n + 1];
-        fwd[0][state(0, 0, 0, 0)] = 1;
+        let mut fwd = vec![[M::ZERO; 64]; n + 1];
+        // The states each column is reached in (a bit per state).
+        let mut live = vec![0u64; n + 1];
+        fwd[0][state(0, 0, 0, 0)] = M::ONE;
+        live[0] = 1 << state(0, 0, 0, 0);
         for j in 0..n {
-            for s in 0..64 {
+            let mut m = live[j];
+            while m != 0 {
+                let s = m.trailing_zeros() as usize;
+                m &= m - 1;
                 let from = fwd[j][s];
-                if from == 0 {
-                    continue;
-                }
                 for (x, y) in choices(j, s) {
                     if let Some(to) = step(x, y, s) {
-                        fwd[j + 1][to] |= add(from, x.c, y.c);
+                        let got = add(from, x.c, y.c);
+                        if got != M::ZERO {
+                            fwd[j + 1][to] = fwd[j + 1][to] | got;
+                            live[j + 1] |= 1 << to;
+                        }
                     }
                 }
             }
         }
-        let mut bwd = vec![[0u128; 64]; n + 1];
-        let end = 1u128 << (ka.unwrap_or(0) * sb + kb.unwrap_or(0));
+        let mut bwd = vec![[M::ZERO; 64]; n + 1];
+        let end = M::ONE << (ka.unwrap_or(0) * sb + kb.unwrap_or(0));
         for p in 0..8u8 {
             let ok = pu.is_none_or(|q| (p >> 2 & 1 == 1) == q)
                 && (p >> 1 & 1 == 1) == pm
@@ -290,40 +401,50 @@ impl Pairs {
             }
         }
         // Backwards, only from the states the forward pass reaches (no way passes the others).
-        let mut seen: Vec<[u8; 7]> = vec![[0; 7]; n];
+        // The choices some way takes, per column (a bit per choice, from the column's first).
+        let mut used = vec![0u64; n];
         for j in (0..n).rev() {
-            for s in 0..64 {
+            let mut m = live[j];
+            while m != 0 {
+                let s = m.trailing_zeros() as usize;
+                m &= m - 1;
                 let from = fwd[j][s];
-                if from == 0 {
-                    continue;
-                }
-                for (x, y) in choices(j, s) {
+                let k = s >> 4 & 3;
+                for i in at[j][k]..at[j][k + 1] {
+                    let (x, y) = &all[i];
                     let Some(to) = step(x, y, s) else { continue };
                     let next = bwd[j + 1][to];
-                    if next == 0 {
+                    if next == M::ZERO {
                         continue;
                     }
                     // The counts here from which this choice reaches the end.
                     let back = unadd(next, x.c, y.c);
-                    bwd[j][s] |= back;
-                    if from & back != 0 {
-                        for (m, v) in [x.c, x.nx, x.u, x.dn, y.c, y.nx, y.dn].into_iter().enumerate() {
-                            seen[j][m] |= 1 << v;
-                        }
+                    bwd[j][s] = bwd[j][s] | back;
+                    if from & back != M::ZERO {
+                        used[j] |= 1 << (i - at[j][0]);
                     }
                 }
             }
         }
-        if bwd[0][state(0, 0, 0, 0)] & 1 == 0 {
+        if bwd[0][state(0, 0, 0, 0)] & M::ONE == M::ZERO {
             return None;
         }
         let mut out = Vec::with_capacity(7 * n);
         for (j, c) in cols.iter().enumerate() {
+            let mut seen = [0u8; 7];
+            let mut u = used[j];
+            while u != 0 {
+                let (x, y) = &all[at[j][0] + u.trailing_zeros() as usize];
+                u &= u - 1;
+                for (m, v) in [x.c, x.nx, x.u, x.dn, y.c, y.nx, y.dn].into_iter().enumerate() {
+                    seen[m] |= 1 << v;
+                }
+            }
             for (m, v) in c.vars().into_iter().enumerate() {
                 if let Some(v) = v {
                     let mut x = Domain::EMPTY;
                     for b in 0..2 {
-                        if seen[j][m] >> b & 1 == 1 {
+                        if seen[m] >> b & 1 == 1 {
                             x.insert(val(b));
                         }
                     }
@@ -549,6 +670,9 @@ mod tests {
                     Domain::single(FALSE).or(Domain::single(TRUE))
                 }
             };
+            // The wide masks give what the narrow ones give.
+            let counted = pairs.counted(pair);
+            prop_assert_eq!(pairs.ways::<u128>(pair, counted, &dom), pairs.ways::<u64>(pair, counted, &dom));
             let mut fast = pairs.supported(pair, &dom);
             let mut slow = brute(&pairs, pair, &dom);
             for x in [&mut fast, &mut slow].into_iter().flatten() {
