@@ -27,8 +27,8 @@
 //! `--set rules=+pairs`. It is off by default because it is a trade, not a gain everywhere
 //! (BENCHMARKS.md, "Path: `pairs`"): it settles puzzles with unclued lines whose search
 //! otherwise wanders (`bench-12x12/partial-02`: 14,336 nodes and 0.56 s without it, 532 nodes
-//! and 25 ms with it), but its sweep at the root costs a small puzzle 1–2 ms, and the 20 hard
-//! 20×20 puzzles about a sixth more in total. `--stats` reports, per rule,
+//! and 24 ms with it), but its sweep at the root costs a 12×12 puzzle about 1 ms, and the 20
+//! hard 20×20 puzzles about a tenth more in total. `--stats` reports, per rule,
 //! how many conflicts it found ([`Engine::rule_stats`]: refuted branches and refuted probe
 //! values; `probe`: values probed and refuted). `cuts` generalises the crossing argument behind
 //! the paper's Theorem 2 (Section III: with both doors in one row, a row whose clue is 1 makes

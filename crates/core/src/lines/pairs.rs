@@ -383,7 +383,7 @@ impl Pairs {
                     if let Some(to) = step(x, y, s) {
                         let got = add(from, x.c, y.c);
                         if got != M::ZERO {
-                            fwd[j + 1][to] = fwd[j + 1][to] | got;
+                            fwd[j + 1][to] |= got;
                             live[j + 1] |= 1 << to;
                         }
                     }
@@ -410,8 +410,8 @@ impl Pairs {
                 m &= m - 1;
                 let from = fwd[j][s];
                 let k = s >> 4 & 3;
-                for i in at[j][k]..at[j][k + 1] {
-                    let (x, y) = &all[i];
+                let range = at[j][k]..at[j][k + 1];
+                for (i, (x, y)) in range.clone().zip(&all[range]) {
                     let Some(to) = step(x, y, s) else { continue };
                     let next = bwd[j + 1][to];
                     if next == M::ZERO {
@@ -419,7 +419,7 @@ impl Pairs {
                     }
                     // The counts here from which this choice reaches the end.
                     let back = unadd(next, x.c, y.c);
-                    bwd[j][s] = bwd[j][s] | back;
+                    bwd[j][s] |= back;
                     if from & back != M::ZERO {
                         used[j] |= 1 << (i - at[j][0]);
                     }
