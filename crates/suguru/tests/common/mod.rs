@@ -9,6 +9,11 @@ use pencilbox_suguru::Suguru;
 /// partial grid is extended only while no two filled cells break a rule (checked pairwise over
 /// all filled cells, no counters, no χ sets). Returns all solutions.
 pub fn solutions(p: &Suguru) -> Vec<Vec<u32>> {
+    solutions_up_to(p, None)
+}
+
+/// [`solutions`], stopping after `limit` of them.
+pub fn solutions_up_to(p: &Suguru, limit: Option<usize>) -> Vec<Vec<u32>> {
     let s = p.shape();
     let doms: Vec<Domain> = s
         .all()
@@ -28,7 +33,7 @@ pub fn solutions(p: &Suguru) -> Vec<Vec<u32>> {
                 vals[i] == vals[j] && (touch || region[i] == region[j])
             })
         },
-        None,
+        limit,
     )
 }
 
