@@ -17,7 +17,6 @@
 //! | `colours` | [`BoolSum`] `Exactly` | when every row (or every column) is clued the path's length `L` is known, and on the checkerboard the path alternates colours: door A's colour holds `⌈L/2⌉` of its cells and the other `⌊L/2⌋` |
 //! | `connect` | [`SinglePath`] | the path is a simple path from A to B in the graph of open cells and links, so only cells on *some* simple A–B path of that graph can be visited (the blocks on the block–cut-tree path) and the cut cells between those blocks must be; runs last ([`Priority::Global`]) |
 //! | `probe`   | [`Probe`] | failed-literal probing: at each node (once the search has met [`PROBE_AFTER_FAILURES`] dead ends) every open cell is tried visited, then closed; a value whose propagation fails fixes the other (one pass, in cell order, with `connect` suspended inside the probes and one full propagation after a pass that fixed anything) |
-//!
 //! | `pairs`   | [`Pairs`] (off by default) | two neighbouring rows (columns) solved together by dynamic programming: every way to place their path cells with the lines each needs, crossing the three cuts with their parities and closing no loop inside the two lines, agrees on a value (core's line toolkit, the rule `explain` calls "ways in two lines"); runs at the root and in the first [`PAIRS_DEPTH`] levels of the search, on the pairs whose variables changed |
 //!
 //! `degree`, `lines` and `chains` define the puzzle and are always on (every propagator must
@@ -132,7 +131,8 @@ pub const QUICK_BUDGET: u64 = 500;
 /// How many levels below the root `pairs` runs (the root and the search's first decisions, where
 /// one deduction cuts the largest subtrees; deeper, a sweep of the changed pairs of lines costs
 /// more than it prunes). Measured on `examples/path/bench-12x12/partial-02`: 4 levels leave it
-/// at 4,136 nodes, 6 at 532, every level at 108 nodes but twice the time per node.
+/// at 4,136 nodes, 6 at 532 (25 ms), every level at 108 nodes but seven times the time per
+/// node (37 ms).
 pub const PAIRS_DEPTH: usize = 6;
 
 /// The default slice of `auto` branching: about 20 ms of search on a 10×10 grid, so an
@@ -801,5 +801,17 @@ mod tests {
         // Without limits the same model is complete and solves.
         let mut s = link_search_limited(&p, &Rules::default(), None, &Limits::first());
         assert_eq!(run(&mut s, &Limits::first(), |_| Flow::Stop).solutions, 1);
+    }
+
+    #[test]
+    fn the_pairs_rule_says_how_deep_it_runs() {
+        let rule = TABLE.get("pairs").expect("listed");
+        assert!(
+            rule.summary.contains(&format!("the first {PAIRS_DEPTH} levels")),
+            "{}",
+            rule.summary
+        );
+        // The table (what `pencilbox list` and `study` show) and the rules agree: off by default.
+        assert!(rule.is_optional() && !TABLE.default_set().has("pairs") && !Rules::DEFAULT.pairs);
     }
 }

@@ -89,8 +89,8 @@ pub struct Pairs {
 const fn combos(da: u8, db: u8) -> ([(Choice, Choice); 49], [usize; 5]) {
     let mut out = [(Choice::NONE, Choice::NONE); 49];
     let mut starts = [0usize; 5];
-    let (sa, la) = shapes_of(da);
-    let (sb, lb) = shapes_of(db);
+    let (sa, la) = SHAPES[da as usize];
+    let (sb, lb) = SHAPES[db as usize];
     let mut len = 0;
     let mut k = 0;
     while k < 4 {
@@ -114,10 +114,6 @@ const fn combos(da: u8, db: u8) -> ([(Choice, Choice); 49], [usize; 5]) {
     (out, starts)
 }
 
-const fn shapes_of(degree: u8) -> ([Choice; 7], usize) {
-    SHAPES[degree as usize]
-}
-
 /// [`combos`] for the degrees 1 and 2 of the two cells.
 #[allow(clippy::type_complexity)]
 static COMBOS: [[([(Choice, Choice); 49], [usize; 5]); 2]; 2] =
@@ -125,6 +121,11 @@ static COMBOS: [[([(Choice, Choice); 49], [usize; 5]); 2]; 2] =
 
 /// The largest number of count pairs a state's mask holds.
 const MASK_BITS: usize = 128;
+
+/// How many counts a line's clue `k` takes in a mask: `0..=k`, or one (nothing counted).
+fn slots(k: Option<usize>) -> usize {
+    k.map_or(1, |k| k + 1)
+}
 
 /// A state's set of count pairs, a bit each: `u64` when they fit, else `u128` (whose shifts
 /// cost more).
@@ -239,8 +240,7 @@ impl Pairs {
     /// relaxation whose conclusions still hold).
     fn supported(&self, pair: Cut, dom: &dyn Fn(VarId) -> Domain) -> Option<Vec<(VarId, Domain)>> {
         let (ka, kb) = self.counted(pair);
-        let size = |k: Option<usize>| k.map_or(1, |k| k + 1);
-        if size(ka) * size(kb) <= 64 {
+        if slots(ka) * slots(kb) <= 64 {
             self.ways::<u64>(pair, (ka, kb), dom)
         } else {
             self.ways::<u128>(pair, (ka, kb), dom)
@@ -253,9 +253,8 @@ impl Pairs {
     fn counted(&self, (rows, t): Cut) -> (Option<usize>, Option<usize>) {
         let d = self.dim(rows);
         let (mut ka, mut kb) = (d.counts[t].map(|k| k as usize), d.counts[t + 1].map(|k| k as usize));
-        let size = |k: Option<usize>| k.map_or(1, |k| k + 1);
-        while size(ka) * size(kb) > MASK_BITS {
-            if size(ka) >= size(kb) {
+        while slots(ka) * slots(kb) > MASK_BITS {
+            if slots(ka) >= slots(kb) {
                 ka = None;
             } else {
                 kb = None;
@@ -275,8 +274,7 @@ impl Pairs {
         let d = self.dim(rows);
         let cols = &self.cols[self.index((rows, t))];
         let n = cols.len();
-        let size = |k: Option<usize>| k.map_or(1, |k| k + 1);
-        let (sa, sb) = (size(ka), size(kb));
+        let (sa, sb) = (slots(ka), slots(kb));
         let cap = if sa * sb == M::BITS {
             M::ALL
         } else {
@@ -323,8 +321,9 @@ impl Pairs {
         let fits = |mask: u8, x: u8| mask >> x & 1 == 1;
         // Each column's choices: a shape of its first cell (its `dn` is the link between)
         // and of its second (its `u`), agreeing on that link ([`COMBOS`]), that the domains
-        // allow; grouped by the links from the left they need (`bucket`), all columns in one
-        // list (`at[j][bucket]..at[j][bucket + 1]`).
+        // allow; grouped by the links from the left they need (bucket `k = x.left << 1 |
+        // y.left`), all columns in one list (`at[j][k]..at[j][k + 1]`; at most 49 a column, so
+        // a `u64` marks those used).
         let mut all: Vec<(Choice, Choice)> = Vec::with_capacity(16 * n);
         let mut at: Vec<[usize; 5]> = Vec::with_capacity(n);
         for c in cols {
