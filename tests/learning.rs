@@ -236,14 +236,17 @@ fn path_counts_with_pairs_agree_with_and_without_learning_and_without_pairs() {
         let without = kind.count(&text, Some(40), &opts(&[])).expect("counts");
         assert_eq!(without.count.to_string(), expected.to_string(), "{file}");
         for learn in ["off", "on"] {
-            let with = kind
-                .count(&text, Some(40), &opts(&[("rules", "+pairs"), ("learn", learn)]))
-                .expect("counts with pairs");
-            assert_eq!(
-                (&with.count, with.complete),
-                (&without.count, without.complete),
-                "{file}: pairs with learning {learn} changed the count"
-            );
+            // `pairs` from the start, after a restart at 1 node, and never.
+            for rules in ["+pairs", "pairs_after=1,quick=0", "-pairs"] {
+                let with = kind
+                    .count(&text, Some(40), &opts(&[("rules", rules), ("learn", learn)]))
+                    .expect("counts with pairs");
+                assert_eq!(
+                    (&with.count, with.complete),
+                    (&without.count, without.complete),
+                    "{file}: rules={rules} with learning {learn} changed the count"
+                );
+            }
         }
     }
 }

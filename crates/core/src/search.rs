@@ -557,7 +557,8 @@ impl<S: Backtrack> Drop for Search<S> {
 pub struct RaceResult {
     /// The result of the search that ended first (its counters add up every racer's work).
     pub result: SearchResult,
-    /// Which racer ended first (or was running when the shared node limit ran out).
+    /// Which racer ended first (or, when the shared node limit ran out, the one that had found
+    /// the most solutions, the first of equals).
     pub winner: usize,
 }
 
@@ -643,12 +644,18 @@ pub fn race<S: Backtrack>(
                 if spent >= limit {
                     let mut stats = total(&searches);
                     stats.nodes = limit;
+                    // The racer that found the most solutions answers (the first of equals):
+                    // whichever racer's turn met the limit may have found none.
+                    let best = (0..searches.len())
+                        .rev()
+                        .max_by_key(|&j| searches[j].solutions())
+                        .unwrap_or(k);
                     let result = SearchResult {
-                        solutions: searches[k].solutions(),
+                        solutions: searches[best].solutions(),
                         stop: StopReason::NodeLimit,
                         stats,
                     };
-                    break 'race RaceResult { result, winner: k };
+                    break 'race RaceResult { result, winner: best };
                 }
                 this_slice = this_slice.min(limit - spent);
             }
@@ -763,6 +770,17 @@ mod tests {
         let (r, racers) = race(&[0, 0], make, &limits, 8, |_, _| Flow::Continue);
         assert_eq!((r.result.stop, r.result.stats.nodes), (StopReason::NodeLimit, 50));
         assert!(racers.iter().all(|s| s.bits.is_empty()));
+        // When the limit runs out at racer 1's first turn, racer 0, which found a solution in
+        // its slice, answers ("at least 1"), not racer 1 with none.
+        let limits = Limits {
+            node_limit: Some(100),
+            ..Limits::all()
+        };
+        let (r, _) = race(&[0, 0], make, &limits, 100, |_, _| Flow::Continue);
+        assert_eq!(
+            (r.winner, r.result.solutions, r.result.stop),
+            (0, 1, StopReason::NodeLimit)
+        );
         // A racer that finishes within its first slice is the only one made.
         let (r, racers) = race(&[0, 0], make, &Limits::first(), 1000, |_, _| Flow::Continue);
         assert_eq!((r.winner, racers.len()), (0, 1));

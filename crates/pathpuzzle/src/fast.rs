@@ -17,17 +17,21 @@
 //! | `colours` | [`BoolSum`] `Exactly` | when every row (or every column) is clued the path's length `L` is known, and on the checkerboard the path alternates colours: door A's colour holds `⌈L/2⌉` of its cells and the other `⌊L/2⌋` |
 //! | `connect` | [`SinglePath`] | the path is a simple path from A to B in the graph of open cells and links, so only cells on *some* simple A–B path of that graph can be visited (the blocks on the block–cut-tree path) and the cut cells between those blocks must be; runs last ([`Priority::Global`]) |
 //! | `probe`   | [`Probe`] | failed-literal probing: at each node (once the search has met [`PROBE_AFTER_FAILURES`] dead ends) every open cell is tried visited, then closed; a value whose propagation fails fixes the other (one pass, in cell order, with `connect` suspended inside the probes and one full propagation after a pass that fixed anything) |
-//! | `pairs`   | [`Pairs`] (off by default) | two neighbouring rows (columns) solved together by dynamic programming: every way to place their path cells with the lines each needs, crossing the three cuts with their parities and closing no loop inside the two lines, agrees on a value (core's line toolkit, the rule `explain` calls "ways in two lines"); runs at the root and in the first [`PAIRS_DEPTH`] levels of the search, on the pairs whose variables changed |
+//! | `pairs`   | [`Pairs`] (off by default; a search past [`PAIRS_AFTER`] nodes on a grid up to 16×16 restarts with it) | two neighbouring rows (columns) solved together by dynamic programming: every way to place their path cells with the lines each needs, crossing the three cuts with their parities and closing no loop inside the two lines, agrees on a value (core's line toolkit, the rule `explain` calls "ways in two lines"); runs at the root and in the first [`PAIRS_DEPTH`] levels of the search, on the pairs whose variables changed |
 //!
 //! `degree`, `lines` and `chains` define the puzzle and are always on (every propagator must
 //! check its constraint when its variables are fixed: a node where every variable is fixed is a
 //! solution); `loops`, `cuts`, `colours`, `connect` and `probe` are deductions that can be
 //! switched off (`--set rules=-cuts`) to measure what each pays; `pairs` is switched on with
-//! `--set rules=+pairs`. It is off by default because it is a trade, not a gain everywhere
-//! (BENCHMARKS.md, "Path: `pairs`"): it settles puzzles with unclued lines whose search
-//! otherwise wanders (`bench-12x12/partial-02`: 14,336 nodes and 0.56 s without it, 532 nodes
-//! and 24 ms with it), but its sweep at the root costs a 12×12 puzzle about 1 ms, and the 20
-//! hard 20×20 puzzles about a tenth more in total. `--stats` reports, per rule,
+//! `--set rules=+pairs` (from the start). It is off by default because it is a trade, not a
+//! gain everywhere (BENCHMARKS.md, "Path: `pairs`"): it settles puzzles with unclued lines whose
+//! search otherwise wanders (`bench-12x12/partial-02`: 14,336 nodes and 0.56 s without it, 532
+//! nodes and 24 ms with it), but its sweep at the root costs a 12×12 puzzle about 1 ms, and the
+//! 20 hard 20×20 puzzles about a tenth more in total. So by default a search pays for it only
+//! once it wanders: on grids of at most [`PAIRS_AFTER_CELLS`] cells, a `solve` or `count` still
+//! running after [`PAIRS_AFTER`] nodes starts again with `pairs` on ([`Rules::pairs_after`],
+//! `pairs_after=N` in a rule list; `-pairs` turns the restart off too; `partial-02`: 788 nodes,
+//! 33 ms). `--stats` reports, per rule,
 //! how many conflicts it found ([`Engine::rule_stats`]: refuted branches and refuted probe
 //! values; `probe`: values probed and refuted). `cuts` generalises the crossing argument behind
 //! the paper's Theorem 2 (Section III: with both doors in one row, a row whose clue is 1 makes
@@ -90,6 +94,11 @@ pub struct Rules {
     /// Algorithm 3's walk with cheap cuts; `quick=N` in a rule list, 0 = no walk). Default
     /// [`QUICK_BUDGET`] with every rule on, 0 with `none`.
     pub quick: u64,
+    /// With `pairs` off, on a grid of at most [`PAIRS_AFTER_CELLS`] cells: a search still
+    /// running after this many nodes starts again with `pairs` on (`pairs_after=N` in a rule
+    /// list, 0 = never; default [`PAIRS_AFTER`]; `-pairs` sets 0). Only `solve` and `count`
+    /// ([`crate::solve::search`]) restart.
+    pub pairs_after: u64,
 }
 
 /// The rules of `fast` in core's vocabulary ([`pencilbox_core::rules`]): `degree`, `lines`
@@ -114,7 +123,7 @@ pub static TABLE: pencilbox_core::rules::RuleTable = pencilbox_core::rules::Rule
         pencilbox_core::rules::PROBE,
         pencilbox_core::rules::Rule::optional(
             "pairs",
-            "two neighbouring rows (columns) together: every way to place their path cells agrees (at the root and the first 6 levels)",
+            "two neighbouring rows (columns) together: every way to place their path cells agrees (at the root and the first 6 levels; by default a search past 256 nodes on a grid up to 16×16 restarts with it)",
         )
         .off_by_default(),
     ],
@@ -134,6 +143,22 @@ pub const QUICK_BUDGET: u64 = 500;
 /// at 4,136 nodes, 6 at 532 (25 ms), every level at 108 nodes but seven times the time per
 /// node (37 ms).
 pub const PAIRS_DEPTH: usize = 6;
+
+/// After how many nodes a search without `pairs` starts again with it ([`Rules::pairs_after`]),
+/// on grids of at most [`PAIRS_AFTER_CELLS`] cells. A search that wanders (`bench-12x12/
+/// partial-02`: 14,336 nodes, 0.5 s without `pairs`, 532 with it from the start) is cut
+/// short for about 256 plain nodes (10 ms on a 12×12 grid); the puzzles the plain search settles
+/// sooner (most: a generated 12×12 takes 10 to 130 nodes) never pay for `pairs`' sweeps.
+/// Measured in one run (BENCHMARKS.md, "Path: `pairs` after 256 nodes"): 128 made the 131-node
+/// 12×12s twice as slow, 512 and 1024 left `partial-02` at 42 and 61 ms.
+pub const PAIRS_AFTER: u64 = 256;
+
+/// The largest grid (in cells) on which a search restarts with `pairs` ([`PAIRS_AFTER`]): up
+/// to 16×16. On the hard 20×20 and the planted 24×24 puzzles the restart cost about a fifth
+/// more in total and helped none of them beyond the noise (`pairs` changes which racer wins
+/// and how, and each sweep of a 24-cell-wide pair of lines costs more), so larger grids keep
+/// the plain search; `--set rules=+pairs` turns `pairs` on from the start there.
+pub const PAIRS_AFTER_CELLS: usize = 256;
 
 /// The default slice of `auto` branching: about 20 ms of search on a 10×10 grid, so an
 /// instance line branching settles quickly never pays for the race (measured on the bundled
@@ -172,7 +197,9 @@ impl Default for Rules {
 }
 
 impl Rules {
-    /// The default: every deduction but `pairs` on, the `auto` branching portfolio.
+    /// The default: every deduction but `pairs` on (`pairs` after a restart at
+    /// [`PAIRS_AFTER`] nodes on grids up to [`PAIRS_AFTER_CELLS`] cells), the `auto`
+    /// branching portfolio.
     pub const DEFAULT: Rules = Rules {
         pairs: false,
         ..Rules::ALL
@@ -189,6 +216,7 @@ impl Rules {
         slice: RACE_SLICE,
         racers: 6,
         quick: QUICK_BUDGET,
+        pairs_after: PAIRS_AFTER,
     };
     /// Only the rules that define the puzzle (`degree`, `lines`, `chains`), `auto` branching.
     pub const NONE: Rules = Rules {
@@ -202,6 +230,7 @@ impl Rules {
         slice: RACE_SLICE,
         racers: 6,
         quick: 0,
+        pairs_after: 0,
     };
     /// The optional rules' names.
     pub const OPTIONAL: [&'static str; 6] = ["loops", "cuts", "colours", "connect", "probe", "pairs"];
@@ -222,7 +251,8 @@ impl Rules {
 
     /// Reads a rule list: `all`, `none`, `default`, the names of the rules that are on
     /// (`loops,connect`), or changes to the default (`-cuts,+pairs`); plus
-    /// `branch=auto|lines|links`, `slice=N`, `racers=N` and `quick=N`.
+    /// `branch=auto|lines|links`, `slice=N`, `racers=N`, `quick=N` and `pairs_after=N`
+    /// (`-pairs` also sets `pairs_after=0`: no `pairs` at all).
     ///
     /// ```
     /// use pencilbox_pathpuzzle::fast::Rules;
@@ -233,6 +263,9 @@ impl Rules {
     /// use pencilbox_pathpuzzle::fast::Branching;
     /// assert_eq!(Rules::parse("branch=links").unwrap().branch, Branching::Links);
     /// assert!(Rules::parse("speed").is_err());
+    /// assert_eq!(Rules::parse("-pairs").unwrap().pairs_after, 0);
+    /// assert_eq!(Rules::parse("-pairs,pairs_after=99").unwrap().pairs_after, 99);
+    /// assert_eq!(Rules::DEFAULT.pairs_after, pencilbox_pathpuzzle::fast::PAIRS_AFTER);
     /// ```
     pub fn parse(spec: &str) -> Result<Rules, String> {
         let switches = Switches {
@@ -242,6 +275,8 @@ impl Rules {
             names: &Rules::OPTIONAL,
         };
         // Settings apply after the rules, so a preset never resets them.
+        let items: Vec<&str> = spec.split(',').map(str::trim).collect();
+        let off = items.contains(&"-pairs") && !items.iter().any(|i| i.starts_with("pairs_after="));
         switches::parse(spec, &switches, Rules::flag, |r, key, value| {
             match key {
                 "branch" => {
@@ -264,6 +299,11 @@ impl Rules {
                         .parse()
                         .map_err(|_| format!("quick wants a number of nodes (0 = no walk), found `{value}`"))?
                 }
+                "pairs_after" => {
+                    r.pairs_after = value
+                        .parse()
+                        .map_err(|_| format!("pairs_after wants a number of nodes (0 = never), found `{value}`"))?
+                }
                 "slice" => {
                     r.slice = value
                         .parse()
@@ -273,11 +313,18 @@ impl Rules {
                 }
                 _ => {
                     return Err(format!(
-                    "unknown setting `{key}={value}` (settings: branch=auto|lines|links, slice=N, racers=N, quick=N)"
+                    "unknown setting `{key}={value}` (settings: branch=auto|lines|links, slice=N, racers=N, quick=N, pairs_after=N)"
                 ))
                 }
             }
             Ok(())
+        })
+        .map(|mut r| {
+            // `-pairs`: no `pairs` at all, not even after a restart.
+            if off {
+                r.pairs_after = 0;
+            }
+            r
         })
         .map_err(|e| {
             if e.starts_with("unknown rule") {
@@ -307,6 +354,10 @@ impl Rules {
         names.push(&branch);
         let quick = format!("quick={}", self.quick);
         names.push(&quick);
+        let after = format!("pairs_after={}", self.pairs_after);
+        if !self.pairs {
+            names.push(&after);
+        }
         names.join(",")
     }
 }
@@ -811,7 +862,15 @@ mod tests {
             "{}",
             rule.summary
         );
-        // The table (what `pencilbox list` and `study` show) and the rules agree: off by default.
+        // The table (what `pencilbox list` and `study` show) and the rules agree: off by default,
+        // and the restart's figures are the constants'.
         assert!(rule.is_optional() && !TABLE.default_set().has("pairs") && !Rules::DEFAULT.pairs);
+        let side = (PAIRS_AFTER_CELLS as f64).sqrt() as usize;
+        assert!(
+            rule.summary
+                .contains(&format!("past {PAIRS_AFTER} nodes on a grid up to {side}×{side}")),
+            "{}",
+            rule.summary
+        );
     }
 }

@@ -94,6 +94,9 @@ fn notes(p: &PathPuzzle, alg: &Algorithm, o: &Outcome) -> Vec<Note> {
         Algorithm::Fast(rules) => {
             notes.push(Note::new("rules", rules.describe()));
             notes.push(Note::new("searches raced", o.searches));
+            if let Some(n) = o.pairs_after {
+                notes.push(Note::new("started again with pairs after", format!("{n} nodes")));
+            }
             if let Some(b) = o.answered_by {
                 let by = match o.answered_seed {
                     Some(seed) => format!("{} (random tie-breaks, seed {seed})", b.name()),

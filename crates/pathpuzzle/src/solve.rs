@@ -18,7 +18,7 @@
 
 use crate::checks::no_solution_reason;
 use crate::extend::{ExtendSearch, Pruning, RULES};
-use crate::fast::{link_search_limited, Branching, LinkModel, LinkSearch, Rules};
+use crate::fast::{link_search_limited, Branching, LinkModel, LinkSearch, Rules, PAIRS_AFTER_CELLS};
 use crate::model::{Configuration, PathPuzzle};
 use crate::paper::PaperSearch;
 use crate::quick::{self, Walked};
@@ -111,6 +111,9 @@ pub struct Outcome {
     /// `fast`: the engine's per-rule counters summed over the racers, when the limits ask
     /// for counters ([`Limits::counters`]).
     pub rules: Vec<RuleCount>,
+    /// `fast`: the nodes after which the search started again with `pairs` on
+    /// ([`Rules::pairs_after`]); `None` when it did not.
+    pub pairs_after: Option<u64>,
 }
 
 impl Outcome {
@@ -134,6 +137,7 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
         searches: 0,
         answered_by: None,
         answered_seed: None,
+        pairs_after: None,
     };
     // `fast`'s walk needs no checks before it (see [`quick::walk`]): they run after it, when
     // it found nothing, to give the reason.
@@ -148,6 +152,7 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
     let mut searches = 1;
     let mut answered_by = None;
     let mut answered_seed = None;
+    let mut pairs_after = None;
     let mut counts = Vec::new();
     let (result, prunes) = match alg {
         Algorithm::Paper => {
@@ -204,7 +209,7 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
                     // The walk's nodes count against the caller's node limit.
                     let mut limits = limits.clone();
                     limits.node_limit = limits.node_limit.map(|n| n.saturating_sub(walked_stats.nodes));
-                    let raced = race_engine(p, rules, &limits, keep);
+                    let raced = race_switching(p, rules, &limits, keep);
                     // The engine counts from scratch; the first witnesses stay the walk's, so
                     // they do not depend on whether a lower limit let the walk finish.
                     kept = walked;
@@ -216,6 +221,7 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
                     searches = raced.searches;
                     answered_by = Some(raced.answered_by);
                     answered_seed = raced.answered_seed;
+                    pairs_after = raced.pairs_after;
                     counts = raced.rules;
                     let mut result = raced.result;
                     // The counters add up both searches (the depth is the deeper one's).
@@ -267,6 +273,7 @@ pub fn search(p: &PathPuzzle, alg: &Algorithm, limits: &Limits, keep: usize) -> 
         searches,
         answered_by,
         answered_seed,
+        pairs_after,
     }
 }
 
@@ -279,6 +286,9 @@ struct Raced {
     searches: u32,
     answered_by: Branching,
     answered_seed: Option<u64>,
+    /// The nodes of a first race without `pairs`, when the answer came from a second one with
+    /// it ([`race_switching`]).
+    pairs_after: Option<u64>,
 }
 
 /// `fast` on the engine: the link model searched by the branchings of `rules`, raced.
@@ -328,8 +338,70 @@ fn race_engine(p: &PathPuzzle, rules: &Rules, limits: &Limits, keep: usize) -> R
         searches,
         answered_by: strategies[race.winner].0,
         answered_seed: strategies[race.winner].1,
+        pairs_after: None,
     }
 }
+
+/// `race_engine`, and when it runs past [`Rules::pairs_after`] nodes without `pairs` on a grid
+/// of at most [`PAIRS_AFTER_CELLS`] cells, the race again from the start with `pairs` on
+/// ([`PAIRS_AFTER`](crate::fast::PAIRS_AFTER)). The first race's solutions are dropped (the second counts from
+/// scratch, so counts stay exact) and its counters added to the second's. A first race that
+/// found more than [`ENUMERATION`] solutions is an enumeration, where `pairs` only adds its
+/// sweeps: it runs again plain, without the budget.
+fn race_switching(p: &PathPuzzle, rules: &Rules, limits: &Limits, keep: usize) -> Raced {
+    let after = rules.pairs_after;
+    let switches = !rules.pairs && after > 0 && p.shape().cells() <= PAIRS_AFTER_CELLS;
+    if !switches || limits.node_limit.is_some_and(|n| n <= after) {
+        return race_engine(p, rules, limits, keep);
+    }
+    let first = race_engine(
+        p,
+        rules,
+        &Limits {
+            node_limit: Some(after),
+            ..limits.clone()
+        },
+        keep,
+    );
+    if first.result.stop != StopReason::NodeLimit {
+        return first;
+    }
+    let mut rest = limits.clone();
+    rest.node_limit = rest.node_limit.map(|n| n.saturating_sub(first.result.stats.nodes));
+    let mut second = if first.result.solutions > ENUMERATION {
+        race_engine(
+            p,
+            &Rules {
+                pairs_after: 0,
+                ..*rules
+            },
+            &rest,
+            keep,
+        )
+    } else {
+        let mut r = race_engine(p, &Rules { pairs: true, ..*rules }, &rest, keep);
+        r.pairs_after = Some(first.result.stats.nodes);
+        r
+    };
+    let s = &mut second.result.stats;
+    s.nodes += first.result.stats.nodes;
+    s.failures += first.result.stats.failures;
+    s.elapsed_us += first.result.stats.elapsed_us;
+    s.max_depth = s.max_depth.max(first.result.stats.max_depth);
+    second.searches += first.searches;
+    for (rule, n) in first.prunes {
+        match second.prunes.iter_mut().find(|(r, _)| *r == rule) {
+            Some((_, m)) => *m += n,
+            None => second.prunes.push((rule, n)),
+        }
+    }
+    add_rule_counts(&mut second.rules, first.rules);
+    second
+}
+
+/// How many solutions make a first race an enumeration, which never restarts with `pairs`
+/// (as learning's `auto` never switches on one, [`pencilbox_core::learning`]).
+const ENUMERATION: u64 = 8;
 
 /// How many link models fit in the memory budget of `limits` (at least one).
 fn affordable_racers(p: &PathPuzzle, limits: &Limits) -> usize {

@@ -95,6 +95,21 @@ fn check_agreement(p: &PathPuzzle) {
     for quick in [1, 5, u64::MAX] {
         link_rules.push(Rules { quick, ..Rules::ALL });
     }
+    // The restart with `pairs` ([`Rules::pairs_after`]) after 1 and 3 nodes, so that most
+    // instances restart, in slices of 1 and 1024 nodes: the first race's solutions must not
+    // be reported or counted twice; an enumeration (more than 8 in the first race) runs again
+    // plain.
+    for pairs_after in [1, 3] {
+        for slice in [1, 1024] {
+            link_rules.push(Rules {
+                pairs: false,
+                pairs_after,
+                slice,
+                quick: 0,
+                ..Rules::ALL
+            });
+        }
+    }
     for r in link_rules {
         algs.push(Algorithm::Fast(r));
         algs.push(Algorithm::Fast(Rules {

@@ -194,3 +194,87 @@ fn seeded_searches_find_the_same_unique_answers() {
         assert!(trees.len() > 1, "{name}: every seed searched the same tree");
     }
 }
+
+/// A search still running after [`PAIRS_AFTER`] nodes on a grid of at most 16×16 starts again
+/// with `pairs` on, and answers and counts as the plain search does (`bench-12x12/partial-02`
+/// takes 14,336 nodes without `pairs`); `-pairs`, `pairs_after=0`, an enumeration (more than 8
+/// solutions in the first race) and grids above [`PAIRS_AFTER_CELLS`] cells never restart
+/// with it.
+#[test]
+fn a_search_past_pairs_after_starts_again_with_pairs() {
+    use pencilbox_pathpuzzle::fast::{PAIRS_AFTER, PAIRS_AFTER_CELLS};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let read = |f: &str| std::fs::read_to_string(root.join(f)).unwrap();
+    let p = PathPuzzle::parse(&read("path/bench-12x12/partial-02.txt")).unwrap();
+    let expected = pencilbox_pathpuzzle::parse_configuration(&p, &read("path/bench-12x12/partial-02.sol")).unwrap();
+    let default = Algorithm::Fast(Rules::DEFAULT);
+    let o = solve(&p, &default, &Limits::default());
+    assert_eq!(
+        (o.pairs_after, &o.solutions),
+        (Some(PAIRS_AFTER), &vec![expected.clone()])
+    );
+    assert!(o.stats.nodes > PAIRS_AFTER, "the first race's nodes count too");
+    let c = count(&p, &default, None, &Limits::default());
+    assert_eq!((c.count, c.complete(), c.pairs_after), (1, true, Some(PAIRS_AFTER)));
+    // Without the restart the plain search is still wandering after 2,000 nodes.
+    let short = Limits {
+        node_limit: Some(2_000),
+        ..Limits::default()
+    };
+    for plain in [
+        Rules::parse("-pairs").unwrap(),
+        Rules {
+            pairs_after: 0,
+            ..Rules::DEFAULT
+        },
+    ] {
+        let o = solve(&p, &Algorithm::Fast(plain), &short);
+        assert_eq!((o.pairs_after, o.solutions.len(), o.complete()), (None, 0, false));
+    }
+    assert_eq!(solve(&p, &default, &short).solutions, vec![expected.clone()]);
+    // A node limit below the budget is the caller's: no restart.
+    let limited = solve(
+        &p,
+        &default,
+        &Limits {
+            node_limit: Some(PAIRS_AFTER),
+            ..Limits::default()
+        },
+    );
+    assert_eq!((limited.pairs_after, limited.complete()), (None, false));
+
+    // An enumeration: a 5×5 grid without clues has 8,512 paths; its first race finds more than
+    // 8 in 256 nodes and it runs again plain, with the same count. After 1 node it has found
+    // none, and restarts with `pairs`, with the same count too.
+    let open = PathPuzzle::parse("5 5\n1 1\n5 5\n\n-1 -1 -1 -1 -1\n-1 -1 -1 -1 -1\n").unwrap();
+    for (after, restarts) in [(PAIRS_AFTER, false), (1, true)] {
+        let alg = Algorithm::Fast(Rules {
+            pairs_after: after,
+            quick: 0,
+            ..Rules::DEFAULT
+        });
+        let c = count(&open, &alg, Some(100_000), &Limits::default());
+        assert_eq!(
+            (c.count, c.complete(), c.pairs_after.is_some()),
+            (8512, true, restarts),
+            "after {after}"
+        );
+    }
+    let early = Algorithm::Fast(Rules {
+        pairs_after: 1,
+        quick: 0,
+        ..Rules::DEFAULT
+    });
+
+    // Only grids up to PAIRS_AFTER_CELLS cells restart.
+    for (h, w) in [(16, 16), (16, 17)] {
+        let big = generate(h, w, ClueDensity::Percent(100), true, 7).unwrap();
+        let o = solve(&big, &early, &Limits::default());
+        assert_eq!(
+            o.pairs_after.is_some(),
+            h * w <= PAIRS_AFTER_CELLS && o.stats.nodes > 1,
+            "{h}x{w}"
+        );
+        assert!(is_solution(&big, &o.solutions[0]));
+    }
+}
