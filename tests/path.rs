@@ -224,6 +224,24 @@ fn stats_say_whether_the_walk_or_the_engine_answered() {
 }
 
 #[test]
+fn stats_say_when_the_search_started_again_with_pairs() {
+    // `partial-02` wanders without `pairs` (14,336 nodes): past 256 nodes it starts again with it.
+    run(&["solve", "--stats", "examples/path/bench-12x12/partial-02.txt"])
+        .code(0)
+        .stderr_has("started again with pairs after: 256 nodes")
+        .stderr_has(",pairs_after=256");
+    // Above 16×16 the restart is off, and the statistics say so: an unclued 17×17.
+    let clues = vec!["-1"; 17].join(" ");
+    let open = temp_file(
+        "open-17x17.txt",
+        format!("17 17\n1 1\n17 17\n\n{clues}\n{clues}\n").as_bytes(),
+    );
+    run(&["solve", "--stats", open.to_str().unwrap()])
+        .code(0)
+        .stderr_has("pairs_after: not on this grid (a restart with pairs only up to 256 cells");
+}
+
+#[test]
 fn a_row_as_wide_as_a_bitboard_word_solves_with_every_walk() {
     // 1×64 and 1×128: the bitboard searches shift whole rows by the width, so such a row
     // takes the next wider word or the general code (a 1×64 row once overflowed the shift).

@@ -93,6 +93,15 @@ fn notes(p: &PathPuzzle, alg: &Algorithm, o: &Outcome) -> Vec<Note> {
         }
         Algorithm::Fast(rules) => {
             notes.push(Note::new("rules", rules.describe()));
+            if !rules.pairs && rules.pairs_after > 0 && p.shape().cells() > crate::fast::PAIRS_AFTER_CELLS {
+                notes.push(Note::new(
+                    "pairs_after",
+                    format!(
+                        "not on this grid (a restart with pairs only up to {} cells; --set rules=+pairs runs it from the start)",
+                        crate::fast::PAIRS_AFTER_CELLS
+                    ),
+                ));
+            }
             notes.push(Note::new("searches raced", o.searches));
             if let Some(n) = o.pairs_after {
                 notes.push(Note::new("started again with pairs after", format!("{n} nodes")));
