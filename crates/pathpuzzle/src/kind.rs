@@ -211,7 +211,7 @@ impl Puzzle for PathPuzzle {
     const SETTINGS: &'static [SettingInfo] = &[
         SettingInfo {
             key: "rules",
-            summary: "fast's rules: default, all (pairs too), none, names (connect,cuts) or changes (-probe,+pairs); branch=auto|lines|links, slice=N, racers=N, quick=N",
+            summary: "fast's rules: default, all (pairs too), none, names (connect,cuts) or changes (-probe,+pairs); branch=auto|lines|links, slice=N, racers=N, quick=N, pairs_after=N",
         },
         SettingInfo {
             key: "prune",
