@@ -344,10 +344,10 @@ fn race_engine(p: &PathPuzzle, rules: &Rules, limits: &Limits, keep: usize) -> R
 
 /// `race_engine`, and when it runs past [`Rules::pairs_after`] nodes without `pairs` on a grid
 /// of at most [`PAIRS_AFTER_CELLS`] cells, the race again from the start with `pairs` on
-/// ([`PAIRS_AFTER`](crate::fast::PAIRS_AFTER)). The first race's solutions are dropped (the second counts from
-/// scratch, so counts stay exact) and its counters added to the second's. A first race that
-/// found more than [`ENUMERATION`] solutions is an enumeration, where `pairs` only adds its
-/// sweeps: it runs again plain, without the budget.
+/// ([`PAIRS_AFTER`](crate::fast::PAIRS_AFTER)). The first race's solutions are dropped (the
+/// second counts from scratch, so counts stay exact) and its counters added to the second's.
+/// A first race that found more than [`ENUMERATION`] solutions is an enumeration, where
+/// `pairs` only adds its sweeps: it runs again plain, without the budget.
 fn race_switching(p: &PathPuzzle, rules: &Rules, limits: &Limits, keep: usize) -> Raced {
     let after = rules.pairs_after;
     let switches = !rules.pairs && after > 0 && p.shape().cells() <= PAIRS_AFTER_CELLS;
