@@ -74,7 +74,8 @@ const MINIROWS: [u8; 512] = {
 };
 
 /// For a 9-bit mask of mini-rows (bit `3·r + k`: row `r`, block `k` of a band), the union of
-/// the permutations `{(0, p0), (1, p1), (2, p2)}` contained in it.
+/// the permutations `{(0, p0), (1, p1), (2, p2)}` contained in it (bits 0–8), and how many
+/// there are ([`PERM_COUNT`], bits 12–14: the band rule keeps it for the branching).
 const PERMS: [u16; 512] = {
     let perms = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
     let mut t = [0u16; 512];
@@ -89,6 +90,7 @@ const PERMS: [u16; 512] = {
             }
             i += 1;
         }
+        t[m] |= (PERM_COUNT[m] as u16) << 12;
         m += 1;
     }
     t
@@ -201,6 +203,10 @@ struct State {
     unsolved: [u32; 3],
     /// Words changed since the band rule last ran on them (bit `3·d + b`).
     dirty: u32,
+    /// Each word's configurations (permutations of its mini-rows) as the band rule last
+    /// found them: exact once propagation has reached its fixpoint (every changed word is
+    /// dirty until the band rule runs on it), when the branching reads them.
+    configs: [u8; 27],
 }
 
 impl State {
@@ -209,6 +215,7 @@ impl State {
             cand: [BAND; 27],
             unsolved: [BAND; 3],
             dirty: BAND,
+            configs: [6; 27],
         }
     }
 
@@ -284,7 +291,7 @@ impl State {
     fn bands(&mut self, seen: &mut u32) -> bool {
         // The worklist and the placed cells stay in registers (`self.dirty` is written back).
         let (mut dirty, mut unsolved, mut all) = (self.dirty, self.unsolved, *seen);
-        let cand = &mut self.cand;
+        let (cand, configs) = (&mut self.cand, &mut self.configs);
         while dirty != 0 {
             all |= dirty;
             let i = (dirty.trailing_zeros() as usize).min(26);
@@ -294,11 +301,13 @@ impl State {
                 | (MINIROWS[((a >> 9) & ROW) as usize] as usize) << 3
                 | (MINIROWS[((a >> 18) & ROW) as usize] as usize) << 6)
                 & 0x1ff;
-            let allowed = PERMS[m] as usize & 0x1ff;
+            let perms = PERMS[m] as usize;
+            let allowed = perms & 0x1ff;
             if allowed == 0 {
                 self.dirty = dirty;
                 return false;
             }
+            configs[i] = (perms >> 12) as u8;
             let a = a & EXPAND[allowed];
             cand[i] = a;
             // Rows with one cell left: placements (cells placed before had their columns
@@ -415,7 +424,7 @@ impl State {
                 let mut keep = [0u32; 3];
                 for s in 0..3 {
                     let m = ((c[0] >> (3 * s)) & 7) | ((c[1] >> (3 * s)) & 7) << 3 | ((c[2] >> (3 * s)) & 7) << 6;
-                    let p = PERMS[m as usize] as u32;
+                    let p = PERMS[m as usize] as u32 & 0x1ff;
                     if p == 0 {
                         return false;
                     }
@@ -626,24 +635,30 @@ impl State {
             if self.unsolved[b] == 0 {
                 continue;
             }
-            let (mut total, mut k_min, mut here) = (0u32, u32::MAX, (0usize, 0u16));
+            let (mut total, mut k_min, mut here) = (0u32, u32::MAX, 0usize);
             for d in 0..9 {
-                let a = self.cand[3 * d + b];
-                let m = MINIROWS[(a & ROW) as usize] as usize
-                    | (MINIROWS[((a >> 9) & ROW) as usize] as usize) << 3
-                    | (MINIROWS[(a >> 18) as usize] as usize) << 6;
-                let k = PERM_COUNT[m] as u32;
+                let k = self.configs[3 * d + b] as u32;
+                debug_assert_eq!(k, PERM_COUNT[self.minirows(3 * d + b)] as u32, "stale count");
                 total += k;
                 if k >= 2 && k < k_min {
-                    (k_min, here) = (k, (d, PERMS[m]));
+                    (k_min, here) = (k, d);
                 }
             }
             if k_min != u32::MAX && total * 8 + k_min < best_score {
                 best_score = total * 8 + k_min;
-                best = Some((here.0, b, here.1));
+                best = Some((here, b, PERMS[self.minirows(3 * here + b)] & 0x1ff));
             }
         }
         best
+    }
+
+    /// The 9-bit mask of word `i`'s non-empty mini-rows.
+    #[inline(always)]
+    fn minirows(&self, i: usize) -> usize {
+        let a = self.cand[i];
+        MINIROWS[(a & ROW) as usize] as usize
+            | (MINIROWS[((a >> 9) & ROW) as usize] as usize) << 3
+            | (MINIROWS[(a >> 18) as usize] as usize) << 6
     }
 
     /// The grid, row-major, values 1–9 (a solved state).
@@ -808,12 +823,16 @@ mod tests {
     #[test]
     fn the_tables_follow_the_permutation_argument() {
         // Every mini-row of a full band is in some permutation; a missing row leaves none.
-        assert_eq!(PERMS[0x1ff], 0x1ff);
+        assert_eq!(PERMS[0x1ff], 0x1ff | 6 << 12);
         assert_eq!(PERMS[0x1ff & !0b111], 0);
         // The diagonal alone is one permutation; the diagonal plus one off-diagonal bit keeps
         // only the diagonal.
-        assert_eq!(PERMS[0b100_010_001], 0b100_010_001);
-        assert_eq!(PERMS[0b100_010_011], 0b100_010_001);
+        assert_eq!(PERMS[0b100_010_001], 0b100_010_001 | 1 << 12);
+        assert_eq!(PERMS[0b100_010_011], 0b100_010_001 | 1 << 12);
+        // The count beside the union is the number of permutations inside the mask.
+        for m in 0..512 {
+            assert_eq!(usize::from(PERMS[m] >> 12), usize::from(PERM_COUNT[m]), "{m:09b}");
+        }
         assert_eq!(EXPAND[1], 7);
         assert_eq!(EXPAND[0b1000], 7 << 9);
         assert_eq!(MINIROWS[0b010_000_000], 0b100);
