@@ -129,6 +129,17 @@ const BAND_WORDS: u32 = 0x1249249;
 /// For a 3-bit set: itself when it has one bit, else 0.
 const ALONE: [u8; 8] = [0, 1, 2, 0, 4, 0, 0, 0];
 
+/// [`ALONE`] on each of the three 3-bit groups of a 9-bit mask at once.
+const ALONE9: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut m = 0;
+    while m < 512 {
+        t[m] = ALONE[m & 7] as u16 | (ALONE[(m >> 3) & 7] as u16) << 3 | (ALONE[m >> 6] as u16) << 6;
+        m += 1;
+    }
+    t
+};
+
 /// For a mini-row `j = 3·r + k` of a band: the other mini-rows of row `r` and of block `k`.
 const LOCKED_OUT: [u16; 9] = {
     let mut t = [0u16; 9];
@@ -203,10 +214,11 @@ struct State {
     unsolved: [u32; 3],
     /// Words changed since the band rule last ran on them (bit `3·d + b`).
     dirty: u32,
-    /// Each word's configurations (permutations of its mini-rows) as the band rule last
-    /// found them: exact once propagation has reached its fixpoint (every changed word is
-    /// dirty until the band rule runs on it), when the branching reads them.
-    configs: [u8; 27],
+    /// Each word's non-empty mini-rows (bits 0–8) and its configurations (permutations of its
+    /// mini-rows, bits 12–14) as the band rule last left the word: exact whenever no word is
+    /// dirty (every changed word is dirty until the band rule runs on it), when the triad rule
+    /// and the branching read them.
+    shape: [u16; 27],
 }
 
 impl State {
@@ -215,7 +227,7 @@ impl State {
             cand: [BAND; 27],
             unsolved: [BAND; 3],
             dirty: BAND,
-            configs: [6; 27],
+            shape: [0x1ff | 6 << 12; 27],
         }
     }
 
@@ -291,7 +303,7 @@ impl State {
     fn bands(&mut self, seen: &mut u32) -> bool {
         // The worklist and the placed cells stay in registers (`self.dirty` is written back).
         let (mut dirty, mut unsolved, mut all) = (self.dirty, self.unsolved, *seen);
-        let (cand, configs) = (&mut self.cand, &mut self.configs);
+        let (cand, shape) = (&mut self.cand, &mut self.shape);
         while dirty != 0 {
             all |= dirty;
             let i = (dirty.trailing_zeros() as usize).min(26);
@@ -307,7 +319,8 @@ impl State {
                 self.dirty = dirty;
                 return false;
             }
-            configs[i] = (perms >> 12) as u8;
+            // The word keeps the mini-rows of its permutations.
+            shape[i] = ((m & allowed) | (perms & 0x7000)) as u16;
             let a = a & EXPAND[allowed];
             cand[i] = a;
             // Rows with one cell left: placements (cells placed before had their columns
@@ -486,21 +499,22 @@ impl State {
             let (mut s1, mut s2, mut s3, mut s4) = (0u32, 0u32, 0u32, 0u32);
             let mut sure = [0u32; 9];
             for d in 0..9 {
-                let a = self.cand[3 * d + b];
-                let (x0, x1, x2) = (
-                    MINIROWS[(a & ROW) as usize] as u32,
-                    MINIROWS[((a >> 9) & ROW) as usize] as u32,
-                    MINIROWS[(a >> 18) as usize] as u32,
-                );
-                let m = x0 | x1 << 3 | x2 << 6;
+                // The band rule's mini-rows, unless this run changed the word (in another
+                // band's vertical part).
+                let i = 3 * d + b;
+                let m = if self.dirty >> i & 1 == 0 {
+                    u32::from(self.shape[i] & 0x1ff)
+                } else {
+                    self.minirows(i) as u32
+                };
+                debug_assert_eq!(m as usize, self.minirows(i), "stale mini-rows");
                 rows[d] = m;
                 c4 |= c3 & m;
                 c3 |= c2 & m;
                 c2 |= c1 & m;
                 c1 |= m;
                 // Certain: the only mini-row of its row.
-                let t =
-                    (ALONE[x0 as usize] as u32) | (ALONE[x1 as usize] as u32) << 3 | (ALONE[x2 as usize] as u32) << 6;
+                let t = u32::from(ALONE9[m as usize]);
                 sure[d] = t;
                 s4 |= s3 & t;
                 s3 |= s2 & t;
@@ -537,9 +551,7 @@ impl State {
                 c2 |= c1 & m;
                 c1 |= m;
                 // Certain: the only mini-column of its block in the band.
-                let t = (ALONE[(m & 7) as usize] as u32)
-                    | (ALONE[((m >> 3) & 7) as usize] as u32) << 3
-                    | (ALONE[(m >> 6) as usize] as u32) << 6;
+                let t = u32::from(ALONE9[m as usize]);
                 sure[d] = t;
                 s4 |= s3 & t;
                 s3 |= s2 & t;
@@ -637,7 +649,7 @@ impl State {
             }
             let (mut total, mut k_min, mut here) = (0u32, u32::MAX, 0usize);
             for d in 0..9 {
-                let k = self.configs[3 * d + b] as u32;
+                let k = u32::from(self.shape[3 * d + b] >> 12);
                 debug_assert_eq!(k, PERM_COUNT[self.minirows(3 * d + b)] as u32, "stale count");
                 total += k;
                 if k >= 2 && k < k_min {
