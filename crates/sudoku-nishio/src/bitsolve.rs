@@ -2,10 +2,13 @@
 //!
 //! # Representation
 //! The grid is cut into three *bands* of three rows. For every digit `d` and band `b` one
-//! 27-bit word `cand[3·d + b]` holds the cells of the band where `d` is still possible (bit
+//! 27-bit word `cand[9·b + d]` holds the cells of the band where `d` is still possible (bit
 //! `9·r + c` for row `r` of the band and column `c`); a placed cell keeps its own digit's bit
-//! and loses every other digit's. `unsolved[b]` marks the cells of band `b` not placed yet.
-//! The whole state is 31 words, so a branch copies it (no trail, no allocation).
+//! and loses every other digit's; a band's nine words lie side by side, so a placement clears
+//! its cell from the other digits in one pass without a branch. `unsolved[b]` marks the cells
+//! of band `b` not placed yet. Beside them, the band rule keeps each word's non-empty
+//! mini-rows and configuration count for the triad rule and the branching. The whole state
+//! is under 160 bytes, so a branch copies it (no trail, no allocation).
 //!
 //! # Propagation (word operations on whole bands)
 //! * *Band rule* for one digit and band: the digit occupies one cell per row and one per block
@@ -123,8 +126,11 @@ const PERM_COUNT: [u8; 512] = {
     t
 };
 
-/// The words of band 0 (bits `3·d`); shifted by `b`, those of band `b`.
-const BAND_WORDS: u32 = 0x1249249;
+/// The words of band 0 (bits `d`); shifted by `9·b`, those of band `b`.
+const BAND_WORDS: u32 = 0x1ff;
+
+/// The words of digit 0 (bits `9·b`); shifted by `d`, those of digit `d`.
+const DIGIT_WORDS: u32 = 0x40201;
 
 /// For a 3-bit set: itself when it has one bit, else 0.
 const ALONE: [u8; 8] = [0, 1, 2, 0, 4, 0, 0, 0];
@@ -197,6 +203,24 @@ fn clear(cand: &mut [u32; 27], dirty: &mut u32, k: usize, mask: u32) {
     *dirty |= ((old != new) as u32) << k;
 }
 
+/// Clears the cells `cells` of band `b` from every digit's word there but digit `d`'s (the
+/// nine words of a band lie side by side, so this is one pass over them without a branch);
+/// returns the dirty bits of the words it changed.
+#[inline(always)]
+fn clear_band(cand: &mut [u32; 27], b: usize, d: usize, cells: u32) -> u32 {
+    let words: &mut [u32; 9] = (&mut cand[9 * b.min(2)..9 * b.min(2) + 9])
+        .try_into()
+        .expect("nine words");
+    let mut changed = 0u32;
+    for (e, w) in words.iter_mut().enumerate() {
+        let keep = if e == d { u32::MAX } else { !cells };
+        let old = *w;
+        *w = old & keep;
+        changed |= u32::from(old != *w) << e;
+    }
+    changed << (9 * b)
+}
+
 /// The other two bands of band `b`.
 #[inline(always)]
 fn others(b: usize) -> (usize, usize) {
@@ -212,7 +236,7 @@ fn others(b: usize) -> (usize, usize) {
 struct State {
     cand: [u32; 27],
     unsolved: [u32; 3],
-    /// Words changed since the band rule last ran on them (bit `3·d + b`).
+    /// Words changed since the band rule last ran on them (bit `9·b + d`).
     dirty: u32,
     /// Each word's non-empty mini-rows (bits 0–8) and its configurations (permutations of its
     /// mini-rows, bits 12–14) as the band rule last left the word: exact whenever no word is
@@ -262,7 +286,9 @@ impl State {
                     w[b2] &= col;
                 }
             }
-            st.cand[3 * d..3 * d + 3].copy_from_slice(&w);
+            for (b, &x) in w.iter().enumerate() {
+                st.cand[9 * b + d] = x;
+            }
         }
         Some(st)
     }
@@ -280,19 +306,15 @@ impl State {
     #[inline]
     fn place(&mut self, d: usize, b: usize, j: u32) -> bool {
         let m = 1u32 << j;
-        if self.cand[3 * d + b] & m == 0 {
+        if self.cand[9 * b + d] & m == 0 {
             return false;
         }
-        self.and(3 * d + b, !BAND_PEERS[j as usize]);
+        self.and(9 * b + d, !BAND_PEERS[j as usize]);
         let (b1, b2) = others(b);
         let col = !columns(1 << (j % 9));
-        self.and(3 * d + b1, col);
-        self.and(3 * d + b2, col);
-        for e in 0..9 {
-            if e != d {
-                self.and(3 * e + b, !m);
-            }
-        }
+        self.and(9 * b1 + d, col);
+        self.and(9 * b2 + d, col);
+        self.dirty |= clear_band(&mut self.cand, b, d, m);
         self.unsolved[b] &= !m;
         true
     }
@@ -332,7 +354,7 @@ impl State {
                     placed |= x << (9 * r);
                 }
             }
-            let (d, b) = (i / 3, i % 3);
+            let (d, b) = (i % 9, i / 9);
             let new = placed & unsolved[b];
             if new == 0 {
                 continue;
@@ -340,13 +362,9 @@ impl State {
             unsolved[b] &= !new;
             let (b1, b2) = others(b);
             let col = !columns((new | new >> 9 | new >> 18) & ROW);
-            clear(cand, &mut dirty, 3 * d + b1, col);
-            clear(cand, &mut dirty, 3 * d + b2, col);
-            for e in 0..9 {
-                if e != d {
-                    clear(cand, &mut dirty, 3 * e + b, !new);
-                }
-            }
+            clear(cand, &mut dirty, 9 * b1 + d, col);
+            clear(cand, &mut dirty, 9 * b2 + d, col);
+            dirty |= clear_band(cand, b, d, new);
         }
         self.dirty = 0;
         self.unsolved = unsolved;
@@ -378,12 +396,12 @@ impl State {
             let mut progress = false;
             for b in 0..3 {
                 let u = self.unsolved[b];
-                if u == 0 || naked & (BAND_WORDS << b) == 0 {
+                if u == 0 || naked & (BAND_WORDS << (9 * b)) == 0 {
                     continue;
                 }
                 let (mut ones, mut twos) = (0u32, 0u32);
                 for d in 0..9 {
-                    let x = self.cand[3 * d + b];
+                    let x = self.cand[9 * b + d];
                     twos |= ones & x;
                     ones |= x;
                 }
@@ -396,7 +414,7 @@ impl State {
                 }
                 progress = true;
                 for d in 0..9 {
-                    let mut x = self.cand[3 * d + b] & singles;
+                    let mut x = self.cand[9 * b + d] & singles;
                     while x != 0 {
                         let j = x.trailing_zeros();
                         x &= x - 1;
@@ -412,12 +430,12 @@ impl State {
             }
             // Hidden singles in columns, digit by digit.
             for d in 0..9 {
-                if hidden & (7 << (3 * d)) == 0 {
+                if hidden & (DIGIT_WORDS << d) == 0 {
                     continue;
                 }
                 let (mut ones, mut twos) = (0u32, 0u32);
                 for b in 0..3 {
-                    let a = self.cand[3 * d + b];
+                    let a = self.cand[9 * b + d];
                     for r in 0..3 {
                         let x = (a >> (9 * r)) & ROW;
                         twos |= ones & x;
@@ -430,9 +448,9 @@ impl State {
                 // The stack rule: per stack, the digit's mini-columns (band × column) form a
                 // permutation, as its mini-rows do in a band.
                 let c = [
-                    self.cand[3 * d] | self.cand[3 * d] >> 9 | self.cand[3 * d] >> 18,
-                    self.cand[3 * d + 1] | self.cand[3 * d + 1] >> 9 | self.cand[3 * d + 1] >> 18,
-                    self.cand[3 * d + 2] | self.cand[3 * d + 2] >> 9 | self.cand[3 * d + 2] >> 18,
+                    self.cand[d] | self.cand[d] >> 9 | self.cand[d] >> 18,
+                    self.cand[9 + d] | self.cand[9 + d] >> 9 | self.cand[9 + d] >> 18,
+                    self.cand[18 + d] | self.cand[18 + d] >> 9 | self.cand[18 + d] >> 18,
                 ];
                 let mut keep = [0u32; 3];
                 for s in 0..3 {
@@ -448,7 +466,7 @@ impl State {
                 for b in 0..3 {
                     if (c[b] & ROW) & !keep[b] != 0 {
                         progress = true;
-                        self.and(3 * d + b, columns(keep[b]));
+                        self.and(9 * b + d, columns(keep[b]));
                     }
                 }
                 let single = columns(ones & !twos);
@@ -456,7 +474,7 @@ impl State {
                     continue;
                 }
                 for b in 0..3 {
-                    let mut x = self.cand[3 * d + b] & self.unsolved[b] & single;
+                    let mut x = self.cand[9 * b + d] & self.unsolved[b] & single;
                     while x != 0 {
                         progress = true;
                         let j = x.trailing_zeros();
@@ -490,7 +508,7 @@ impl State {
         let mut progress = false;
         for b in 0..3 {
             // (A band whose cells are all placed satisfies the rule.)
-            if which & (BAND_WORDS << b) == 0 || self.unsolved[b] == 0 {
+            if which & (BAND_WORDS << (9 * b)) == 0 || self.unsolved[b] == 0 {
                 continue;
             }
             // Horizontal: mini-rows of band b (bit 3·r + k).
@@ -501,7 +519,7 @@ impl State {
             for d in 0..9 {
                 // The band rule's mini-rows, unless this run changed the word (in another
                 // band's vertical part).
-                let i = 3 * d + b;
+                let i = 9 * b + d;
                 let m = if self.dirty >> i & 1 == 0 {
                     u32::from(self.shape[i] & 0x1ff)
                 } else {
@@ -534,16 +552,16 @@ impl State {
                     req &= req - 1;
                     cut |= LOCKED_OUT[j] as usize;
                 }
-                if cut != 0 && self.cand[3 * d + b] & EXPAND[cut & 0x1ff] != 0 {
+                if cut != 0 && self.cand[9 * b + d] & EXPAND[cut & 0x1ff] != 0 {
                     progress = true;
-                    self.and(3 * d + b, !EXPAND[cut & 0x1ff]);
+                    self.and(9 * b + d, !EXPAND[cut & 0x1ff]);
                 }
             }
             // Vertical: mini-columns of band b (bit c: column c).
             let (mut c1, mut c2, mut c3, mut c4) = (0u32, 0u32, 0u32, 0u32);
             let (mut s1, mut s2, mut s3, mut s4) = (0u32, 0u32, 0u32, 0u32);
             for d in 0..9 {
-                let a = self.cand[3 * d + b];
+                let a = self.cand[9 * b + d];
                 let m = (a | a >> 9 | a >> 18) & ROW;
                 rows[d] = m;
                 c4 |= c3 & m;
@@ -567,7 +585,7 @@ impl State {
                 let cut = m & s3 & !sure[d];
                 if cut != 0 {
                     progress = true;
-                    self.and(3 * d + b, !columns(cut));
+                    self.and(9 * b + d, !columns(cut));
                 }
                 // Locked in mini-column c: the digit leaves column c in the other bands and
                 // the other columns of its block in this band.
@@ -582,14 +600,14 @@ impl State {
                     }
                     if m & !keep != 0 {
                         progress = true;
-                        self.and(3 * d + b, columns(keep));
+                        self.and(9 * b + d, columns(keep));
                     }
                     let (b1, b2) = others(b);
                     let out = !columns(req);
                     for o in [b1, b2] {
-                        if self.cand[3 * d + o] & !out != 0 {
+                        if self.cand[9 * o + d] & !out != 0 {
                             progress = true;
-                            self.and(3 * d + o, out);
+                            self.and(9 * o + d, out);
                         }
                     }
                 }
@@ -612,7 +630,7 @@ impl State {
             }
             let (mut ones, mut twos, mut threes) = (0u32, 0u32, 0u32);
             for d in 0..9 {
-                let x = self.cand[3 * d + b];
+                let x = self.cand[9 * b + d];
                 threes |= twos & x;
                 twos |= ones & x;
                 ones |= x;
@@ -628,7 +646,7 @@ impl State {
             while u != 0 {
                 let j = u.trailing_zeros();
                 u &= u - 1;
-                let k = (0..9).filter(|&d| self.cand[3 * d + b] >> j & 1 != 0).count() as u32;
+                let k = (0..9).filter(|&d| self.cand[9 * b + d] >> j & 1 != 0).count() as u32;
                 if k < best.2 {
                     best = (b, j, k);
                 }
@@ -649,8 +667,8 @@ impl State {
             }
             let (mut total, mut k_min, mut here) = (0u32, u32::MAX, 0usize);
             for d in 0..9 {
-                let k = u32::from(self.shape[3 * d + b] >> 12);
-                debug_assert_eq!(k, PERM_COUNT[self.minirows(3 * d + b)] as u32, "stale count");
+                let k = u32::from(self.shape[9 * b + d] >> 12);
+                debug_assert_eq!(k, PERM_COUNT[self.minirows(9 * b + d)] as u32, "stale count");
                 total += k;
                 if k >= 2 && k < k_min {
                     (k_min, here) = (k, d);
@@ -658,7 +676,7 @@ impl State {
             }
             if k_min != u32::MAX && total * 8 + k_min < best_score {
                 best_score = total * 8 + k_min;
-                best = Some((here, b, PERMS[self.minirows(3 * here + b)] & 0x1ff));
+                best = Some((here, b, PERMS[self.minirows(9 * b + here)] & 0x1ff));
             }
         }
         best
@@ -678,7 +696,7 @@ impl State {
         let mut v = vec![0u8; 81];
         for d in 0..9 {
             for b in 0..3 {
-                let mut x = self.cand[3 * d + b];
+                let mut x = self.cand[9 * b + d];
                 while x != 0 {
                     let j = x.trailing_zeros() as usize;
                     x &= x - 1;
@@ -740,7 +758,7 @@ impl Run<'_> {
             for p in PERM_BITS {
                 if allowed & p == p {
                     let mut child = st;
-                    child.and(3 * d + b, EXPAND[p as usize]);
+                    child.and(9 * b + d, EXPAND[p as usize]);
                     if self.node(child, depth + 1) {
                         return true;
                     }
@@ -750,7 +768,7 @@ impl Run<'_> {
         }
         let (b, j) = st.choose();
         for d in 0..9 {
-            if st.cand[3 * d + b] >> j & 1 == 0 {
+            if st.cand[9 * b + d] >> j & 1 == 0 {
                 continue;
             }
             let mut child = st;
@@ -968,7 +986,7 @@ mod tests {
             prop_assert!(st.propagate());
             for (i, &v) in sol.iter().enumerate() {
                 let d = v as usize - 1;
-                prop_assert!(st.cand[3 * d + i / 27] >> (i % 27) & 1 == 1, "cell {} lost {}", i, v);
+                prop_assert!(st.cand[9 * (i / 27) + d] >> (i % 27) & 1 == 1, "cell {} lost {}", i, v);
             }
         }
 
