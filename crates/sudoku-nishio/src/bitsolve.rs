@@ -135,6 +135,19 @@ const DIGIT_WORDS: u32 = 0x40201;
 /// For a 3-bit set: itself when it has one bit, else 0.
 const ALONE: [u8; 8] = [0, 1, 2, 0, 4, 0, 0, 0];
 
+/// For a 9-bit row: itself when it has at most one bit, else 0.
+const SINGLE: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut x: usize = 0;
+    while x < 512 {
+        if x & x.wrapping_sub(1) == 0 {
+            t[x] = x as u16;
+        }
+        x += 1;
+    }
+    t
+};
+
 /// [`ALONE`] on each of the three 3-bit groups of a 9-bit mask at once.
 const ALONE9: [u16; 512] = {
     let mut t = [0u16; 512];
@@ -347,13 +360,9 @@ impl State {
             cand[i] = a;
             // Rows with one cell left: placements (cells placed before had their columns
             // and their cell in the other digits' words cleared then).
-            let mut placed = 0;
-            for r in 0..3 {
-                let x = (a >> (9 * r)) & ROW;
-                if x & x.wrapping_sub(1) == 0 {
-                    placed |= x << (9 * r);
-                }
-            }
+            let placed = SINGLE[(a & ROW) as usize] as u32
+                | (SINGLE[((a >> 9) & ROW) as usize] as u32) << 9
+                | (SINGLE[((a >> 18) & ROW) as usize] as u32) << 18;
             let (d, b) = (i % 9, i / 9);
             let new = placed & unsolved[b];
             if new == 0 {
@@ -866,6 +875,10 @@ mod tests {
         assert_eq!(EXPAND[1], 7);
         assert_eq!(EXPAND[0b1000], 7 << 9);
         assert_eq!(MINIROWS[0b010_000_000], 0b100);
+        assert_eq!((SINGLE[0], SINGLE[0b100_000], SINGLE[0b100_001]), (0, 0b100_000, 0));
+        for m in 0..512 {
+            assert_eq!(ALONE9[m] & 7, u16::from(ALONE[m & 7]), "{m:09b}");
+        }
         assert_eq!(BAND_PEERS[0].count_ones(), 8 + 6);
     }
 
