@@ -44,6 +44,7 @@
 //! Dependencies flow one way: core ← puzzle crates ← cli. Nothing here is about one puzzle.
 #![deny(missing_docs)]
 
+pub mod bitword;
 pub mod board;
 pub mod cellset;
 pub mod constraints;

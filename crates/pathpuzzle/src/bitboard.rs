@@ -2,59 +2,9 @@
 //! [`crate::quick`]): bit `i` is cell `i` in row-major order, in one `u64` for grids of up to 64
 //! cells (8×8) and one `u128` up to 128 (11×11).
 
-/// The bitboard words: `u64` for grids of up to 64 cells (8×8), `u128` up to 128 (11×11).
-pub(crate) trait BitWord:
-    Copy
-    + Eq
-    + std::ops::BitAnd<Output = Self>
-    + std::ops::BitOr<Output = Self>
-    + std::ops::Not<Output = Self>
-    + std::ops::Shl<u32, Output = Self>
-    + std::ops::Shr<u32, Output = Self>
-{
-    const ZERO: Self;
-    const ONE: Self;
-    const BITS: u32;
-    fn ones(self) -> u32;
-    fn wide(self) -> u128;
-    fn narrow(x: u128) -> Self;
-}
-
-impl BitWord for u64 {
-    const ZERO: Self = 0;
-    const ONE: Self = 1;
-    const BITS: u32 = 64;
-    #[inline]
-    fn ones(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline]
-    fn wide(self) -> u128 {
-        self as u128
-    }
-    #[inline]
-    fn narrow(x: u128) -> Self {
-        x as u64
-    }
-}
-
-impl BitWord for u128 {
-    const ZERO: Self = 0;
-    const ONE: Self = 1;
-    const BITS: u32 = 128;
-    #[inline]
-    fn ones(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline]
-    fn wide(self) -> u128 {
-        self
-    }
-    #[inline]
-    fn narrow(x: u128) -> Self {
-        x
-    }
-}
+/// The bitboard words: `u64` for grids of up to 64 cells (8×8), `u128` up to 128 (11×11)
+/// (core's [`BitWord`](pencilbox_core::bitword::BitWord)).
+pub(crate) use pencilbox_core::bitword::BitWord;
 
 /// A grid on a bitboard: its cells and what moving a set of cells one step needs (bit `i` is
 /// cell `i`, row-major; rows narrower than the word).
@@ -71,12 +21,12 @@ impl<W: BitWord> Steps<W> {
     pub(crate) fn new(height: u32, width: u32) -> Self {
         let (mut row0, mut col0) = (W::ZERO, W::ZERO);
         for c in 0..width {
-            row0 = row0 | (W::ONE << c);
+            row0 |= W::ONE << c;
         }
         let mut all = W::ZERO;
         for r in 0..height {
-            col0 = col0 | (W::ONE << (r * width));
-            all = all | (row0 << (r * width));
+            col0 |= W::ONE << (r * width);
+            all |= row0 << (r * width);
         }
         Steps {
             width,

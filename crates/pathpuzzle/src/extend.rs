@@ -643,7 +643,7 @@ impl ExtendSearch {
             if next == W::ZERO {
                 break;
             }
-            s = s | next;
+            s |= next;
             frontier = next & !bb;
         }
         if self.rules.tail && s & bb != W::ZERO {
@@ -661,19 +661,19 @@ impl ExtendSearch {
                 while (cand >> k) & W::ONE == W::ZERO {
                     k += 1;
                 }
-                tail = tail | cand;
+                tail |= cand;
                 end = k as usize;
             }
             if tail != bb {
                 let mut closed = W::ZERO;
                 for (r, &m) in bits.row.iter().enumerate() {
                     if self.row_need[r] > 0 && (tail & m).ones() as i32 == self.row_need[r] {
-                        closed = closed | (m & !tail);
+                        closed |= m & !tail;
                     }
                 }
                 for (c, &m) in bits.col.iter().enumerate() {
                     if self.col_need[c] > 0 && (tail & m).ones() as i32 == self.col_need[c] {
-                        closed = closed | (m & !tail);
+                        closed |= m & !tail;
                     }
                 }
                 if closed & s != W::ZERO {
@@ -685,7 +685,7 @@ impl ExtendSearch {
                         if next == W::ZERO {
                             break;
                         }
-                        s = s | next;
+                        s |= next;
                         frontier = next & !bb;
                     }
                 }
@@ -1327,22 +1327,22 @@ impl<W: BitWord> Bits<W> {
         for r in 0..h {
             for c in 0..w {
                 let x = bit(r, c);
-                b.row[r] = b.row[r] | x;
-                b.col[c] = b.col[c] | x;
+                b.row[r] |= x;
+                b.col[c] |= x;
                 if c > 0 {
-                    b.nbr[r * w + c] = b.nbr[r * w + c] | bit(r, c - 1);
+                    b.nbr[r * w + c] |= bit(r, c - 1);
                 }
                 if c + 1 < w {
-                    b.nbr[r * w + c] = b.nbr[r * w + c] | bit(r, c + 1);
+                    b.nbr[r * w + c] |= bit(r, c + 1);
                 }
                 if r > 0 {
-                    b.nbr[r * w + c] = b.nbr[r * w + c] | bit(r - 1, c);
+                    b.nbr[r * w + c] |= bit(r - 1, c);
                 }
                 if r + 1 < h {
-                    b.nbr[r * w + c] = b.nbr[r * w + c] | bit(r + 1, c);
+                    b.nbr[r * w + c] |= bit(r + 1, c);
                 }
                 if (r + c) % 2 == 0 {
-                    b.even = b.even | x;
+                    b.even |= x;
                 }
             }
         }

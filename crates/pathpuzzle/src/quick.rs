@@ -239,16 +239,16 @@ impl<'p, W: BitWord> Walk<'p, W> {
         let mut row0 = W::ZERO;
         let mut even_row = W::ZERO;
         for c in 0..w {
-            row0 = row0 | (W::ONE << c);
+            row0 |= W::ONE << c;
             if c % 2 == 0 {
-                even_row = even_row | (W::ONE << c);
+                even_row |= W::ONE << c;
             }
         }
         let odd_row = row0 & !even_row;
         let (mut col0, mut even) = (W::ZERO, W::ZERO);
         for r in 0..h {
-            col0 = col0 | (W::ONE << (r * w));
-            even = even | ((if r % 2 == 0 { even_row } else { odd_row }) << (r * w));
+            col0 |= W::ONE << (r * w);
+            even |= (if r % 2 == 0 { even_row } else { odd_row }) << (r * w);
         }
         let mut need = [0i16; MAX_LINES];
         let mut owing = 0;
@@ -291,7 +291,7 @@ impl<'p, W: BitWord> Walk<'p, W> {
         // Line 11 never enters a line whose clue is 0.
         for k in 0..h + w {
             if s.need[k as usize] == 0 {
-                s.closed = s.closed | s.line(k);
+                s.closed |= s.line(k);
             }
         }
         s.root_closed = s.closed;
@@ -361,9 +361,9 @@ impl<'p, W: BitWord> Walk<'p, W> {
             if doors & !one != W::ZERO {
                 return None;
             }
-            closed = closed | (open & !doors & !two);
+            closed |= open & !doors & !two;
             let forcing = (doors & !two) | (must & !doors & !three);
-            must = must | (self.spread(forcing) & open);
+            must |= self.spread(forcing) & open;
             // lines
             for &(k, n) in clued {
                 settle(&mut closed, &mut must, self.line(u32::from(k)), i32::from(n))?;
@@ -383,7 +383,7 @@ impl<'p, W: BitWord> Walk<'p, W> {
             if self.spread(from_a) & b == W::ZERO {
                 return None;
             }
-            closed = closed | (open & !(from_a & from_b) & !doors);
+            closed |= open & !(from_a & from_b) & !doors;
             if closed == closed_before {
                 return (must & closed == W::ZERO).then_some((closed, must));
             }
@@ -464,7 +464,7 @@ impl<'p, W: BitWord> Walk<'p, W> {
         *n -= 1;
         if *n == 0 {
             self.owing -= 1;
-            self.closed = self.closed | self.line(k);
+            self.closed |= self.line(k);
         }
     }
 
@@ -480,7 +480,7 @@ impl<'p, W: BitWord> Walk<'p, W> {
 
     #[inline]
     fn enter(&mut self, c: u32, (row, col): (u32, u32)) {
-        self.path_bits = self.path_bits | Self::bit(c);
+        self.path_bits |= Self::bit(c);
         self.path[self.len] = c as u8;
         self.len += 1;
         self.owe_one_less(row);
@@ -542,7 +542,7 @@ impl<'p, W: BitWord> Walk<'p, W> {
             let (closed, must) = self.presolve().ok_or(Halt::Refuted)?;
             self.presolved = closed;
             self.must = must;
-            self.closed = self.closed | closed;
+            self.closed |= closed;
             if self.path_bits & closed != W::ZERO {
                 // The path so far is no solution's: back to before its first closed cell.
                 self.cuts += 1;
@@ -721,9 +721,9 @@ fn settle<W: BitWord>(closed: &mut W, must: &mut W, cells: W, n: i32) -> Option<
         return None;
     }
     if m == n {
-        *closed = *closed | (open & !*must);
+        *closed |= open & !*must;
     } else if o == n {
-        *must = *must | open;
+        *must |= open;
     }
     Some(())
 }

@@ -20,6 +20,7 @@
 
 use super::crossings::{dims, dirty_flags, Cut, Dim, Found, UnitRule};
 use super::ways::{settle, val, Choice, SHAPES};
+use crate::bitword::BitWord;
 use crate::constraints::PathVars;
 use crate::domain::Domain;
 use crate::encode::{Encoded, Encoder};
@@ -125,38 +126,6 @@ const MASK_BITS: usize = 128;
 /// How many counts a line's clue `k` takes in a mask: `0..=k`, or one (nothing counted).
 fn slots(k: Option<usize>) -> usize {
     k.map_or(1, |k| k + 1)
-}
-
-/// A state's set of count pairs, a bit each: `u64` when they fit, else `u128` (whose shifts
-/// cost more).
-trait Mask:
-    Copy
-    + Eq
-    + std::ops::BitOr<Output = Self>
-    + std::ops::BitOrAssign
-    + std::ops::BitAnd<Output = Self>
-    + std::ops::Sub<Output = Self>
-    + std::ops::Shl<usize, Output = Self>
-    + std::ops::Shr<usize, Output = Self>
-{
-    const ZERO: Self;
-    const ONE: Self;
-    const ALL: Self;
-    const BITS: usize;
-}
-
-impl Mask for u64 {
-    const ZERO: Self = 0;
-    const ONE: Self = 1;
-    const ALL: Self = u64::MAX;
-    const BITS: usize = 64;
-}
-
-impl Mask for u128 {
-    const ZERO: Self = 0;
-    const ONE: Self = 1;
-    const ALL: Self = u128::MAX;
-    const BITS: usize = 128;
 }
 
 impl Pairs {
@@ -265,7 +234,7 @@ impl Pairs {
 
     /// [`Pairs::supported`] with the count pairs (the clues `ka` and `kb`, `None`: left out)
     /// in masks of type `M`.
-    fn ways<M: Mask>(
+    fn ways<M: BitWord>(
         &self,
         (rows, t): Cut,
         (ka, kb): (Option<usize>, Option<usize>),
@@ -274,9 +243,10 @@ impl Pairs {
         let d = self.dim(rows);
         let cols = &self.cols[self.index((rows, t))];
         let n = cols.len();
-        let (sa, sb) = (slots(ka), slots(kb));
+        // (A mask of `sa × sb` count pairs fits in `M`: [`Pairs::supported`] chose it.)
+        let (sa, sb) = (slots(ka) as u32, slots(kb) as u32);
         let cap = if sa * sb == M::BITS {
-            M::ALL
+            !M::ZERO
         } else {
             (M::ONE << (sa * sb)) - M::ONE
         };
@@ -390,7 +360,7 @@ impl Pairs {
             }
         }
         let mut bwd = vec![[M::ZERO; 64]; n + 1];
-        let end = M::ONE << (ka.unwrap_or(0) * sb + kb.unwrap_or(0));
+        let end = M::ONE << (ka.unwrap_or(0) as u32 * sb + kb.unwrap_or(0) as u32);
         for p in 0..8u8 {
             let ok = pu.is_none_or(|q| (p >> 2 & 1 == 1) == q)
                 && (p >> 1 & 1 == 1) == pm
