@@ -223,26 +223,9 @@ impl System {
 /// start-up instead of about 15.
 fn read_small(path: &str) -> Option<String> {
     use std::io::Read;
-    let mut file = std::fs::File::open(path).ok()?;
-    let mut buf = vec![0u8; 4096];
-    let mut len = 0;
-    loop {
-        if len == buf.len() {
-            // Larger than expected: grow (a bounded file of the kernel's, never more than a
-            // few pages).
-            if buf.len() >= 1 << 20 {
-                return None;
-            }
-            buf.resize(buf.len() * 2, 0);
-        }
-        match file.read(&mut buf[len..]) {
-            Ok(0) => break,
-            Ok(n) => len += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => return None,
-        }
-    }
-    buf.truncate(len);
+    let mut buf = Vec::with_capacity(4096);
+    // (Through `take`, which asks no size; a kernel file is a few pages at most.)
+    std::fs::File::open(path).ok()?.take(1 << 20).read_to_end(&mut buf).ok()?;
     String::from_utf8(buf).ok()
 }
 
