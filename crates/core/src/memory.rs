@@ -225,7 +225,11 @@ fn read_small(path: &str) -> Option<String> {
     use std::io::Read;
     let mut buf = Vec::with_capacity(4096);
     // (Through `take`, which asks no size; a kernel file is a few pages at most.)
-    std::fs::File::open(path).ok()?.take(1 << 20).read_to_end(&mut buf).ok()?;
+    std::fs::File::open(path)
+        .ok()?
+        .take(1 << 20)
+        .read_to_end(&mut buf)
+        .ok()?;
     String::from_utf8(buf).ok()
 }
 

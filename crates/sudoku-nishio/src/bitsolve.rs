@@ -234,6 +234,14 @@ fn clear_band(cand: &mut [u32; 27], b: usize, d: usize, cells: u32) -> u32 {
     changed << (9 * b)
 }
 
+/// The 9-bit mask of a band word's non-empty mini-rows (bit `3·r + k`: row `r`, block `k`).
+#[inline(always)]
+fn minirows(a: u32) -> usize {
+    MINIROWS[(a & ROW) as usize] as usize
+        | (MINIROWS[((a >> 9) & ROW) as usize] as usize) << 3
+        | (MINIROWS[((a >> 18) & ROW) as usize] as usize) << 6
+}
+
 /// The other two bands of band `b`.
 #[inline(always)]
 fn others(b: usize) -> (usize, usize) {
@@ -344,10 +352,7 @@ impl State {
             let i = (dirty.trailing_zeros() as usize).min(26);
             dirty &= dirty - 1;
             let a = cand[i];
-            let m = (MINIROWS[(a & ROW) as usize] as usize
-                | (MINIROWS[((a >> 9) & ROW) as usize] as usize) << 3
-                | (MINIROWS[((a >> 18) & ROW) as usize] as usize) << 6)
-                & 0x1ff;
+            let m = minirows(a);
             let perms = PERMS[m] as usize;
             let allowed = perms & 0x1ff;
             if allowed == 0 {
@@ -532,9 +537,9 @@ impl State {
                 let m = if self.dirty >> i & 1 == 0 {
                     u32::from(self.shape[i] & 0x1ff)
                 } else {
-                    self.minirows(i) as u32
+                    minirows(self.cand[i]) as u32
                 };
-                debug_assert_eq!(m as usize, self.minirows(i), "stale mini-rows");
+                debug_assert_eq!(m as usize, minirows(self.cand[i]), "stale mini-rows");
                 rows[d] = m;
                 c4 |= c3 & m;
                 c3 |= c2 & m;
@@ -677,7 +682,7 @@ impl State {
             let (mut total, mut k_min, mut here) = (0u32, u32::MAX, 0usize);
             for d in 0..9 {
                 let k = u32::from(self.shape[9 * b + d] >> 12);
-                debug_assert_eq!(k, PERM_COUNT[self.minirows(9 * b + d)] as u32, "stale count");
+                debug_assert_eq!(k, PERM_COUNT[minirows(self.cand[9 * b + d])] as u32, "stale count");
                 total += k;
                 if k >= 2 && k < k_min {
                     (k_min, here) = (k, d);
@@ -685,19 +690,10 @@ impl State {
             }
             if k_min != u32::MAX && total * 8 + k_min < best_score {
                 best_score = total * 8 + k_min;
-                best = Some((here, b, PERMS[self.minirows(9 * b + here)] & 0x1ff));
+                best = Some((here, b, PERMS[minirows(self.cand[9 * b + here])] & 0x1ff));
             }
         }
         best
-    }
-
-    /// The 9-bit mask of word `i`'s non-empty mini-rows.
-    #[inline(always)]
-    fn minirows(&self, i: usize) -> usize {
-        let a = self.cand[i];
-        MINIROWS[(a & ROW) as usize] as usize
-            | (MINIROWS[((a >> 9) & ROW) as usize] as usize) << 3
-            | (MINIROWS[(a >> 18) as usize] as usize) << 6
     }
 
     /// The grid, row-major, values 1–9 (a solved state).
