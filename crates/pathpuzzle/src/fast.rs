@@ -335,6 +335,13 @@ impl Rules {
         })
     }
 
+    /// Whether a search on a grid of `cells` cells restarts with `pairs` past
+    /// [`Rules::pairs_after`] nodes: `None` when these rules never do (`pairs` from the start,
+    /// or `pairs_after=0`), else whether the grid is small enough ([`PAIRS_AFTER_CELLS`]).
+    pub fn restarts_with_pairs(&self, cells: usize) -> Option<bool> {
+        (!self.pairs && self.pairs_after > 0).then_some(cells <= PAIRS_AFTER_CELLS)
+    }
+
     /// The rules that are on and the branching, comma-separated.
     pub fn describe(&self) -> String {
         let on = [

@@ -93,7 +93,7 @@ fn notes(p: &PathPuzzle, alg: &Algorithm, o: &Outcome) -> Vec<Note> {
         }
         Algorithm::Fast(rules) => {
             notes.push(Note::new("rules", rules.describe()));
-            if !rules.pairs && rules.pairs_after > 0 && p.shape().cells() > crate::fast::PAIRS_AFTER_CELLS {
+            if rules.restarts_with_pairs(p.shape().cells()) == Some(false) {
                 notes.push(Note::new(
                     "pairs_after",
                     format!(

@@ -18,7 +18,7 @@
 
 use crate::checks::no_solution_reason;
 use crate::extend::{ExtendSearch, Pruning, RULES};
-use crate::fast::{link_search_limited, Branching, LinkModel, LinkSearch, Rules, PAIRS_AFTER_CELLS};
+use crate::fast::{link_search_limited, Branching, LinkModel, LinkSearch, Rules};
 use crate::model::{Configuration, PathPuzzle};
 use crate::paper::PaperSearch;
 use crate::quick::{self, Walked};
@@ -343,15 +343,14 @@ fn race_engine(p: &PathPuzzle, rules: &Rules, limits: &Limits, keep: usize) -> R
 }
 
 /// `race_engine`, and when it runs past [`Rules::pairs_after`] nodes without `pairs` on a grid
-/// of at most [`PAIRS_AFTER_CELLS`] cells, the race again from the start with `pairs` on
-/// ([`PAIRS_AFTER`](crate::fast::PAIRS_AFTER)). The first race's solutions are dropped (the
+/// small enough ([`Rules::restarts_with_pairs`]), the race again from the start with `pairs`
+/// on. The first race's solutions are dropped (the
 /// second counts from scratch, so counts stay exact) and its counters added to the second's.
 /// A first race that found more than [`ENUMERATION`] solutions is an enumeration, where
 /// `pairs` only adds its sweeps: it runs again plain, without the budget.
 fn race_switching(p: &PathPuzzle, rules: &Rules, limits: &Limits, keep: usize) -> Raced {
     let after = rules.pairs_after;
-    let switches = !rules.pairs && after > 0 && p.shape().cells() <= PAIRS_AFTER_CELLS;
-    if !switches || limits.node_limit.is_some_and(|n| n <= after) {
+    if rules.restarts_with_pairs(p.shape().cells()) != Some(true) || limits.node_limit.is_some_and(|n| n <= after) {
         return race_engine(p, rules, limits, keep);
     }
     let first = race_engine(
