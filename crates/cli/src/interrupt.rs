@@ -17,7 +17,12 @@
 //!   ends the process at once with the same code.
 //!
 //! The Ctrl-C handler is installed the first time a watch starts (never for `serve`, which
-//! handles its own shutdown) and stays installed for the rest of the process.
+//! handles its own shutdown) and stays installed for the rest of the process. A
+//! [`Watch::search`] (`solve`, `count`, `explain`, …) installs it only once its run has lasted
+//! [`HANDLER_AFTER`] (at the searches' next poll of their limits: [`Progress::after`]): the
+//! handler is a thread of its own, about 40 µs, which a process solving a small puzzle in a
+//! few microseconds should not pay for. Before then Ctrl-C has its default effect, ending the
+//! process at once (a shell reports 130 for it as well), with nothing to report.
 
 use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pencilbox_core::search::{Limits, Progress};
@@ -38,6 +43,9 @@ pub const QUIET_FOR: Duration = Duration::from_secs(1);
 /// How often the progress line is redrawn.
 pub const REDRAW: Duration = Duration::from_millis(200);
 
+/// How long a [`Watch::search`] runs before it installs the Ctrl-C handler.
+pub const HANDLER_AFTER: Duration = Duration::from_millis(5);
+
 /// What the Ctrl-C handler acts on.
 struct Handler {
     /// The cancellation flag of the search being watched, while one is.
@@ -46,10 +54,20 @@ struct Handler {
     presses: AtomicU32,
 }
 
+static HANDLER: OnceLock<Option<Handler>> = OnceLock::new();
+
+/// Points the handler at the run that starts (its cancellation flag, or none: then Ctrl-C ends
+/// the process) and counts its presses from zero.
+fn watch_with(h: &Handler, cancel: Option<Arc<AtomicBool>>) {
+    if let Ok(mut slot) = h.cancel.lock() {
+        *slot = cancel;
+    }
+    h.presses.store(0, Ordering::SeqCst);
+}
+
 /// The handler's state, once installed (`None` when the handler could not be installed: then
 /// Ctrl-C keeps its default effect of ending the process).
 fn handler() -> Option<&'static Handler> {
-    static HANDLER: OnceLock<Option<Handler>> = OnceLock::new();
     HANDLER
         .get_or_init(|| {
             ctrlc::set_handler(on_ctrl_c).ok()?;
@@ -84,6 +102,8 @@ fn on_ctrl_c() {
 pub struct Watch {
     cancel: Option<Arc<AtomicBool>>,
     display: Option<(Sender<()>, JoinHandle<()>)>,
+    /// The run's counters, which may still hold the handler's installation for later.
+    progress: Option<Arc<Progress>>,
 }
 
 impl Watch {
@@ -103,14 +123,12 @@ impl Watch {
         let flag = Arc::new(AtomicBool::new(false));
         limits.cancel = Some(flag.clone());
         if let Some(h) = handler() {
-            if let Ok(mut slot) = h.cancel.lock() {
-                *slot = Some(flag.clone());
-            }
-            h.presses.store(0, Ordering::SeqCst);
+            watch_with(h, Some(flag.clone()));
         }
         Watch {
             cancel: Some(flag),
             display: None,
+            progress: None,
         }
     }
 
@@ -124,13 +142,31 @@ impl Watch {
     fn start(label: &str, limits: &mut Limits, solutions: bool, cancel: Option<Arc<AtomicBool>>) -> Watch {
         let progress = Arc::new(Progress::default());
         limits.progress = Some(progress.clone());
-        if let Some(h) = handler() {
-            if let Ok(mut slot) = h.cancel.lock() {
-                *slot = cancel.clone();
+        match HANDLER.get() {
+            // Installed: this run is the one Ctrl-C acts on from now.
+            Some(installed) => {
+                if let Some(h) = installed {
+                    watch_with(h, cancel.clone());
+                }
             }
-            h.presses.store(0, Ordering::SeqCst);
+            // A search installs it once it has lasted `HANDLER_AFTER`; other work at once.
+            None if cancel.is_some() => {
+                let flag = cancel.clone();
+                let at = pencilbox_core::time::Instant::now() + HANDLER_AFTER;
+                progress.after(at, move || {
+                    if let Some(h) = handler() {
+                        watch_with(h, flag);
+                    }
+                });
+            }
+            None => {
+                if let Some(h) = handler() {
+                    watch_with(h, None);
+                }
+            }
         }
         let display = std::io::stderr().is_terminal().then(|| {
+            let progress = progress.clone();
             let (stop, wait) = mpsc::channel();
             let label = label.to_string();
             let started = Instant::now();
@@ -155,18 +191,26 @@ impl Watch {
             });
             (stop, thread)
         });
-        Watch { cancel, display }
+        Watch {
+            cancel,
+            display,
+            progress: Some(progress),
+        }
     }
 
     /// The run is over: stops and clears the progress line (before the results are printed),
     /// and from now on Ctrl-C ends the process at once. Idempotent; [`Watch::interrupted`]
     /// still answers for the run.
     pub fn done(&mut self) {
+        // A run that ended before `HANDLER_AFTER` leaves Ctrl-C as it was.
+        if let Some(p) = self.progress.take() {
+            p.forget_later();
+        }
         if let Some((stop, thread)) = self.display.take() {
             let _ = stop.send(());
             let _ = thread.join();
         }
-        if let (Some(h), Some(mine)) = (handler(), &self.cancel) {
+        if let (Some(h), Some(mine)) = (HANDLER.get().and_then(Option::as_ref), &self.cancel) {
             if let Ok(mut slot) = h.cancel.lock() {
                 if slot.as_ref().is_some_and(|flag| Arc::ptr_eq(flag, mine)) {
                     *slot = None;
@@ -254,6 +298,24 @@ mod tests {
             progress_line("generate suguru 8x8", 0, None, d),
             "generate suguru 8x8: 2.4 s (Ctrl-C stops)"
         );
+    }
+
+    #[test]
+    fn a_search_watch_leaves_the_handler_for_later_and_forgets_it_when_done() {
+        let installed_before = HANDLER.get().is_some();
+        let mut limits = Limits::default();
+        let mut w = Watch::search("solve", &mut limits, false);
+        let progress = limits.progress.clone().expect("counters");
+        if !installed_before {
+            // (Unless another test of this binary installed it already.)
+            assert!(HANDLER.get().is_none(), "installed at the start of the watch");
+            assert!(format!("{progress:?}").contains("pending: true"), "{progress:?}");
+        }
+        w.done();
+        assert!(format!("{progress:?}").contains("pending: false"), "{progress:?}");
+        // Later polls of the limits install nothing.
+        assert_eq!(limits.interrupted(), None);
+        assert_eq!(HANDLER.get().is_some(), installed_before);
     }
 
     #[test]
