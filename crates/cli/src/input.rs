@@ -49,7 +49,9 @@ pub fn read_text(path: &Path) -> Result<String, InputError> {
         return Ok(url);
     }
     let name = display_name(path);
-    let mut bytes = Vec::new();
+    // Room for the prefix at once: a small file is then one `read` and the one that finds
+    // its end, not one per doubling of the buffer from 32 bytes.
+    let mut bytes = Vec::with_capacity(PREFIX_BYTES);
     let res = if path.as_os_str() == "-" {
         read_checked(&mut std::io::stdin().lock(), &mut bytes)
     } else {

@@ -184,8 +184,15 @@ impl System {
                 files.push(format!("/sys/fs/cgroup/memory{path}/memory.limit_in_bytes"));
             }
         }
-        files.push("/sys/fs/cgroup/memory.max".into());
-        files.push("/sys/fs/cgroup/memory/memory.limit_in_bytes".into());
+        for root in [
+            "/sys/fs/cgroup/memory.max",
+            "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+        ] {
+            // (A process in the hierarchy's root group has named it already.)
+            if !files.iter().any(|f| f == root) {
+                files.push(root.into());
+            }
+        }
         let cgroup = files
             .iter()
             .filter_map(|f| read(f))
