@@ -68,7 +68,7 @@ pub enum Format {
 }
 
 // Options shared by the commands that read one puzzle and search.
-#[derive(clap::Args, Debug, Clone)]
+#[derive(clap::Args, Debug, Clone, Default)]
 pub struct PuzzleArgs {
     /// Puzzle family (see `pencilbox list`); detected from the file when omitted.
     #[arg(long, short = 'p')]
@@ -205,19 +205,52 @@ pub fn main_entry() -> ExitCode {
 
 /// Parses `args` (the program name first) and runs the command in this process; returns the
 /// exit code. What the binary does, callable by the CLI-arguments fuzz target.
+///
+/// `pencilbox solve FILE` with no flag, the commonest command (the README's first), does not
+/// go through clap ([`plain_solve`]): building clap's command and matching the arguments cost
+/// a process that solves a small puzzle about 0.12 ms, a tenth of its run (BENCHMARKS.md,
+/// "Issue 30, fourth round"); those arguments parse to fixed values, which a test checks
+/// against what clap gives.
 pub fn run_from<I, T>(args: I) -> u8
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
-        Ok(c) => c,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return code;
-        }
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match plain_solve(&args) {
+        Some(cli) => cli,
+        None => match Cli::try_parse_from(args) {
+            Ok(c) => c,
+            Err(e) => {
+                let code = if e.use_stderr() { 2 } else { 0 };
+                let _ = e.print();
+                return code;
+            }
+        },
     };
+    run(cli)
+}
+
+/// What clap parses `pencilbox solve FILE` into, when those are all the arguments and `FILE`
+/// is `-` or a non-empty name that does not start with `-` (anything else, a flag included,
+/// goes through clap).
+fn plain_solve(args: &[std::ffi::OsString]) -> Option<Cli> {
+    let [_, command, file] = args else { return None };
+    let name = file.as_encoded_bytes();
+    let plain = name == b"-" || !(name.is_empty() || name.starts_with(b"-"));
+    (command == "solve" && plain).then(|| Cli {
+        memory: None,
+        command: Command::Solve {
+            args: PuzzleArgs::default(),
+            format: Format::Text,
+            stats: false,
+            file: PathBuf::from(file),
+        },
+    })
+}
+
+/// Runs a parsed command line.
+fn run(cli: Cli) -> u8 {
     let budget = cli.memory.or_else(pencilbox_core::memory::default_budget);
     MEMORY_BUDGET.store(budget.unwrap_or(0), Ordering::Relaxed);
     match cli.command {
@@ -285,6 +318,44 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plain_solve_is_what_clap_parses_and_anything_else_goes_to_clap() {
+        let argv = |a: &[&str]| -> Vec<std::ffi::OsString> { a.iter().map(Into::into).collect() };
+        for a in [
+            &["pencilbox", "solve", "examples/suguru/example-6x6.in"][..],
+            &["pencilbox", "solve", "-"],
+            &["pencilbox", "solve", "help"],
+            &["pencilbox", "solve", "solve"],
+            &["pencilbox", "solve", "https://puzz.link/p?masyu/3/3/000"],
+            &["./pencilbox", "solve", "a file with spaces.txt"],
+        ] {
+            let fast = plain_solve(&argv(a)).unwrap_or_else(|| panic!("{a:?} is a plain solve"));
+            let clap = Cli::try_parse_from(argv(a)).expect("clap parses it");
+            assert_eq!(format!("{fast:?}"), format!("{clap:?}"), "{a:?}");
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            let odd = std::ffi::OsStr::from_bytes(b"caf\xe9.txt").to_os_string();
+            let a = vec!["pencilbox".into(), "solve".into(), odd];
+            let fast = plain_solve(&a).expect("a file name that is not UTF-8");
+            assert_eq!(format!("{fast:?}"), format!("{:?}", Cli::try_parse_from(a).unwrap()));
+        }
+        for a in [
+            &["pencilbox", "solve"][..],
+            &["pencilbox", "solve", ""],
+            &["pencilbox", "solve", "--help"],
+            &["pencilbox", "solve", "-h"],
+            &["pencilbox", "solve", "--stats", "x.txt"],
+            &["pencilbox", "solve", "x.txt", "--stats"],
+            &["pencilbox", "--memory", "1G", "solve", "x.txt"],
+            &["pencilbox", "count", "x.txt"],
+            &["pencilbox", "Solve", "x.txt"],
+        ] {
+            assert!(plain_solve(&argv(a)).is_none(), "{a:?} goes through clap");
+        }
+    }
 
     /// `pencilbox ARGS… --help`, rendered as the binary prints it.
     fn help(args: &[&str]) -> String {
