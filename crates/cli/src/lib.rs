@@ -207,7 +207,7 @@ pub fn main_entry() -> ExitCode {
 /// exit code. What the binary does, callable by the CLI-arguments fuzz target.
 ///
 /// `pencilbox solve FILE` with no flag, the commonest command (the README's first), does not
-/// go through clap ([`plain_solve`]): building clap's command and matching the arguments cost
+/// go through clap (`plain_solve`): building clap's command and matching the arguments cost
 /// a process that solves a small puzzle about 0.12 ms, a tenth of its run (BENCHMARKS.md,
 /// "Issue 30, fourth round"); those arguments parse to fixed values, which a test checks
 /// against what clap gives.
