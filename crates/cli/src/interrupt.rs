@@ -142,28 +142,18 @@ impl Watch {
     fn start(label: &str, limits: &mut Limits, solutions: bool, cancel: Option<Arc<AtomicBool>>) -> Watch {
         let progress = Arc::new(Progress::default());
         limits.progress = Some(progress.clone());
-        match HANDLER.get() {
-            // Installed: this run is the one Ctrl-C acts on from now.
-            Some(installed) => {
-                if let Some(h) = installed {
-                    watch_with(h, cancel.clone());
-                }
-            }
-            // A search installs it once it has lasted `HANDLER_AFTER`; other work at once.
-            None if cancel.is_some() => {
-                let flag = cancel.clone();
-                let at = pencilbox_core::time::Instant::now() + HANDLER_AFTER;
-                progress.after(at, move || {
-                    if let Some(h) = handler() {
-                        watch_with(h, flag);
-                    }
-                });
-            }
-            None => {
+        // A search not yet under the handler installs it once it has lasted `HANDLER_AFTER`;
+        // other work installs it at once, and an installed one acts on this run from now.
+        if HANDLER.get().is_none() && cancel.is_some() {
+            let flag = cancel.clone();
+            let at = pencilbox_core::time::Instant::now() + HANDLER_AFTER;
+            progress.after(at, move || {
                 if let Some(h) = handler() {
-                    watch_with(h, None);
+                    watch_with(h, flag);
                 }
-            }
+            });
+        } else if let Some(h) = handler() {
+            watch_with(h, cancel.clone());
         }
         let display = std::io::stderr().is_terminal().then(|| {
             let progress = progress.clone();

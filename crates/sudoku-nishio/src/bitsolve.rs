@@ -281,7 +281,8 @@ impl State {
     /// when two equal givens share a row, column or block.
     fn from_givens(givens: &[u8]) -> Option<State> {
         // Band by band and without a branch on the givens (`of[0]` collects the empty cells),
-        // as the givens of a puzzle are too irregular for a branch to be predicted.
+        // as the givens of a puzzle are too irregular for a branch to be predicted. (Givens
+        // are 0–9, as `search_givens` checks; the `min` only spares the bounds check.)
         let mut of = [[0u32; 3]; 10];
         for (b, band) in givens.chunks_exact(27).take(3).enumerate() {
             for (j, &g) in band.iter().enumerate() {
